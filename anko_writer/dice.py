@@ -1,0 +1,244 @@
+"""Dice: the rulebooks' notations, seeded streams keyed by purpose, and a record for every roll.
+
+Randomness is injected, never global. Every roll draws from a *stream* derived from the campaign seed
+and a stable key (``"s1/league/r05/雷希特-玛吉克"``), so rolls under one key never move the values of
+another key. Tests pin exact outcomes with :meth:`Dice.fix`, like botbowl's ``D6.fix``.
+
+>>> d = Dice(seed=7)
+>>> d.fix(19)
+>>> r = d.roll("demo", "1D30", "攻势骰")
+>>> (r.expr, r.dice, r.total)
+('1D30', (19,), 19)
+>>> DiceExpr.parse("1D18+17").bounds()
+(18, 35)
+>>> DiceExpr.parse("D68").bounds()
+(11, 68)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import deque
+from dataclasses import dataclass
+from typing import Sequence
+
+from .errors import DiceError
+
+_EXPR = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
+
+
+@dataclass(frozen=True)
+class DiceExpr:
+    """A parsed dice notation: ``count``D``sides`` + ``modifier``; ``D68`` is a D6 tens and a D8 units."""
+
+    count: int
+    """How many dice are thrown (``3D100`` throws three)."""
+    sides: int
+    """Faces of each die (68 marks the D68 special)."""
+    modifier: int = 0
+    """Constant added to the sum (``1D18+17`` → 17)."""
+
+    @classmethod
+    def parse(cls, text: str) -> "DiceExpr":
+        """Parse ``D100``, ``1D30``, ``3D100``, ``1D18+17``, ``1D3+2``, ``2D6`` or ``D68``.
+
+        >>> DiceExpr.parse("3D100")
+        DiceExpr(count=3, sides=100, modifier=0)
+        """
+        m = _EXPR.match(text)
+        if not m:
+            raise DiceError(f"cannot read dice expression {text!r}")
+        count = int(m.group(1) or 1)
+        sides = int(m.group(2))
+        mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+        if count < 1 or sides < 1:
+            raise DiceError(f"dice expression {text!r} needs at least one die of at least one face")
+        if sides == 68 and count != 1:
+            raise DiceError("D68 is a single special die")
+        return cls(count, sides, mod)
+
+    @property
+    def is_d68(self) -> bool:
+        """True for the D68 special (D6 tens digit, D8 units digit)."""
+        return self.sides == 68
+
+    def die_sides(self) -> list[int]:
+        """The faces of each physical die thrown, in order."""
+        return [6, 8] if self.is_d68 else [self.sides] * self.count
+
+    def total(self, dice: Sequence[int]) -> int:
+        """Combine thrown dice into the expression's total."""
+        if self.is_d68:
+            return dice[0] * 10 + dice[1] + self.modifier
+        return sum(dice) + self.modifier
+
+    def bounds(self) -> tuple[int, int]:
+        """Smallest and largest possible total."""
+        if self.is_d68:
+            return 11 + self.modifier, 68 + self.modifier
+        return self.count + self.modifier, self.count * self.sides + self.modifier
+
+    def __str__(self) -> str:
+        if self.is_d68:
+            return "D68"
+        mod = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{self.count}D{self.sides}{mod}"
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One roll as it happened: what it decided, the notation, each die and the total."""
+
+    id: str
+    """Stable id: the stream key and the roll's index in it (``s1/league/r05/A-B#3``)."""
+    purpose: str
+    """What the roll decides, in the chapter's language (``攻势骰``)."""
+    expr: str
+    """Notation as the rulebook writes it (``1D30``)."""
+    dice: tuple[int, ...]
+    """Each die's face, in throwing order."""
+    total: int
+    """The expression's value."""
+    hidden: bool = False
+    """Sealed in the chapter (``D100＝？？？``) and revealed later (000 §5.8.4)."""
+
+    def to_json(self) -> dict:
+        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``."""
+        return {
+            "id": self.id,
+            "purpose": self.purpose,
+            "expr": self.expr,
+            "dice": list(self.dice),
+            "total": self.total,
+            "hidden": self.hidden,
+        }
+
+
+def _digest(*parts: object) -> bytes:
+    """SHA-256 of the parts joined by a unit separator (stable across Python versions)."""
+    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
+
+
+class Stream:
+    """Uniform integers from one (seed, key) pair: counter-mode SHA-256 with rejection sampling."""
+
+    __slots__ = ("seed", "key", "_counter", "drawn")
+
+    def __init__(self, seed: int, key: str) -> None:
+        self.seed = seed
+        self.key = key
+        self._counter = 0
+        self.drawn = 0
+        """How many values were taken (the next roll's index is ``drawn + 1``)."""
+
+    def _next64(self) -> int:
+        self._counter += 1
+        return int.from_bytes(_digest(self.seed, self.key, self._counter)[:8], "big")
+
+    def randint(self, sides: int) -> int:
+        """A face of a fair ``sides``-sided die, 1..sides."""
+        limit = (1 << 64) - ((1 << 64) % sides)
+        while True:
+            v = self._next64()
+            if v < limit:
+                self.drawn += 1
+                return v % sides + 1
+
+
+@dataclass
+class _Fix:
+    prefix: str
+    values: deque[int]
+
+
+class Dice:
+    """The roller: one stream per key, a log of every roll, and values tests can fix."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._streams: dict[str, Stream] = {}
+        self._fixed: list[_Fix] = []
+        self._counts: dict[str, int] = {}
+        self.log: list[Roll] = []
+        """Every roll in the order it was made."""
+
+    def stream(self, key: str) -> Stream:
+        """The stream for ``key``, created on first use."""
+        s = self._streams.get(key)
+        if s is None:
+            s = self._streams[key] = Stream(self.seed, key)
+        return s
+
+    def fix(self, *values: int, prefix: str = "") -> None:
+        """Make the next dice thrown under keys starting with ``prefix`` show ``values`` in order."""
+        self._fixed.append(_Fix(prefix, deque(values)))
+
+    def _face(self, key: str, sides: int) -> int:
+        for fx in self._fixed:
+            if fx.values and key.startswith(fx.prefix):
+                v = fx.values.popleft()
+                if not 1 <= v <= sides:
+                    raise DiceError(f"fixed value {v} is not a face of a D{sides} (key {key})")
+                self.stream(key)  # keep stream creation identical with or without fixes
+                return v
+        return self.stream(key).randint(sides)
+
+    def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False) -> Roll:
+        """Throw ``expr`` on the stream ``key``, log it and return its record."""
+        e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
+        faces = tuple(self._face(key, s) for s in e.die_sides())
+        n = self._counts[key] = self._counts.get(key, 0) + 1
+        r = Roll(f"{key}#{n}", purpose, str(e), faces, e.total(faces), hidden)
+        self.log.append(r)
+        return r
+
+    def value(self, key: str, expr: str, purpose: str, hidden: bool = False) -> int:
+        """Throw and return only the total (the record still goes to the log)."""
+        return self.roll(key, expr, purpose, hidden).total
+
+    def mark(self) -> int:
+        """Position in the log, to slice out the rolls of a phase later."""
+        return len(self.log)
+
+    def since(self, mark: int) -> list[Roll]:
+        """The rolls made after ``mark``."""
+        return self.log[mark:]
+
+
+@dataclass(frozen=True)
+class Weighted:
+    """A weighted draw resolved by one die: ``1D{total}`` over cumulative ranges (shown in prose)."""
+
+    options: tuple[tuple[str, int], ...]
+    """(label, integer weight) pairs; zero weights are skipped."""
+
+    def pick(self, face: int) -> str:
+        """The label whose cumulative range holds ``face`` (1-based)."""
+        acc = 0
+        for label, w in self.options:
+            acc += w
+            if face <= acc:
+                return label
+        raise DiceError(f"face {face} beyond total weight {acc}")
+
+    @property
+    def total(self) -> int:
+        """Sum of weights: the die's size."""
+        return sum(w for _, w in self.options)
+
+
+def shuffle(dice: Dice, key: str, items: Sequence[str], purpose: str) -> tuple[list[str], list[Roll]]:
+    """Random order by visible dice: pick with 1D(n), then 1D(n-1) … (a host can replay it by hand)."""
+    pool = list(items)
+    out: list[str] = []
+    rolls: list[Roll] = []
+    while len(pool) > 1:
+        r = dice.roll(key, f"1D{len(pool)}", purpose)
+        rolls.append(r)
+        out.append(pool.pop(r.total - 1))
+    out.extend(pool)
+    return out, rolls
+
+
+__all__ = ["DiceExpr", "Roll", "Stream", "Dice", "Weighted", "shuffle"]

@@ -1,0 +1,112 @@
+"""The contract between the core and a ruleset plug-in, and the registry that finds plug-ins.
+
+The core never imports a ruleset by name: rulesets register through the ``anko_writer.rulesets``
+entry-point group, and any module in the ``anko_writer.rulesets`` package that exposes ``RULESET``
+is found too (so a source checkout works without installing).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from .errors import AnkoError
+
+
+@dataclass
+class Chapter:
+    """One month's output: the structured results (JSON contract) and the template that tells it."""
+
+    season: int
+    month: int
+    results: dict[str, Any]
+    """JSON-able record of DESIGN §5 (``ruleset, season, month, seed, rolls, matches, ...``)."""
+    template: str = "chapter.md.j2"
+    """Template name inside ``templates/<ruleset>/``."""
+
+
+@dataclass
+class SeasonRun:
+    """What a ruleset produces for a season: one chapter per month simulated, and the summary."""
+
+    chapters: list[Chapter]
+    summary: dict[str, Any] = field(default_factory=dict)
+    """Context of the season index (``index.md.j2``)."""
+
+
+@dataclass
+class NewCampaign:
+    """The output of ``anko-writer new``: the commented campaign YAML text and its chapter 0."""
+
+    filename: str
+    yaml_text: str
+    chapter0: Chapter
+
+
+class Ruleset(ABC):
+    """A game system plug-in: owns its models, rules, tables, templates and campaign schema."""
+
+    name: str
+    """Registry name, also the folder under ``templates/`` and ``tables/``."""
+
+    @abstractmethod
+    def campaign_schema(self, resources: "Any") -> Any:
+        """The schema (see :mod:`anko_writer.schema`) the campaign file must satisfy."""
+
+    @abstractmethod
+    def new_campaign(self, city: str, seed: int, resources: "Any") -> NewCampaign:
+        """Generate a club by the rules and return its commented YAML and chapter 0."""
+
+    @abstractmethod
+    def play_season(self, campaign: "Any", season: int, last_month: int, resources: "Any") -> SeasonRun:
+        """Simulate ``season`` from its start to ``last_month`` inclusive; pure and deterministic."""
+
+    def months(self) -> int:
+        """How many chapters a season has in this ruleset's current scope."""
+        return 12
+
+
+class UnknownRuleset(AnkoError):
+    """The campaign names a ruleset that is not installed."""
+
+
+def _discover() -> dict[str, Ruleset]:
+    found: dict[str, Ruleset] = {}
+    for ep in entry_points(group="anko_writer.rulesets"):
+        rs = ep.load()
+        found.setdefault(rs.name, rs)
+    pkg = importlib.import_module("anko_writer.rulesets")
+    for info in pkgutil.iter_modules(pkg.__path__, "anko_writer.rulesets."):
+        mod = importlib.import_module(info.name)
+        rs = getattr(mod, "RULESET", None)
+        if isinstance(rs, Ruleset):
+            found.setdefault(rs.name, rs)
+    return found
+
+
+_REGISTRY: dict[str, Ruleset] | None = None
+
+
+def get(name: str) -> Ruleset:
+    """The registered ruleset called ``name``."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = _discover()
+    try:
+        return _REGISTRY[name]
+    except KeyError:
+        known = ", ".join(sorted(_REGISTRY)) or "none"
+        raise UnknownRuleset(f"unknown ruleset {name!r} (installed: {known})") from None
+
+
+def names() -> list[str]:
+    """Names of every installed ruleset."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = _discover()
+    return sorted(_REGISTRY)

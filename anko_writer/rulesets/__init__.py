@@ -1,0 +1,1 @@
+"""Ruleset plug-ins shipped with anko-writer."""
