@@ -1,0 +1,56 @@
+"""000 §3.1 dynamic team abilities and §5.3.2 / §7.1 effective player values."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .formations import apply_bonus
+from .models import ABILITIES, Player
+
+
+def stamina_factor(stamina: int) -> tuple[int, int]:
+    """000 §5.3.2 penalty as a fraction: ≥ 50 none, 30–49 × 0.8, < 30 × 0.6.
+
+    >>> stamina_factor(50), stamina_factor(49), stamina_factor(29)
+    ((1, 1), (4, 5), (3, 5))
+    """
+    if stamina >= 50:
+        return (1, 1)
+    if stamina >= 30:
+        return (4, 5)
+    return (3, 5)
+
+
+def effective(player: Player, attr: str, formation: str | None, boost: int = 0) -> int:
+    """A player's value in a calculation: + boost, formation %, then the stamina penalty, each floored.
+
+    000 §7.2.2 puts adaptation after the formation bonus and before the stamina penalty; ``boost``
+    is reserved for such flat changes (negative for adaptation).
+
+    >>> p = Player("甲", "MF", True, {"ATK": 30, "DEF": 20, "MID": 43, "GK": 5, "STA": 60, "MNT": 50}, 25)
+    >>> effective(p, "MID", "3 5 2")
+    49
+    >>> p.stamina = 40
+    >>> effective(p, "MID", "3 5 2")
+    39
+    """
+    value = player.attrs[attr]
+    if formation is not None and attr in ABILITIES:
+        value = apply_bonus(value, attr, formation)
+    value += boost
+    num, den = stamina_factor(player.stamina)
+    return max(0, value * num // den)
+
+
+def team_abilities(players: Iterable[Player]) -> dict[str, int]:
+    """000 §3.1.1: each ability is the mean of the players' values weighted by their total ability.
+
+    Only healthy, rolled players count (§3.4.3); an ability with no player is 1. Rounded down (the
+    text is silent; the chapters print whole numbers).
+    """
+    squad = [p for p in players if p.rolled and p.healthy]
+    weight = sum(p.total for p in squad)
+    if weight == 0:
+        return {a: 1 for a in ABILITIES}
+    return {a: max(1, sum(p.attrs[a] * p.total for p in squad) // weight) for a in ABILITIES}
+

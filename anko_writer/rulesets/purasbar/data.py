@@ -1,0 +1,68 @@
+"""Loading the 群英杯 tables from ``tables/purasbar/`` (campaign folder first) into one bundle."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ...resources import Resources
+from ...schema import Enum, Field, Int, List, Map, Str
+from ...tables import DiceTable, load_data, load_table
+
+CITY = Map({
+    "city": Field(Str()), "pbs": Field(Int(min=0)), "total": Field(Int(min=4, max=396)),
+    "tier": Field(Enum(["S", "A", "B", "C"])), "club": Field(Str()),
+    "slug": Field(Str(pattern=r"[a-z][a-z0-9_-]*", pattern_doc="lower-case latin slug")),
+    "stadium": Field(Str(), required=False),
+})
+CITIES = Map({
+    "source": Field(Str()),
+    "designed_columns": Field(List(Str()), required=False),
+    "cities": Field(List(CITY, min_len=24, max_len=24)),
+})
+"""000 §2.1: exactly 24 city groups."""
+NAMES = Map({
+    "source": Field(Str()),
+    "given": Field(List(Str(), min_len=2)),
+    "family": Field(List(Str(), min_len=2)),
+})
+"""The designed name pools."""
+
+EFFECTS = {
+    "facilities.yaml": {"facility_level"},
+    "stadiums.yaml": {"stadium_suffix"},
+    "colours.yaml": {"colour"},
+}
+"""Effect kinds each dice table may name (the code implements exactly these)."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Every table the ruleset reads, validated."""
+
+    cities: list[dict[str, Any]]
+    names: dict[str, list[str]]
+    facilities: DiceTable
+    stadiums: DiceTable
+    colours: DiceTable
+
+    def city(self, name: str) -> dict[str, Any]:
+        """The §2.1 row of ``name``."""
+        for row in self.cities:
+            if row["city"] == name:
+                return row
+        raise KeyError(name)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The bundle as the season code reads it."""
+        return {"cities": self.cities, "names": self.names, "facilities": self.facilities,
+                "stadiums": self.stadiums, "colours": self.colours}
+
+
+def load_tables(resources: Resources) -> Tables:
+    """Load and validate every table; a broken one raises a located ``TableError``."""
+    cities = load_data(resources.table_path("cities.yaml"), CITIES)["cities"]
+    names = load_data(resources.table_path("names.yaml"), NAMES)
+    dice_tables = {name: load_table(resources.table_path(name), kinds) for name, kinds in EFFECTS.items()}
+    return Tables(cities, {"given": names["given"], "family": names["family"]},
+                  dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"])

@@ -1,0 +1,262 @@
+"""000 ch.5 match engine: line-ups, six slices, 攻势值 and 终结值, stamina loss and recovery.
+
+A match is played on one dice stream (its key), so changing one match never reshuffles another.
+Everything a chapter prints is in the returned record; this module formats no prose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ...dice import Dice, Weighted
+from .abilities import effective
+from .formations import FORMATIONS, counter
+from .models import Club, Player
+
+COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
+"""000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
+SHOT_THRESHOLD = 15
+"""000 §5.1.1: a shot when 攻势值 > 15."""
+FINISH_DIE = 50
+"""000 §5.1.2 step 2: 终结值 = 1D50 + (ATK − GK) / 2."""
+GOAL_THRESHOLD = 20
+"""000 §5.1.2 step 3: a goal when 终结值 > 20."""
+SHOOTER_WEIGHTS = (("FW", 50), ("MF", 30), ("OTHER", 20))
+"""000 §5.1.2 step 1: FW 50%, MF 30%, DF/GK/others 20%; an empty group's weight is re-spread."""
+VENUE_BONUS = 2
+"""000 §5.1.3: home +2, away −2, neutral 0."""
+MORALE_CAP = 5
+"""000 §5.1.3: floor(team morale / 10), at most +5."""
+SLICES = (
+    ("上半场开局", "1′–18′"), ("上半场中段", "20′–45′"), ("上半场补时", "45′+"),
+    ("下半场开局", "46′–64′"), ("下半场中段", "66′–90′"), ("下半场补时", "90′+"),
+)
+"""000 §5.2: the six slices of normal time."""
+STAMINA_LOSS = 5
+"""000 §5.3.1: −5 per slice for every player on the pitch."""
+VETERAN_AGE = 30
+"""000 §5.3.1: from 30 a player loses one more per slice."""
+RECOVERY_BASE = 10
+"""000 §5.6: recovery = 10 + medical facility level + 2 × team doctor level."""
+YOUNG_AGE = 23
+"""000 §5.6: players aged ≤ 23 recover 2 more."""
+
+Reveal = Callable[[Club, Player], "dict[str, Any] | None"]
+"""Called for every player a calculation reads: rolls an unrolled core player's profile on first
+involvement (000 §5.8.3); returns a record when the chapter should show it, else ``None``."""
+Disclose = Callable[[Club], "dict[str, Any] | None"]
+"""Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
+
+
+@dataclass
+class Side:
+    """One team in a match: club, formation, the eleven by slot and the venue modifier."""
+
+    club: Club
+    formation: str
+    lineup: dict[str, list[Player]]
+    venue: int
+    goals: int = 0
+
+    def on_pitch(self) -> list[tuple[str, Player]]:
+        """(slot, player) pairs, GK first."""
+        return [(slot, p) for slot in ("GK", "DF", "MF", "FW") for p in self.lineup[slot]]
+
+
+def _rank_key(p: Player, slot: str, formation: str, index: int) -> tuple:
+    """Line-up order: core players first, then the slot's main value after stamina penalty."""
+    attr = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[slot]
+    value = effective(p, attr, formation) if p.rolled else 10**6
+    return (not p.core, -value, index)
+
+
+def pick_lineup(club: Club, formation: str) -> dict[str, list[Player]]:
+    """The formation's GK/DF/MF/FW numbers from healthy players (designed rule, stated in chapters).
+
+    Each slot takes players of its own position, core players first, then the best by the slot's
+    main attribute after the stamina penalty. A slot short of its own position is filled by the best
+    remaining players at that attribute, who then play that position.
+    """
+    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
+    chosen: set[int] = set()
+    lineup: dict[str, list[Player]] = {}
+    for slot, n in FORMATIONS[formation].counts().items():
+        own = sorted((x for x in pool if x[1].position == slot and x[0] not in chosen),
+                     key=lambda x: _rank_key(x[1], slot, formation, x[0]))[:n]
+        if len(own) < n:
+            taken = chosen | {i for i, _ in own}
+            rest = sorted((x for x in pool if x[0] not in taken and x[1].rolled),
+                          key=lambda x: (_rank_key(x[1], slot, formation, x[0])[1], x[0]))
+            own += rest[: n - len(own)]
+        chosen.update(i for i, _ in own)
+        lineup[slot] = [p for _, p in own]
+    return lineup
+
+
+def _avg(values: list[int]) -> int:
+    """Group mean rounded down; an empty group counts 0 (000 §5.1.1)."""
+    return sum(values) // len(values) if values else 0
+
+
+@dataclass
+class _Ctx:
+    dice: Dice
+    key: str
+    die: int
+    reveal: Reveal
+    disclose: Disclose | None = None
+    disclosed: set[str] = field(default_factory=set)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    attacks: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
+    for p in players:
+        rec = ctx.reveal(side.club, p)
+        if rec is not None:
+            ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
+
+
+def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
+    groups = {"FW": side.lineup["FW"], "MF": side.lineup["MF"],
+              "OTHER": side.lineup["DF"] + side.lineup["GK"]}
+    weights = Weighted(tuple((g, w) for g, w in SHOOTER_WEIGHTS if groups[g]))
+    group_roll = ctx.dice.roll(ctx.key, f"1D{weights.total}", "射门球员位置")
+    group = weights.pick(group_roll.total)
+    members = groups[group]
+    pick_roll = ctx.dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
+    player = members[pick_roll.total - 1 if pick_roll else 0]
+    slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
+    rec = {"group_roll": group_roll.to_json(), "group": group,
+           "weights": [list(o) for o in weights.options],
+           "pick_roll": pick_roll.to_json() if pick_roll else None,
+           "candidates": [p.name for p in members]}
+    return rec, player, slot
+
+
+def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
+    """One attack: 攻势值 (000 §5.1.1, §5.1.3), then on a shot the shooter and 终结值 (§5.1.2)."""
+    for side in (att, dfn):
+        if ctx.disclose is not None and side.club.name not in ctx.disclosed:
+            ctx.disclosed.add(side.club.name)
+            rec = ctx.disclose(side.club)
+            if rec is not None:
+                ctx.events.append({"kind": "abilities_disclosed", **rec})
+    _involve(ctx, att, att.lineup["FW"] + att.lineup["MF"])
+    _involve(ctx, dfn, dfn.lineup["DF"] + dfn.lineup["MF"])
+    fw = [effective(p, "ATK", att.formation) for p in att.lineup["FW"]]
+    amf = [effective(p, "MID", att.formation) for p in att.lineup["MF"]]
+    df = [effective(p, "DEF", dfn.formation) for p in dfn.lineup["DF"]]
+    dmf = [effective(p, "MID", dfn.formation) for p in dfn.lineup["MF"]]
+    attack_avg = (_avg(fw) + _avg(amf)) // 2
+    defense_avg = (_avg(df) + _avg(dmf)) // 2
+    die = ctx.dice.roll(ctx.key, f"1D{ctx.die}", "攻势骰")
+    mods = {"formation": counter(att.formation, dfn.formation), "venue": att.venue,
+            "morale": min(MORALE_CAP, att.club.morale // 10)}
+    value = attack_avg - defense_avg + die.total + sum(mods.values())
+    rec: dict[str, Any] = {
+        "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
+        "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
+        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
+        "die_roll": die.to_json(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
+        "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
+        "finish_die": None, "finish_value": None, "goal": False,
+    }
+    if rec["shot"]:
+        _finish(ctx, rec, att, dfn)
+    ctx.attacks.append(rec)
+    ctx.events.append({"kind": "attack", "attack": len(ctx.attacks) - 1})
+    return rec
+
+
+def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
+    pick, shooter, slot = _shooter(ctx, att)
+    keeper = dfn.lineup["GK"][0]
+    _involve(ctx, att, [shooter])
+    _involve(ctx, dfn, [keeper])
+    atk = effective(shooter, "ATK", att.formation)
+    gk = effective(keeper, "GK", dfn.formation)
+    fin = ctx.dice.roll(ctx.key, f"1D{FINISH_DIE}", "终结骰")
+    # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
+    value = fin.total + (atk - gk) // 2
+    rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
+                "shooter_atk": atk, "keeper": keeper.name, "keeper_gk": gk,
+                "finish_die": fin.total, "finish_roll": fin.to_json(), "finish_value": value,
+                "goal": value > GOAL_THRESHOLD})
+    if rec["goal"]:
+        att.goals += 1
+
+
+def stamina_loss(player: Player, extra_time: bool = False) -> int:
+    """000 §5.3.1: 5 a slice, 6 from age 30; doubled in extra time.
+
+    >>> from .models import Player
+    >>> stamina_loss(Player("甲", "FW", True, {"STA": 50}, 29)), stamina_loss(Player("乙", "FW", True, {"STA": 50}, 30))
+    (5, 6)
+    """
+    loss = STAMINA_LOSS + (1 if (player.age or 0) >= VETERAN_AGE else 0)
+    return loss * 2 if extra_time else loss
+
+
+def _end_slice(ctx: _Ctx, sides: tuple[Side, Side]) -> None:
+    for side in sides:
+        _involve(ctx, side, [p for _, p in side.on_pitch()])  # the age decides the loss
+        for _, p in side.on_pitch():
+            p.stamina = max(0, p.stamina - stamina_loss(p))
+
+
+def recovery(club: Club, player: Player, match_no: int) -> int:
+    """000 §5.6 post-match recovery: 10 + medical + 2 × doctor, +2 if ≤ 23, morale overflow, 3rd+ halved."""
+    amount = RECOVERY_BASE + club.facilities.get("medical", 0) + 2 * club.doctor
+    if (player.age or 0) <= YOUNG_AGE:
+        amount += 2
+    if club.morale >= 60:
+        amount += (club.morale - 50) // 10
+    if match_no >= 3:
+        amount //= 2
+    return amount
+
+
+def _recover(side: Side, match_no: int) -> list[dict[str, Any]]:
+    out = []
+    for _, p in side.on_pitch():
+        before = p.stamina
+        p.stamina = min(100, p.stamina + recovery(side.club, p, match_no))
+        out.append({"name": p.name, "before": before, "after": p.stamina})
+    return out
+
+
+def _lineup_json(side: Side) -> list[dict[str, Any]]:
+    return [{"name": p.name, "slot": slot, "position": p.position, "core": p.core,
+             "stamina": p.stamina} for slot, p in side.on_pitch()]
+
+
+def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
+         neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
+         match_no: tuple[int, int] = (1, 1)) -> dict[str, Any]:
+    """Play normal time (000 §5.2): kick-off by 1D2, six slices, both sides attacking once in each."""
+    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose)
+    lineups = {"home": _lineup_json(home), "away": _lineup_json(away)}
+    kick = dice.roll(key, "1D2", "开球权")
+    order = (home, away) if kick.total == 1 else (away, home)
+    slices = []
+    for n, (name, minutes) in enumerate(SLICES, start=1):
+        ctx.events = []
+        for att in order:
+            attack(ctx, n, att, away if att is home else home)
+        _end_slice(ctx, (home, away))
+        slices.append({"index": n, "name": name, "minutes": minutes, "events": ctx.events,
+                       "score": [home.goals, away.goals]})
+    end_stamina = {"home": _lineup_json(home), "away": _lineup_json(away)}
+    rec = {"home": _recover(home, match_no[0]), "away": _recover(away, match_no[1])}
+    return {
+        "id": key, "competition": competition, "round": round_no,
+        "home": home.club.name, "away": away.club.name, "neutral": neutral,
+        "score": [home.goals, away.goals], "extra_time": False, "penalties": None,
+        "formations": {"home": home.formation, "away": away.formation},
+        "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
+        "lineups": lineups, "stamina_end": end_stamina, "recovery": rec,
+        "match_no": {"home": match_no[0], "away": match_no[1]},
+        "attacks": ctx.attacks, "slices": slices,
+    }

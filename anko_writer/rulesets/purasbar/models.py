@@ -1,0 +1,126 @@
+"""The 群英杯 domain: positions, abilities, players and clubs (000 ch.2–3)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Position = Literal["FW", "MF", "DF", "GK"]
+Ability = Literal["ATK", "DEF", "MID", "GK"]
+
+POSITIONS: tuple[Position, ...] = ("FW", "MF", "DF", "GK")
+"""000 §3.2.1 step 2: 1D4 → 1 FW, 2 MF, 3 DF, 4 GK."""
+ABILITIES: tuple[Ability, ...] = ("ATK", "DEF", "MID", "GK")
+"""000 §2.2 step 1: 1D4 → 1 ATK, 2 DEF, 3 MID, 4 GK."""
+ATTRIBUTES: tuple[str, ...] = ("ATK", "DEF", "MID", "GK", "STA", "MNT")
+"""The six attributes of a player (000 §3.2); their sum is the player's total ability."""
+MAIN: dict[str, Ability] = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}
+"""Main attribute by position (000 §3.3.1 step 4, §8.1.2)."""
+POSITION_CN: dict[str, str] = {"FW": "前锋", "MF": "中场", "DF": "后卫", "GK": "门将"}
+"""Chapter names of the positions."""
+ABILITY_CN: dict[str, str] = {"ATK": "进攻", "DEF": "防守", "MID": "中场", "GK": "门将"}
+"""Chapter names of the team abilities (000 §2.2)."""
+
+CORE_WAGE_PER_POINT = 2500
+"""000 §3.2.2: a core player's season wage is total ability × 2,500 P$."""
+ROLE_WAGE = 20_000
+"""000 §3.3.1 step 6: a role player's season wage is a fixed 20,000 P$."""
+SQUAD_LIMIT = 33
+"""000 §3.2: at most 33 players in a squad, core included."""
+
+
+@dataclass
+class Player:
+    """A core or role player; a core player of an AI club may not be rolled yet (000 §5.8.3)."""
+
+    name: str
+    """Display name; the host may rename anyone in the campaign."""
+    position: Position
+    """FW, MF, DF or GK."""
+    core: bool
+    """Core player (six rolled attributes) or role player (equivalent abilities, 000 §3.3)."""
+    attrs: dict[str, int] = field(default_factory=dict)
+    """ATK, DEF, MID, GK, STA, MNT; empty while the player is not rolled."""
+    age: int | None = None
+    """Years; ``None`` while not rolled."""
+    k: float | None = None
+    """Role player's strength coefficient (000 §3.3.1 step 3)."""
+    stamina: int = 100
+    """Current stamina 0–100 (000 §3.2.1 step 5, §5.3)."""
+    morale: int = 0
+    """Personal morale (000 §3.2.1 step 5)."""
+    injured_weeks: int = 0
+    """Weeks still out (000 §5.7)."""
+
+    @property
+    def rolled(self) -> bool:
+        """True once the six attributes exist."""
+        return bool(self.attrs)
+
+    @property
+    def total(self) -> int:
+        """Total ability: the sum of the six attributes (000 §3.1.3)."""
+        return sum(self.attrs.get(a, 0) for a in ATTRIBUTES)
+
+    @property
+    def wage(self) -> int:
+        """Season wage in P$ (000 §3.2.2, §3.3.1 step 6)."""
+        return self.total * CORE_WAGE_PER_POINT if self.core else ROLE_WAGE
+
+    @property
+    def main(self) -> Ability:
+        """The position's main attribute."""
+        return MAIN[self.position]
+
+    @property
+    def healthy(self) -> bool:
+        """Can be fielded."""
+        return self.injured_weeks == 0
+
+    def to_json(self) -> dict:
+        """The DESIGN §5 player record."""
+        return {
+            "name": self.name,
+            "position": self.position,
+            "core": self.core,
+            "age": self.age,
+            **{a: self.attrs[a] for a in ATTRIBUTES},
+            "stamina": self.stamina,
+            "morale": self.morale,
+            "injured_weeks": self.injured_weeks,
+        }
+
+
+@dataclass
+class Club:
+    """One of the 24 city clubs."""
+
+    city: str
+    """City group (000 §2.1)."""
+    name: str
+    """Club name used everywhere in results (one name per club)."""
+    total: int
+    """Initial total ability from the 000 §2.1 table."""
+    initial: dict[str, int]
+    """000 §2.2 allocation result, fixed at creation."""
+    style: Ability
+    """First-priority ability of §2.2: the club's initial style."""
+    formation: str
+    """Default formation."""
+    players: list[Player] = field(default_factory=list)
+    """The squad."""
+    ours: bool = False
+    """The readers' club."""
+    morale: int = 0
+    """Team morale −100..100 (000 §5.1.3)."""
+    facilities: dict[str, int] = field(default_factory=dict)
+    """training, youth, medical levels (000 §2.3)."""
+    doctor: int = 0
+    """Team doctor level (000 §5.6); staff arrive with a later issue, until then 0."""
+
+    def player(self, name: str) -> Player:
+        """The squad member called ``name``."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
