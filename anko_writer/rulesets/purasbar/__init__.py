@@ -37,6 +37,30 @@ def _prep_record(world: World) -> dict[str, Any]:
             "all_fixtures": [f.to_json() for f in world.fixtures]}
 
 
+def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
+    """Our club's league results, month by month."""
+    out = []
+    for ch in chapters:
+        for i in ch.results["our_matches"]:
+            m = ch.results["matches"][i]
+            out.append({"month": ch.month, "round": m["round"], "home": m["home"], "away": m["away"],
+                        "score": m["score"]})
+    return out
+
+
+def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
+    """Goal scorers of the whole league, most goals first (ties by name for a stable order)."""
+    goals: dict[tuple[str, str], int] = {}
+    for ch in chapters:
+        for m in ch.results["matches"]:
+            for a in m["attacks"]:
+                if a["goal"]:
+                    k = (a["shooter"], a["team"])
+                    goals[k] = goals.get(k, 0) + 1
+    ranked = sorted(goals.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return [{"name": n, "team": t, "goals": g} for (n, t), g in ranked]
+
+
 class Purasbar(Ruleset):
     """The 群英杯 ruleset plug-in."""
 
@@ -71,10 +95,11 @@ class Purasbar(Ruleset):
             rolls = world.dice.since(mark)
             mark = world.dice.mark()
             chapters.append(Chapter(season, month, _month_record(world, month, played, rolls, data)))
-        summary = {"season": season, "title": data["title"], "club": world.ours.name,
-                   "months": [c.month for c in chapters],
+        summary = {"ruleset": self.name, "season": season, "title": data["title"],
+                   "club": world.ours.name, "months": [c.month for c in chapters],
                    "standings": chapters[-1].results["standings"] if chapters else [],
-                   "fixtures": prep["all_fixtures"]}
+                   "our_results": _our_results(chapters), "scorers": _scorers(chapters),
+                   "fixtures": prep["our_fixtures"]}
         return SeasonRun(chapters, summary)
 
 

@@ -187,7 +187,9 @@ def play_month(world: World, month: int, decisions: dict[str, Any]) -> dict[str,
         rounds.append({"round": r, "matches": idx})
     rest = _month_end(world)
     return {"formation": forms[world.ours.name], "formation_source": source,
-            "rounds": rounds, "matches": matches, "month_end_recovery": rest}
+            "formation_default": world.coach_default,
+            "rounds": rounds, "matches": matches, "month_end_recovery": rest,
+            "our_matches": [i for i, m in enumerate(matches) if m["ours"]]}
 
 
 def clubs_json(world: World) -> list[dict[str, Any]]:
