@@ -21,6 +21,7 @@ import hashlib
 import re
 from collections import deque
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 from .errors import DiceError
@@ -46,6 +47,14 @@ class DiceExpr:
         >>> DiceExpr.parse("3D100")
         DiceExpr(count=3, sides=100, modifier=0)
         """
+        return _parse(text)
+
+    def die_sides(self) -> list[int]:
+        """The faces of each physical die thrown, in order."""
+        return [6, 8] if self.is_d68 else [self.sides] * self.count
+
+    @classmethod
+    def _build(cls, text: str) -> "DiceExpr":
         m = _EXPR.match(text)
         if not m:
             raise DiceError(f"cannot read dice expression {text!r}")
@@ -62,10 +71,6 @@ class DiceExpr:
     def is_d68(self) -> bool:
         """True for the D68 special (D6 tens digit, D8 units digit)."""
         return self.sides == 68
-
-    def die_sides(self) -> list[int]:
-        """The faces of each physical die thrown, in order."""
-        return [6, 8] if self.is_d68 else [self.sides] * self.count
 
     def total(self, dice: Sequence[int]) -> int:
         """Combine thrown dice into the expression's total."""
@@ -84,6 +89,12 @@ class DiceExpr:
             return "D68"
         mod = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}D{self.sides}{mod}"
+
+
+@lru_cache(maxsize=512)
+def _parse(text: str) -> DiceExpr:
+    """Parsed expressions are immutable, so each notation is parsed once."""
+    return DiceExpr._build(text)
 
 
 @dataclass(frozen=True)

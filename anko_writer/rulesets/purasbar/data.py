@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from ...resources import Resources
@@ -60,9 +62,24 @@ class Tables:
 
 
 def load_tables(resources: Resources) -> Tables:
-    """Load and validate every table; a broken one raises a located ``TableError``."""
-    cities = load_data(resources.table_path("cities.yaml"), CITIES)["cities"]
-    names = load_data(resources.table_path("names.yaml"), NAMES)
-    dice_tables = {name: load_table(resources.table_path(name), kinds) for name, kinds in EFFECTS.items()}
+    """Load and validate every table; a broken one raises a located ``TableError``.
+
+    Cached per set of files (path and modification time), so one run reads each table once.
+    """
+    names = ["cities.yaml", "names.yaml", *EFFECTS]
+    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in (resources.table_path(n) for n in names))
+    return _load(stamp)
+
+
+@lru_cache(maxsize=8)
+def _load(stamp: tuple[tuple[str, int], ...]) -> Tables:
+    path = {Path(p).name: Path(p) for p, _ in stamp}
+    return _read(path)
+
+
+def _read(path: dict[str, Path]) -> Tables:
+    cities = load_data(path["cities.yaml"], CITIES)["cities"]
+    names = load_data(path["names.yaml"], NAMES)
+    dice_tables = {name: load_table(path[name], kinds) for name, kinds in EFFECTS.items()}
     return Tables(cities, {"given": names["given"], "family": names["family"]},
                   dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"])

@@ -106,6 +106,8 @@ class _Ctx:
     die: int
     reveal: Reveal
     disclose: Disclose | None = None
+    readers: bool = True
+    """Our match: every involved player goes through ``reveal`` (disclosure); else only unrolled ones."""
     disclosed: set[str] = field(default_factory=set)
     events: list[dict[str, Any]] = field(default_factory=list)
     attacks: list[dict[str, Any]] = field(default_factory=list)
@@ -113,6 +115,8 @@ class _Ctx:
 
 def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
     for p in players:
+        if p.rolled and not ctx.readers:
+            continue
         rec = ctx.reveal(side.club, p)
         if rec is not None:
             ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
@@ -236,7 +240,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
          match_no: tuple[int, int] = (1, 1)) -> dict[str, Any]:
     """Play normal time (000 §5.2): kick-off by 1D2, six slices, both sides attacking once in each."""
-    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose)
+    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None)
     lineups = {"home": _lineup_json(home), "away": _lineup_json(away)}
     kick = dice.roll(key, "1D2", "开球权")
     order = (home, away) if kick.total == 1 else (away, home)

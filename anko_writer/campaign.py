@@ -1,0 +1,99 @@
+"""Loading a campaign file: read the YAML, find its ruleset, validate it against the ruleset's schema."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import ruleset as ruleset_registry
+from . import schema, yamlio
+from .errors import CampaignError, Location
+from .resources import Resources
+from .ruleset import Ruleset
+
+
+@dataclass
+class Campaign:
+    """A validated campaign: the file it came from and its plain data."""
+
+    path: Path
+    """The campaign file."""
+    data: dict[str, Any]
+    """The validated document as plain Python (dicts, lists, scalars)."""
+    ruleset: str
+    """Name of the ruleset that plays it."""
+    seed: int
+    """The campaign seed every dice stream derives from."""
+    output: str | None = None
+    """The ``output:`` key (relative to the campaign file's folder), if any."""
+
+    @property
+    def folder(self) -> Path:
+        """The folder holding the campaign file (root of its template and table overrides)."""
+        return self.path.parent
+
+    def resources(self) -> Resources:
+        """The campaign's resource search path (its folder first, then the built-in files)."""
+        return Resources(self.ruleset, self.folder)
+
+
+def _where(path: Path, doc: Any, key: str) -> Location:
+    """The location of ``key``'s value in a loaded mapping (line 1 if unknown)."""
+    pos = yamlio.position(doc, key)
+    return Location(path, *pos) if pos else Location(path, 1)
+
+
+def _required_str(path: Path, doc: Mapping[str, Any], key: str) -> str:
+    """The string value of a required top-level key, or a CampaignError naming it."""
+    if key not in doc:
+        raise CampaignError(Location(path, 1), key, "required key is missing")
+    value = doc[key]
+    if not isinstance(value, str) or not value:
+        raise CampaignError(_where(path, doc, key), key, f"expected a non-empty string, got {value!r}")
+    return value
+
+
+def _seed(path: Path, doc: Mapping[str, Any], data: Mapping[str, Any]) -> int:
+    """The campaign seed (an integer), or a CampaignError naming the ``seed`` key."""
+    value = data.get("seed", doc.get("seed"))
+    if isinstance(value, bool) or not isinstance(value, int):
+        where = _where(path, doc, "seed") if "seed" in doc else Location(path, 1)
+        raise CampaignError(where, "seed", f"expected an integer, got {value!r}")
+    return value
+
+
+def _output(data: Mapping[str, Any]) -> str | None:
+    """The output folder named by the campaign: top-level ``output:`` or ``options.output``."""
+    value = data.get("output")
+    options = data.get("options")
+    if value is None and isinstance(options, Mapping):
+        value = options.get("output")
+    return None if value is None else str(value)
+
+
+def validate_document(path: Path, doc: Any) -> tuple[Ruleset, dict[str, Any]]:
+    """Find the document's ruleset and validate the document against its schema."""
+    if not isinstance(doc, Mapping):
+        raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
+    name = _required_str(path, doc, "ruleset")
+    try:
+        rs = ruleset_registry.get(name)
+    except ruleset_registry.UnknownRuleset as exc:
+        raise CampaignError(_where(path, doc, "ruleset"), "ruleset", str(exc)) from None
+    data = schema.validate(doc, rs.campaign_schema(Resources(rs.name, path.parent)), path)
+    if not isinstance(data, dict):
+        raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
+    return rs, data
+
+
+def load_campaign(path: Path | str) -> Campaign:
+    """Read, validate and return the campaign at ``path`` (errors name file, line and key)."""
+    path = Path(path)
+    doc = yamlio.load_yaml(path, CampaignError)
+    rs, data = validate_document(path, doc)
+    return Campaign(path, data, rs.name, _seed(path, doc, data), _output(data))
+
+
+__all__ = ["Campaign", "load_campaign", "validate_document"]

@@ -1,0 +1,260 @@
+"""Hidden dice (000 §5.8.4): a verifiable commit/reveal that readers can check from the posts alone.
+
+A hidden roll is posted as a *seal* line carrying a SHA-256 commitment; a later chapter posts the
+*reveal* line with the value and the salt. Both lines appear verbatim inside the Markdown chapters::
+
+    〔封存｜编号 {roll_id}｜{expr}＝？？？｜承诺 {commitment}〕
+    〔揭晓｜编号 {roll_id}｜{expr}＝{value}｜盐 {salt}〕
+
+- ``commitment`` is the full lowercase hex SHA-256 (64 chars) of the UTF-8 text
+  ``{roll_id}|{expr}|{value}|{salt}`` (ASCII ``|`` between the fields).
+- ``salt`` is 32 lowercase hex chars: the first half of SHA-256 of
+  ``anko-salt\\x1f{seed}\\x1f{roll_id}`` (``\\x1f`` is the unit separator), so it is reproducible by the
+  host but unknown to readers as long as the campaign seed stays private.
+- ``roll_id`` may hold any characters except ``｜``, ``〕`` and whitespace
+  (``s1/league/r05/雷希特-玛吉克#3``); ``expr`` additionally excludes ``＝``.
+- ``value`` is the roll's total as a plain integer (no leading zeros).
+
+``anko-writer verify OUTDIR`` (:func:`verify_dir`) recomputes every commitment from the Markdown.
+
+>>> from anko_writer.dice import Roll
+>>> r = Roll("s1/demo#1", "核心重伤判定", "D100", (42,), 42, hidden=True)
+>>> print(seal_line(r, seed=7))
+〔封存｜编号 s1/demo#1｜D100＝？？？｜承诺 5392eee7e6756bd5200f1a1b32219105ee48f6a807a38ac999058a2410883693〕
+>>> print(reveal_line(r, seed=7))
+〔揭晓｜编号 s1/demo#1｜D100＝42｜盐 c383b0e9a477c5bd16da1b7643e7c145〕
+>>> seals, reveals = scan("前文\\n" + seal_line(r, 7) + "\\n" + reveal_line(r, 7))
+>>> (seals[0].line, reveals[0].line, reveals[0].value)
+(2, 3, 42)
+>>> reveals[0].matches(seals[0])
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .dice import Roll
+from .errors import VerifyError
+
+_ID = r"[^｜〕\s]+"
+_EXPR = r"[^｜〕＝\s]+"
+_SEAL = re.compile(rf"〔封存｜编号 (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜承诺 (?P<commit>[0-9a-f]{{64}})〕")
+_REVEAL = re.compile(
+    rf"〔揭晓｜编号 (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>-?(?:0|[1-9][0-9]*))｜盐 (?P<salt>[0-9a-f]{{32}})〕"
+)
+# Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
+# malformed, so a tampered reveal cannot slip past verification by no longer parsing.
+_LOOSE = re.compile(r"〔(?:封存|揭晓)[^〕\n]*〕?")
+
+
+def salt_for(seed: int, roll_id: str) -> str:
+    """The 32-hex-char salt of a hidden roll, derived from the campaign seed and the roll id.
+
+    >>> len(salt_for(1, "s1/x#1")), salt_for(1, "s1/x#1") == salt_for(1, "s1/x#1")
+    (32, True)
+    """
+    return hashlib.sha256(f"anko-salt\x1f{seed}\x1f{roll_id}".encode("utf-8")).hexdigest()[:32]
+
+
+def commitment(roll_id: str, expr: str, value: int, salt: str) -> str:
+    """The 64-hex-char SHA-256 of ``{roll_id}|{expr}|{value}|{salt}`` (UTF-8).
+
+    >>> commitment("a#1", "D100", 5, "0" * 32) == commitment("a#1", "D100", 6, "0" * 32)
+    False
+    """
+    return hashlib.sha256(f"{roll_id}|{expr}|{value}|{salt}".encode("utf-8")).hexdigest()
+
+
+def _check_field(name: str, text: str, forbidden: str) -> None:
+    """Raise ValueError if ``text`` is empty or holds whitespace or a forbidden delimiter."""
+    if not text:
+        raise ValueError(f"hidden roll {name} is empty")
+    bad = [c for c in text if c in forbidden or c.isspace()]
+    if bad:
+        raise ValueError(f"hidden roll {name} {text!r} may not contain {bad[0]!r}")
+
+
+def _checked(roll: Roll) -> Roll:
+    """The roll itself, once its id and expression are known to fit the line format."""
+    _check_field("id", roll.id, "｜〕")
+    _check_field("expression", roll.expr, "｜〕＝")
+    return roll
+
+
+def seal_line(roll: Roll, seed: int) -> str:
+    """The seal posted in place of a hidden roll: ``〔封存｜编号 …｜D100＝？？？｜承诺 …〕``."""
+    r = _checked(roll)
+    c = commitment(r.id, r.expr, r.total, salt_for(seed, r.id))
+    return f"〔封存｜编号 {r.id}｜{r.expr}＝？？？｜承诺 {c}〕"
+
+
+def reveal_line(roll: Roll, seed: int) -> str:
+    """The reveal posted later: ``〔揭晓｜编号 …｜D100＝42｜盐 …〕``."""
+    r = _checked(roll)
+    return f"〔揭晓｜编号 {r.id}｜{r.expr}＝{r.total}｜盐 {salt_for(seed, r.id)}〕"
+
+
+@dataclass(frozen=True)
+class Seal:
+    """A parsed seal line."""
+
+    roll_id: str
+    """The sealed roll's id."""
+    expr: str
+    """Dice notation as posted."""
+    commitment: str
+    """64 hex chars."""
+    line: int
+    """1-based line number in the scanned text."""
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """A parsed reveal line."""
+
+    roll_id: str
+    """The revealed roll's id."""
+    expr: str
+    """Dice notation as posted."""
+    value: int
+    """The revealed total."""
+    salt: str
+    """32 hex chars."""
+    line: int
+    """1-based line number in the scanned text."""
+
+    def matches(self, seal: Seal) -> bool:
+        """True if this reveal opens ``seal``: same id and expression, commitment recomputes equal."""
+        return (
+            self.roll_id == seal.roll_id
+            and self.expr == seal.expr
+            and commitment(self.roll_id, self.expr, self.value, self.salt) == seal.commitment
+        )
+
+
+def _line_of(text: str, pos: int) -> int:
+    """1-based line number of character offset ``pos``."""
+    return text.count("\n", 0, pos) + 1
+
+
+def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
+    """Seals, reveals and malformed (line, snippet) spans found in ``text``."""
+    seals: list[Seal] = []
+    reveals: list[Reveal] = []
+    bad: list[tuple[int, str]] = []
+    for m in _LOOSE.finditer(text):
+        line = _line_of(text, m.start())
+        if s := _SEAL.fullmatch(m.group()):
+            seals.append(Seal(s["id"], s["expr"], s["commit"], line))
+        elif r := _REVEAL.fullmatch(m.group()):
+            reveals.append(Reveal(r["id"], r["expr"], int(r["value"]), r["salt"], line))
+        else:
+            bad.append((line, m.group()))
+    return seals, reveals, bad
+
+
+def scan(text: str) -> tuple[list[Seal], list[Reveal]]:
+    """All well-formed seal and reveal lines in ``text``, in order, with their line numbers."""
+    seals, reveals, _ = _parse(text)
+    return seals, reveals
+
+
+@dataclass
+class VerifyReport:
+    """The outcome of :func:`verify_dir`."""
+
+    checked: int = 0
+    """How many reveal lines were checked (matching or not)."""
+    sealed: list[tuple[str, str]] = field(default_factory=list)
+    """Still-sealed rolls as ``(roll_id, "file:line")`` of their first seal (not a problem)."""
+    problems: list[str] = field(default_factory=list)
+    """One ``file:line: message`` per mismatch, orphan reveal, conflicting seal or malformed line."""
+
+    @property
+    def ok(self) -> bool:
+        """True when no problem was found (still-sealed rolls are fine)."""
+        return not self.problems
+
+
+def _collect(out: Path) -> list[tuple[str, list[Seal], list[Reveal], list[tuple[int, str]]]]:
+    """Parse every ``*.md`` under ``out`` (recursively, sorted by path)."""
+    if not out.is_dir():
+        raise VerifyError(f"{out}: not a directory")
+    found = []
+    for path in sorted(out.rglob("*.md")):
+        if path.is_file():
+            found.append((str(path), *_parse(path.read_text(encoding="utf-8"))))
+    return found
+
+
+def verify_dir(out: Path) -> VerifyReport:
+    """Recompute every commitment in the chapters under ``out`` and report mismatches and seals."""
+    found = _collect(Path(out))
+    report = VerifyReport()
+    first: dict[str, tuple[Seal, str]] = {}
+    for file, seals, _, bad in found:
+        report.problems += [f"{file}:{line}: malformed hidden-dice line {snip!r}" for line, snip in bad]
+        for s in seals:
+            where = f"{file}:{s.line}"
+            if s.roll_id not in first:
+                first[s.roll_id] = (s, where)
+            elif first[s.roll_id][0].commitment != s.commitment or first[s.roll_id][0].expr != s.expr:
+                report.problems.append(
+                    f"{where}: seal of {s.roll_id} conflicts with its earlier commitment at {first[s.roll_id][1]}"
+                )
+    revealed: set[str] = set()
+    for file, _, reveals, _ in found:
+        for r in reveals:
+            report.checked += 1
+            revealed.add(r.roll_id)
+            if problem := _check_reveal(r, first.get(r.roll_id)):
+                report.problems.append(f"{file}:{r.line}: {problem}")
+    report.sealed = [(rid, where) for rid, (_, where) in first.items() if rid not in revealed]
+    return report
+
+
+def _check_reveal(r: Reveal, sealed: tuple[Seal, str] | None) -> str | None:
+    """The problem with reveal ``r`` against its seal, or None if it opens it."""
+    if sealed is None:
+        return f"reveal of {r.roll_id} has no commitment"
+    seal, where = sealed
+    if r.expr != seal.expr:
+        return f"reveal of {r.roll_id} does not match its commitment (expression {r.expr}, sealed {seal.expr} at {where})"
+    if not r.matches(seal):
+        return f"reveal of {r.roll_id} does not match its commitment at {where}"
+    return None
+
+
+def format_report(report: VerifyReport) -> str:
+    """A short English summary: ``verified N reveals; M still sealed: …`` then one line per problem.
+
+    >>> print(format_report(VerifyReport(2, [("s1/x#1", "out/s01/m01.md:9")], [])))
+    verified 2 reveals; 1 still sealed: s1/x#1 (out/s01/m01.md:9)
+    """
+    noun = "reveal" if report.checked == 1 else "reveals"
+    head = f"verified {report.checked} {noun}; {len(report.sealed)} still sealed"
+    if report.sealed:
+        head += ": " + ", ".join(f"{rid} ({where})" for rid, where in report.sealed)
+    if not report.problems:
+        return head
+    n = len(report.problems)
+    lines = [head, f"{n} problem{'s' if n != 1 else ''}:"]
+    return "\n".join(lines + [f"  {p}" for p in report.problems])
+
+
+__all__ = [
+    "salt_for",
+    "commitment",
+    "seal_line",
+    "reveal_line",
+    "Seal",
+    "Reveal",
+    "scan",
+    "VerifyReport",
+    "verify_dir",
+    "format_report",
+]

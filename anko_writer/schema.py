@@ -1,0 +1,585 @@
+"""A small typed schema for YAML documents: plain Python out, the first error out as ``file:line:col``.
+
+A schema is a tree of nodes (:class:`Str`, :class:`Int`, :class:`Map`, :class:`List` …). :func:`validate`
+walks a document loaded by :func:`anko_writer.yamlio.load_yaml`, returns it as builtin types with
+defaults filled in, and raises the first problem as the caller's error class, naming the key path
+and where the offending value sits — like MkDocs' config errors::
+
+    campaign.yaml:12:5: players[3].position: expected one of FW, MF, DF, GK, got 'ST'
+
+>>> from anko_writer.yamlio import load_yaml_text
+>>> options = Map({"title": Field(Str()), "output": Field(Str(), default="out")})
+>>> validate(load_yaml_text("title: 雷希特的冬天\\n", "c.yaml"), options, "c.yaml")
+{'title': '雷希特的冬天', 'output': 'out'}
+>>> validate(load_yaml_text("title: 雷希特的冬天\\nouptut: 帖子\\n", "c.yaml"), options, "c.yaml")
+Traceback (most recent call last):
+...
+anko_writer.errors.CampaignError: c.yaml:2:1: unknown key 'ouptut'; did you mean 'output'?
+
+Custom scalar nodes subclass :class:`Scalar` and raise :class:`Invalid` from ``convert``.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+import difflib
+import json
+import math
+import re
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NoReturn
+
+from .errors import CampaignError, InputError, Location
+from .yamlio import Pos, position, to_plain
+
+
+class _Missing:
+    """Type of :data:`MISSING`."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+"""Marks a :class:`Field` with no default."""
+
+
+class Invalid(Exception):
+    """A value breaks a node's rule; ``message`` has no location (the caller adds it)."""
+
+    def __init__(self, message: str, names_value: bool = False) -> None:
+        self.message = message
+        self.names_value = names_value
+        """True when the message starts with the value itself (``'s1x5' does not match …``)."""
+        super().__init__(message)
+
+
+def show(value: Any) -> str:
+    """How a value is named in a message: ``'ST'``, ``120``, ``true``, ``a list``, ``an empty value``.
+
+    >>> show("abc"), show(120), show(True), show([1]), show({}), show(None)
+    ("'abc'", '120', 'true', 'a list', 'a mapping', 'an empty value')
+    """
+    if value is None:
+        return "an empty value"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return repr(str(value))
+    if isinstance(value, int):
+        return repr(int(value))
+    if isinstance(value, float):
+        return repr(float(value))
+    if isinstance(value, Mapping):
+        return "a mapping"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, Set):
+        return "a set"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"a date ({value.isoformat()})"
+    return f"a {type(value).__name__}"
+
+
+def did_you_mean(got: Any, options: Sequence[Any]) -> str:
+    """``"; did you mean 'Y'?"`` for the closest option (case-insensitive, difflib), else ``""``.
+
+    >>> did_you_mean("ouput", ["title", "output"]), did_you_mean("x", ["title"])
+    ("; did you mean 'output'?", '')
+    """
+    if not isinstance(got, (str, int)) or isinstance(got, bool):
+        return ""
+    lowered = {str(o).lower(): o for o in options}
+    target = str(got).lower()
+    hits = [target] if target in lowered else difflib.get_close_matches(target, list(lowered), n=1)
+    return f"; did you mean {show(lowered[hits[0]])}?" if hits else ""
+
+
+def _join(path: str, key: Any) -> str:
+    """Extend a key path: ``club`` + ``name`` → ``club.name``; ``players`` + 3 → ``players[3]``."""
+    if isinstance(key, int) and not isinstance(key, bool):
+        return f"{path}[{key}]"
+    text = str(key)
+    if not re.fullmatch(r"[^\s.\[\]'\"]+", text):
+        return f"{path}[{text!r}]"
+    return f"{path}.{text}" if path else text
+
+
+@dataclass(frozen=True)
+class At:
+    """Where a value sits while it is validated: file, key path, 1-based position, error class."""
+
+    file: Path | str
+    """The file named in errors."""
+    path: str
+    """Key path from the document root (``players[3].position``; empty at the root)."""
+    pos: Pos | None
+    """Line and column of the value, if known."""
+    error: type[InputError] = CampaignError
+    """Exception class raised by :meth:`fail`."""
+
+    def fail(self, message: str) -> NoReturn:
+        """Raise ``error`` for this place."""
+        line, col = self.pos if self.pos else (None, None)
+        raise self.error(Location(self.file, line, col), self.path, message)
+
+    def value(self, mapping: Any, key: Any) -> At:
+        """The place of ``mapping[key]`` (an empty value is placed at its key)."""
+        part = "key" if mapping.get(key) is None else "value"
+        return At(self.file, _join(self.path, key), position(mapping, key, part) or self.pos, self.error)
+
+    def key(self, mapping: Any, key: Any) -> At:
+        """The place of the key itself; the path stays the mapping's."""
+        return At(self.file, self.path, position(mapping, key, "key") or self.pos, self.error)
+
+    def item(self, seq: Any, index: int) -> At:
+        """The place of ``seq[index]``."""
+        return At(self.file, _join(self.path, index), position(seq, index) or self.pos, self.error)
+
+    def child(self, container: Any, key_or_index: Any) -> At:
+        """:meth:`value` for a mapping, :meth:`item` for a list."""
+        if isinstance(container, Mapping):
+            return self.value(container, key_or_index)
+        return self.item(container, key_or_index)
+
+
+Child = tuple[str, str, str, "Node"]
+"""(key path, requirement, description, node) for :func:`describe`."""
+
+
+class Node:
+    """One rule for one YAML value; subclasses check it and return it as plain Python."""
+
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> Any:
+        """Validate ``value`` found at ``at``; return it as builtin types or raise via ``at.fail``."""
+        raise NotImplementedError
+
+    def type_name(self) -> str:
+        """Short type shown by :func:`describe` (``integer (1–99)``)."""
+        return type(self).__name__.lower()
+
+    def children(self, path: str) -> Iterator[Child]:
+        """The keys nested under this node, for :func:`describe`."""
+        return iter(())
+
+
+class Scalar(Node):
+    """A node for one value with no children: subclasses implement :meth:`convert`."""
+
+    def check(self, value: Any, at: At) -> Any:
+        """Run :meth:`convert`, turning :class:`Invalid` into a located error."""
+        try:
+            return self.convert(value)
+        except Invalid as err:
+            at.fail(err.message)
+
+    def convert(self, value: Any) -> Any:
+        """Return ``value`` as plain Python or raise :class:`Invalid`."""
+        raise NotImplementedError
+
+
+def _is_int(value: Any) -> bool:
+    """An integer that is not a bool."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _bounds(lo: float | None, hi: float | None) -> str:
+    """`` (1–99)``, `` (≥ 1)``, `` (≤ 9)`` or ``""`` for :func:`describe`."""
+    if lo is not None and hi is not None:
+        return f" ({lo}–{hi})"
+    if lo is not None:
+        return f" (≥ {lo})"
+    return f" (≤ {hi})" if hi is not None else ""
+
+
+def _check_range(value: float, lo: float | None, hi: float | None) -> None:
+    """Raise :class:`Invalid` when ``value`` is outside ``lo..hi`` (either end may be open)."""
+    if (lo is None or value >= lo) and (hi is None or value <= hi):
+        return
+    if lo is not None and hi is not None:
+        raise Invalid(f"must be between {lo} and {hi}, got {show(value)}")
+    if lo is not None:
+        raise Invalid(f"must be at least {lo}, got {show(value)}")
+    raise Invalid(f"must be at most {hi}, got {show(value)}")
+
+
+@dataclass
+class Enum(Scalar):
+    """One of a fixed set of strings or integers.
+
+    >>> Enum(["markdown", "bbcode", "html"]).convert("BBCode")
+    Traceback (most recent call last):
+    ...
+    anko_writer.schema.Invalid: expected one of markdown, bbcode, html, got 'BBCode'; did you mean 'bbcode'?
+    """
+
+    values: Sequence[str | int]
+    """The allowed values, in the order messages list them."""
+    doc: str = ""
+
+    def convert(self, value: Any) -> Any:
+        """The matching allowed value (``4`` never matches ``'4'``, ``true`` never matches ``1``)."""
+        for allowed in self.values:
+            same_kind = isinstance(value, str) if isinstance(allowed, str) else _is_int(value)
+            if same_kind and value == allowed:
+                return allowed
+        listed = ", ".join(str(v) for v in self.values)
+        raise Invalid(f"expected one of {listed}, got {show(value)}{did_you_mean(value, self.values)}")
+
+    def type_name(self) -> str:
+        """``one of `FW`, `MF```."""
+        return "one of " + ", ".join(f"`{v}`" for v in self.values)
+
+
+@dataclass
+class Str(Scalar):
+    """A string, optionally from ``choices``, at least ``min_len`` long, or matching ``pattern``."""
+
+    choices: Sequence[str] | None = None
+    """If given, the string must be one of these (messages as :class:`Enum`)."""
+    min_len: int = 1
+    """Shortest length allowed; the default 1 also refuses blank strings."""
+    pattern: str | None = None
+    """Regular expression the whole string must match."""
+    pattern_doc: str | None = None
+    """Human name of the pattern used in messages (``s<season>m<month>``)."""
+    doc: str = ""
+    _regex: re.Pattern[str] | None = field(init=False, repr=False, default=None)
+
+    def __post_init__(self) -> None:
+        self._regex = re.compile(self.pattern) if self.pattern is not None else None
+
+    def convert(self, value: Any) -> str:
+        """The string, checked."""
+        if not isinstance(value, str):
+            raise Invalid(f"expected a string, got {show(value)}")
+        text = str(value)
+        if self.choices is not None:
+            return Enum(self.choices).convert(text)
+        if self.min_len and not text.strip():
+            raise Invalid("must not be empty")
+        if len(text) < self.min_len:
+            raise Invalid(f"must be at least {self.min_len} characters long, got {len(text)}")
+        if self._regex is not None and not self._regex.fullmatch(text):
+            raise Invalid(f"{text!r} does not match {self.pattern_doc or self.pattern}", names_value=True)
+        return text
+
+    def type_name(self) -> str:
+        """``string``, ``one of …`` or ``string matching …``."""
+        if self.choices is not None:
+            return Enum(self.choices).type_name()
+        if self.pattern is not None:
+            return f"string matching `{self.pattern_doc or self.pattern}`"
+        return "string"
+
+
+@dataclass
+class Int(Scalar):
+    """An integer (``true`` is not one) between ``min`` and ``max`` inclusive."""
+
+    min: int | None = None
+    max: int | None = None
+    doc: str = ""
+
+    def convert(self, value: Any) -> int:
+        """The integer, checked."""
+        if not _is_int(value):
+            raise Invalid(f"expected an integer, got {show(value)}")
+        _check_range(int(value), self.min, self.max)
+        return int(value)
+
+    def type_name(self) -> str:
+        """``integer (1–99)``."""
+        return "integer" + _bounds(self.min, self.max)
+
+
+@dataclass
+class Float(Scalar):
+    """A finite number (integers accepted) between ``min`` and ``max`` inclusive."""
+
+    min: float | None = None
+    max: float | None = None
+    doc: str = ""
+
+    def convert(self, value: Any) -> float:
+        """The number as a float, checked."""
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise Invalid(f"expected a number, got {show(value)}")
+        _check_range(value, self.min, self.max)
+        return float(value)
+
+    def type_name(self) -> str:
+        """``number (0–1)``."""
+        return "number" + _bounds(self.min, self.max)
+
+
+@dataclass
+class Bool(Scalar):
+    """``true`` or ``false``."""
+
+    doc: str = ""
+
+    def convert(self, value: Any) -> bool:
+        """The boolean."""
+        if not isinstance(value, bool):
+            raise Invalid(f"expected true or false, got {show(value)}")
+        return bool(value)
+
+    def type_name(self) -> str:
+        """``boolean``."""
+        return "boolean"
+
+
+@dataclass
+class Data(Scalar):
+    """Any YAML data, returned as plain Python (effect parameters, free notes)."""
+
+    doc: str = ""
+
+    def convert(self, value: Any) -> Any:
+        """A plain deep copy."""
+        return to_plain(value)
+
+    def type_name(self) -> str:
+        """``any``."""
+        return "any"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a :class:`Map`: its node, whether it must be present, its default and its doc."""
+
+    node: Node
+    required: bool = True
+    """Must the key be present? Giving a ``default`` makes it optional."""
+    default: Any = MISSING
+    """Filled in (deep-copied) when the key is absent."""
+    doc: str = ""
+
+    def __post_init__(self) -> None:
+        if self.default is not MISSING:
+            object.__setattr__(self, "required", False)
+
+    def requirement(self) -> str:
+        """``required``, ``default: `3``` or ``optional`` for :func:`describe`."""
+        if self.required:
+            return "required"
+        if self.default is MISSING:
+            return "optional"
+        return f"default: `{json.dumps(self.default, ensure_ascii=False)}`"
+
+
+def _mapping(value: Any, at: At) -> Mapping[Any, Any]:
+    """``value`` if it is a mapping, else a located type error."""
+    if not isinstance(value, Mapping):
+        at.fail(f"expected a mapping, got {show(value)}")
+    return value
+
+
+@dataclass
+class Map(Node):
+    """A mapping with known keys; unknown keys are errors unless ``extra`` validates their values."""
+
+    fields: dict[str, Field]
+    extra: Node | None = None
+    """Node for the values of keys not in ``fields`` (None: such keys are errors)."""
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> dict[Any, Any]:
+        """A plain dict: known keys in schema order (defaults filled), then extra keys."""
+        mapping = _mapping(value, at)
+        known: dict[Any, Any] = {}
+        extras: dict[Any, Any] = {}
+        for key, item in mapping.items():
+            f = self.fields.get(key) if isinstance(key, str) else None
+            if f is not None:
+                known[key] = f.node.check(item, at.value(mapping, key))
+            elif self.extra is not None:
+                extras[to_plain(key)] = self.extra.check(item, at.value(mapping, key))
+            else:
+                at.key(mapping, key).fail(self._unknown(key))
+        return self._fill(known, at) | extras
+
+    def _unknown(self, key: Any) -> str:
+        """Message for a key the schema does not know."""
+        hint = did_you_mean(key, list(self.fields))
+        return f"unknown key {show(key)}" + (hint or f" (allowed: {', '.join(self.fields) or 'none'})")
+
+    def _fill(self, known: dict[Any, Any], at: At) -> dict[Any, Any]:
+        """Schema-ordered dict with defaults; raises for the first missing required key."""
+        out: dict[Any, Any] = {}
+        for name, f in self.fields.items():
+            if name in known:
+                out[name] = known[name]
+            elif f.required:
+                at.fail(f"missing required key {name!r}")
+            elif f.default is not MISSING:
+                out[name] = copy.deepcopy(f.default)
+        return out
+
+    def type_name(self) -> str:
+        """``mapping``."""
+        return "mapping"
+
+    def children(self, path: str) -> Iterator[Child]:
+        """Each field, then ``<any key>`` for ``extra``."""
+        for name, f in self.fields.items():
+            yield _join(path, name), f.requirement(), f.doc or f.node.doc, f.node
+        if self.extra is not None:
+            yield f"{path}.<any key>" if path else "<any key>", "optional", self.extra.doc, self.extra
+
+
+@dataclass
+class DictOf(Node):
+    """A mapping with free keys checked by ``key`` (e.g. ``s1m5``) and values checked by ``value``."""
+
+    key: Scalar
+    value: Node
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> dict[Any, Any]:
+        """A plain dict in document order."""
+        mapping = _mapping(value, at)
+        out: dict[Any, Any] = {}
+        for key, item in mapping.items():
+            try:
+                plain_key = self.key.convert(key)
+            except Invalid as err:
+                text = f"key {err.message}" if err.names_value else f"key {show(key)}: {err.message}"
+                at.key(mapping, key).fail(text)
+            out[plain_key] = self.value.check(item, at.value(mapping, key))
+        return out
+
+    def type_name(self) -> str:
+        """``mapping``."""
+        return "mapping"
+
+    def children(self, path: str) -> Iterator[Child]:
+        """One placeholder key (``decisions.<s<season>m<month>>``)."""
+        name = getattr(self.key, "pattern_doc", None) or self.key.type_name()
+        yield f"{path}.<{name}>" if path else f"<{name}>", "optional", self.value.doc, self.value
+
+
+def _items(n: int) -> str:
+    """``1 item``, ``2 items``."""
+    return f"{n} item" + ("" if n == 1 else "s")
+
+
+@dataclass
+class List(Node):
+    """A list of ``item`` with ``min_len`` to ``max_len`` entries."""
+
+    item: Node
+    min_len: int = 0
+    max_len: int | None = None
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> list[Any]:
+        """A plain list."""
+        if not isinstance(value, list):
+            at.fail(f"expected a list, got {show(value)}")
+        if len(value) < self.min_len:
+            at.fail(f"must have at least {_items(self.min_len)}, got {len(value)}")
+        if self.max_len is not None and len(value) > self.max_len:
+            at.fail(f"must have at most {_items(self.max_len)}, got {len(value)}")
+        return [self.item.check(v, at.item(value, i)) for i, v in enumerate(value)]
+
+    def type_name(self) -> str:
+        """``list of mapping``."""
+        lo, hi = self.min_len or None, self.max_len
+        if lo is not None and hi is not None:
+            count = f" ({lo}–{hi} items)"
+        elif lo is not None or hi is not None:
+            count = f" (at least {_items(lo)})" if lo is not None else f" (at most {_items(hi or 0)})"
+        else:
+            count = ""
+        return f"list of {self.item.type_name()}{count}"
+
+    def children(self, path: str) -> Iterator[Child]:
+        """The item's own keys under ``path[]``."""
+        return self.item.children(f"{path}[]")
+
+
+Problem = str | tuple[str | int, str] | None
+"""What a :class:`Check` function returns: nothing, a message, or (key or index inside, message)."""
+
+
+@dataclass
+class Check(Node):
+    """``node``, then ``fn(plain_value)`` for cross-field rules; a returned message is the error.
+
+    ``fn`` may return ``(key_or_index, message)`` to place the error on a child of the value.
+
+    >>> from anko_writer.yamlio import load_yaml_text
+    >>> def repeats(xs: list[str]) -> Problem:
+    ...     return next(((i, f"repeats {x!r}") for i, x in enumerate(xs) if x in xs[:i]), None)
+    >>> unique = Check(List(Str()), repeats, doc="No name twice.")
+    >>> validate(load_yaml_text("- 甲\\n- 乙\\n- 甲\\n", "n.yaml"), unique, "n.yaml")
+    Traceback (most recent call last):
+    ...
+    anko_writer.errors.CampaignError: n.yaml:3:3: [2]: repeats '甲'
+    """
+
+    node: Node
+    fn: Callable[[Any], Problem]
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> Any:
+        """Validate with ``node``, then apply ``fn``."""
+        result = self.node.check(value, at)
+        problem = self.fn(result)
+        if problem is None:
+            return result
+        if isinstance(problem, tuple):
+            where, message = problem
+            at.child(value, where).fail(message)
+        at.fail(problem)
+
+    def type_name(self) -> str:
+        """The inner node's type."""
+        return self.node.type_name()
+
+    def children(self, path: str) -> Iterator[Child]:
+        """The inner node's keys."""
+        return self.node.children(path)
+
+
+def validate(doc: Any, schema: Node, file: Path | str, error: type[InputError] = CampaignError) -> Any:
+    """Check a loaded YAML document against ``schema``; return plain Python or raise the first ``error``."""
+    return schema.check(doc, At(file, "", position(doc), error))
+
+
+def _cell(text: str) -> str:
+    """Escape a Markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _rows(node: Node, path: str) -> Iterator[str]:
+    """Table rows for every key under ``node``, depth first."""
+    for key, req, doc, child in node.children(path):
+        rule = f" Rule: {child.doc}" if isinstance(child, Check) and child.doc and child.doc != doc else ""
+        yield f"| `{_cell(key)}` | {_cell(child.type_name())} | {_cell(req)} | {_cell(doc + rule)} |"
+        yield from _rows(child, key)
+
+
+def describe(schema: Node) -> str:
+    """A Markdown reference table of every key: path, type, required/default and description.
+
+    >>> print(describe(Map({"seed": Field(Int(min=0), doc="Campaign seed.")})))
+    | Key | Type | Required | Description |
+    |---|---|---|---|
+    | `seed` | integer (≥ 0) | required | Campaign seed. |
+    """
+    head = ["| Key | Type | Required | Description |", "|---|---|---|---|"]
+    return "\n".join(head + list(_rows(schema, "")))
+
+
+__all__ = [
+    "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Int", "Float", "Bool", "Enum", "Data",
+    "Field", "Map", "DictOf", "List", "Check", "Problem", "validate", "describe", "show", "did_you_mean",
+]

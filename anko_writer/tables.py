@@ -1,0 +1,317 @@
+"""YAML dice tables, checked on load like BCDice user tables: every possible total has exactly one row.
+
+A table file (``tables/<ruleset>/<name>.yaml``)::
+
+    # free comments
+    name: 球衣颜色            # optional display name (defaults to the file name)
+    source: designed          # "designed" or a rulebook citation like "000 §2.4"; required
+    dice: 1D20                # any dice notation (1D20, 3D100, 1D18+17, D68 …); required
+    rows:
+      - range: 1-3            # "a-b" (also a~b, a..b), a single integer, or [a, b]
+        effect: colour        # an effect kind the code implements (checked against the allowed set)
+        value: 红白            # any further keys are the effect's parameters (plain data)
+        text: 红白相间的条纹衫   # optional prose
+
+:func:`load_table` refuses a table unless the rows cover every *possible* total of ``dice`` exactly once:
+for ``NdS+m`` that is every integer from ``N+m`` to ``N*S+m``; for D68 (a D6 tens digit and a D8 units
+digit) only ``10a+b`` with ``a`` in 1–6 and ``b`` in 1–8, so ``19`` and ``20`` need no row. Errors name
+the row and where it is::
+
+    tables/purasbar/colours.yaml:14:7: rows[3].range: 7-9 overlaps rows[2] (5-7)
+
+Effects are names the code implements, never code: nothing in a table is evaluated, and YAML tags that
+build Python objects are refused by the loader.
+
+>>> possible_totals(DiceExpr.parse("D68"))[:10]
+[11, 12, 13, 14, 15, 16, 17, 18, 21, 22]
+>>> len(possible_totals(DiceExpr.parse("3D100")))
+298
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .dice import Dice, DiceExpr, Roll
+from .errors import DiceError, TableError
+from .schema import At, Data, Field, Invalid, List, Map, Node, Scalar, Str, did_you_mean, show, validate
+from .yamlio import load_yaml, position
+
+_ENUMERATE_LIMIT = 10_000
+"""Dice with at most this many face combinations have their totals enumerated exactly."""
+
+_SPAN = re.compile(r"\s*(-?\d+)\s*(?:-|~|～|–|—|\.\.)\s*(-?\d+)\s*")
+_SINGLE = re.compile(r"\s*(-?\d+)\s*")
+
+
+def span_text(lo: int, hi: int) -> str:
+    """``1-3`` for a range, ``7`` for a single total."""
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def possible_totals(expr: DiceExpr) -> list[int]:
+    """Every total ``expr`` can show, ascending (D68 skips the totals whose units digit is 0 or 9).
+
+    >>> possible_totals(DiceExpr.parse("1D3+2"))
+    [3, 4, 5]
+    """
+    sides = expr.die_sides()
+    if math.prod(sides) <= _ENUMERATE_LIMIT:
+        faces = itertools.product(*(range(1, s + 1) for s in sides))
+        return sorted({expr.total(f) for f in faces})
+    lo, hi = expr.bounds()  # sums of ordinary dice reach every value between the extremes
+    return list(range(lo, hi + 1))
+
+
+@dataclass
+class TotalRange(Scalar):
+    """The totals a row covers: ``"1-3"``, ``7`` or ``[1, 3]``; returned as ``(lo, hi)``."""
+
+    doc: str = "Totals this row covers: `1-3`, `7` or `[1, 3]`."
+
+    def convert(self, value: Any) -> tuple[int, int]:
+        """``(lo, hi)`` with ``lo <= hi``."""
+        lo, hi = self._parse(value)
+        if lo > hi:
+            raise Invalid(f"{span_text(lo, hi)} is reversed")
+        return lo, hi
+
+    @staticmethod
+    def _parse(value: Any) -> tuple[int, int]:
+        """The two ends as written."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return int(value), int(value)
+        if isinstance(value, str):
+            m = _SPAN.fullmatch(value) or _SINGLE.fullmatch(value)
+            if m:
+                return int(m.group(1)), int(m.group(m.lastindex or 1))
+        if isinstance(value, list) and len(value) == 2:
+            if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+                return int(value[0]), int(value[1])
+        raise Invalid(f"expected a range like 1-3, a number or [1, 3], got {show(value)}")
+
+    def type_name(self) -> str:
+        """``range``."""
+        return "range"
+
+
+@dataclass
+class DiceNotation(Scalar):
+    """A dice expression as the rulebooks write it (``1D20``, ``3D100``, ``1D18+17``, ``D68``)."""
+
+    doc: str = "Dice thrown to pick a row."
+
+    def convert(self, value: Any) -> str:
+        """The notation, if :meth:`DiceExpr.parse` reads it."""
+        text = Str().convert(value)
+        try:
+            DiceExpr.parse(text)
+        except DiceError as err:
+            raise Invalid(str(err)) from None
+        return text
+
+    def type_name(self) -> str:
+        """``dice``."""
+        return "dice notation"
+
+
+ROW_SCHEMA = Map(
+    {
+        "range": Field(TotalRange()),
+        "effect": Field(Str(), doc="Effect kind the code implements."),
+        "text": Field(Str(), required=False, doc="Prose for the chapter."),
+    },
+    extra=Data(doc="Parameters of the effect (plain data)."),
+    doc="One outcome.",
+)
+"""One row of a dice table."""
+
+TABLE_SCHEMA = Map(
+    {
+        "name": Field(Str(), required=False, doc="Display name (defaults to the file name)."),
+        "source": Field(
+            Str(pattern=r"designed|\d{3} ?§.+", pattern_doc='"designed" or a citation like "000 §2.4"'),
+            doc="Where the table comes from: `designed`, or the rulebook section.",
+        ),
+        "dice": Field(DiceNotation()),
+        "rows": Field(List(ROW_SCHEMA, min_len=1), doc="Outcomes; together they cover every total once."),
+    }
+)
+"""The shape of a dice table file (the coverage rules are checked after it)."""
+
+
+@dataclass(frozen=True)
+class Row:
+    """One outcome of a dice table: the totals it covers, its effect kind, parameters and prose."""
+
+    lo: int
+    """Lowest total covered."""
+    hi: int
+    """Highest total covered."""
+    effect: str
+    """Effect kind the code implements."""
+    params: dict[str, Any] = field(hash=False)
+    """The row's other keys: the effect's parameters, plain data."""
+    text: str | None
+    """Optional prose."""
+    line: int
+    """1-based line of the row in its file."""
+
+    def covers(self, total: int) -> bool:
+        """True when ``lo <= total <= hi``."""
+        return self.lo <= total <= self.hi
+
+    def __str__(self) -> str:
+        return f"{span_text(self.lo, self.hi)}: {self.effect}"
+
+
+@dataclass(frozen=True)
+class DiceTable:
+    """A validated dice table: each possible total of ``dice`` falls in exactly one row."""
+
+    name: str
+    """Display name."""
+    source: str
+    """``designed`` or the rulebook citation."""
+    dice: DiceExpr
+    """What is thrown to pick a row."""
+    rows: tuple[Row, ...]
+    """Rows in file order."""
+    path: Path
+    """The file the table came from."""
+
+    def lookup(self, total: int) -> Row:
+        """The row for ``total``; ``ValueError`` if the dice cannot show it."""
+        lo, hi = self.dice.bounds()
+        if not lo <= total <= hi:
+            raise ValueError(f"{total} is outside {self.dice}'s {lo}-{hi} ({self.path})")
+        for row in self.rows:
+            if row.covers(total):
+                return row
+        raise ValueError(f"{total} is not a possible total of {self.dice} ({self.path})")
+
+    def roll(
+        self, dice: Dice, key: str, purpose: str | None = None, hidden: bool = False
+    ) -> tuple[Roll, Row]:
+        """Throw the table's dice on stream ``key`` and look the total up."""
+        r = dice.roll(key, self.dice, purpose or self.name, hidden)
+        return r, self.lookup(r.total)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def _check_span(lo: int, hi: int, expr: DiceExpr, possible: list[int]) -> tuple[int, int] | str:
+    """The row's slice of ``possible`` as ``(start, stop)`` indexes, or why the range is wrong."""
+    low, high = expr.bounds()
+    if lo < low or hi > high:
+        return f"{span_text(lo, hi)} is outside the dice's {low}-{high}"
+    start, stop = bisect_left(possible, lo), bisect_right(possible, hi)
+    if start == stop:
+        return f"{span_text(lo, hi)} covers no possible total of {expr}"
+    return start, stop
+
+
+def _effect_problem(effect: str, effects: Collection[str] | None) -> str | None:
+    """Why ``effect`` is not allowed, or None."""
+    if effects is None or effect in effects:
+        return None
+    known = sorted(effects)
+    hint = did_you_mean(effect, known)
+    return f"unknown effect kind {effect!r}" + (hint or f" (known: {', '.join(known)})")
+
+
+def _gaps(possible: list[int], slices: list[tuple[int, int]]) -> list[str]:
+    """Runs of possible totals no slice covers, as ``12..13`` or ``7``."""
+    covered = [False] * len(possible)
+    for start, stop in slices:
+        covered[start:stop] = [True] * (stop - start)
+    runs: list[str] = []
+    for is_covered, group in itertools.groupby(enumerate(covered), key=lambda p: p[1]):
+        if not is_covered:
+            idx = [i for i, _ in group]
+            a, b = possible[idx[0]], possible[idx[-1]]
+            runs.append(str(a) if a == b else f"{a}..{b}")
+    return runs
+
+
+@dataclass
+class _Coverage:
+    """Rows accepted so far, each as a slice of the dice's possible totals."""
+
+    expr: DiceExpr
+    possible: list[int]
+    rows: list[Row] = field(default_factory=list)
+    slices: list[tuple[int, int]] = field(default_factory=list)
+
+    def add(self, row: Row, at: At) -> None:
+        """Accept ``row`` or fail at ``at`` (its ``range``) if it is out of bounds or overlaps."""
+        found = _check_span(row.lo, row.hi, self.expr, self.possible)
+        if isinstance(found, str):
+            at.fail(found)
+        for j, (start, stop) in enumerate(self.slices):
+            if found[0] < stop and start < found[1]:
+                other = self.rows[j]
+                at.fail(f"{span_text(row.lo, row.hi)} overlaps rows[{j}] ({span_text(other.lo, other.hi)})")
+        self.rows.append(row)
+        self.slices.append(found)
+
+    def gaps(self) -> list[str]:
+        """Runs of possible totals no row covers."""
+        return _gaps(self.possible, self.slices)
+
+
+def _row(data: dict[str, Any], line: int) -> Row:
+    """A :class:`Row` from a validated row mapping."""
+    params = {k: v for k, v in data.items() if k not in ("range", "effect", "text")}
+    lo, hi = data["range"]
+    return Row(lo, hi, data["effect"], params, data.get("text"), line)
+
+
+def _build_rows(
+    raw: Any, data: dict[str, Any], expr: DiceExpr, effects: Collection[str] | None, at: At
+) -> tuple[Row, ...]:
+    """Rows checked for bounds, overlaps, effect kinds and full coverage of the possible totals."""
+    coverage = _Coverage(expr, possible_totals(expr))
+    raw_rows = raw["rows"]
+    for i, row_data in enumerate(data["rows"]):
+        row_at = at.value(raw, "rows").item(raw_rows, i)
+        row = _row(row_data, (position(raw_rows, i) or (0, 0))[0])
+        coverage.add(row, row_at.value(raw_rows[i], "range"))
+        problem = _effect_problem(row.effect, effects)
+        if problem:
+            row_at.value(raw_rows[i], "effect").fail(problem)
+    gaps = coverage.gaps()
+    if gaps:
+        at.value(raw, "rows").key(raw, "rows").fail(f"no row covers {', '.join(gaps)}")
+    return tuple(coverage.rows)
+
+
+def load_table(path: Path, effects: Collection[str] | None = None) -> DiceTable:
+    """Load and check a dice table; ``effects`` (if given) is the set of effect kinds allowed.
+
+    Raises :class:`TableError` at the first problem, with ``file:line:col`` and the key path.
+    """
+    raw = load_yaml(Path(path), TableError)
+    data = validate(raw, TABLE_SCHEMA, path, TableError)
+    expr = DiceExpr.parse(data["dice"])
+    rows = _build_rows(raw, data, expr, effects, At(path, "", position(raw), TableError))
+    return DiceTable(data.get("name") or Path(path).stem, data["source"], expr, rows, Path(path))
+
+
+def load_data(path: Path, schema: Node) -> Any:
+    """Load a non-dice data table (a city list, a name pool) checked against ``schema``; raise TableError."""
+    return validate(load_yaml(Path(path), TableError), schema, path, TableError)
+
+
+__all__ = [
+    "Row", "DiceTable", "TotalRange", "DiceNotation", "ROW_SCHEMA", "TABLE_SCHEMA",
+    "load_table", "load_data", "possible_totals", "span_text",
+]

@@ -1,0 +1,104 @@
+"""Time a whole season: load the campaign, simulate, render every chapter and dump the JSON.
+
+Usage: ``python benchmarks/season.py [CAMPAIGN] [--runs N] [--season S]`` (default
+``campaigns/recht.yaml``, 3 runs, season 1). Prints min/median wall time, a simulate/render/JSON
+breakdown and the top 15 functions by cumulative time (cProfile). Nothing is written to disk.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from anko_writer import output, ruleset  # noqa: E402
+from anko_writer.campaign import load_campaign  # noqa: E402
+from anko_writer.cli import chapter_context, index_file  # noqa: E402
+from anko_writer.render import render_chapter  # noqa: E402
+
+
+@dataclass
+class Timing:
+    """Seconds spent in each phase of one run."""
+
+    phases: dict[str, float] = field(default_factory=dict)
+
+    def add(self, phase: str, seconds: float) -> None:
+        """Accumulate ``seconds`` under ``phase``."""
+        self.phases[phase] = self.phases.get(phase, 0.0) + seconds
+
+    @property
+    def total(self) -> float:
+        """Wall time of the whole run."""
+        return sum(self.phases.values())
+
+
+def run_once(path: Path, season: int) -> Timing:
+    """One full season: load + simulate, render every chapter and the index, dump every JSON."""
+    t = Timing()
+    start = time.perf_counter()
+    campaign = load_campaign(path)
+    rs = ruleset.get(campaign.ruleset)
+    resources = campaign.resources()
+    t.add("load", time.perf_counter() - start)
+    start = time.perf_counter()
+    run = rs.play_season(campaign, season, rs.months(), resources)
+    t.add("simulate", time.perf_counter() - start)
+    for chapter in run.chapters:
+        start = time.perf_counter()
+        render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
+        t.add("render", time.perf_counter() - start)
+        start = time.perf_counter()
+        output.dump_json(chapter.results)
+        t.add("json", time.perf_counter() - start)
+    start = time.perf_counter()
+    index_file(resources, run, campaign, season)
+    t.add("render", time.perf_counter() - start)
+    return t
+
+
+def report(timings: list[Timing]) -> str:
+    """Min/median wall time and the median of each phase."""
+    totals = [t.total for t in timings]
+    lines = [f"runs: {len(timings)}   min {min(totals):.3f} s   median {statistics.median(totals):.3f} s"]
+    for phase in timings[0].phases:
+        values = [t.phases.get(phase, 0.0) for t in timings]
+        lines.append(f"  {phase:<9} median {statistics.median(values):.3f} s")
+    return "\n".join(lines)
+
+
+def profile(path: Path, season: int, top: int = 15) -> str:
+    """The ``top`` functions by cumulative time over one more run."""
+    prof = cProfile.Profile()
+    prof.runcall(run_once, path, season)
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(top)
+    return buf.getvalue().strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run the benchmark and print plain text."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("campaign", nargs="?", type=Path, default=ROOT / "campaigns" / "recht.yaml")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs (default 3)")
+    parser.add_argument("--season", type=int, default=1, help="season to play (default 1)")
+    args = parser.parse_args(argv)
+    timings = [run_once(args.campaign, args.season) for _ in range(max(1, args.runs))]
+    print(f"campaign: {args.campaign}   season {args.season}")
+    print(report(timings))
+    print()
+    print(profile(args.campaign, args.season))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,317 @@
+"""The typed schema: plain Python out, the first error out with file:line:col and the key path."""
+
+from __future__ import annotations
+
+import doctest
+import textwrap
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from anko_writer import schema
+from anko_writer.errors import CampaignError, InputError, TableError
+from anko_writer.schema import (
+    Bool, Check, Data, DictOf, Enum, Field, Float, Int, List, Map, Str, describe, validate,
+)
+from anko_writer.yamlio import load_yaml_text
+
+FILE = "campaign.yaml"
+
+PLAYER = Map(
+    {
+        "name": Field(Str(), doc="Full name."),
+        "position": Field(Enum(["FW", "MF", "DF", "GK"])),
+        "age": Field(Int(min=15, max=45)),
+        "rating": Field(Float(min=0, max=1), default=0.5),
+    }
+)
+DECISION = Map(
+    {
+        "formation": Field(Enum(["433", "442", "541"])),
+        "order": Field(List(Int(min=1)), required=False),
+        "note": Field(Data(), required=False),
+    }
+)
+SCHEMA = Map(
+    {
+        "title": Field(Str()),
+        "seed": Field(Int(min=0), doc="Campaign seed."),
+        "club": Field(
+            Map(
+                {
+                    "name": Field(Str()),
+                    "city": Field(Str()),
+                    "stadium": Field(Str(), default="市立球场"),
+                    "colours": Field(List(Str(), min_len=1, max_len=3), required=False),
+                }
+            )
+        ),
+        "players": Field(List(PLAYER, min_len=1)),
+        "options": Field(Map({"reveal_delay": Field(Int(min=1, max=99), default=2), "bbcode": Field(Bool(), default=False)}), default={}),
+        "decisions": Field(
+            DictOf(Str(pattern=r"s\d+m\d+", pattern_doc="s<season>m<month>"), DECISION),
+            default={},
+        ),
+    }
+)
+
+GOOD = """\
+# 雷希特 campaign
+title: 雷希特的冬天
+seed: 42
+club:
+  name: 雷希特竞技   # home club
+  city: 雷希特
+  colours: [红, 白]
+players:
+  - name: 卡尔·穆勒
+    position: FW
+    age: 24
+  - name: 汉斯
+    position: MF
+    age: 19
+    rating: 1
+  - name: 奥托
+    position: DF
+    age: 30
+  - name: 约翰
+    position: GK
+    age: 33
+options:
+  reveal_delay: 3
+decisions:
+  s1m5:
+    formation: '433'
+    order: [3, 1, 2]
+    note: {free: [1, text]}
+"""
+
+
+def check(text: str, node: schema.Node = SCHEMA, error: type[InputError] = CampaignError) -> Any:
+    """Load ``text`` as campaign.yaml and validate it."""
+    return validate(load_yaml_text(textwrap.dedent(text), FILE), node, FILE, error)
+
+
+def error_of(text: str, node: schema.Node = SCHEMA, error: type[InputError] = CampaignError) -> str:
+    """The one-line error validating ``text`` raises."""
+    with pytest.raises(error) as info:
+        check(text, node, error)
+    return str(info.value)
+
+
+def edit(old: str, new: str) -> str:
+    """GOOD with one exact substring replaced."""
+    assert GOOD.count(old) == 1, old
+    return GOOD.replace(old, new)
+
+
+def assert_plain(value: Any) -> None:
+    """Only builtin container and scalar types, all the way down."""
+    assert type(value) in (dict, list, str, int, float, bool, type(None)), type(value)
+    if type(value) is dict:
+        for k, v in value.items():
+            assert_plain(k)
+            assert_plain(v)
+    elif type(value) is list:
+        for v in value:
+            assert_plain(v)
+
+
+def test_good_document_becomes_plain_python_with_defaults() -> None:
+    data = check(GOOD)
+    assert_plain(data)
+    assert data["club"] == {"name": "雷希特竞技", "city": "雷希特", "stadium": "市立球场", "colours": ["红", "白"]}
+    assert data["players"][0] == {"name": "卡尔·穆勒", "position": "FW", "age": 24, "rating": 0.5}
+    assert data["players"][1]["rating"] == 1.0 and type(data["players"][1]["rating"]) is float
+    assert data["options"] == {"reveal_delay": 3, "bbcode": False}
+    assert data["decisions"] == {"s1m5": {"formation": "433", "order": [3, 1, 2], "note": {"free": [1, "text"]}}}
+    assert list(data) == ["title", "seed", "club", "players", "options", "decisions"]
+
+
+def test_defaults_are_copies() -> None:
+    node = Map({"xs": Field(List(Int()), default=[])})
+    a, b = check("{}", node), check("{}", node)
+    a["xs"].append(1)
+    assert b == {"xs": []}
+
+
+def test_wrong_enum_value() -> None:
+    text = edit("position: GK", "position: ST")
+    assert error_of(text) == "campaign.yaml:20:15: players[3].position: expected one of FW, MF, DF, GK, got 'ST'"
+
+
+def test_wrong_enum_value_did_you_mean() -> None:
+    assert error_of(edit("position: MF", "position: mf")).endswith(
+        "campaign.yaml:13:15: players[1].position: expected one of FW, MF, DF, GK, got 'mf'; did you mean 'MF'?"
+    )
+    assert error_of(edit("position: DF", "position: DFF")) == (
+        "campaign.yaml:17:15: players[2].position: expected one of FW, MF, DF, GK, got 'DFF'; did you mean 'DF'?"
+    )
+
+
+def test_enum_number_for_text_suggests_quoting() -> None:
+    assert error_of(edit("formation: '433'", "formation: 433")) == (
+        "campaign.yaml:26:16: decisions.s1m5.formation: expected one of 433, 442, 541, got 433; did you mean '433'?"
+    )
+
+
+def test_unknown_key_with_did_you_mean() -> None:
+    text = edit("  city: 雷希特\n", "  city: 雷希特\n  staduim: 北湾球场\n")
+    assert error_of(text) == "campaign.yaml:7:3: club: unknown key 'staduim'; did you mean 'stadium'?"
+
+
+def test_unknown_key_lists_allowed() -> None:
+    text = edit("seed: 42\n", "seed: 42\nweather: rain\n")
+    assert error_of(text) == (
+        "campaign.yaml:4:1: unknown key 'weather' (allowed: title, seed, club, players, options, decisions)"
+    )
+
+
+def test_missing_required_key_at_root_and_nested() -> None:
+    assert error_of(edit("seed: 42\n", "")) == "campaign.yaml:2:1: missing required key 'seed'"
+    assert error_of(edit("  city: 雷希特\n", "")) == "campaign.yaml:5:3: club: missing required key 'city'"
+
+
+def test_int_out_of_range() -> None:
+    assert error_of(edit("age: 30", "age: 120")) == (
+        "campaign.yaml:18:10: players[2].age: must be between 15 and 45, got 120"
+    )
+    assert error_of(edit("seed: 42", "seed: -1")) == "campaign.yaml:3:7: seed: must be at least 0, got -1"
+    assert error_of("x: 7\n", Map({"x": Field(Int(max=5))})) == "campaign.yaml:1:4: x: must be at most 5, got 7"
+
+
+def test_wrong_types() -> None:
+    assert error_of(edit("age: 30", "age: abc")) == "campaign.yaml:18:10: players[2].age: expected an integer, got 'abc'"
+    assert error_of(edit("age: 30", "age: true")) == "campaign.yaml:18:10: players[2].age: expected an integer, got true"
+    assert error_of(edit("age: 30", "age: 30.5")) == "campaign.yaml:18:10: players[2].age: expected an integer, got 30.5"
+    club = "club:\n  name: 雷希特竞技   # home club\n  city: 雷希特\n  colours: [红, 白]\n"
+    assert error_of(edit(club, "club: [a, b]\n")) == "campaign.yaml:4:7: club: expected a mapping, got a list"
+    assert error_of(edit("players:\n", "players: many\nx:\n")).startswith(
+        "campaign.yaml:8:10: players: expected a list, got 'many'"
+    )
+    assert error_of("- 1\n", SCHEMA) == "campaign.yaml:1:1: expected a mapping, got a list"
+
+
+def test_empty_value_is_reported_at_its_key() -> None:
+    assert error_of(edit("  city: 雷希特\n", "  city:\n")) == "campaign.yaml:6:3: club.city: expected a string, got an empty value"
+
+
+def test_bad_dictof_key() -> None:
+    assert error_of(edit("  s1m5:", "  s1x5:")) == "campaign.yaml:25:3: decisions: key 's1x5' does not match s<season>m<month>"
+    assert error_of("1: a\n", DictOf(Str(), Str())) == "campaign.yaml:1:1: key 1: expected a string, got 1"
+
+
+def test_nested_list_index_path() -> None:
+    assert error_of(edit("order: [3, 1, 2]", "order: [3, x, 2]")) == (
+        "campaign.yaml:27:16: decisions.s1m5.order[1]: expected an integer, got 'x'"
+    )
+    assert error_of(edit("order: [3, 1, 2]", "order: [3, 1, 0]")) == (
+        "campaign.yaml:27:19: decisions.s1m5.order[2]: must be at least 1, got 0"
+    )
+
+
+def test_list_length() -> None:
+    assert error_of(edit("colours: [红, 白]", "colours: []")) == "campaign.yaml:7:12: club.colours: must have at least 1 item, got 0"
+    assert error_of(edit("colours: [红, 白]", "colours: [红, 白, 蓝, 黑]")) == (
+        "campaign.yaml:7:12: club.colours: must have at most 3 items, got 4"
+    )
+
+
+def test_strings() -> None:
+    assert error_of(edit("title: 雷希特的冬天", "title: ''")) == "campaign.yaml:2:8: title: must not be empty"
+    assert error_of("a: xy\n", Map({"a": Field(Str(min_len=3))})) == (
+        "campaign.yaml:1:4: a: must be at least 3 characters long, got 2"
+    )
+    assert error_of("a: 5\n", Map({"a": Field(Str())})) == "campaign.yaml:1:4: a: expected a string, got 5"
+    assert error_of("a: b\n", Map({"a": Field(Str(pattern=r"\d+"))})) == "campaign.yaml:1:4: a: 'b' does not match \\d+"
+    choices = Map({"a": Field(Str(choices=["left", "right"]))})
+    assert check("a: left\n", choices) == {"a": "left"}
+    assert error_of("a: rihgt\n", choices) == "campaign.yaml:1:4: a: expected one of left, right, got 'rihgt'; did you mean 'right'?"
+
+
+def test_floats_and_bools() -> None:
+    node = Map({"f": Field(Float(min=0, max=1)), "b": Field(Bool(), required=False)})
+    assert check("f: 1\nb: true\n", node) == {"f": 1.0, "b": True}
+    assert error_of("f: 1.5\n", node) == "campaign.yaml:1:4: f: must be between 0 and 1, got 1.5"
+    assert error_of("f: false\n", node) == "campaign.yaml:1:4: f: expected a number, got false"
+    assert error_of("f: .nan\n", node) == "campaign.yaml:1:4: f: expected a number, got nan"
+    assert error_of("f: 0\nb: yes\n", node) == "campaign.yaml:2:4: b: expected true or false, got 'yes'"
+
+
+def test_unknown_key_in_extra_free_map_goes_to_extra() -> None:
+    node = Map({"effect": Field(Str())}, extra=Int())
+    assert check("effect: x\nbonus: 3\n", node) == {"effect": "x", "bonus": 3}
+    assert error_of("effect: x\nbonus: many\n", node) == "campaign.yaml:2:8: bonus: expected an integer, got 'many'"
+
+
+def test_check_rules() -> None:
+    one_gk = Check(
+        List(Str()),
+        lambda xs: None if xs.count("GK") <= 1 else (len(xs) - 1 - xs[::-1].index("GK"), "a second GK"),
+        doc="At most one GK.",
+    )
+    node = Map({"lineup": Field(one_gk), "n": Field(Check(Int(), lambda n: "must be even" if n % 2 else None))})
+    assert check("lineup: [GK, FW]\nn: 2\n", node) == {"lineup": ["GK", "FW"], "n": 2}
+    assert error_of("lineup:\n  - GK\n  - FW\n  - GK\nn: 2\n", node) == "campaign.yaml:4:5: lineup[2]: a second GK"
+    assert error_of("lineup: []\nn: 3\n", node) == "campaign.yaml:2:4: n: must be even"
+    assert "| `lineup` | list of string | required | At most one GK. |" in describe(node)
+    documented = Map({"lineup": Field(one_gk, doc="Starting eleven.")})
+    assert "| `lineup` | list of string | required | Starting eleven. Rule: At most one GK. |" in describe(documented)
+
+
+def test_error_class_is_chosen_by_caller() -> None:
+    with pytest.raises(TableError) as info:
+        check("seed: x\n", Map({"seed": Field(Int())}), TableError)
+    assert (info.value.location.line, info.value.location.col, info.value.key) == (1, 7, "seed")
+    assert info.value.message == "expected an integer, got 'x'"
+
+
+def test_plain_python_input_has_no_positions() -> None:
+    with pytest.raises(CampaignError) as info:
+        validate({"club": {"name": 3}}, Map({"club": Field(Map({"name": Field(Str())}))}), "state.json")
+    assert str(info.value) == "state.json: club.name: expected a string, got 3"
+
+
+def test_odd_keys_are_bracketed_in_paths() -> None:
+    node = DictOf(Str(), Map({"x": Field(Int())}))
+    assert error_of("'a.b':\n  x: y\n", node) == "campaign.yaml:2:6: ['a.b'].x: expected an integer, got 'y'"
+
+
+def test_describe_lists_every_key() -> None:
+    text = describe(SCHEMA)
+    lines = text.splitlines()
+    assert lines[:2] == ["| Key | Type | Required | Description |", "|---|---|---|---|"]
+    assert "| `seed` | integer (≥ 0) | required | Campaign seed. |" in lines
+    assert "| `club.stadium` | string | default: `\"市立球场\"` |  |" in lines
+    assert "| `club.colours` | list of string (1–3 items) | optional |  |" in lines
+    assert "| `players[].position` | one of `FW`, `MF`, `DF`, `GK` | required |  |" in lines
+    assert "| `players[].name` | string | required | Full name. |" in lines
+    assert "| `decisions.<s<season>m<month>>` | mapping | optional |  |" in lines
+    assert "| `decisions.<s<season>m<month>>.formation` | one of `433`, `442`, `541` | required |  |" in lines
+
+
+@given(st.integers(min_value=-1000, max_value=1000))
+def test_int_bounds_property(n: int) -> None:
+    node = Int(min=-5, max=5)
+    if -5 <= n <= 5:
+        assert node.convert(n) == n
+    else:
+        with pytest.raises(schema.Invalid, match=rf"^must be between -5 and 5, got {n}$"):
+            node.convert(n)
+
+
+@given(st.text(min_size=1, max_size=8))
+def test_enum_accepts_only_its_values(word: str) -> None:
+    values = ["FW", "MF", "DF", "GK"]
+    if word in values:
+        assert Enum(values).convert(word) == word
+    else:
+        with pytest.raises(schema.Invalid) as info:
+            Enum(values).convert(word)
+        assert info.value.message.startswith(f"expected one of FW, MF, DF, GK, got {word!r}")
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(schema).failed == 0
