@@ -1,0 +1,105 @@
+"""Bad campaign input: one located message naming file, line and key (DESIGN §6)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anko_writer.campaign import load_campaign
+from anko_writer.errors import InputError
+from tests.util import campaign_file
+
+
+def _broken(tmp_path: Path, old: str, new: str) -> Path:
+    path = campaign_file(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_good_campaign_loads(tmp_path: Path) -> None:
+    c = load_campaign(campaign_file(tmp_path))
+    assert c.ruleset == "purasbar" and c.seed == 245 and c.data["decisions"] == {}
+
+
+def test_bad_position(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "position: FW", "position: ST")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    line = _line_of(path, "position: ST")
+    msg = str(e.value)
+    assert msg.startswith(f"{path}:{line}:")
+    assert ".position: expected one of FW, MF, DF, GK, got 'ST'" in msg
+    assert "players[" in msg
+
+
+def test_unknown_city(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "city: 雷希特", "city: 雷希持")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    assert str(e.value).startswith(f"{path}:{_line_of(path, 'city: 雷希持')}:")
+    assert "club.city: expected one of 布拉斯" in str(e.value) and "did you mean '雷希特'" in str(e.value)
+
+
+def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "  stadium:", "  staduim:")
+    with pytest.raises(InputError, match=r":13:3: club: unknown key 'staduim'; did you mean 'stadium'\?"):
+        load_campaign(path)
+
+
+def test_broken_yaml(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "title: ", "title: [unclosed ")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    assert str(e.value).startswith(f"{path}:") and "YAML syntax error" in str(e.value)
+
+
+def test_ability_out_of_range(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    i = text.index("initial_abilities: {ATK: ") + len("initial_abilities: {ATK: ")
+    j = text.index(",", i)
+    path.write_text(text[:i] + "120" + text[j:], encoding="utf-8")
+    line = _line_of(path, "initial_abilities: {ATK: 120")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    assert str(e.value) == f"{path}:{line}:{i - text.rindex(chr(10), 0, i)}: club.initial_abilities.ATK: must be between 1 and 99, got 120"
+
+
+def test_bad_decision_key_and_formation(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "decisions: {}", "decisions:\n  s1x5: {formation: 4 3 3}")
+    with pytest.raises(InputError, match=r"decisions: key 's1x5' does not match s<season>m<month>"):
+        load_campaign(path)
+    path = _broken(tmp_path, "decisions: {}", "decisions:\n  s1m5: {formation: 4 2 4}")
+    with pytest.raises(InputError, match=r"decisions\.s1m5\.formation: expected one of 4 4 2, 4 3 3, 5 4 1, 3 5 2"):
+        load_campaign(path)
+
+
+def test_duplicate_player_name(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    first = next(i for i, l in enumerate(lines) if l.startswith("  - {name: "))
+    name = lines[first].split("name: ")[1].split(",")[0]
+    second = first + 1
+    other = lines[second].split("name: ")[1].split(",")[0]
+    lines[second] = lines[second].replace(f"name: {other},", f"name: {name},")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=rf"players\[1\]: name '{name}' repeats players\[0\]"):
+        load_campaign(path)
+
+
+def test_squad_limit(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    role = next(l for l in lines if "core: false" in l)
+    at = lines.index(role)
+    extra = [role.replace("name: ", f"name: 替补{i}号") for i in range(20)]
+    path.write_text("\n".join(lines[:at] + extra + lines[at:]) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"players: a squad holds at most 33 players"):
+        load_campaign(path)
