@@ -258,9 +258,21 @@ def _compiled(env: SandboxedEnvironment, text: str) -> jinja2.Template:
     return tpl
 
 
+def _load_bank_yaml(path: Path) -> Any:
+    """Load the bank's YAML; a syntax error on a line starting with ``{{`` gets a quoting hint."""
+    try:
+        return yamlio.load_yaml(path, TableError)
+    except TableError as exc:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        line = lines[exc.location.line - 1] if exc.location.line and exc.location.line <= len(lines) else ""
+        if line.lstrip(" -").startswith("{"):
+            exc.message += " (quote a phrasing that starts with '{{')"
+        raise
+
+
 def load_phrases(path: Path) -> dict[str, list[str]]:
     """Read a phrase bank: a mapping of event keys to a phrasing or a list of phrasings."""
-    data = yamlio.load_yaml(path, TableError)
+    data = _load_bank_yaml(path)
     if data is None:
         return {}
     if not isinstance(data, Mapping):

@@ -19,7 +19,7 @@ def builtin_dir(kind: str) -> Path:
     if kind not in KINDS:
         raise ValueError(f"unknown resource kind {kind!r} (expected one of {', '.join(KINDS)})")
     here = Path(__file__).resolve().parent
-    inside = here / kind
+    inside = here / "_data" / kind
     return inside if inside.is_dir() else here.parent / kind
 
 

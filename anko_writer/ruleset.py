@@ -75,14 +75,25 @@ class UnknownRuleset(AnkoError):
     """The campaign names a ruleset that is not installed."""
 
 
+class BrokenRuleset(AnkoError):
+    """A ruleset plug-in failed to import."""
+
+
+def _load(name: str, load: Any) -> Any:
+    try:
+        return load()
+    except Exception as err:  # a plug-in's own bug must still be one clean line
+        raise BrokenRuleset(f"ruleset plug-in {name} failed to load: {type(err).__name__}: {err}") from err
+
+
 def _discover() -> dict[str, Ruleset]:
     found: dict[str, Ruleset] = {}
     for ep in entry_points(group="anko_writer.rulesets"):
-        rs = ep.load()
+        rs = _load(ep.value, ep.load)
         found.setdefault(rs.name, rs)
     pkg = importlib.import_module("anko_writer.rulesets")
     for info in pkgutil.iter_modules(pkg.__path__, "anko_writer.rulesets."):
-        mod = importlib.import_module(info.name)
+        mod = _load(info.name, lambda: importlib.import_module(info.name))
         rs = getattr(mod, "RULESET", None)
         if isinstance(rs, Ruleset):
             found.setdefault(rs.name, rs)

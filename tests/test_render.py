@@ -212,6 +212,9 @@ def test_bad_phrase_bank(tmp_path: Path) -> None:
     path.write_text("goal: [\n", encoding="utf-8")
     with pytest.raises(TableError, match=r"phrases\.yaml:2"):
         render.load_phrases(path)
+    path.write_text("goal:\n  - 好球\n  - {{ who }}破门\n", encoding="utf-8")
+    with pytest.raises(TableError, match=r"phrases\.yaml:3:.*quote a phrasing that starts with '\{\{'"):
+        render.load_phrases(path)
 
 
 # --- prose check ------------------------------------------------------------------------------------
