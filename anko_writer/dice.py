@@ -21,7 +21,7 @@ import hashlib
 import re
 from collections import deque
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Sequence
 
 from .errors import DiceError
@@ -115,7 +115,11 @@ class Roll:
     """Sealed in the chapter (``D100＝？？？``) and revealed later (000 §5.8.4)."""
 
     def to_json(self) -> dict:
-        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``."""
+        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}`` (built once)."""
+        return self._json
+
+    @cached_property
+    def _json(self) -> dict:
         return {
             "id": self.id,
             "purpose": self.purpose,

@@ -65,18 +65,20 @@ class Side:
 
 
 def _rank_key(p: Player, slot: str, formation: str, index: int) -> tuple:
-    """Line-up order: core players first, then the slot's main value after stamina penalty."""
+    """Line-up order: an AI core player not yet rolled (000 §5.8.3) first, then the best value of
+    the slot's main attribute after formation bonus and stamina penalty, then squad order."""
     attr = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[slot]
-    value = effective(p, attr, formation) if p.rolled else 10**6
-    return (not p.core, -value, index)
+    if not p.rolled:
+        return (0, 0, index)
+    return (1, -effective(p, attr, formation), index)
 
 
 def pick_lineup(club: Club, formation: str) -> dict[str, list[Player]]:
     """The formation's GK/DF/MF/FW numbers from healthy players (designed rule, stated in chapters).
 
-    Each slot takes players of its own position, core players first, then the best by the slot's
-    main attribute after the stamina penalty. A slot short of its own position is filled by the best
-    remaining players at that attribute, who then play that position.
+    Each slot takes players of its own position, the best first by the slot's main attribute after
+    formation bonus and stamina penalty (so a tired star may rest). A slot short of its own position
+    is filled by the best remaining players at that attribute, who then play that position.
     """
     pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
     chosen: set[int] = set()
@@ -87,7 +89,7 @@ def pick_lineup(club: Club, formation: str) -> dict[str, list[Player]]:
         if len(own) < n:
             taken = chosen | {i for i, _ in own}
             rest = sorted((x for x in pool if x[0] not in taken and x[1].rolled),
-                          key=lambda x: (_rank_key(x[1], slot, formation, x[0])[1], x[0]))
+                          key=lambda x: _rank_key(x[1], slot, formation, x[0]))
             own += rest[: n - len(own)]
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]

@@ -60,7 +60,7 @@ class Player:
     @property
     def total(self) -> int:
         """Total ability: the sum of the six attributes (000 §3.1.3)."""
-        return sum(self.attrs.get(a, 0) for a in ATTRIBUTES)
+        return sum(self.attrs.values())  # exactly the six ATTRIBUTES, or empty while unrolled
 
     @property
     def wage(self) -> int:
