@@ -19,7 +19,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
     return {
         "ruleset": "purasbar", "season": world.season, "month": month, "seed": world.seed,
         "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
-        "stadium": campaign["club"]["stadium"],
+        "stadium": campaign["club"]["stadium"], "doctor": world.ours.doctor,
         "rolls": [r.to_json() for r in rolls],
         **played,
         "standings": standings,

@@ -50,7 +50,7 @@ class Row:
     def to_json(self) -> dict[str, Any]:
         """DESIGN §5 standings record."""
         return {"team": self.team, "played": self.played, "won": self.won, "drawn": self.drawn,
-                "lost": self.lost, "gf": self.gf, "ga": self.ga, "points": self.points}
+                "lost": self.lost, "gf": self.gf, "ga": self.ga, "gd": self.gd, "points": self.points}
 
 
 Result = tuple[str, str, int, int]
