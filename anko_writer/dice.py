@@ -85,6 +85,11 @@ class DiceExpr:
         return self.count + self.modifier, self.count * self.sides + self.modifier
 
     def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def text(self) -> str:
+        """The canonical notation (``1D18+17``, ``D68``)."""
         if self.is_d68:
             return "D68"
         mod = f"{self.modifier:+d}" if self.modifier else ""
@@ -130,35 +135,43 @@ class Roll:
         }
 
 
-def _digest(*parts: object) -> bytes:
-    """SHA-256 of the parts joined by a unit separator (stable across Python versions)."""
-    return hashlib.sha256("\x1f".join(str(p) for p in parts).encode("utf-8")).digest()
-
-
 class Stream:
-    """Uniform integers from one (seed, key) pair: counter-mode SHA-256 with rejection sampling."""
+    """Uniform integers from one (seed, key) pair: counter-mode SHA-256 with rejection sampling.
 
-    __slots__ = ("seed", "key", "_counter", "drawn")
+    Block ``n`` is ``SHA-256("{seed}\\x1f{key}\\x1f{n}")``; each 32-byte block gives four 64-bit words,
+    used in order. A word ``w`` gives the face ``w mod sides + 1`` unless it falls in the last,
+    incomplete run of ``2^64 mod sides`` values, which is skipped (so every face is equally likely).
+    """
+
+    __slots__ = ("seed", "key", "_prefix", "_block", "_words", "drawn")
 
     def __init__(self, seed: int, key: str) -> None:
         self.seed = seed
         self.key = key
-        self._counter = 0
+        self._prefix = f"{seed}\x1f{key}\x1f".encode("utf-8")
+        self._block = 0
+        self._words: list[int] = []
         self.drawn = 0
         """How many values were taken (the next roll's index is ``drawn + 1``)."""
 
     def _next64(self) -> int:
-        self._counter += 1
-        return int.from_bytes(_digest(self.seed, self.key, self._counter)[:8], "big")
+        if not self._words:
+            self._block += 1
+            d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
+            self._words = [int.from_bytes(d[i:i + 8], "big") for i in (24, 16, 8, 0)]
+        return self._words.pop()
 
     def randint(self, sides: int) -> int:
         """A face of a fair ``sides``-sided die, 1..sides."""
-        limit = (1 << 64) - ((1 << 64) % sides)
+        limit = _LIMIT - (_LIMIT % sides)
         while True:
             v = self._next64()
             if v < limit:
                 self.drawn += 1
                 return v % sides + 1
+
+
+_LIMIT = 1 << 64
 
 
 @dataclass

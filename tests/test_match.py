@@ -148,9 +148,9 @@ def test_match_kickoff_slices_stamina_and_recovery() -> None:
     assert rec["first"] == "away" and len(rec["slices"]) == 6 == len(SLICES)
     teams = [rec["attacks"][e["attack"]]["team"] for s in rec["slices"] for e in s["events"] if e["kind"] == "attack"]
     assert teams == ["客队", "主队"] * 6
-    end = {p["name"]: p["stamina"] for p in rec["stamina_end"]["home"]}
+    end = {p["name"]: p["stamina_end"] for p in rec["lineups"]["home"]}
     assert end["主锋0"] == 100 - 36 and end["主锋1"] == 100 - 30
-    after = {p["name"]: p["after"] for p in rec["recovery"]["home"]}
+    after = {p["name"]: p["recovered"] for p in rec["lineups"]["home"]}
     assert after["主锋0"] == 64 + 12 and after["主锋1"] == 70 + 12  # 10 + medical 2
     assert rec["score"] == [sum(a["goal"] for a in rec["attacks"] if a["team"] == "主队"),
                             sum(a["goal"] for a in rec["attacks"] if a["team"] == "客队")]

@@ -224,13 +224,12 @@ def recovery(club: Club, player: Player, match_no: int) -> int:
     return amount
 
 
-def _recover(side: Side, match_no: int) -> list[dict[str, Any]]:
-    out = []
-    for _, p in side.on_pitch():
-        before = p.stamina
+def _recover(side: Side, match_no: int, lineup: list[dict[str, Any]]) -> None:
+    """000 §5.6 for everyone who played; records stamina at the whistle and after recovery."""
+    for row, (_, p) in zip(lineup, side.on_pitch()):
+        row["stamina_end"] = p.stamina
         p.stamina = min(100, p.stamina + recovery(side.club, p, match_no))
-        out.append({"name": p.name, "before": before, "after": p.stamina})
-    return out
+        row["recovered"] = p.stamina
 
 
 def _lineup_json(side: Side) -> list[dict[str, Any]]:
@@ -254,15 +253,15 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         _end_slice(ctx, (home, away))
         slices.append({"index": n, "name": name, "minutes": minutes, "events": ctx.events,
                        "score": [home.goals, away.goals]})
-    end_stamina = {"home": _lineup_json(home), "away": _lineup_json(away)}
-    rec = {"home": _recover(home, match_no[0]), "away": _recover(away, match_no[1])}
+    _recover(home, match_no[0], lineups["home"])
+    _recover(away, match_no[1], lineups["away"])
     return {
         "id": key, "competition": competition, "round": round_no,
         "home": home.club.name, "away": away.club.name, "neutral": neutral,
         "score": [home.goals, away.goals], "extra_time": False, "penalties": None,
         "formations": {"home": home.formation, "away": away.formation},
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
-        "lineups": lineups, "stamina_end": end_stamina, "recovery": rec,
+        "lineups": lineups,
         "match_no": {"home": match_no[0], "away": match_no[1]},
         "attacks": ctx.attacks, "slices": slices,
     }
