@@ -86,7 +86,8 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
     md_rel, json_rel = output.chapter_paths(chapter.season, chapter.month)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
-    return {md_rel: md, json_rel: output.dump_json(chapter.results)}
+    public = chapter.public if chapter.public is not None else chapter.results
+    return {md_rel: md, json_rel: output.dump_json(public)}
 
 
 def index_file(resources: Resources, run: SeasonRun, campaign: Campaign, season: int) -> dict[str, str]:

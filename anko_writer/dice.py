@@ -201,11 +201,16 @@ class Dice:
     def fix(self, *values: int, prefix: str = "") -> None:
         """Make the next dice thrown under keys starting with ``prefix`` show ``values`` in order."""
         self._fixed.append(_Fix(prefix, deque(values)))
+        self._fixed = [fx for fx in self._fixed if fx.values]
 
     def _face(self, key: str, sides: int) -> int:
+        if not self._fixed:
+            return self.stream(key).randint(sides)
         for fx in self._fixed:
             if fx.values and key.startswith(fx.prefix):
                 v = fx.values.popleft()
+                if not fx.values:
+                    self._fixed.remove(fx)
                 if not 1 <= v <= sides:
                     raise DiceError(f"fixed value {v} is not a face of a D{sides} (key {key})")
                 self.stream(key)  # keep stream creation identical with or without fixes
@@ -215,7 +220,8 @@ class Dice:
     def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record."""
         e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
-        faces = tuple(self._face(key, s) for s in e.die_sides())
+        faces = (self._face(key, e.sides),) if e.count == 1 and not e.is_d68 else \
+            tuple(self._face(key, s) for s in e.die_sides())
         n = self._counts[key] = self._counts.get(key, 0) + 1
         r = Roll(f"{key}#{n}", purpose, str(e), faces, e.total(faces), hidden)
         self.log.append(r)

@@ -32,6 +32,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -258,3 +260,28 @@ __all__ = [
     "verify_dir",
     "format_report",
 ]
+
+
+_ROLL_KEYS = frozenset({"id", "expr", "dice", "total", "hidden"})
+
+
+def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
+    """``obj`` with every roll record whose id is in ``sealed`` showing no value (a copy where needed).
+
+    A roll record is a mapping with the keys of :meth:`anko_writer.dice.Roll.to_json`; its ``dice``
+    and ``total`` become ``None`` so a posted JSON file cannot leak what the chapter seals. With nothing
+    sealed, ``obj`` itself is returned.
+
+    >>> mask_sealed({"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}]},
+    ...             frozenset({"a#1"}))
+    {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}]}
+    """
+    if not sealed:
+        return obj
+    if isinstance(obj, dict):
+        if _ROLL_KEYS <= obj.keys() and obj["id"] in sealed:
+            return {**obj, "dice": None, "total": None}
+        return {k: mask_sealed(v, sealed) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [mask_sealed(v, sealed) for v in obj]
+    return obj

@@ -28,6 +28,8 @@ class Chapter:
     """JSON-able record of DESIGN §5 (``ruleset, season, month, seed, rolls, matches, ...``)."""
     template: str = "chapter.md.j2"
     """Template name inside ``templates/<ruleset>/``."""
+    public: dict[str, Any] | None = None
+    """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked."""
 
 
 @dataclass

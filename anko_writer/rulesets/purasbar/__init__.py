@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...hidden import mask_sealed
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
 from .campaign_schema import campaign_schema
+from .cupmonth import CUP_MONTH, play_cup_month
 from .data import load_tables
 from .newcampaign import new_campaign
-from .season import LEAGUE_MONTHS, World, clubs_json, new_world, next_vote, play_month, tired
+from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tired
 from .standings import table
+from .world import World, new_world
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
-                  campaign: dict[str, Any]) -> dict[str, Any]:
+                  campaign: dict[str, Any], reveals: list[dict[str, Any]]) -> dict[str, Any]:
     standings = [r.to_json() for r in table(world.order, world.results)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month, "seed": world.seed,
@@ -25,7 +28,9 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "standings": standings,
         "clubs": clubs_json(world),
         "tired": tired(world),
-        "vote": next_vote(world, month) if month < 12 else None,
+        "reveals": reveals,
+        "sealed": [s["roll"] for s in world.seals if s["month"] == month],
+        "vote": next_vote(world, month) if month < SEASON_MONTHS else None,
     }
 
 
@@ -37,14 +42,43 @@ def _prep_record(world: World) -> dict[str, Any]:
             "all_fixtures": [f.to_json() for f in world.fixtures]}
 
 
+def _seal(world: World, month: int, rolls: list[Any], delay: int) -> None:
+    """Hidden rolls of the month wait ``delay`` months (at least one) for their reveal (000 §5.8.4)."""
+    for r in rolls:
+        if r.hidden:
+            world.seals.append({"roll": r.to_json(), "month": month, "due": month + max(1, delay), "done": False})
+
+
+def _due(world: World, month: int) -> list[dict[str, Any]]:
+    out = []
+    for s in world.seals:
+        if not s["done"] and s["due"] <= month:
+            s["done"] = True
+            out.append({**s["roll"], "sealed_in": s["month"]})
+    return out
+
+
+def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
+    """The JSON beside a chapter: rolls still sealed and the sums built from them are masked."""
+    out = mask_sealed(results, sealed)
+    if out is results:
+        return out
+    for m in out.get("matches", []):
+        for k in (m.get("shootout") or {}).get("kicks", []):
+            if k["taker_roll"]["id"] in sealed:
+                k["taker_value"] = k["keeper_value"] = None
+    return out
+
+
 def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
     """Our club's league results, month by month."""
     out = []
     for ch in chapters:
         for i in ch.results["our_matches"]:
             m = ch.results["matches"][i]
-            out.append({"month": ch.month, "round": m["round"], "home": m["home"], "away": m["away"],
-                        "score": m["score"]})
+            out.append({"month": ch.month, "competition": m["competition"], "round": m["round"],
+                        "stage": m.get("stage"), "home": m["home"], "away": m["away"], "score": m["score"],
+                        "extra_time": m["extra_time"], "penalties": m["penalties"], "winner": m["winner"]})
     return out
 
 
@@ -75,32 +109,49 @@ class Purasbar(Ruleset):
         return new_campaign(city, seed, load_tables(resources))
 
     def months(self) -> int:
-        """Months 1–11 are the league (this issue's scope)."""
-        return LEAGUE_MONTHS
+        """Months 1–11 are the league, month 12 the 群英杯."""
+        return SEASON_MONTHS
 
     def play_season(self, campaign: Any, season: int, last_month: int, resources: Resources) -> SeasonRun:
         """Simulate months 1..last_month of ``season`` from the campaign file."""
         data = campaign.data if hasattr(campaign, "data") else campaign
-        seed = data["seed"]
         tables = load_tables(resources).as_dict()
-        world = new_world(data, seed, season, tables)
+        world = new_world(data, data["seed"], season, tables)
         prep = _prep_record(world)
+        delay = data["options"]["reveal_delay"]
         chapters = []
         mark = 0
         for month in range(1, last_month + 1):
             decisions = data["decisions"].get(f"s{season}m{month}", {})
-            played = play_month(world, month, decisions)
+            if month == CUP_MONTH:
+                played = play_cup_month(world, decisions)
+            else:
+                played = play_league_month(world, month, decisions)
             if month == 1:
                 played["prep"] = prep
             rolls = world.dice.since(mark)
             mark = world.dice.mark()
-            chapters.append(Chapter(season, month, _month_record(world, month, played, rolls, data)))
+            _seal(world, month, rolls, delay)
+            reveals = _due(world, month)
+            results = _month_record(world, month, played, rolls, data, reveals)
+            sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
+            chapters.append(Chapter(season, month, results, public=_public(results, sealed)))
         summary = {"ruleset": self.name, "season": season, "title": data["title"],
                    "club": world.ours.name, "months": [c.month for c in chapters],
                    "standings": chapters[-1].results["standings"] if chapters else [],
                    "our_results": _our_results(chapters), "scorers": _scorers(chapters),
-                   "fixtures": prep["our_fixtures"]}
+                   "fixtures": prep["our_fixtures"], "reveals": _due(world, SEASON_MONTHS + 99),
+                   "cup": _cup_summary(chapters)}
         return SeasonRun(chapters, summary)
+
+
+def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
+    """The 群英杯 part of the season summary, once month 12 was played."""
+    cup = next((c.results for c in chapters if c.month == CUP_MONTH), None)
+    if cup is None:
+        return None
+    return {"swiss_table": cup["swiss_table"], "qualifiers": cup["qualifiers"], "bracket": cup["bracket"],
+            "champion": cup["champion"]}
 
 
 RULESET = Purasbar()

@@ -21,11 +21,12 @@ def stamina_factor(stamina: int) -> tuple[int, int]:
     return (3, 5)
 
 
-def effective(player: Player, attr: str, formation: str | None, boost: int = 0) -> int:
+def effective(player: Player, attr: str, formation: str | None, boost: int = 0, base: int | None = None) -> int:
     """A player's value in a calculation: + boost, formation %, then the stamina penalty, each floored.
 
     000 §7.2.2 puts adaptation after the formation bonus and before the stamina penalty; ``boost``
-    is reserved for such flat changes (negative for adaptation).
+    is reserved for such flat changes (negative for adaptation); ``base`` replaces the player's own
+    value (a §3.4.2 temporary ability).
 
     >>> p = Player("甲", "MF", True, {"ATK": 30, "DEF": 20, "MID": 43, "GK": 5, "STA": 60, "MNT": 50}, 25)
     >>> effective(p, "MID", "3 5 2")
@@ -34,7 +35,7 @@ def effective(player: Player, attr: str, formation: str | None, boost: int = 0) 
     >>> effective(p, "MID", "3 5 2")
     39
     """
-    value = player.attrs[attr]
+    value = player.attrs[attr] if base is None else base
     if formation is not None and attr in ABILITIES:
         value = apply_bonus(value, attr, formation)
     value += boost

@@ -7,6 +7,7 @@ from typing import Any
 from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Str
 from .formations import FORMATIONS
 from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
+from .tactics import TENDENCIES
 
 FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)
@@ -20,8 +21,33 @@ PLAYER = Map({
     "k": Field(Float(min=0.4, max=0.8), required=False, doc="Role player's strength coefficient."),
 })
 
+TIMEOUT = Map({
+    "before": Field(Int(min=2, max=8), doc="The break before this slice (4 = half-time; 7–8 extra time)."),
+    "use": Field(Enum(["formation", "morale", "player"]), doc="000 §7.3.2: change formation, team morale, one player +3."),
+    "when": Field(Enum(["always", "leading", "level", "trailing"]), default="always",
+                  doc="Only if our score is ahead / level / behind at that break."),
+    "formation": Field(FORMATION, required=False, doc="The new formation (use: formation)."),
+    "player": Field(Str(), required=False, doc="The player to fire up (use: player)."),
+}, doc="One planned time-out.")
+
+
+def _timeout_problem(t: dict[str, Any]) -> Any:
+    if t["use"] == "formation" and "formation" not in t:
+        return "use: formation needs a 'formation' key"
+    if t["use"] == "player" and "player" not in t:
+        return "use: player needs a 'player' key"
+    return None
+
+
 DECISION = Map({
     "formation": Field(FORMATION, required=False, doc="Our formation for the month's matches (000 §7.1)."),
+    "timeouts": Field(List(Check(TIMEOUT, _timeout_problem), max_len=8), required=False,
+                      doc="Time-out plan (000 §7.3); without it the AI rule of §7.4 decides."),
+    "subs": Field(Map({"stamina_below": Field(Int(min=0, max=100),
+                                              doc="Replace players under this stamina at a break (§5.5).")}),
+                  required=False, doc="Substitution policy; without it the AI policy (below 30, random pick)."),
+    "penalties": Field(List(Str(), min_len=1, max_len=11), required=False,
+                       doc="Penalty order (000 §5.4.2); without it ATK high to low."),
 }, doc="The readers' votes for one month.")
 
 
@@ -39,7 +65,7 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     return None
 
 
-def campaign_schema(cities: list[str]) -> Map:
+def campaign_schema(cities: list[str]) -> Check:
     """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1."""
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
@@ -53,7 +79,7 @@ def campaign_schema(cities: list[str]) -> Map:
         "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 1D4 first priority."),
         "morale": Field(Int(min=-100, max=100), default=0, doc="Team morale (000 §5.1.3)."),
     })
-    return Map({
+    top = Map({
         "title": Field(Str(), doc="Thread title."),
         "ruleset": Field(Enum(["purasbar"])),
         "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
@@ -65,9 +91,25 @@ def campaign_schema(cities: list[str]) -> Map:
         "club": Field(club),
         "coach": Field(Map({
             "name": Field(Str()),
-            "formation": Field(FORMATION, doc="Formation the coach plays when the readers did not vote."),
+            "formation": Field(FORMATION, doc="Formation at the season's start; kept until a vote changes it."),
+            "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
+            "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
         })),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   DECISION), default={}),
     })
+    return Check(top, _names_in_decisions)
+
+
+def _names_in_decisions(doc: dict[str, Any]) -> Any:
+    """Every player a vote names must be in the squad."""
+    names = {p["name"] for p in doc["players"]}
+    for key, d in doc["decisions"].items():
+        for i, t in enumerate(d.get("timeouts", [])):
+            if t.get("player") is not None and t["player"] not in names:
+                return ("decisions", f"{key}.timeouts[{i}].player: no player named {t['player']!r} in the squad")
+        for i, n in enumerate(d.get("penalties", [])):
+            if n not in names:
+                return ("decisions", f"{key}.penalties[{i}]: no player named {n!r} in the squad")
+    return None

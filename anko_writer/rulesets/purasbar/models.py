@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 Position = Literal["FW", "MF", "DF", "GK"]
 Ability = Literal["ATK", "DEF", "MID", "GK"]
@@ -117,6 +117,12 @@ class Club:
     """training, youth, medical levels (000 §2.3)."""
     doctor: int = 0
     """Team doctor level (000 §5.6); staff arrive with a later issue, until then 0."""
+    coach: Any = None
+    """The head coach (:class:`tactics.Coach`): tendency and stubbornness for §7.2–7.4."""
+    adapt_left: int = 0
+    """Matches still to play in an adaptation period (000 §7.2.2)."""
+    infirmary: Any = None
+    """The club's absences (:class:`injuries.Infirmary`)."""
 
     def player(self, name: str) -> Player:
         """The squad member called ``name``."""

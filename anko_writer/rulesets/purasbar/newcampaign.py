@@ -10,6 +10,8 @@ from ...ruleset import Chapter, NewCampaign
 from .abilities import team_abilities
 from .data import Tables
 from .formations import FORMATIONS, STYLE_FORMATION
+from .tactics import STYLE_TENDENCY, TENDENCIES
+from .world import AI_STUBBORNNESS
 from .generation import allocate, build_squad, roll_name
 from .models import ABILITY_CN, Club, Player
 
@@ -49,19 +51,22 @@ def generate(city: str, seed: int, tables: Tables) -> tuple[dict[str, Any], dict
     colours, colour_rolls = _colours(dice, f"{key}/colours", tables.colours)
     players, squad = build_squad(dice, f"{key}/squad", alloc.result, tables.names, roll_cores=True)
     coach = roll_name(dice, f"{key}/coach", tables.names, {p.name for p in players})
+    stubborn = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
+    tendency = STYLE_TENDENCY[alloc.order[0]]
     formation = STYLE_FORMATION[alloc.order[0]]
     club = Club(city, row["club"], row["total"], alloc.result, alloc.order[0], formation, players)
     data = {
         "title": f"{row['club']}的群英杯之路", "seed": seed, "club_name": row["club"], "city": city,
         "stadium": stadium, "colours": colours, "facilities": facilities, "alloc": alloc.result,
         "first": alloc.order[0], "coach": coach, "formation": formation, "players": players,
-        "slug": row["slug"],
+        "slug": row["slug"], "tendency": tendency, "stubbornness": stubborn.total,
     }
     record = {
         "ruleset": "purasbar", "season": 0, "month": 0, "seed": seed, "title": data["title"],
         "city": row, "club": row["club"], "allocation": alloc.to_json(), "facilities": fac_rolls,
         "stadium": stadium, "stadium_roll": stadium_roll, "colours": colour_rolls, "squad": squad,
-        "coach": coach, "formation": formation, "formation_label": FORMATIONS[formation].label,
+        "coach": coach, "tendency": tendency, "tendency_cn": TENDENCIES[tendency]["cn"],
+        "stubbornness_roll": stubborn.to_json(), "formation": formation, "formation_label": FORMATIONS[formation].label,
         "abilities": team_abilities(club.players),
         "players": [p.to_json() for p in players], "rolls": [r.to_json() for r in dice.log],
     }
@@ -103,14 +108,18 @@ def campaign_yaml(d: dict[str, Any]) -> str:
         "  morale: 0              # 全队士气 −100…100，每 10 点给攻势值 +1，最多 +5（§5.1.3）",
         "coach:",
         f"  name: {d['coach']}",
-        f"  formation: {d['formation']}     # 没有读者投票的月份，主教练沿用这个阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）",
+        f"  formation: {d['formation']}     # 赛季开始时的阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）；没有投票的月份沿用当前阵型",
+        f"  tendency: {d['tendency']}   # 战术倾向：attacking 进攻 / counter 防反 / possession 控球 / pragmatic 实用（§7.2.2）",
+        f"  stubbornness: {d['stubbornness']}     # 固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
         "players:",
         f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$",
         *[_player_line(p) for p in core],
         f"  # 角色球员 {len(role)} 人（000 §3.3）：等效能力 = 开局能力 × k（次要项 × k/2），其余为 1；年薪 20,000 P$",
         *[_player_line(p) for p in role],
-        "# 读者投票（安价），按 s<赛季>m<月> 记。没写的月份由主教练按默认阵型执行，章节里会写明。",
+        "# 读者投票（安价），按 s<赛季>m<月> 记。没投的项目按规则书的 AI 规则执行，章节里会写明。",
         "# 例：s1m5: {formation: 5 4 1}",
+        "#     s1m6: {timeouts: [{before: 4, use: morale, when: trailing}], subs: {stamina_below: 40}}",
+        "#     s1m12: {penalties: [球员甲, 球员乙, 球员丙, 球员丁, 球员戊]}",
         "decisions: {}",
     ]
     return "\n".join(lines) + "\n"

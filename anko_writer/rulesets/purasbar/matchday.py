@@ -1,0 +1,76 @@
+"""Playing one fixture in the season: weeks and absences, plans from the votes, and the match itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .match import VENUE_BONUS, play, prepare, recovery
+from .models import Club
+from .side import AI_SUB_STAMINA, Plan
+from .world import World, disclose_for, reveal_for
+
+
+def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False) -> Plan:
+    """Our side follows the readers' votes where they voted; everything else follows the AI rules."""
+    if not club.ours:
+        return Plan(club.coach)
+    subs = decisions.get("subs")
+    return Plan(club.coach, timeouts=decisions.get("timeouts"),
+                sub_below=subs["stamina_below"] if subs else AI_SUB_STAMINA, subs_voted=subs is not None,
+                penalty_order=decisions.get("penalties"), hide_penalties=hide_penalties)
+
+
+def rest(world: World, week: int) -> list[dict[str, Any]]:
+    """The rest of one completed week: every healthy player who did not play in it recovers the §5.6
+    amount once (no third-match halving). Designed reading of §4.1 phase 5 item 1 (a 体力恢复 besides
+    the post-match one, with no amount given): without it stamina only ever drains (−30 a match
+    against +12 or so after it), and whole teams would end the season retiring injured (§5.7.3)."""
+    out = []
+    for club in world.clubs.values():
+        for p in club.players:
+            if p.healthy and p.rolled and p.stamina < 100 and week not in world.played.get((club.name, p.name), ()):
+                before = p.stamina
+                p.stamina = min(100, p.stamina + recovery(club, p, 1))
+                if club.ours:
+                    out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
+    return out
+
+
+def advance_week(world: World, week: int) -> dict[str, list[dict[str, Any]]]:
+    """Move every club to ``week``: the weeks completed on the way rest (see :func:`rest`), then injured
+    players whose absence ended come back (000 §5.7.4)."""
+    out: dict[str, list[dict[str, Any]]] = {"rest": [], "returns": []}
+    if week <= world.week:
+        return out
+    for done in range(world.week, week):
+        out["rest"] += rest(world, done)
+    world.week = week
+    for club in world.clubs.values():
+        for rec in club.infirmary.advance(club.players, week, world.dice, f"s{world.season}/week{week}/{club.name}"):
+            out["returns"].append({"team": club.name, **rec})
+    return out
+
+
+def play_fixture(world: World, key: str, home_name: str, away_name: str, *, competition: str,
+                 round_no: int, week: int, neutral: bool, decisions: dict[str, Any],
+                 counts: dict[str, int]) -> dict[str, Any]:
+    """One match on its own dice stream ``key``; ``counts`` holds each club's matches this month (§5.6)."""
+    home, away = world.clubs[home_name], world.clubs[away_name]
+    ours = home.ours or away.ours
+    for c in (home, away):
+        counts[c.name] = counts.get(c.name, 0) + 1
+    venue = 0 if neutral else VENUE_BONUS
+    knock = competition == "knockout"
+    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock))
+    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock))
+    adapting = {"home": hs.adapting, "away": as_.adapting}
+    rec = play(world.dice, key, hs, as_, competition=competition, round_no=round_no, neutral=neutral,
+               reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
+               match_no=(counts[home.name], counts[away.name]), week=week)
+    rec.update({"ours": ours, "week": week, "temps": {"home": h_temps, "away": a_temps},
+                "adapting": adapting})
+    for side, club in ((hs, home), (as_, away)):
+        club.formation = side.formation  # a change in play stands (000 §7.2, §7.4.4)
+        for _, p, _ in side.entries:
+            world.played.setdefault((club.name, p.name), set()).add(week)
+    return rec

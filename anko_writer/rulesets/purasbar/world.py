@@ -1,0 +1,132 @@
+"""The season's world: 24 clubs (ours from the campaign, 23 by the dice), the schedule, and the
+对阵档案 of what readers have been shown (000 §5.8)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ...dice import Dice
+from .formations import STYLE_FORMATION
+from .generation import allocate, build_squad, roll_core
+from .injuries import Infirmary
+from .models import Club, Player
+from .schedule import Fixture, make_schedule
+from .standings import Result
+from .tactics import STYLE_TENDENCY, Coach
+
+AI_STUBBORNNESS = "1D100"
+"""Designed: an AI coach's stubbornness (固执, used by §7.4.3) is one D100 at the club's creation."""
+
+
+@dataclass
+class World:
+    """Everything a season mutates: clubs, fixtures, results and what readers have been shown."""
+
+    season: int
+    seed: int
+    dice: Dice
+    clubs: dict[str, Club]
+    order: list[str]
+    ours: Club
+    fixtures: list[Fixture]
+    draw_order: list[str]
+    results: list[Result] = field(default_factory=list)
+    creations: dict[str, dict[str, Any]] = field(default_factory=dict)
+    reveals: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    disclosed: set[tuple[str, str]] = field(default_factory=set)
+    month: int = 0
+    week: int = 1
+    """The current season week (000 §5.7 absences count in weeks; see ``calendar``)."""
+    played: dict[tuple[str, str], set[int]] = field(default_factory=dict)
+    """(club, player) → the weeks he played in, for the weekly rest."""
+    seals: list[dict[str, Any]] = field(default_factory=list)
+    """Hidden rolls posted so far and the month each is due to be revealed in."""
+
+
+def club_from_campaign(data: dict[str, Any], total: int) -> Club:
+    """Our club as the campaign file describes it."""
+    c, coach = data["club"], data["coach"]
+    players = []
+    for p in data["players"]:
+        attrs = {a: p[a] for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT")}
+        players.append(Player(p["name"], p["position"], p["core"], attrs, p["age"], p.get("k")))
+    club = Club(c["city"], c["name"], total, dict(c["initial_abilities"]), c["first_priority"],
+                coach["formation"], players, ours=True, morale=c.get("morale", 0),
+                facilities=dict(c["facilities"]))
+    club.coach = Coach(coach["name"], coach["tendency"], coach["stubbornness"])
+    club.infirmary = Infirmary()
+    return club
+
+
+def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, list[str]],
+                   facility_table: Any) -> tuple[Club, dict[str, Any]]:
+    """An AI club: §2.2 allocation, facilities, squad plan, role players and coach; cores wait (§5.8.3)."""
+    alloc = allocate(dice, f"{key}/alloc", row["total"])
+    facilities = {}
+    for fac in ("training", "youth", "medical"):
+        r = dice.roll(f"{key}/facilities", facility_table.dice, f"{fac} 设施")
+        facilities[fac] = facility_table.lookup(r.total).params["level"]
+    players, squad = build_squad(dice, f"{key}/squad", alloc.result, names, roll_cores=False)
+    style = alloc.order[0]
+    club = Club(row["city"], row["club"], row["total"], alloc.result, style,
+                STYLE_FORMATION[style], players, facilities=facilities)
+    stub = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
+    club.coach = Coach(f"{row['club']}主教练", STYLE_TENDENCY[style], stub.total)
+    club.infirmary = Infirmary()
+    return club, {"slug": key.rsplit("/", 1)[-1], "allocation": alloc.to_json(),
+                  "facilities": facilities, "squad": squad, "coach_roll": stub.to_json(),
+                  "tendency": club.coach.tendency}
+
+
+def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str, Any]) -> World:
+    """Season start: AI clubs created by the dice, our club from the file, the schedule drawn."""
+    dice = Dice(seed)
+    cities = tables["cities"]
+    ours_row = next(r for r in cities if r["city"] == campaign["club"]["city"])
+    ours = club_from_campaign(campaign, ours_row["total"])
+    clubs: dict[str, Club] = {}
+    creations: dict[str, dict[str, Any]] = {}
+    for row in cities:
+        if row is ours_row:
+            clubs[ours.name] = ours
+            continue
+        club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
+                                   tables["facilities"])
+        clubs[club.name] = club
+        creations[club.name] = rec
+    order = list(clubs)
+    fixtures, draw = make_schedule(dice, f"s{season}/schedule", order)
+    return World(season, seed, dice, clubs, order, ours, fixtures, draw, creations=creations)
+
+
+def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str, Any] | None]:
+    """The §5.8.3 callback: roll an unrolled core once; in our matches, disclose each player once."""
+    def reveal(club: Club, player: Player) -> dict[str, Any] | None:
+        k = (club.name, player.name)
+        fresh = False
+        if not player.rolled:
+            idx = club.players.index(player)
+            slug = world.creations[club.name]["slug"]
+            steps = roll_core(world.dice, f"s{world.season}/club/{slug}/core{idx}", player, club.initial)
+            world.reveals[k] = {"player": player.name, "position": player.position, "steps": steps,
+                                "attrs": dict(player.attrs), "age": player.age, "month": world.month}
+            fresh = True
+        if readers and not club.ours and k in world.reveals and k not in world.disclosed:
+            world.disclosed.add(k)
+            return {**world.reveals[k], "fresh": fresh}
+        if fresh:
+            return {**world.reveals[k], "fresh": True}
+        return None
+    return reveal
+
+
+def disclose_for(world: World) -> Callable[[Club], dict[str, Any] | None]:
+    """§5.8.2: the opponent's four abilities are shown at the first attack calculation."""
+    def disclose(club: Club) -> dict[str, Any] | None:
+        k = (club.name, "*abilities*")
+        if club.ours or k in world.disclosed:
+            return None
+        world.disclosed.add(k)
+        return {"team": club.name, "allocation": world.creations[club.name]["allocation"]}
+    return disclose
