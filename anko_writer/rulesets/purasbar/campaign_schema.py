@@ -16,7 +16,7 @@ PLAYER = Map({
     "name": Field(Str(), doc="Display name; rename freely."),
     "position": Field(Enum(list(POSITIONS)), doc="FW, MF, DF or GK."),
     "core": Field(Bool(), doc="Core player (000 §3.2) or role player (§3.3)."),
-    "age": Field(Int(min=15, max=45)),
+    "age": Field(Int(min=15, max=45), doc="Years (000 §3.2.1: 1D18+17 at creation)."),
     **{a: Field(ATTR) for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT")},
     "k": Field(Float(min=0.4, max=0.8), required=False, doc="Role player's strength coefficient."),
 })
@@ -70,8 +70,9 @@ def campaign_schema(cities: list[str]) -> Check:
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
         "name": Field(Str(), doc="Club name used everywhere."),
-        "stadium": Field(Str()),
-        "colours": Field(Map({"home": Field(Str()), "away": Field(Str())})),
+        "stadium": Field(Str(), doc="Home ground (000 §2.3; 雷希特's is fixed)."),
+        "colours": Field(Map({"home": Field(Str(), doc="Home shirt."), "away": Field(Str(), doc="Away shirt.")}),
+                         doc="Shirt colours (000 §2.4)."),
         "facilities": Field(Map({k: Field(Int(min=1, max=5)) for k in ("training", "youth", "medical")}),
                             doc="Facility levels 1–5 (000 §2.3)."),
         "initial_abilities": Field(Map({a: Field(ATTR) for a in ABILITIES}),
@@ -81,16 +82,16 @@ def campaign_schema(cities: list[str]) -> Check:
     })
     top = Map({
         "title": Field(Str(), doc="Thread title."),
-        "ruleset": Field(Enum(["purasbar"])),
+        "ruleset": Field(Enum(["purasbar"]), doc="The rulebook this campaign plays."),
         "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
-        "options": Field(Map({
+        "options": Field(doc="Thread options.", node=Map({
             "reveal_delay": Field(Int(min=0, max=12), default=1,
                                   doc="Months before a hidden roll is revealed."),
         }), default={"reveal_delay": 1}),
         "club": Field(club),
         "coach": Field(Map({
-            "name": Field(Str()),
+            "name": Field(Str(), doc="Head coach's name."),
             "formation": Field(FORMATION, doc="Formation at the season's start; kept until a vote changes it."),
             "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
             "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
