@@ -6,8 +6,8 @@ Pure functions over club names and results; the caller plays the matches. Every 
 [('一', '八'), ('二', '七'), ('三', '六'), ('四', '五')]
 >>> semi_finals(["一", "二", "三", "四"])
 [('一', '四'), ('二', '三')]
->>> [(s["competition"], s["round"], s["stage"]) for s in STAGES][4:]
-[('swiss', 5, 'swiss'), ('knockout', 1, 'quarter_final'), ('knockout', 2, 'semi_final'), ('knockout', 3, 'final')]
+>>> [(s["competition"], s["round"], s["stage"]) for s in STAGES][5:]
+[('knockout', 1, 'quarter_final'), ('knockout', 2, 'semi_final'), ('knockout', 3, 'final')]
 """
 
 from __future__ import annotations
