@@ -13,7 +13,7 @@ from ...dice import Dice, Weighted
 from .abilities import effective
 from .formations import FORMATIONS, counter
 from .inplay import break_before
-from .injuries import minutes_played, post_match_check, retirement_check
+from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .models import Club, Player
 from .penalties import shootout, takers
 from .side import Plan, Side
@@ -218,12 +218,15 @@ def stamina_loss(player: Player, extra_time: bool = False) -> int:
 def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) -> None:
     """Stamina loss (§5.3.1), then the §5.7.3 retirement check for anyone under 20."""
     for side in sides:
-        _involve(ctx, side, [p for _, p in side.on_pitch()])  # the age decides the loss
-        side.mark_slice(n)
-        for _, p in side.on_pitch():
+        pitch = side.on_pitch()
+        _involve(ctx, side, [p for _, p in pitch])  # the age decides the loss
+        side.mark_slice(n, pitch)
+        for _, p in pitch:
             p.stamina = max(0, p.stamina - stamina_loss(p, extra_time))
         side.boost.clear()  # §7.3.2 ③ lasts one slice
-        for slot, p in list(side.on_pitch()):
+        for slot, p in pitch:
+            if p.stamina >= RETIRE_STAMINA:
+                continue
             rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
             if rec is None:
                 continue

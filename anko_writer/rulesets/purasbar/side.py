@@ -94,7 +94,7 @@ class Side:
         here = {p.name for _, p in self.on_pitch()} | self.gone
         return [p for p in self.club.players if p.healthy and p.name not in here]
 
-    def mark_slice(self, n: int) -> None:
+    def mark_slice(self, n: int, pitch: list[tuple[str, Player]] | None = None) -> None:
         """Record that everyone on the pitch played slice ``n``."""
-        for _, p in self.on_pitch():
+        for _, p in pitch if pitch is not None else self.on_pitch():
             self.slices.setdefault(p.name, []).append(n)
