@@ -22,7 +22,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from .errors import DiceError
 
@@ -102,9 +102,8 @@ def _parse(text: str) -> DiceExpr:
     return DiceExpr._build(text)
 
 
-@dataclass(frozen=True)
-class Roll:
-    """One roll as it happened: what it decided, the notation, each die and the total."""
+class Roll(NamedTuple):
+    """One roll as it happened: what it decided, the notation, each die and the total (immutable)."""
 
     id: str
     """Stable id: the stream key and the roll's index in it (``s1/league/r05/A-B#3``)."""
@@ -120,19 +119,9 @@ class Roll:
     """Sealed in the chapter (``D100＝？？？``) and revealed later (000 §5.8.4)."""
 
     def to_json(self) -> dict:
-        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}`` (built once)."""
-        return self._json
-
-    @cached_property
-    def _json(self) -> dict:
-        return {
-            "id": self.id,
-            "purpose": self.purpose,
-            "expr": self.expr,
-            "dice": list(self.dice),
-            "total": self.total,
-            "hidden": self.hidden,
-        }
+        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``."""
+        return {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),
+                "total": self.total, "hidden": self.hidden}
 
 
 class Stream:

@@ -64,7 +64,7 @@ def dice(roll: Any, total: Any = None) -> str:
     """
     if total is not None:
         expr, value, hidden = roll, total, False
-    elif isinstance(roll, Sequence) and not isinstance(roll, str):
+    elif isinstance(roll, Sequence) and not isinstance(roll, str) and len(roll) == 2:
         expr, value = roll
         hidden = False
     else:

@@ -31,12 +31,12 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return camp, out
 
 
-def test_season_writes_months_1_to_11_with_json(first: tuple[Path, Path]) -> None:
+def test_season_writes_months_1_to_12_with_json(first: tuple[Path, Path]) -> None:
     _, out = first
     names = sorted(p.name for p in (out / "s01").iterdir())
-    assert [f"m{m:02d}.md" for m in range(1, 12)] == [n for n in names if n.endswith(".md") and n != "index.md"]
-    assert [f"m{m:02d}.json" for m in range(1, 12)] == [n for n in names if n.endswith(".json")]
-    assert "index.md" in names and "m12.md" not in names
+    assert [f"m{m:02d}.md" for m in range(1, 13)] == [n for n in names if n.endswith(".md") and n != "index.md"]
+    assert [f"m{m:02d}.json" for m in range(1, 13)] == [n for n in names if n.endswith(".json")]
+    assert "index.md" in names
 
 
 def test_two_runs_are_byte_identical(first: tuple[Path, Path], tmp_path: Path) -> None:
@@ -125,6 +125,7 @@ def test_campaign_template_override(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert _season(camp, out).exit_code == 0
     assert (out / "s01/m11.md").read_text(encoding="utf-8") == "# 第十一月\n\n雷希特竞技本月36场。\n"
+    assert (out / "s01/m12.md").read_text(encoding="utf-8") == "# 第十二月\n\n雷希特竞技本月67场。\n"
 
 
 def test_new_then_check(tmp_path: Path) -> None:

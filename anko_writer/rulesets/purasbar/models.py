@@ -29,9 +29,12 @@ SQUAD_LIMIT = 33
 """000 §3.2: at most 33 players in a squad, core included."""
 
 
-@dataclass
+@dataclass(eq=False)
 class Player:
-    """A core or role player; a core player of an AI club may not be rolled yet (000 §5.8.3)."""
+    """A core or role player; a core player of an AI club may not be rolled yet (000 §5.8.3).
+
+    Players are entities: two players are equal only if they are the same object.
+    """
 
     name: str
     """Display name; the host may rename anyone in the campaign."""
