@@ -26,13 +26,14 @@ def test_cities_are_the_rulebook_table() -> None:
 
 def test_designed_tables_are_marked_and_cover_their_dice() -> None:
     t = load_tables(RES)
-    for table in (t.facilities, t.stadiums, t.colours):
+    for table in (t.facilities, t.stadiums, t.colours, t.staff_levels):
         assert table.source == "designed"
         for total in possible_totals(table.dice):
             table.lookup(total)  # raises on a gap
     assert [r.params["level"] for r in t.facilities.rows] == [1, 2, 3, 4]
     assert (t.facilities.rows[0].lo, t.facilities.rows[0].hi) == (1, 30)
     assert str(t.colours.dice) == "1D20" and len(t.colours) == 20
+    assert [(r.lo, r.hi, r.params["level"]) for r in t.staff_levels.rows] == [(1, 30, 1), (31, 75, 2), (76, 95, 3), (96, 100, 4)]
 
 
 def test_recht_stadium_is_fixed() -> None:

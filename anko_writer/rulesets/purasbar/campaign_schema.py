@@ -96,6 +96,9 @@ def campaign_schema(cities: list[str]) -> Check:
             "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
             "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
         })),
+        "staff": Field(Map({
+            "doctor": Field(Int(min=0, max=5), doc="Team doctor level: §5.6 recovery +2 a level, §5.7.1 −1 week a level."),
+        }), doc="Staff levels (000 ch.12; only the team doctor so far)."),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   DECISION), default={}),

@@ -34,6 +34,7 @@ EFFECTS = {
     "facilities.yaml": {"facility_level"},
     "stadiums.yaml": {"stadium_suffix"},
     "colours.yaml": {"colour"},
+    "staff_levels.yaml": {"staff_level"},
 }
 """Effect kinds each dice table may name (the code implements exactly these)."""
 
@@ -47,6 +48,7 @@ class Tables:
     facilities: DiceTable
     stadiums: DiceTable
     colours: DiceTable
+    staff_levels: DiceTable
 
     def city(self, name: str) -> dict[str, Any]:
         """The §2.1 row of ``name``."""
@@ -58,7 +60,7 @@ class Tables:
     def as_dict(self) -> dict[str, Any]:
         """The bundle as the season code reads it."""
         return {"cities": self.cities, "names": self.names, "facilities": self.facilities,
-                "stadiums": self.stadiums, "colours": self.colours}
+                "stadiums": self.stadiums, "colours": self.colours, "staff_levels": self.staff_levels}
 
 
 def load_tables(resources: Resources) -> Tables:
@@ -82,4 +84,5 @@ def _read(path: dict[str, Path]) -> Tables:
     names = load_data(path["names.yaml"], NAMES)
     dice_tables = {name: load_table(path[name], kinds) for name, kinds in EFFECTS.items()}
     return Tables(cities, {"given": names["given"], "family": names["family"]},
-                  dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"])
+                  dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"],
+                  dice_tables["staff_levels.yaml"])

@@ -135,7 +135,7 @@ def passive_goalkeeper(dice: Dice, key: str, side: Side, slice_no: int) -> dict[
     side.club.adapt_left = adapt["matches"]
     return {"team": side.club.name, "before_slice": slice_no, "from": side.formation, "to": side.formation,
             "how": "passive", "adaptation": adapt, "player": p.name, "from_slot": slot,
-            "temps": [temp_ability(dice, key, side, p, "GK")]}
+            "temps": [temp_ability(dice, key, side, p, "GK")] if p.position != "GK" else []}
 
 
 def break_before(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> dict[str, list]:

@@ -56,32 +56,35 @@ Disclose = Callable[[Club], "dict[str, Any] | None"]
 """Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
 
 
-def _rank_key(p: Player, slot: str, formation: str, index: int) -> tuple:
-    """Line-up order: an AI core player not yet rolled (000 §5.8.3) first, then the best value of
-    the slot's main attribute after formation bonus and stamina penalty, then squad order."""
+def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple:
+    """Line-up order: an AI core player not yet rolled (000 §5.8.3) first; then players at or above
+    the rest line before those under it; then the best value of the slot's main attribute after
+    formation bonus and stamina penalty; then squad order."""
     attr = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[slot]
     if not p.rolled:
-        return (0, 0, index)
-    return (1, -effective(p, attr, formation), index)
+        return (0, 0, 0, index)
+    return (1, int(p.stamina < rest_below), -effective(p, attr, formation), index)
 
 
-def pick_lineup(club: Club, formation: str) -> dict[str, list[Player]]:
+def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
     """The formation's GK/DF/MF/FW numbers from healthy players (designed rule, stated in chapters).
 
     Each slot takes players of its own position, the best first by the slot's main attribute after
-    formation bonus and stamina penalty (so a tired star may rest). A slot short of its own position
-    is filled by the best remaining players at that attribute, who then play that position.
+    formation bonus and stamina penalty; a player under ``rest_below`` stamina (the coach's
+    substitution line, §5.5) starts only when no fresher player of the position is left — the coach does
+    not start a man he would take off at the first break. A slot short of its own position is filled by
+    the best remaining players at that attribute, who then play that position.
     """
     pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
     chosen: set[int] = set()
     lineup: dict[str, list[Player]] = {}
     for slot, n in FORMATIONS[formation].counts().items():
         own = sorted((x for x in pool if x[1].position == slot and x[0] not in chosen),
-                     key=lambda x: _rank_key(x[1], slot, formation, x[0]))[:n]
+                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[:n]
         if len(own) < n:
             taken = chosen | {i for i, _ in own}
             rest = sorted((x for x in pool if x[0] not in taken and x[1].rolled),
-                          key=lambda x: _rank_key(x[1], slot, formation, x[0]))
+                          key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))
             own += rest[: n - len(own)]
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
@@ -236,6 +239,7 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
                 side.lineup[slot].remove(p)
                 side.gone.add(p.name)
                 side.retired.append((slot, p))
+                side.forced_off.append((slot, p))
                 if side.club.infirmary is not None:
                     side.club.infirmary.apply(p, rec)
 
@@ -255,7 +259,8 @@ def recovery(club: Club, player: Player, match_no: int) -> int:
 def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int, plan: Plan | None) -> tuple[Side, list]:
     """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
     whether the club is still adapting (000 §7.2.2)."""
-    side = Side(club, formation, pick_lineup(club, formation), venue, plan, adapting=club.adapt_left > 0)
+    rest_below = plan.sub_below if plan is not None else 0
+    side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
     temps = [temp_ability(dice, key, side, p, slot) for slot, p in side.on_pitch() if p.rolled and p.position != slot]
     return side, temps
 
@@ -268,6 +273,10 @@ def _appearances(side: Side) -> list[dict[str, Any]]:
     return out
 
 
+_CLEAN_CHECK = ("kind", "team", "player", "week", "minutes", "stamina_after", "risk", "roll", "injured", "rolls")
+"""The fields kept for a post-match check that found nothing."""
+
+
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
     by_name = {p.name: p for p in side.club.players}
@@ -275,9 +284,13 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> 
         p = by_name[row["name"]]
         row["stamina_end"] = p.stamina
         row["minutes"] = minutes_played(row["slices"])
+        if any(q is p for _, q in side.forced_off):
+            continue  # already injured in play (§5.7.3): no second check
         rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week)
         if rec is not None:
             rec.update({"team": side.club.name, "kind": "post_match"})
+            if not rec["injured"]:  # keep a clean check short: the roll id is in the month's rolls
+                rec = {k: rec[k] for k in _CLEAN_CHECK}
             ctx.records["injuries"].append(rec)
             if side.club.infirmary is not None:
                 side.club.infirmary.apply(p, rec)

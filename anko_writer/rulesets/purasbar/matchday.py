@@ -21,14 +21,20 @@ def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False
 
 
 def rest(world: World, week: int) -> list[dict[str, Any]]:
-    """The rest of one completed week: every healthy player who did not play in it recovers the §5.6
-    amount once (no third-match halving). Designed reading of §4.1 phase 5 item 1 (a 体力恢复 besides
-    the post-match one, with no amount given): without it stamina only ever drains (−30 a match
-    against +12 or so after it), and whole teams would end the season retiring injured (§5.7.3)."""
+    """The recovery of one completed week: every healthy player recovers the §5.6 amount once (no
+    third-match halving), on top of his post-match recovery.
+
+    Designed reading of §4.1 phase 5 item 1, a 体力恢复 besides the post-match one with no amount and
+    no one named: the §5.6 amount for everyone, once a week (fitness counts in weeks, §5.7). Read as
+    once a month, or only for players who sat the week out, the text's arithmetic (−30 a match, about
+    +15 after it, halved from a month's third match) leaves the eight-match cup month with squads of
+    three or four fit players; read weekly, stamina still falls inside every match and in congested
+    weeks, and a squad stays a squad.
+    """
     out = []
     for club in world.clubs.values():
         for p in club.players:
-            if p.healthy and p.rolled and p.stamina < 100 and week not in world.played.get((club.name, p.name), ()):
+            if p.healthy and p.rolled and p.stamina < 100:
                 before = p.stamina
                 p.stamina = min(100, p.stamina + recovery(club, p, 1))
                 if club.ours:

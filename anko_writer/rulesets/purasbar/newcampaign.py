@@ -53,6 +53,7 @@ def generate(city: str, seed: int, tables: Tables) -> tuple[dict[str, Any], dict
     coach = roll_name(dice, f"{key}/coach", tables.names, {p.name for p in players})
     stubborn = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
     tendency = STYLE_TENDENCY[alloc.order[0]]
+    doc_roll, doc_hit = tables.staff_levels.roll(dice, f"{key}/staff", "队医等级")
     formation = STYLE_FORMATION[alloc.order[0]]
     club = Club(city, row["club"], row["total"], alloc.result, alloc.order[0], formation, players)
     data = {
@@ -60,13 +61,15 @@ def generate(city: str, seed: int, tables: Tables) -> tuple[dict[str, Any], dict
         "stadium": stadium, "colours": colours, "facilities": facilities, "alloc": alloc.result,
         "first": alloc.order[0], "coach": coach, "formation": formation, "players": players,
         "slug": row["slug"], "tendency": tendency, "stubbornness": stubborn.total,
+        "doctor": doc_hit.params["level"],
     }
     record = {
         "ruleset": "purasbar", "season": 0, "month": 0, "seed": seed, "title": data["title"],
         "city": row, "club": row["club"], "allocation": alloc.to_json(), "facilities": fac_rolls,
         "stadium": stadium, "stadium_roll": stadium_roll, "colours": colour_rolls, "squad": squad,
         "coach": coach, "tendency": tendency, "tendency_cn": TENDENCIES[tendency]["cn"],
-        "stubbornness_roll": stubborn.to_json(), "formation": formation, "formation_label": FORMATIONS[formation].label,
+        "stubbornness_roll": stubborn.to_json(), "doctor_roll": doc_roll.to_json(),
+        "doctor": doc_hit.params["level"], "doctor_text": doc_hit.text, "formation": formation, "formation_label": FORMATIONS[formation].label,
         "abilities": team_abilities(club.players),
         "players": [p.to_json() for p in players], "rolls": [r.to_json() for r in dice.log],
     }
@@ -111,6 +114,8 @@ def campaign_yaml(d: dict[str, Any]) -> str:
         f"  formation: {d['formation']}     # 赛季开始时的阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）；没有投票的月份沿用当前阵型",
         f"  tendency: {d['tendency']}   # 战术倾向：attacking 进攻 / counter 防反 / possession 控球 / pragmatic 实用（§7.2.2）",
         f"  stubbornness: {d['stubbornness']}     # 固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
+        "staff:",
+        f"  doctor: {d['doctor']}              # 队医等级：赛后恢复 +2×等级（§5.6），伤停每级少 1 周（§5.7.1）",
         "players:",
         f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$",
         *[_player_line(p) for p in core],

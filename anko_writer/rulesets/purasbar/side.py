@@ -57,6 +57,8 @@ class Side:
     """Players who left the pitch (substituted or retired) and may not return."""
     retired: list[tuple[str, Player]] = field(default_factory=list)
     """(slot, player) forced off this slice, waiting for a replacement (000 §5.7.3)."""
+    forced_off: list[tuple[str, Player]] = field(default_factory=list)
+    """Everyone forced off injured in this match."""
     entries: list[tuple[str, Player, int]] = field(default_factory=list)
     """Everyone who took the pitch: (slot at entry, player, stamina at entry), starters first."""
     subs_used: int = 0

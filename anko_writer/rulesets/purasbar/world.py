@@ -55,12 +55,13 @@ def club_from_campaign(data: dict[str, Any], total: int) -> Club:
                 coach["formation"], players, ours=True, morale=c.get("morale", 0),
                 facilities=dict(c["facilities"]))
     club.coach = Coach(coach["name"], coach["tendency"], coach["stubbornness"])
+    club.doctor = data["staff"]["doctor"]
     club.infirmary = Infirmary()
     return club
 
 
 def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, list[str]],
-                   facility_table: Any) -> tuple[Club, dict[str, Any]]:
+                   facility_table: Any, staff_table: Any) -> tuple[Club, dict[str, Any]]:
     """An AI club: §2.2 allocation, facilities, squad plan, role players and coach; cores wait (§5.8.3)."""
     alloc = allocate(dice, f"{key}/alloc", row["total"])
     facilities = {}
@@ -73,10 +74,12 @@ def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, l
                 STYLE_FORMATION[style], players, facilities=facilities)
     stub = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
     club.coach = Coach(f"{row['club']}主教练", STYLE_TENDENCY[style], stub.total)
+    doc, hit = staff_table.roll(dice, f"{key}/staff", "队医等级")
+    club.doctor = hit.params["level"]
     club.infirmary = Infirmary()
     return club, {"slug": key.rsplit("/", 1)[-1], "allocation": alloc.to_json(),
                   "facilities": facilities, "squad": squad, "coach_roll": stub.to_json(),
-                  "tendency": club.coach.tendency}
+                  "tendency": club.coach.tendency, "doctor_roll": doc.to_json(), "doctor": club.doctor}
 
 
 def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str, Any]) -> World:
@@ -92,7 +95,7 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str
             clubs[ours.name] = ours
             continue
         club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
-                                   tables["facilities"])
+                                   tables["facilities"], tables["staff_levels"])
         clubs[club.name] = club
         creations[club.name] = rec
     order = list(clubs)
