@@ -2,8 +2,8 @@
 
 Every number a chapter prints must be the one in the results records, in the order it happened,
 and the prose must pass the typography checks (full-width punctuation, no stray English, no
-sentence said twice in a row). The main campaign is seed 21: in month 12 our club loses a
-quarter-final on penalties after seven pairs, so six pairs of kicks are sealed (000 §5.8.4).
+sentence said twice in a row). The main campaign is ``SEED``: in month 12 our club loses a
+quarter-final on penalties in sudden death, so the kicks from the fifth pair on are sealed (000 §5.8.4).
 """
 
 from __future__ import annotations
@@ -24,22 +24,28 @@ from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 
-CITY, SEED, SEASON, LAST_MONTH = "雷希特", 21, 1, 12
-"""Seed 21 (found by scanning seeds 1–80): a knockout shoot-out of ours with sudden death and sealed kicks."""
-CHAMPION_SEED = 60
-"""Seed 60: our club wins the final (neutral ground) on penalties."""
+CITY, SEED, SEASON, LAST_MONTH = "雷希特", 134, 1, 12
+"""Seed 134 (found by scanning seeds; re-scan when the engine's dice change): we lose a quarter-final
+on penalties in sudden death, so the kicks from the fifth pair on are sealed (000 §5.8.4)."""
+CHAMPION_SEED = 1
+"""Seed 1: our club wins the final at the neutral ground (re-scan when the engine's dice change)."""
 MINUS = render.MINUS
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 STAGE = {"swiss": "瑞士轮", "quarter_final": "四分之一决赛", "semi_final": "半决赛", "final": "决赛"}
-VOTES = (
-    "decisions:\n"
-    "  s1m3: {formation: 3 5 2, timeouts: [{before: 4, use: formation, formation: 4 4 2},"
-    " {before: 5, use: player, player: 塞巴斯蒂安·伊万诺夫}, {before: 6, use: morale}], subs: {stamina_below: 45}}\n"
-    "  s1m4: {timeouts: [{before: 2, use: morale}, {before: 3, use: morale}]}\n"
-    "  s1m12: {penalties: [托马斯·施罗德, 卡尔·贝克尔, 莱昂·洛伦茨, 塞巴斯蒂安·费拉里, 拉斯·席尔瓦]}\n"
-)
-"""Readers' votes for the seed-21 club: a formation change, time-outs of every kind (one refused by the
-limit), a substitution policy and a penalty order."""
+def _votes(seed: int) -> tuple[str, list[str]]:
+    """Readers' votes for the ``seed`` club: a formation change, time-outs of every kind (one refused by
+    the limit), a substitution policy and a penalty order, naming the club's own players."""
+    players = RULESET.new_campaign(CITY, seed, Resources("purasbar", None)).chapter0.results["players"]
+    fw = next(p["name"] for p in players if p["position"] == "FW")
+    order = [p["name"] for p in sorted(players, key=lambda p: (p["ATK"], p["name"]))[:5]]
+    text = (
+        "decisions:\n"
+        "  s1m3: {formation: 3 5 2, timeouts: [{before: 4, use: formation, formation: 4 4 2},"
+        f" {{before: 5, use: player, player: {fw}}}, {{before: 6, use: morale}}], subs: {{stamina_below: 45}}}}\n"
+        "  s1m4: {timeouts: [{before: 2, use: morale}, {before: 3, use: morale}]}\n"
+        f"  s1m12: {{penalties: [{', '.join(order)}]}}\n"
+    )
+    return text, order
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -113,7 +119,7 @@ def index_md(season: Any, campaign: Any, res: Resources) -> str:
 
 @pytest.fixture(scope="module")
 def voted(tmp_path_factory: pytest.TempPathFactory, res: Resources) -> tuple[Any, dict[int, tuple[dict[str, Any], str]]]:
-    campaign = load_campaign(_write_campaign(tmp_path_factory.mktemp("voted"), SEED, res, VOTES))
+    campaign = load_campaign(_write_campaign(tmp_path_factory.mktemp("voted"), SEED, res, _votes(SEED)[0]))
     run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
     return campaign, _render_all(run, campaign, res)
 
@@ -565,7 +571,7 @@ def test_knocked_out_club_sees_the_rest_as_results(chapters: Any) -> None:
     results, md = chapters[12]
     club = results["club"]
     m = _shootout_match(results)
-    assert m["winner"] != club  # seed 21: out in the quarter-final on penalties
+    assert m["winner"] != club  # SEED: out in the quarter-final on penalties
     rest = md[md.index(f"#### {heading(m)}"):md.index("### 淘汰赛全貌")]
     later = [d for d in results["cup_days"] if d["stage"] in ("semi_final", "final")]
     for d in later:
@@ -700,7 +706,8 @@ def test_vote_lists_four_formations_and_relations(chapters: Any) -> None:
 
 def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: Resources) -> None:
     data = copy.deepcopy(campaign.data)
-    data["decisions"] = {"s1m2": {"formation": "4 4 2"}}
+    other = next(f for f in ("4 4 2", "3 5 2", "5 4 1", "4 3 3") if f != data["coach"]["formation"])
+    data["decisions"] = {"s1m2": {"formation": other}}
     run = RULESET.play_season(data, SEASON, 2, res)
     ch = run.chapters[1]
     choice = ch.results["choice"]
@@ -726,7 +733,8 @@ def test_voted_orders_are_narrated(voted: Any) -> None:
     assert "临场安价" in part and "第4切片前（不论比分）变阵 4 4 2" in part and "体力低于 45" in part
     assert "按安价" in md
     results, md = chs[12]
-    assert "点球顺序：托马斯·施罗德、卡尔·贝克尔" in section(md, "主教练决策")
+    order = _votes(SEED)[1]
+    assert f"点球顺序：{order[0]}、{order[1]}" in section(md, "主教练决策")
     for m in our_matches(results):
         if m["shootout"]:
             side = "home" if m["home"] == results["club"] else "away"
