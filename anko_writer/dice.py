@@ -118,6 +118,15 @@ class Roll(NamedTuple):
     hidden: bool = False
     """Sealed in the chapter (``D100＝？？？``) and revealed later (000 §5.8.4)."""
 
+    def ref(self) -> dict:
+        """A short reference to a public roll inside another record: ``{id, expr, total}``.
+
+        The full record is in the month's ``rolls``; a hidden roll is never shortened.
+        """
+        if self.hidden:
+            return self.to_json()
+        return {"id": self.id, "expr": self.expr, "total": self.total}
+
     def to_json(self) -> dict:
         """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``."""
         return {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .formations import apply_bonus
+from .formations import FORMATIONS
 from .models import ABILITIES, Player
 
 
@@ -36,11 +36,17 @@ def effective(player: Player, attr: str, formation: str | None, boost: int = 0, 
     39
     """
     value = player.attrs[attr] if base is None else base
-    if formation is not None and attr in ABILITIES:
-        value = apply_bonus(value, attr, formation)
+    if formation is not None:
+        pct = _PERCENT[formation].get(attr)
+        if pct is not None:
+            value = value * pct // 100  # 000 §7.1: formation % on the player, rounded down
     value += boost
     num, den = stamina_factor(player.stamina)
     return max(0, value * num // den)
+
+
+_PERCENT = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
+"""Formation multipliers in percent (000 §7.1), looked up once per value."""
 
 
 def team_abilities(players: Iterable[Player]) -> dict[str, int]:

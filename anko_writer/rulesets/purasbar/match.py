@@ -137,9 +137,9 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
     pick_roll = ctx.dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
     player = members[pick_roll.total - 1 if pick_roll else 0]
     slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
-    rec = {"group_roll": group_roll.to_json(), "group": group,
+    rec = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in weights.options],
-           "pick_roll": pick_roll.to_json() if pick_roll else None,
+           "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
 
@@ -174,7 +174,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
         "adapting": att.adapting, "opponent_adapting": dfn.adapting,
         "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
         "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
-        "die_roll": die.to_json(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
+        "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
         "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
         "finish_die": None, "finish_value": None, "goal": False,
     }
@@ -201,7 +201,7 @@ def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
     value = fin.total + (atk - gk) // 2
     rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
                 "shooter_atk": atk, "keeper": keeper.name if keeper else None, "keeper_gk": gk,
-                "finish_die": fin.total, "finish_roll": fin.to_json(), "finish_value": value,
+                "finish_die": fin.total, "finish_roll": fin.ref(), "finish_value": value,
                 "goal": value > GOAL_THRESHOLD})
     if rec["goal"]:
         att.goals += 1
@@ -273,7 +273,7 @@ def _appearances(side: Side) -> list[dict[str, Any]]:
     return out
 
 
-_CLEAN_CHECK = ("kind", "team", "player", "week", "minutes", "stamina_after", "risk", "roll", "injured", "rolls")
+_CLEAN_CHECK = ("kind", "team", "player", "week", "minutes", "stamina_after", "risk", "roll", "injured")
 """The fields kept for a post-match check that found nothing."""
 
 
