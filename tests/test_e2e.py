@@ -69,6 +69,15 @@ def test_month_command_matches_season_output(first: tuple[Path, Path], tmp_path:
     assert not (one / "s01/m02.md").exists()
 
 
+def test_month_twelve_alone_matches_the_season(first: tuple[Path, Path], tmp_path: Path) -> None:
+    camp, out = first
+    one = tmp_path / "twelve"
+    res = runner.invoke(app, ["month", str(camp), "--season", "1", "--month", "12", "--out", str(one)])
+    assert res.exit_code == 0, res.output
+    assert (one / "s01/m12.md").read_bytes() == (out / "s01/m12.md").read_bytes()
+    assert (one / "s01/m12.json").read_bytes() == (out / "s01/m12.json").read_bytes()
+
+
 def test_hand_edited_chapter_is_not_overwritten(tmp_path: Path) -> None:
     camp = campaign_file(tmp_path)
     out = tmp_path / "out"

@@ -14,6 +14,7 @@ from .calendar import league_week, week_of
 from .formations import FORMATIONS, counter
 from .matchday import advance_week, play_fixture
 from .schedule import ROUNDS_BY_MONTH
+from .side import AI_SUB_STAMINA
 from .tactics import adaptation
 from .world import World
 
@@ -41,6 +42,9 @@ def choose_formation(world: World, decisions: dict[str, Any]) -> dict[str, Any]:
         ours.adapt_left = rec["adaptation"]["matches"]
     rec["coach"] = {"name": ours.coach.name, "tendency": ours.coach.tendency,
                     "stubbornness": ours.coach.stubbornness}
+    subs = decisions.get("subs")
+    rec["sub_line"] = subs["stamina_below"] if subs else AI_SUB_STAMINA
+    rec["sub_source"] = "vote" if subs else "ai"
     return rec
 
 
