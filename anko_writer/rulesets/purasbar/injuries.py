@@ -99,10 +99,12 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
         return None
     risk = injury_risk(player.age or 0, stamina_after)
     roll = dice.roll(key, "1D100", f"{player.name} 伤病抽检")
+    if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
+        return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
+                "risk": risk, "roll": roll.total, "injured": False}
     rec = {**_blank(player, doctor_level, week, roll), "minutes": minutes,
-           "stamina_after": stamina_after, "risk": risk, "injured": roll.total <= risk}
-    if rec["injured"]:  # 000 §5.7.1 step 3: 1D100 ≤ risk
-        rec.update(_absence(dice, key, player, doctor_level, week, rec["rolls"]))
+           "stamina_after": stamina_after, "risk": risk, "injured": True}
+    rec.update(_absence(dice, key, player, doctor_level, week, rec["rolls"]))
     return rec
 
 

@@ -170,8 +170,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
     value = attack_avg - defense_avg + die.total + sum(mods.values())
     rec: dict[str, Any] = {
         "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
-        "formation": att.formation, "opponent_formation": dfn.formation,
-        "adapting": att.adapting, "opponent_adapting": dfn.adapting,
+        "formation": att.formation, "adapting": att.adapting,
         "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
         "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
         "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
@@ -273,10 +272,6 @@ def _appearances(side: Side) -> list[dict[str, Any]]:
     return out
 
 
-_CLEAN_CHECK = ("kind", "team", "player", "week", "minutes", "stamina_after", "risk", "roll", "injured")
-"""The fields kept for a post-match check that found nothing."""
-
-
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
     by_name = {p.name: p for p in side.club.players}
@@ -289,8 +284,6 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> 
         rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week)
         if rec is not None:
             rec.update({"team": side.club.name, "kind": "post_match"})
-            if not rec["injured"]:  # keep a clean check short: the roll id is in the month's rolls
-                rec = {k: rec[k] for k in _CLEAN_CHECK}
             ctx.records["injuries"].append(rec)
             if side.club.infirmary is not None:
                 side.club.infirmary.apply(p, rec)
