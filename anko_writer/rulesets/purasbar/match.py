@@ -374,6 +374,7 @@ def _shootout(dice: Dice, key: str, home: Side, away: Side) -> dict[str, Any]:
     hide = any(s.plan is not None and s.plan.hide_penalties for s in sides)
 
     def gk_value(i: int, keeper: Player) -> int:
+        """The keeper's GK for a kick: his temporary GK when an outfield player is in goal."""
         t = sides[i].temp.get(keeper.name)
         return t[1] if t is not None and t[0] == "GK" else keeper.attrs["GK"]
 

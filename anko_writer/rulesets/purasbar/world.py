@@ -106,6 +106,7 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str
 def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str, Any] | None]:
     """The §5.8.3 callback: roll an unrolled core once; in our matches, disclose each player once."""
     def reveal(club: Club, player: Player) -> dict[str, Any] | None:
+        """Roll or disclose ``player`` of ``club``; the record to show, if any."""
         k = (club.name, player.name)
         fresh = False
         if not player.rolled:
@@ -127,6 +128,7 @@ def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str
 def disclose_for(world: World) -> Callable[[Club], dict[str, Any] | None]:
     """§5.8.2: the opponent's four abilities are shown at the first attack calculation."""
     def disclose(club: Club) -> dict[str, Any] | None:
+        """The §2.2 allocation of ``club`` the first time readers meet it."""
         k = (club.name, "*abilities*")
         if club.ours or k in world.disclosed:
             return None
