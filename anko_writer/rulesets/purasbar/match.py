@@ -54,6 +54,9 @@ Reveal = Callable[[Club, Player], "dict[str, Any] | None"]
 involvement (000 §5.8.3); returns a record when the chapter should show it, else ``None``."""
 Disclose = Callable[[Club], "dict[str, Any] | None"]
 """Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
+EventHook = Callable[[int, Side, Side], "list[dict[str, Any]]"]
+"""Called before kick-off (slice 0) and at the start of each slice: the §6.3 match events it rolled
+and applied (the hook owns the event tables and the match depth)."""
 
 
 def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple:
@@ -110,7 +113,9 @@ class _Ctx:
     events: list[dict[str, Any]] = field(default_factory=list)
     attacks: list[dict[str, Any]] = field(default_factory=list)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {
-        "substitutions": [], "timeouts": [], "formation_changes": [], "injuries": []})
+        "substitutions": [], "timeouts": [], "formation_changes": [], "injuries": [], "match_events": []})
+    on_point: "EventHook | None" = None
+    """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
 
     def note(self, kind: str, rec: dict[str, Any]) -> None:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
@@ -167,6 +172,8 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
     die = ctx.dice.roll(ctx.key, f"1D{ctx.die}", "攻势骰")
     mods = {"formation": counter(att.formation, dfn.formation), "venue": att.venue,
             "morale": min(MORALE_CAP, att.club.morale // 10)}
+    if att.mods:
+        mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
     value = attack_avg - defense_avg + die.total + sum(mods.values())
     rec: dict[str, Any] = {
         "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
@@ -226,6 +233,7 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
         for _, p in pitch:
             p.stamina = max(0, p.stamina - stamina_loss(p, extra_time))
         side.boost.clear()  # §7.3.2 ③ lasts one slice
+        side.tick_mods()
         for slot, p in pitch:
             if p.stamina >= RETIRE_STAMINA:
                 continue
@@ -309,6 +317,9 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
                 ctx.note("timeouts", rec)
             for rec in got["changes"]:
                 ctx.note("formation_changes", rec)
+    if ctx.on_point is not None:
+        for rec in ctx.on_point(n, home, away):
+            ctx.note("match_events", rec)
     for att in order:
         attack(ctx, n, att, away if att is home else home)
     _end_slice(ctx, (home, away), n, extra_time)
@@ -318,10 +329,13 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
 
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
-         match_no: tuple[int, int] = (1, 1), week: int = 0) -> dict[str, Any]:
+         match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None) -> dict[str, Any]:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
-    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week)
+    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
+               on_point=on_point)
+    pre_events = on_point(0, home, away) if on_point is not None else []
+    ctx.records["match_events"].extend(pre_events)
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
@@ -349,7 +363,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
-        "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
+        "attacks": ctx.attacks, "slices": slices, **ctx.records, "pre_match_events": len(pre_events),
+        "shootout": shoot,
     }
 
 

@@ -64,6 +64,10 @@ class Side:
     subs_used: int = 0
     timeouts_used: int = 0
     morale_boosts: int = 0
+    pre_bonus: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
+    mods: list[dict[str, Any]] = field(default_factory=list)
+    """Active 安科事件修正 on this side's attacks: ``{amount, slices}`` (000 §5.1.3)."""
     _team: dict[str, int] | None = field(default=None, repr=False)
 
     def team_abilities(self) -> dict[str, int]:
@@ -71,6 +75,16 @@ class Side:
         if self._team is None:
             self._team = team_abilities(self.club.players)
         return self._team
+
+    def event_mod(self) -> int:
+        """The sum of active event modifiers on this side's attacks."""
+        return sum(m["amount"] for m in self.mods)
+
+    def tick_mods(self) -> None:
+        """A slice has passed: event modifiers with slices left count down, spent ones drop."""
+        for m in self.mods:
+            m["slices"] -= 1
+        self.mods = [m for m in self.mods if m["slices"] > 0]
 
     def on_pitch(self) -> list[tuple[str, Player]]:
         """(slot, player) pairs, GK first."""
@@ -88,6 +102,9 @@ class Side:
         bonus, then −2 adapting (§7.2.2) and +3 boosted (§7.3.2), then the stamina penalty (§5.3.2)."""
         t = self.temp.get(player.name)
         base = t[1] if t is not None and t[0] == attr else None
+        pre = self.pre_bonus.get(player.name)
+        if pre is not None and pre[0] == attr:
+            base = (player.attrs[attr] if base is None else base) + pre[1]
         flat = (-ADAPT_PENALTY if self.adapting else 0) + self.boost.get(player.name, 0)
         return effective(player, attr, self.formation, flat, base)
 
