@@ -58,7 +58,7 @@ def r_band(r: float) -> str:
     """000 §6.2.3's four bands: 充裕 (≥ 2.0), 平衡 (1.0–2.0), 偏紧 (0.5–1.0), 极度缺钱 (< 0.5).
 
     >>> [r_band(x) for x in (2.0, 1.99, 1.0, 0.5, 0.49)]
-    ['rich', 'balanced', 'tight', 'tight', 'broke']
+    ['rich', 'balanced', 'balanced', 'tight', 'broke']
     """
     if r >= 2.0:
         return "rich"
