@@ -87,6 +87,7 @@ def _use_timeout(dice: Dice, key: str, side: Side, plan: dict[str, Any], slice_n
         gain = morale_boost(side.morale_boosts)
         before = side.club.morale
         side.club.morale = min(MORALE_MAX, before + gain)
+        side.morale_gained += side.club.morale - before
         side.morale_boosts += 1
         rec.update({"gain": gain, "morale_before": before, "morale": side.club.morale})
     else:

@@ -55,8 +55,8 @@ involvement (000 §5.8.3); returns a record when the chapter should show it, els
 Disclose = Callable[[Club], "dict[str, Any] | None"]
 """Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
 EventHook = Callable[[int, Side, Side], "list[dict[str, Any]]"]
-"""Called before kick-off (slice 0) and at the start of each slice: the §6.3 match events it rolled
-and applied (the hook owns the event tables and the match depth)."""
+"""Called at the start of each slice: the §6.3 match events it rolled and applied (the hook owns the
+event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
 
 
 def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple:
@@ -301,6 +301,7 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> 
         row["recovered"] = p.stamina
     if side.adapting:
         side.club.adapt_left = max(0, side.club.adapt_left - 1)
+    side.club.morale -= side.morale_gained  # a time-out's fire lasts the match (§7.3.2 ②, designed)
 
 
 def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
@@ -334,8 +335,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
                on_point=on_point)
-    pre_events = on_point(0, home, away) if on_point is not None else []
-    ctx.records["match_events"].extend(pre_events)
+
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
@@ -363,8 +363,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
-        "attacks": ctx.attacks, "slices": slices, **ctx.records, "pre_match_events": len(pre_events),
-        "shootout": shoot,
+        "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
     }
 
 

@@ -64,6 +64,8 @@ class Side:
     subs_used: int = 0
     timeouts_used: int = 0
     morale_boosts: int = 0
+    morale_gained: int = 0
+    """Team morale added by time-outs this match; it lasts the match (designed reading of §7.3.2 ②)."""
     pre_bonus: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
     mods: list[dict[str, Any]] = field(default_factory=list)
