@@ -234,6 +234,10 @@ def test_checks_refuse_broken_tables(tmp_path: Path) -> None:
         "too wide": BASE_ROWS.replace("effect: intervene}", "effect: intervene, widen: [{trait: control, at_least: 1, right: 40}]}"),
         "unknown trait": BASE_ROWS.replace("effect: intervene}", "effect: intervene, widen: [{trait: mood, at_least: 1, right: 1}]}"),
         "dup key": BASE_ROWS.replace("key: b", "key: a"),
+        "dangling": BASE_ROWS.replace("amount: 1}\n  - {range: 51", "amount: 1, requires: [x], fallback: zzz}\n  - {range: 51"),
+        "bad inline": BASE_ROWS.replace("amount: 1}\n  - {range: 51", "amount: 1, fallback: {effect: teleport}}\n  - {range: 51"),
+        "inline can fail": BASE_ROWS.replace("amount: 1}\n  - {range: 51",
+                                             "amount: 1, requires: [x], fallback: {effect: morale, amount: 1}}\n  - {range: 51"),
     }
     for name, rows in bad.items():
         with pytest.raises(TableError):

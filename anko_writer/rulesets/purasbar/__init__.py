@@ -10,8 +10,9 @@ from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
 from .campaign_schema import campaign_schema
 from .cupmonth import CUP_MONTH, play_cup_month
 from .data import load_tables
+from .club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
 from .newcampaign import new_campaign
-from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tired
+from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .standings import table
 from .world import World, new_world
 
@@ -102,11 +103,13 @@ class Purasbar(Ruleset):
 
     def campaign_schema(self, resources: Resources) -> Any:
         """The campaign schema, its city list read from ``cities.yaml``."""
-        return campaign_schema([c["city"] for c in load_tables(resources).cities])
+        from .people import load_people_tables
+        return campaign_schema([c["city"] for c in load_tables(resources).cities], load_people_tables(resources))
 
     def new_campaign(self, city: str, seed: int, resources: Resources) -> NewCampaign:
         """Generate a club by 000 ch.2–3 and write its commented campaign file and chapter 0."""
-        return new_campaign(city, seed, load_tables(resources))
+        life = load_life_tables(resources)
+        return new_campaign(city, seed, load_tables(resources), life["people"], life["finance"])
 
     def months(self) -> int:
         """Months 1–11 are the league, month 12 the 群英杯."""
@@ -117,16 +120,26 @@ class Purasbar(Ruleset):
         data = campaign.data if hasattr(campaign, "data") else campaign
         tables = load_tables(resources).as_dict()
         world = new_world(data, data["seed"], season, tables)
+        world.life = life_from_campaign(data, load_life_tables(resources))
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
         mark = 0
         for month in range(1, last_month + 1):
             decisions = data["decisions"].get(f"s{season}m{month}", {})
+            world.month = month
+            life = phases_before(world, world.life, month, decisions)
+            coach = life["coach"]
+            tactics = None
+            if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
+                tactics = tactics_formation(world, month) if month != CUP_MONTH else None
             if month == CUP_MONTH:
-                played = play_cup_month(world, decisions)
+                played = play_cup_month(world, decisions, tactics)
             else:
-                played = play_league_month(world, month, decisions)
+                played = play_league_month(world, month, decisions, tactics)
+            life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
+            league_morale(world, played)
+            played["life"] = life
             if month == 1:
                 played["prep"] = prep
             rolls = world.dice.since(mark)

@@ -7,6 +7,7 @@ from typing import Any
 from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Str
 from .formations import FORMATIONS
 from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
+from .people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
 from .tactics import TENDENCIES
 
 FORMATION = Enum(list(FORMATIONS))
@@ -40,6 +41,10 @@ def _timeout_problem(t: dict[str, Any]) -> Any:
 
 
 DECISION = Map({
+    "owner": Field(Str(pattern=r"[a-z][a-z0-9_]*", pattern_doc="an owner_actions.yaml key"), required=False,
+                   doc="The readers' owner action this month (000 §15.2; the table is not rolled)."),
+    "conflict": Field(Bool(), required=False,
+                      doc="Raise a non-forced conflict with the coach (000 §4.5.3) when the owner intervenes."),
     "formation": Field(FORMATION, required=False, doc="Our formation for the month's matches (000 §7.1)."),
     "timeouts": Field(List(Check(TIMEOUT, _timeout_problem), max_len=8), required=False,
                       doc="Time-out plan (000 §7.3); without it the AI rule of §7.4 decides."),
@@ -65,8 +70,8 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     return None
 
 
-def campaign_schema(cities: list[str]) -> Check:
-    """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1."""
+def campaign_schema(cities: list[str], people: Any = None) -> Check:
+    """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1, ``people`` the people tables."""
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
         "name": Field(Str(), doc="Club name used everywhere."),
@@ -79,6 +84,7 @@ def campaign_schema(cities: list[str]) -> Check:
                                    doc="000 §2.2 result, fixed at creation."),
         "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 1D4 first priority."),
         "morale": Field(Int(min=-100, max=100), default=0, doc="Team morale (000 §5.1.3)."),
+        "funds": Field(Int(), doc="Money in P$ (designed start: 2,000,000 + 1D100 × 40,000; §6.2.3 R reads it)."),
     })
     top = Map({
         "title": Field(Str(), doc="Thread title."),
@@ -95,10 +101,11 @@ def campaign_schema(cities: list[str]) -> Check:
             "formation": Field(FORMATION, doc="Formation at the season's start; kept until a vote changes it."),
             "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
             "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
+            **coach_profile_fields(people),
         })),
-        "staff": Field(Map({
-            "doctor": Field(Int(min=0, max=5), doc="Team doctor level: §5.6 recovery +2 a level, §5.7.1 −1 week a level."),
-        }), doc="Staff levels (000 ch.12; only the team doctor so far)."),
+        "owner": Field(owner_schema(people)),
+        "staff": Field(staff_schema()),
+        "affinity": Field(affinity_schema()),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   DECISION), default={}),

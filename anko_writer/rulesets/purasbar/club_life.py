@@ -11,11 +11,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .business import month_start
+from .coach_decisions import monthly_decision, scout_opponent
+from .conflict import contest, forced, halve
 from .depth import Depth
 from .effects import Target, apply
+from .environment import morale_bonus, season_start
 from .finance import FinanceRules, r_band, r_coefficient, season_bill
 from .match_events import MatchDepth, check
+from .morale import monthly_adjustment
+from .owner_actions import monthly_action
+from .people import rapport_training_bonus
 from .side import Side
+from .training import monthly_training, one_on_one
 from .world import World
 
 ALL_SLICES = 8
@@ -41,8 +48,16 @@ class Life:
     boost_due: bool = False
     scouted: set[str] = field(default_factory=set)
     """Opponents whose four abilities were researched before the match (000 §5.8.2)."""
-    pending_mods: list[dict[str, Any]] = field(default_factory=list)
-    """Attack modifiers for our next match (e.g. 进攻演练)."""
+    month_mods: list[dict[str, Any]] = field(default_factory=list)
+    """Attack modifiers for every match of the month (进攻 / 防守演练, scope: month)."""
+    scout_next: bool = False
+    """战术研究 succeeded: the next opponent's abilities are known before kick-off (§5.8.2)."""
+    losing_streak: int = 0
+    """Months in a row with only defeats (the owner's table reads it)."""
+    temp_morale: int = 0
+    """Morale that lasts only this month's matches (the coach winning a §4.5.2 contest)."""
+    followup: dict[str, Any] | None = None
+    """After the owner won a contest, the next match's result moves affinity (designed)."""
 
     def target(self, world: World, key: str) -> Target:
         """What an effect may touch on our side."""
@@ -168,3 +183,232 @@ def _apply_in_play(world: World, side: Side, entry: dict[str, Any], key: str) ->
         return {"effect": "stamina", "side": entry["side"], "amount": entry["delta"], "changed": True}
     t = Target(side.club, world.dice, key, world.week)
     return {"side": entry["side"], **apply(t, _entry_effect(entry))}
+
+
+# ------------------------------------------------------------------ phases 1 (environment), 2, 3, 5
+
+
+def environment_phase(world: World, life: Life) -> dict[str, Any]:
+    """000 §4.1 phase 1 item 2 / §6.4.1: the forced external event of the season's first month."""
+    rec = season_start(world.dice, f"s{world.season}/m01/external", life.environment, life.tables["external"])
+    rec["applied"] = [_league_effect(world, life, e) for e in rec.get("effects", [])]
+    return rec
+
+
+def _league_effect(world: World, life: Life, e: dict[str, Any]) -> dict[str, Any]:
+    """A league-wide environment effect: money for us (the others' money is not kept), morale for all."""
+    if e["kind"] == "depth":
+        return apply(life.target(world, "env"), {"effect": "depth", "pool": e.get("pool", "business"),
+                                                 "polarity": "positive" if e["delta"] >= 0 else "negative",
+                                                 "amount": abs(e["delta"])})
+    if e["kind"] == "funds":
+        return apply(life.target(world, "env"), {"effect": "funds", "amount": abs(e["delta"]),
+                                                 "polarity": "positive" if e["delta"] >= 0 else "negative"})
+    for club in world.clubs.values():
+        club.morale = max(-100, min(100, club.morale + e["delta"]))
+    return {"effect": "morale", "scope": "league", "amount": e["delta"], "changed": True}
+
+
+def _state(world: World, life: Life) -> dict[str, Any]:
+    """What the action tables check before an action can be carried out (000 §4.1 phase 2)."""
+    club = world.ours
+    return {"facilities": dict(club.facilities), "staff": {r: m.level for r, m in life.staff.items()},
+            "morale": club.morale, "transfer_window": False,
+            "young_players": any(p.rolled and (p.age or 99) <= 23 for p in club.players),
+            "losing_streak": life.losing_streak,
+            "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
+
+
+def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any]) -> dict[str, Any]:
+    """000 §4.1 phase 2: the owner's action (the readers' seat: a vote replaces the roll)."""
+    o = life.owner
+    traits = {"wealth": o.wealth, "fanaticism": o.fanaticism, "control": o.control}
+    rec = monthly_action(world.dice, f"s{world.season}/m{month:02d}/owner", traits, _state(world, life),
+                         {"owner_actions": life.tables["owner_actions"]}, vote=decisions.get("owner"))
+    if rec["effect"]["kind"] != "intervene":
+        rec["applied"] = apply(life.target(world, "owner"), _sized(rec["effect"], o))
+    return rec
+
+
+def _sized(effect: dict[str, Any], owner: Any) -> dict[str, Any]:
+    """An owner's investment scales with his wealth tier (people.py's injection percent)."""
+    return dict(effect)
+
+
+def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
+                owner: dict[str, Any]) -> dict[str, Any]:
+    """000 §4.1 phase 3 and §4.5: the coach's decision, the conflict if forced (or voted, §4.5.3)."""
+    c = life.coach
+    traits = {"passion": c.passion, "stubbornness": c.stubbornness, "tendency": world.ours.coach.tendency}
+    key = f"s{world.season}/m{month:02d}/coach"
+    rec = monthly_decision(world.dice, key, traits, {"coach_decisions": life.tables["coach_decisions"]},
+                           club_state=_state(world, life), vote=decisions.get("coach"))
+    action = rec["action"] or rec["row"]["key"]
+    intervene = owner["effect"]["kind"] == "intervene"
+    conflict = None
+    if intervene and (forced(owner["action"], action) or decisions.get("conflict")):
+        conflict = contest(world.dice, f"{key}/conflict", life.owner.control, c.stubbornness,
+                           life.affinity.get("coach", "owner_to"), life.affinity.get("coach", "to_owner"))
+        conflict["forced"] = forced(owner["action"], action)
+    rec["conflict"] = conflict
+    rec["carried_out"] = not (conflict and conflict["winner"] == "owner")
+    if rec["carried_out"]:
+        effect = halve(rec["effect"]) if conflict and conflict["winner"] == "tie" else rec["effect"]
+        rec["applied"] = _coach_effect(world, life, month, effect, key)
+    if conflict is not None:
+        rec["conflict_applied"] = _conflict_effects(world, life, conflict)
+    return rec
+
+
+def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], key: str) -> dict[str, Any]:
+    kind = effect["kind"]
+    if kind == "match_mod":  # 进攻 / 防守演练: every match of the month (scope: month)
+        amount = effect.get("amount", 2)
+        side = effect.get("side", "us")
+        life.month_mods.append({"side": side, "amount": amount if side == "us" else -amount,
+                                "slices": ALL_SLICES if effect.get("slices", "all") == "all" else effect["slices"]})
+        return {"effect": "match_mod", "side": side, "amount": amount, "scope": "month", "changed": True}
+    if kind == "scout":
+        rec = scout_opponent(world.dice, f"{key}/scout", life.level("scout"))
+        if rec.get("success"):
+            life.scout_next = True
+        return {"effect": "scout", **rec}
+    if kind == "one_on_one":
+        pool = [p for p in world.ours.players if p.rolled and p.healthy]
+        pick = world.dice.roll(f"{key}/pupil", f"1D{len(pool)}", "指导对象") if len(pool) > 1 else None
+        p = pool[pick.total - 1 if pick else 0]
+        rec = one_on_one(world.dice, f"{key}/pupil", p, life.level("assistant"), world.ours.doctor,
+                         rapport_training_bonus(list(life.staff.values()), life.tables["people"]),
+                         tuple(effect.get("factor", (1, 1))))
+        if rec.get("injured") and rec.get("weeks"):
+            world.ours.infirmary.set_injury(p, world.week + rec["weeks"], world.week)
+        return {"effect": "one_on_one", "pick_roll": pick.to_json() if pick else None, **rec}
+    if kind == "tactics":
+        return {"effect": "tactics", "changed": False, "note": "formation"}
+    return apply(life.target(world, key), effect)
+
+
+def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> list[dict[str, Any]]:
+    """The §4.5.2 outcome's affinity moves and, when the coach wins, morale +2 for the month's matches."""
+    out = []
+    for direction, delta in (conflict.get("affinity") or {}).items():
+        if delta:
+            out.append(apply(life.target(world, "conflict"), {
+                "effect": "affinity", "who": "coach", "direction": direction,
+                "polarity": "positive" if delta > 0 else "negative", "amount": abs(delta)}))
+    if conflict.get("morale_temp"):
+        world.ours.morale = max(-100, min(100, world.ours.morale + conflict["morale_temp"]))
+        life.temp_morale += conflict["morale_temp"]
+        out.append({"effect": "morale", "temporary": True, "amount": conflict["morale_temp"], "changed": True})
+    life.followup = conflict.get("followup")
+    return out
+
+
+def month_end_phase(world: World, life: Life, month: int, results: list[str]) -> dict[str, Any]:
+    """000 §4.1 phase 5 items 2 and 4: morale's monthly adjustment (§13.3) and team training (§8.1)."""
+    club = world.ours
+    club.morale -= life.temp_morale  # §4.5.2 教练胜出: 士气临时 +2 ends with the month
+    life.temp_morale = 0
+    morale = monthly_adjustment(results, club.morale, life.tables["morale"], bonus=morale_bonus(life.environment))
+    club.morale = morale["morale"]
+    training = monthly_training(world.dice, f"s{world.season}/m{month:02d}/training",
+                                [p for p in club.players if p.rolled and p.healthy], club.facilities["training"],
+                                life.level("assistant"),
+                                rapport_training_bonus(list(life.staff.values()), life.tables["people"]))
+    life.boost = {}
+    if training.get("boost"):
+        b = training["boost"]
+        life.boost[b["player"]] = (b["attr"], b["amount"])
+    life.month_mods = []
+    follow = None
+    if life.followup and results:
+        first = results[0]
+        change = life.followup.get(first) if first in ("win", "loss") else None
+        follow = {"result": first, "changes": []}
+        for direction, delta in (change or {}).items():
+            if delta:
+                follow["changes"].append(apply(life.target(world, "followup"), {
+                    "effect": "affinity", "who": "coach", "direction": direction,
+                    "polarity": "positive" if delta > 0 else "negative", "amount": abs(delta)}))
+    life.followup = None
+    life.losing_streak = life.losing_streak + 1 if results and all(r == "loss" for r in results) else 0
+    return {"morale": morale, "training": training, "followup": follow}
+
+
+# ------------------------------------------------------------------ loading
+
+
+def load_life_tables(resources: Any) -> dict[str, Any]:
+    """Every table our club's life reads, validated (a broken one is a located TableError)."""
+    from .business import load_business_tables
+    from .coach_decisions import load_coach_decisions
+    from .environment import load_external
+    from .match_events import load_match_event_tables
+    from .morale import load_morale
+    from .owner_actions import load_owner_actions
+    from .people import load_people_tables
+    from ...tables import load_data
+    from .finance import FINANCE
+    return {
+        "people": load_people_tables(resources), "business": load_business_tables(resources),
+        "match_events": load_match_event_tables(resources), "external": load_external(resources),
+        "owner_actions": load_owner_actions(resources.table_path("owner_actions.yaml")),
+        "coach_decisions": load_coach_decisions(resources.table_path("coach_decisions.yaml")),
+        "morale": load_morale(resources),
+        "finance": FinanceRules.from_data(load_data(resources.table_path("finance.yaml"), FINANCE)),
+    }
+
+
+def life_from_campaign(data: dict[str, Any], tables: dict[str, Any]) -> Life:
+    """Our club's people and money as the campaign file holds them."""
+    from .environment import Environment
+    from .people import Affinity, CoachProfile, Owner, roster_from_json
+    coach = data["coach"]
+    profile = CoachProfile.from_json({k: coach[k] for k in ("passion", "stubbornness", "empathy", "discipline",
+                                                            "resume", "background")})
+    staff = {m.role: m for m in roster_from_json(data["staff"])}
+    return Life(Owner.from_json(data["owner"]), profile, staff, Affinity.from_json(data["affinity"]),
+                {"funds": data["club"]["funds"]}, tables["finance"], tables, environment=Environment())
+
+
+def phases_before(world: World, life: Life, month: int, decisions: dict[str, Any]) -> dict[str, Any]:
+    """000 §4.1 phases 1–3 in order: business events (and, in month 1, the external environment),
+    the owner's action, the coach's decision with any conflict."""
+    out: dict[str, Any] = {}
+    out["business"] = business_phase(world, life, month)
+    if month == 1:
+        out["external"] = environment_phase(world, life)
+    for check_rec in out["business"]["checks"]:
+        if check_rec.get("extra_external"):
+            from .environment import extra_trigger
+            extra = extra_trigger(world.dice, f"s{world.season}/m{month:02d}/external-extra", life.environment,
+                                  life.tables["external"])
+            extra["applied"] = [_league_effect(world, life, e) for e in extra.get("effects", [])]
+            out.setdefault("external_extra", []).append(extra)
+    out["owner"] = owner_phase(world, life, month, decisions)
+    out["coach"] = coach_phase(world, life, month, decisions, out["owner"])
+    return out
+
+
+def _result(m: dict[str, Any], club: str) -> str:
+    if m["winner"] is None:
+        return "draw"
+    return "win" if m["winner"] == club else "loss"
+
+
+def our_results(world: World, played: dict[str, Any]) -> list[str]:
+    """Our results this month in order (win / draw / loss; a shoot-out decides a knockout tie)."""
+    return [_result(played["matches"][i], world.ours.name) for i in played["our_matches"]]
+
+
+def league_morale(world: World, played: dict[str, Any]) -> None:
+    """§13.3 (designed) for the 23 AI clubs too, so their §5.1.3 modifier moves like ours."""
+    results: dict[str, list[str]] = {}
+    for m in played["matches"]:
+        for side in ("home", "away"):
+            results.setdefault(m[side], []).append(_result(m, m[side]))
+    bonus = morale_bonus(world.life.environment) if world.life else 0
+    for name, res in results.items():
+        club = world.clubs[name]
+        if not club.ours:
+            club.morale = monthly_adjustment(res, club.morale, world.life.tables["morale"], bonus=bonus)["morale"]

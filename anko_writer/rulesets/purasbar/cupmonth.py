@@ -47,10 +47,10 @@ def _winners(matches: list[dict[str, Any]], idx: list[int]) -> list[str]:
     return [matches[i]["winner"] for i in idx]
 
 
-def play_cup_month(world: World, decisions: dict[str, Any]) -> dict[str, Any]:
+def play_cup_month(world: World, decisions: dict[str, Any], tactics: str | None = None) -> dict[str, Any]:
     """The whole cup month; the record lists every match day in order, with the draws and tables."""
     world.month = CUP_MONTH
-    choice = choose_formation(world, decisions)
+    choice = choose_formation(world, decisions, tactics)
     counts: dict[str, int] = {}
     matches: list[dict[str, Any]] = []
     results: list[Result] = []

@@ -40,7 +40,7 @@ class Target:
     staff: dict[str, Any] | None = None
     """role → object with ``level`` (our club)."""
     affinity: Any = None
-    """Our :class:`people.Affinity` (``owner_to`` / ``to_owner`` dicts by role)."""
+    """Our :class:`people.Affinity` (bonds by person: coach and the five staff roles)."""
     depth: dict[str, Any] = field(default_factory=dict)
     """pool → :class:`depth.Depth`."""
     match_mods: list[dict[str, Any]] | None = None
@@ -121,18 +121,17 @@ def _affinity(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
         return {"changed": False, "reason": "untracked"}
     who = eff.get("who", "random")
     roll = None
-    roles = sorted(t.affinity.owner_to)
+    people = sorted(t.affinity.bonds)
     if who == "random":
-        who, roll = _pick(t, roles, "好感对象")
-    targets = roles if who == "all" else [who]
+        who, roll = _pick(t, people, "好感对象")
+    targets = people if who == "all" else [who]
     directions = ("owner_to", "to_owner") if eff.get("direction", "both") == "both" else (eff["direction"],)
     changes = []
-    for role in targets:
+    for person in targets:
         for d in directions:
-            table = getattr(t.affinity, d)
-            before = table[role]
-            table[role] = max(AFFINITY_MIN, min(AFFINITY_MAX, before + _sign(eff["polarity"]) * amount))
-            changes.append({"who": role, "direction": d, "before": before, "after": table[role]})
+            before = t.affinity.get(person, d)
+            after = t.affinity.adjust(person, d, _sign(eff["polarity"]) * amount)
+            changes.append({"who": person, "direction": d, "before": before, "after": after})
     return {"changed": True, "changes": changes, "pick_roll": roll}
 
 
@@ -210,12 +209,13 @@ _APPLY: dict[str, Callable[[Target, dict[str, Any], int], dict[str, Any]]] = {
 
 
 def apply(t: Target, effect: dict[str, Any]) -> dict[str, Any]:
-    """Apply one resolved effect (``{effect, polarity, amount, **params}``); the record of the change.
+    """Apply one resolved effect (``{effect | kind, polarity, amount, **params}``); the record of the change.
 
     ``amount`` is the final magnitude (after depth scaling and any coach response); the polarity
     gives its direction.
     """
-    kind = effect["effect"]
+    kind = effect.get("effect") or effect["kind"]
+    effect = {**effect, "effect": kind}
     if kind not in _APPLY:
         raise ValueError(f"unknown effect kind {kind!r}")
     amount = abs(int(effect.get("amount", 0) or 0))

@@ -7,7 +7,26 @@ from typing import Any
 from .match import VENUE_BONUS, play, prepare, recovery
 from .models import Club
 from .side import AI_SUB_STAMINA, Plan
+from .club_life import pre_match, slice_hook
+from .match_events import MatchDepth
 from .world import World, disclose_for, reveal_for
+
+
+def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Any, them: Any,
+                counts: dict[str, int]) -> dict[str, Any] | None:
+    """Our side's extras at kick-off: event modifiers (pre-match and the month's drills), the §8.1.2
+    training boost in the month's first match, and a scouted opponent's abilities (§5.8.2)."""
+    us.mods += [dict(m) for m in pre["pending"]["us"]]
+    them.mods += [dict(m) for m in pre["pending"]["them"]]
+    for m in life.month_mods:
+        (us if m["side"] == "us" else them).mods.append({"amount": m["amount"], "slices": m["slices"]})
+    if counts[world.ours.name] == 1 and life.boost:
+        us.pre_bonus = dict(life.boost)
+        life.boost = {}
+    if life.scout_next:
+        life.scout_next = False
+        return disclose_for(world)(them.club)
+    return None
 
 
 def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False) -> Plan:
@@ -67,12 +86,26 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
         counts[c.name] = counts.get(c.name, 0) + 1
     venue = 0 if neutral else VENUE_BONUS
     knock = competition == "knockout"
+    life = world.life if ours else None
+    depth = MatchDepth()
+    pre = None
+    if life is not None:
+        us, them = (home, away) if home.ours else (away, home)
+        pre = pre_match(world, life, key, depth, us, them)
     hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock))
     as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock))
+    scouted = None
+    if life is not None:
+        scouted = _our_extras(world, life, pre, hs if home.ours else as_, as_ if home.ours else hs, counts)
     adapting = {"home": hs.adapting, "away": as_.adapting}
     rec = play(world.dice, key, hs, as_, competition=competition, round_no=round_no, neutral=neutral,
                reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
-               match_no=(counts[home.name], counts[away.name]), week=week)
+               match_no=(counts[home.name], counts[away.name]), week=week,
+               on_point=slice_hook(world, life, key, depth, world.ours.name) if life is not None else None)
+    rec["pre_match_event"] = pre["record"] if pre else None
+    rec["scouted"] = scouted
+    rec["boosted"] = [{"player": n, "attr": a, "amount": v} for n, (a, v) in
+                      ((hs if home.ours else as_).pre_bonus.items() if life is not None else [])]
     rec.update({"ours": ours, "week": week, "temps": {"home": h_temps, "away": a_temps},
                 "adapting": adapting})
     for side, club in ((hs, home), (as_, away)):

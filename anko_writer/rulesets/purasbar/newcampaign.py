@@ -11,7 +11,7 @@ from .abilities import team_abilities
 from .data import Tables
 from .formations import FORMATIONS, STYLE_FORMATION
 from .tactics import STYLE_TENDENCY, TENDENCIES
-from .world import AI_STUBBORNNESS
+from .people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
 from .generation import allocate, build_squad, roll_name
 from .models import ABILITY_CN, Club, Player
 
@@ -28,7 +28,8 @@ def _colours(dice: Dice, key: str, table: Any) -> tuple[dict[str, str], list[dic
              {"roll": away_r.to_json(), "colour": away.params["colour"], "bumped": bumped}])
 
 
-def generate(city: str, seed: int, tables: Tables) -> tuple[dict[str, Any], dict[str, Any]]:
+def generate(city: str, seed: int, tables: Tables, people: Any = None,
+             finance: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Roll a new club; return (campaign data, chapter-0 record)."""
     try:
         row = tables.city(city)
@@ -50,26 +51,33 @@ def generate(city: str, seed: int, tables: Tables) -> tuple[dict[str, Any], dict
         stadium, stadium_roll = city + hit.params["suffix"], r.to_json()
     colours, colour_rolls = _colours(dice, f"{key}/colours", tables.colours)
     players, squad = build_squad(dice, f"{key}/squad", alloc.result, tables.names, roll_cores=True)
-    coach = roll_name(dice, f"{key}/coach", tables.names, {p.name for p in players})
-    stubborn = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
+    used = {p.name for p in players}
+    # the intro's order: owner (ch.15), coach (ch.16), two-way affinity (§15.5), staff (ch.12)
+    owner, owner_rec = generate_owner(dice, f"{key}/owner", people, tables.names, used)
+    coach = roll_name(dice, f"{key}/coach", tables.names, used)
+    profile, profile_rec = generate_coach_profile(dice, f"{key}/coach", people)
     tendency = STYLE_TENDENCY[alloc.order[0]]
-    doc_roll, doc_hit = tables.staff_levels.roll(dice, f"{key}/staff", "队医等级")
+    affinity, affinity_rec = generate_affinity(dice, f"{key}/affinity", people)
+    staff, staff_rec = generate_staff(dice, f"{key}/staff", people, tables.names, used)
+    funds_roll = dice.roll(f"{key}/funds", finance.die, "开局资金")
+    funds = finance.base + funds_roll.total * finance.per_face
     formation = STYLE_FORMATION[alloc.order[0]]
     club = Club(city, row["club"], row["total"], alloc.result, alloc.order[0], formation, players)
     data = {
         "title": f"{row['club']}的群英杯之路", "seed": seed, "club_name": row["club"], "city": city,
         "stadium": stadium, "colours": colours, "facilities": facilities, "alloc": alloc.result,
         "first": alloc.order[0], "coach": coach, "formation": formation, "players": players,
-        "slug": row["slug"], "tendency": tendency, "stubbornness": stubborn.total,
-        "doctor": doc_hit.params["level"],
+        "slug": row["slug"], "tendency": tendency, "profile": profile, "owner": owner,
+        "staff": staff, "affinity": affinity, "funds": funds,
     }
     record = {
         "ruleset": "purasbar", "season": 0, "month": 0, "seed": seed, "title": data["title"],
         "city": row, "club": row["club"], "allocation": alloc.to_json(), "facilities": fac_rolls,
         "stadium": stadium, "stadium_roll": stadium_roll, "colours": colour_rolls, "squad": squad,
         "coach": coach, "tendency": tendency, "tendency_cn": TENDENCIES[tendency]["cn"],
-        "stubbornness_roll": stubborn.to_json(), "doctor_roll": doc_roll.to_json(),
-        "doctor": doc_hit.params["level"], "doctor_text": doc_hit.text, "formation": formation, "formation_label": FORMATIONS[formation].label,
+        "owner": owner_rec, "profile": profile_rec, "affinity": affinity_rec, "staff": staff_rec,
+        "funds": {"roll": funds_roll.to_json(), "base": finance.base, "per_face": finance.per_face, "total": funds},
+        "formation": formation, "formation_label": FORMATIONS[formation].label,
         "abilities": team_abilities(club.players),
         "players": [p.to_json() for p in players], "rolls": [r.to_json() for r in dice.log],
     }
@@ -81,6 +89,19 @@ def _player_line(p: Player) -> str:
     k = f", k: {p.k:.3f}" if p.k is not None else ""
     return (f"  - {{name: {p.name}, position: {p.position}, core: {str(p.core).lower()}, "
             f"age: {p.age}, {attrs}{k}}}")
+
+
+def _flow(data: dict[str, Any]) -> str:
+    """A one-line YAML flow mapping of plain scalars, nested mappings and lists."""
+    def one(v: Any) -> str:
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{k}: {one(x)}" for k, x in v.items()) + "}"
+        if isinstance(v, list):
+            return "[" + ", ".join(one(x) for x in v) + "]"
+        if isinstance(v, bool):
+            return str(v).lower()
+        return str(v)
+    return one(data)
 
 
 def campaign_yaml(d: dict[str, Any]) -> str:
@@ -109,13 +130,25 @@ def campaign_yaml(d: dict[str, Any]) -> str:
         "  initial_abilities: {" + ", ".join(f"{k}: {v}" for k, v in d["alloc"].items()) + "}",
         f"  first_priority: {d['first']}    # 1D4 定下的最重视能力：{first_cn}",
         "  morale: 0              # 全队士气 −100…100，每 10 点给攻势值 +1，最多 +5（§5.1.3）",
+        f"  funds: {d['funds']}        # 资金 P$（6.2.3 的资金压力系数 R 由它算出）",
+        "# 老板（第十五章，设计补充）：财富 ≥ 41 为行业大亨，狂热 ≥ 67 为事业型；控制欲用于 4.5.2 的干预对抗",
+        "owner: " + _flow(d["owner"].to_json()),
         "coach:",
         f"  name: {d['coach']}",
         f"  formation: {d['formation']}     # 赛季开始时的阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）；没有投票的月份沿用当前阵型",
         f"  tendency: {d['tendency']}   # 战术倾向：attacking 进攻 / counter 防反 / possession 控球 / pragmatic 实用（§7.2.2）",
-        f"  stubbornness: {d['stubbornness']}     # 固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
+        f"  stubbornness: {d['profile'].stubbornness}     # 固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
+        f"  passion: {d['profile'].passion}          # 激情：高了更常选进攻演练（§16.3，设计补充）",
+        f"  empathy: {d['profile'].empathy}          # 亲和（设计补充）",
+        f"  discipline: {d['profile'].discipline}       # 纪律（设计补充）",
+        "  resume: [" + ", ".join(d["profile"].resume) + "]   # 履历：6.3.3 应对骰的修正（联赛熟手 +10）",
+        f"  background: {d['profile'].background}",
+        "# 职员（第十二章，设计补充）：首席助教（训练 §8.1）、队医（§5.6、§5.7）、商业经理（§6.2.1 阈值）、体能教练、球探",
         "staff:",
-        f"  doctor: {d['doctor']}              # 队医等级：赛后恢复 +2×等级（§5.6），伤停每级少 1 周（§5.7.1）",
+        *[f"  {role}: " + _flow(m) for role, m in roster_to_json(d["staff"]).items()],
+        "# 双向好感度（§15.5）：owner_to = 老板对他，to_owner = 他对老板；4.5.2 的对抗读取 coach 这一对",
+        "affinity:",
+        *[f"  {person}: " + _flow(b) for person, b in d["affinity"].to_json().items()],
         "players:",
         f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$",
         *[_player_line(p) for p in core],
@@ -130,8 +163,8 @@ def campaign_yaml(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def new_campaign(city: str, seed: int, tables: Tables) -> NewCampaign:
+def new_campaign(city: str, seed: int, tables: Tables, people: Any = None, finance: Any = None) -> NewCampaign:
     """``anko-writer new``: the campaign text and chapter 0."""
-    data, record = generate(city, seed, tables)
+    data, record = generate(city, seed, tables, people, finance)
     return NewCampaign(f"{data['slug']}.yaml", campaign_yaml(data),
                        Chapter(0, 0, record, template="chapter0.md.j2"))

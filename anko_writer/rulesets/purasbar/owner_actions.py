@@ -118,7 +118,7 @@ def can_fail(row_or_effect: Row | Mapping[str, Any]) -> bool:
     return bool(params.get("requires")) or kind in ("facility", "staff_level", "morale")
 
 
-def _shifts(rules: tuple[Widen, ...], index: dict[str, int], n: int, active: list[Widen]) -> list[int]:
+def _shifts(index: dict[str, int], n: int, active: list[Widen]) -> list[int]:
     """Boundary moves: entry i is how far the top of row i moves (000 §6.2.3 neighbour reallocation)."""
     shift = [0] * n
     for w in active:
@@ -147,6 +147,8 @@ def check(table: DiceTable, fixed: Mapping[str, tuple[int, int]], traits: frozen
     for k, span in fixed.items():
         if k not in index or (rows[index[k]].lo, rows[index[k]].hi) != span:
             raise _fail(table, None, f"{k} must cover {span[0]}-{span[1]} (000 §4.5.1)")
+    for row in rows:
+        _check_own_fallback(table, index, row, allowed)
     rules: list[Widen] = []
     for i, row in enumerate(rows):
         for raw in row.params.get("widen", []) or []:
@@ -154,13 +156,23 @@ def check(table: DiceTable, fixed: Mapping[str, tuple[int, int]], traits: frozen
             if (w.left and i == 0) or (w.right and i == len(rows) - 1):
                 raise _fail(table, row, "an edge row cannot widen past 1 or 100")
             rules.append(w)
-        _check_fallback(table, rows, index, row, allowed)
+        _check_fallback(table, rows, index, row)
     _check_widths(table, rows, index, tuple(rules))
     return Checked(table, rows, index, tuple(rules))
 
 
-def _check_fallback(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int], row: Row,
-                    allowed: frozenset[str]) -> None:
+def _check_own_fallback(table: DiceTable, index: dict[str, int], row: Row, allowed: frozenset[str]) -> None:
+    """The row's ``fallback``, if any, is a row key or an inline effect of an allowed kind."""
+    own = row.params.get("fallback")
+    if isinstance(own, dict) and own.get("effect") not in allowed:
+        raise _fail(table, row, f"fallback effect {own.get('effect')!r} is not an allowed kind")
+    if own is not None and not isinstance(own, (dict, str)):
+        raise _fail(table, row, f"fallback is a row key or an inline effect, got {own!r}")
+    if isinstance(own, str) and own not in index:
+        raise _fail(table, row, f"fallback {own!r} is not a row key")
+
+
+def _check_fallback(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int], row: Row) -> None:
     """A row that can fail names a fallback; the chain has no loop and ends in an effect that cannot fail."""
     seen = {row.params["key"]}
     cur: Row | Mapping[str, Any] = row
@@ -169,19 +181,12 @@ def _check_fallback(table: DiceTable, rows: tuple[Row, ...], index: dict[str, in
         if fb is None:
             raise _fail(table, row, f"fallback chain of {row.params['key']!r} ends in an action that can fail")
         if isinstance(fb, dict):
-            if fb.get("effect") not in allowed:
-                raise _fail(table, row, f"fallback effect {fb.get('effect')!r} is not an allowed kind")
             cur = fb
             continue
-        if fb not in index:
-            raise _fail(table, row, f"fallback {fb!r} is not a row key")
         if fb in seen:
             raise _fail(table, row, f"fallback loop through {fb!r}")
         seen.add(fb)
         cur = rows[index[fb]]
-    fb = row.params.get("fallback")
-    if isinstance(fb, str) and fb not in index:
-        raise _fail(table, row, f"fallback {fb!r} is not a row key")
 
 
 def _check_widths(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int], rules: tuple[Widen, ...]) -> None:
@@ -189,7 +194,7 @@ def _check_widths(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int]
     n = len(rows)
     worst = [r.hi - r.lo + 1 for r in rows]
     for w in rules:
-        shift = _shifts(rules, index, n, [w])
+        shift = _shifts(index, n, [w])
         for i in range(n):
             change = shift[i] - (shift[i - 1] if i else 0)
             worst[i] += min(0, change)
@@ -215,7 +220,7 @@ def layout(checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any]
     """This month's ranges after weighting (every face 1–100 once) and the rules that applied."""
     active = [w for w in checked.rules if w.holds(traits, state)]
     n = len(checked.rows)
-    shift = _shifts(checked.rules, checked.index, n, active)
+    shift = _shifts(checked.index, n, active)
     ranges: list[dict[str, Any]] = []
     lo = checked.rows[0].lo
     for row, s in zip(checked.rows, shift):
@@ -238,6 +243,7 @@ def _inline(fb: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _level_blocked(levels: Mapping[str, int], target: str, names: tuple[str, ...]) -> bool:
+    """True when the target (or, for ``random``, every one of ``names``) is at level 5."""
     pool = names if target == "random" else (target,)
     return all(levels[t] >= LEVEL_MAX for t in pool)
 

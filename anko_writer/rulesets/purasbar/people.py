@@ -64,6 +64,7 @@ DIRECTIONS: tuple[str, ...] = ("owner_to", "to_owner")
 DIMENSIONS: tuple[str, ...] = ("passion", "stubbornness", "empathy", "discipline")
 """四维性格: 激情 and 固执 from the text, 亲和 and 纪律 designed (coach.yaml explains them)."""
 Band = Literal["low", "mid", "high"]
+"""A coach dimension's band (coach.yaml names each)."""
 
 
 def _tier(value: int, tiers: tuple[tuple[str, int], ...]) -> str:
@@ -136,6 +137,7 @@ COACH_DATA = Map({
 })
 """coach.yaml: the four personality dimensions and the résumé count."""
 STAFF_EFFECT = Map({"kind": Field(KEY), "per_level": Field(Int()), "source": Field(Str())})
+"""One per-level effect of a staff role."""
 STAFF_DATA = Map({
     "source": Field(Str()),
     "labels": Field(Map({"level": Field(_LABEL)})),
@@ -305,8 +307,8 @@ class Owner:
     def wealth_tier(self) -> str:
         """Designed wealth tier key; ``tycoon`` (行业大亨) from 41 (000 §6.2.2).
 
-        >>> Owner("x", 40, 1, 1, "purchase", 50, "tech").wealth_tier, Owner("x", 41, 1, 1, "purchase", 50, "tech").wealth_tier
-        ('rich', 'tycoon')
+        >>> [Owner("x", w, 1, 1, "purchase", 50, "tech").wealth_tier for w in (40, 41)]
+        ['rich', 'tycoon']
         """
         return _tier(self.wealth, WEALTH_TIERS)
 
@@ -385,7 +387,7 @@ def generate_owner(dice: Dice, key: str, tables: PeopleTables, names: dict[str, 
 
 @dataclass
 class CoachProfile:
-    """The head coach's 四维性格, résumé and special background (000 ch.16; name and tendency live in tactics.Coach)."""
+    """The head coach's 四维性格, résumé and 特殊背景 (000 ch.16); name and tendency stay in tactics.Coach."""
 
     passion: int
     """激情 1–100."""
@@ -470,7 +472,7 @@ def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[
 
 @dataclass
 class Staff:
-    """One staff member (000 ch.12): role, name, level 1–5; the assistant also holds the coach rapport roll."""
+    """One staff member (000 ch.12): role, name, level 1–5; the assistant also keeps the rapport roll."""
 
     role: str
     """One of :data:`ROLES`."""
@@ -590,13 +592,17 @@ class Affinity:
     def tier(value: int) -> str:
         """The designed tier key of a value: hostile / distant / professional / trusted / devoted.
 
-        >>> [Affinity.tier(v) for v in (0, 10, 11, 30, 31, 70, 71, 90, 91, 100)]
-        ['hostile', 'hostile', 'distant', 'distant', 'professional', 'professional', 'trusted', 'trusted', 'devoted', 'devoted']
+        >>> [Affinity.tier(v) for v in (0, 10, 11, 30, 31, 70, 71, 90)]
+        ['hostile', 'hostile', 'distant', 'distant', 'professional', 'professional', 'trusted', 'trusted']
+        >>> Affinity.tier(91), Affinity.tier(100)
+        ('devoted', 'devoted')
         """
         return _tier(value, AFFINITY_TIERS)
 
     def conflict_scores(self, control: int, owner_die: int, stubbornness: int, coach_die: int) -> tuple[int, int]:
-        """000 §4.5.2 sides ×20, exact in integers: owner = control + 1D50 + 老板→教练/20, coach = 固执 + 1D50 − 教练→老板/10.
+        """000 §4.5.2, both sides ×20 to stay exact in integers.
+
+        Owner = 控制欲 + 1D50 + 老板→教练好感/20; coach = 固执 + 1D50 − 教练→老板好感/10.
 
         >>> Affinity.neutral().conflict_scores(60, 10, 50, 25)   # 70 + 50/20 vs 75 − 50/10
         (1450, 1400)
@@ -676,7 +682,9 @@ def _no_repeats(items: list[str]) -> Problem:
 
 
 TRAIT = Int(min=TRAIT_MIN, max=TRAIT_MAX)
+"""An owner or coach trait in the campaign file."""
 AFFINITY_VALUE = Int(min=AFFINITY_MIN, max=AFFINITY_MAX)
+"""One affinity line in the campaign file."""
 
 
 def owner_schema(tables: PeopleTables | None = None) -> Map:

@@ -24,16 +24,27 @@ SEASON_MONTHS = 12
 """000 ch.4: a season is twelve months."""
 
 
-def choose_formation(world: World, decisions: dict[str, Any]) -> dict[str, Any]:
-    """Our formation this month: the readers' vote, else the coach keeps the current one.
+def tactics_formation(world: World, month: int) -> str | None:
+    """调整战术体系 (designed §16.3): the formation that counters the month's first opponent's."""
+    for r in ROUNDS_BY_MONTH.get(month, ()):
+        for fx in world.fixtures:
+            if fx.round == r and world.ours.name in (fx.home, fx.away):
+                opp = world.clubs[fx.away if fx.home == world.ours.name else fx.home]
+                return next(f for f, spec in FORMATIONS.items() if spec.beats == opp.formation)
+    return None
+
+
+def choose_formation(world: World, decisions: dict[str, Any], tactics: str | None = None) -> dict[str, Any]:
+    """Our formation this month: the readers' vote, else the coach's 调整战术体系, else the current one.
 
     A voted change is an active change (000 §7.2.1, "赛前"): the adaptation roll of §7.2.2 with our
     coach's tendency and stubbornness, starting with the month's first match.
     """
     ours = world.ours
     before = ours.formation
-    rec: dict[str, Any] = {"before": before, "source": "vote" if "formation" in decisions else "coach",
-                           "formation": decisions.get("formation", before), "adaptation": None,
+    source = "vote" if "formation" in decisions else "tactics" if tactics else "coach"
+    rec: dict[str, Any] = {"before": before, "source": source,
+                           "formation": decisions.get("formation", tactics or before), "adaptation": None,
                            "adapt_left": ours.adapt_left}
     if rec["formation"] != before:
         rec["adaptation"] = adaptation(world.dice, f"s{world.season}/m{world.month:02d}/adapt", ours.coach,
@@ -57,10 +68,10 @@ def month_end(world: World) -> dict[str, Any]:
             "injured": injured(world)}
 
 
-def play_league_month(world: World, month: int, decisions: dict[str, Any]) -> dict[str, Any]:
+def play_league_month(world: World, month: int, decisions: dict[str, Any], tactics: str | None = None) -> dict[str, Any]:
     """Play one league month (000 §4.1 phase 4) and return its record (rolls are sliced by the caller)."""
     world.month = month
-    choice = choose_formation(world, decisions)
+    choice = choose_formation(world, decisions, tactics)
     counts: dict[str, int] = {}
     rounds, matches, rested, returns = [], [], [], []
     for r in ROUNDS_BY_MONTH[month]:

@@ -42,6 +42,8 @@ class World:
     """(club, player) → the weeks he played in, for the weekly rest."""
     seals: list[dict[str, Any]] = field(default_factory=list)
     """Hidden rolls posted so far and the month each is due to be revealed in."""
+    life: Any = None
+    """Our club's people and fortunes (:class:`club_life.Life`)."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
@@ -55,7 +57,7 @@ def club_from_campaign(data: dict[str, Any], total: int) -> Club:
                 coach["formation"], players, ours=True, morale=c.get("morale", 0),
                 facilities=dict(c["facilities"]))
     club.coach = Coach(coach["name"], coach["tendency"], coach["stubbornness"])
-    club.doctor = data["staff"]["doctor"]
+    club.doctor = data["staff"]["doctor"]["level"]
     club.infirmary = Infirmary()
     return club
 
