@@ -132,7 +132,11 @@ def next_vote(world: World, month: int) -> dict[str, Any]:
         options.append({"formation": name, "label": f.label, "bonus": dict(f.bonus),
                         "against": [counter(name, o["formation"]) for o in opponents],
                         "change": name != world.ours.formation})
-    return {"season": world.season, "month": nxt, "key": f"s{world.season}m{nxt}",
+    owner_options = []
+    if world.life is not None:
+        table = world.life.tables["owner_actions"]
+        owner_options = [{"key": r.params["key"], "name": r.params["name"], "range": [r.lo, r.hi]} for r in table.rows]
+    return {"season": world.season, "month": nxt, "key": f"s{world.season}m{nxt}", "owner_options": owner_options,
             "default": world.ours.formation, "adapt_left": world.ours.adapt_left,
             "opponents": opponents, "options": options, "cup": nxt == SEASON_MONTHS,
             "injured": injured(world), "tired": tired(world),
