@@ -338,8 +338,22 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
 # ------------------------------------------------------------------ loading
 
 
+_LIFE_CACHE: dict[tuple, dict[str, Any]] = {}
+
+
 def load_life_tables(resources: Any) -> dict[str, Any]:
-    """Every table our club's life reads, validated (a broken one is a located TableError)."""
+    """Every table our club's life reads, validated (a broken one is a located TableError).
+
+    Cached per set of table files (path and modification time), so one run reads each file once.
+    """
+    stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for d in resources.search_path("tables")
+                         for p in d.glob("*.yaml")))
+    if stamp not in _LIFE_CACHE:
+        _LIFE_CACHE[stamp] = _load_life_tables(resources)
+    return _LIFE_CACHE[stamp]
+
+
+def _load_life_tables(resources: Any) -> dict[str, Any]:
     from .business import load_business_tables
     from .coach_decisions import load_coach_decisions
     from .environment import load_external

@@ -1,0 +1,128 @@
+"""000 §4.1: the month's phases wired together for our club (business, owner, coach, events, month end)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anko_writer.campaign import load_campaign
+from anko_writer.rulesets.purasbar import RULESET
+from anko_writer.rulesets.purasbar.club_life import (
+    business_phase, coach_phase, finances, life_from_campaign, load_life_tables, month_end_phase, owner_phase,
+)
+from anko_writer.rulesets.purasbar.data import load_tables
+from anko_writer.rulesets.purasbar.world import new_world
+from tests.util import RES, campaign_file
+
+
+def _world(tmp: Path, extra: str = ""):  # noqa: ANN202
+    data = load_campaign(campaign_file(tmp, extra=extra)).data
+    world = new_world(data, data["seed"], 1, load_tables(RES).as_dict())
+    world.life = life_from_campaign(data, load_life_tables(RES))
+    world.month = 1
+    return world
+
+
+def test_r_reads_funds_and_the_season_bill(tmp_path: Path) -> None:
+    """000 §6.2.3: R = funds / (wages + staff salaries + maintenance), all due at season end."""
+    w = _world(tmp_path)
+    money = finances(w, w.life)
+    wages = sum(p.wage for p in w.ours.players)
+    staff = sum(m.level for m in w.life.staff.values()) * 60_000
+    upkeep = sum(w.ours.facilities.values()) * 50_000
+    assert money["bill"] == {"wages": wages, "staff": staff, "maintenance": upkeep, "total": wages + staff + upkeep}
+    assert money["R"] == round(w.life.funds["funds"] / money["bill"]["total"], 2)
+
+
+def test_business_threshold_uses_the_commercial_manager(tmp_path: Path) -> None:
+    """000 §6.2.1: each of the three D100 triggers on ≤ 20 + 商业经理 level."""
+    w = _world(tmp_path)
+    level = w.life.staff["commercial"].level
+    w.dice.fix(20 + level + 1, 20 + level + 1, 20 + level + 1, prefix="s1/m01/business")
+    rec = business_phase(w, w.life, 1)
+    checks = [c for c in rec["checks"] if c["kind"] == "check"]
+    assert [c["threshold"] for c in checks] == [20 + level] * 3 and not any(c["triggered"] for c in checks)
+
+
+def test_triggered_event_is_applied(tmp_path: Path) -> None:
+    w = _world(tmp_path)
+    w.dice.fix(1, 63, 100, 100, prefix="s1/m01/business")  # first check triggers; 63 is inside 注资 61–65
+    before = w.life.funds["funds"]
+    rec = business_phase(w, w.life, 1)
+    ev = [c for c in rec["checks"] if c.get("triggered")][0]
+    assert ev["key"] == "injection" and ev["applied"]["changed"]
+    assert w.life.funds["funds"] > before
+
+
+def test_owner_vote_replaces_the_roll_and_forced_conflict_is_contested(tmp_path: Path) -> None:
+    """000 §4.5.1: 干预主教练 against 调整战术体系 (56–70) is always a contest (§4.5.2)."""
+    w = _world(tmp_path)
+    owner = owner_phase(w, w.life, 1, {"owner": "intervene"})
+    assert owner["roll"] is None and owner["action"] == "intervene"
+    w.dice.fix(60, prefix="s1/m01/coach")  # the coach's D100 lands on 调整战术体系
+    w.dice.fix(25, 30, prefix="s1/m01/coach/conflict")
+    coach = coach_phase(w, w.life, 1, {}, owner)
+    c = coach["conflict"]
+    assert coach["row"]["key"] == "tactics_review" and c["forced"]
+    aff_o, aff_c = c["owner"]["affinity"], c["coach"]["affinity"]
+    assert c["owner"]["total"] == w.life.owner.control + 25 + aff_o // 20
+    assert c["coach"]["total"] == w.life.coach.stubbornness + 30 - aff_c // 10
+    assert coach["carried_out"] == (c["winner"] != "owner")
+
+
+def test_no_conflict_without_intervention(tmp_path: Path) -> None:
+    w = _world(tmp_path)
+    owner = owner_phase(w, w.life, 1, {"owner": "inspect_training"})
+    w.dice.fix(60, prefix="s1/m01/coach")
+    assert coach_phase(w, w.life, 1, {}, owner)["conflict"] is None
+
+
+def test_month_end_training_boost_reaches_next_months_first_match(tmp_path: Path) -> None:
+    """000 §8.1.2: a training success gives +2 to the main attribute in next month's first match."""
+    w = _world(tmp_path)
+    w.dice.fix(1, prefix="s1/m01/training")  # 1D100 = 1 always succeeds
+    end = month_end_phase(w, w.life, 1, ["win", "win"])
+    assert end["training"]["success"] and w.life.boost
+    name, (attr, amount) = next(iter(w.life.boost.items()))
+    assert amount == 2 and attr == w.ours.player(name).main
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    path = campaign_file(tmp_path_factory.mktemp("life"))
+    return RULESET.play_season(load_campaign(path), 1, 12, RES)
+
+
+def test_every_month_runs_the_phases_in_order(season) -> None:  # noqa: ANN001
+    for ch in season.chapters:
+        life = ch.results["life"]
+        assert list(life)[:1] == ["business"] and "owner" in life and "coach" in life and "end" in life
+        assert ("external" in life) == (ch.month == 1)
+        checks = [c for c in life["business"]["checks"] if c["kind"] == "check"]
+        assert len(checks) == 3
+
+
+def test_event_modifiers_reach_the_attack_formula(season) -> None:  # noqa: ANN001
+    """000 §5.1.3 安科事件修正: an event's match_mod shows in our attacks and the value still adds up."""
+    seen = 0
+    for ch in season.chapters:
+        for i in ch.results["our_matches"]:
+            for a in ch.results["matches"][i]["attacks"]:
+                assert a["value"] == a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values())
+                seen += "event" in a["modifiers"]
+    assert seen
+
+
+def test_training_boost_is_used_in_the_first_match(season) -> None:  # noqa: ANN001
+    boosted = [ch.results["matches"][ch.results["our_matches"][0]]["boosted"] for ch in season.chapters[1:]]
+    trained = [ch.results["life"]["end"]["training"].get("boost") for ch in season.chapters[:-1]]
+    for given, used in zip(trained, boosted):
+        assert bool(given) == bool(used)
+        if given:
+            assert used == [{"player": given["player"], "attr": given["attr"], "amount": 2}]
+
+
+def test_morale_moves_and_stays_in_range(season) -> None:  # noqa: ANN001
+    values = [c["morale"] for ch in season.chapters for c in ch.results["clubs"]]
+    assert all(-100 <= v <= 100 for v in values) and len(set(values)) > 5
