@@ -55,7 +55,9 @@ def rest(world: World, week: int) -> list[dict[str, Any]]:
         for p in club.players:
             if p.healthy and p.rolled and p.stamina < 100:
                 before = p.stamina
-                p.stamina = min(100, p.stamina + recovery(club, p, 1))
+                # designed: our fitness coach adds his level to the weekly recovery (not to §5.6's formula)
+                extra = world.life.level("fitness") if club.ours and world.life is not None else 0
+                p.stamina = min(100, p.stamina + recovery(club, p, 1) + extra)
                 if club.ours:
                     out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
     return out
