@@ -103,8 +103,9 @@ class Purasbar(Ruleset):
 
     def campaign_schema(self, resources: Resources) -> Any:
         """The campaign schema, its city list read from ``cities.yaml``."""
-        from .people import load_people_tables
-        return campaign_schema([c["city"] for c in load_tables(resources).cities], load_people_tables(resources))
+        life = load_life_tables(resources)
+        owner_keys = [r.params["key"] for r in life["owner_actions"].rows]
+        return campaign_schema([c["city"] for c in load_tables(resources).cities], life["people"], owner_keys)
 
     def new_campaign(self, city: str, seed: int, resources: Resources) -> NewCampaign:
         """Generate a club by 000 ch.2–3 and write its commented campaign file and chapter 0."""

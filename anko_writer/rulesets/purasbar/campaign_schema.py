@@ -40,9 +40,15 @@ def _timeout_problem(t: dict[str, Any]) -> Any:
     return None
 
 
+def decision(owner_keys: list[str] | None = None) -> Map:
+    """One month's votes; ``owner_keys`` are the owner action table's keys."""
+    owner = Enum(owner_keys) if owner_keys else Str(pattern=r"[a-z][a-z0-9_]*", pattern_doc="an owner_actions.yaml key")
+    return Map({**DECISION.fields, "owner": Field(owner, required=False,
+                                                  doc="The readers' owner action this month (000 §15.2; the table is not rolled).")},
+               doc=DECISION.doc)
+
+
 DECISION = Map({
-    "owner": Field(Str(pattern=r"[a-z][a-z0-9_]*", pattern_doc="an owner_actions.yaml key"), required=False,
-                   doc="The readers' owner action this month (000 §15.2; the table is not rolled)."),
     "conflict": Field(Bool(), required=False,
                       doc="Raise a non-forced conflict with the coach (000 §4.5.3) when the owner intervenes."),
     "formation": Field(FORMATION, required=False, doc="Our formation for the month's matches (000 §7.1)."),
@@ -70,7 +76,7 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     return None
 
 
-def campaign_schema(cities: list[str], people: Any = None) -> Check:
+def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str] | None = None) -> Check:
     """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1, ``people`` the people tables."""
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
@@ -108,7 +114,7 @@ def campaign_schema(cities: list[str], people: Any = None) -> Check:
         "affinity": Field(affinity_schema()),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
-                                  DECISION), default={}),
+                                  decision(owner_keys)), default={}),
     })
     return Check(top, _names_in_decisions)
 

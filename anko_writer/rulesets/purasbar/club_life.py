@@ -198,11 +198,11 @@ def environment_phase(world: World, life: Life) -> dict[str, Any]:
 def _league_effect(world: World, life: Life, e: dict[str, Any]) -> dict[str, Any]:
     """A league-wide environment effect: money for us (the others' money is not kept), morale for all."""
     if e["kind"] == "depth":
-        return apply(life.target(world, "env"), {"effect": "depth", "pool": e.get("pool", "business"),
+        return apply(life.target(world, f"s{world.season}/env"), {"effect": "depth", "pool": e.get("pool", "business"),
                                                  "polarity": "positive" if e["delta"] >= 0 else "negative",
                                                  "amount": abs(e["delta"])})
     if e["kind"] == "funds":
-        return apply(life.target(world, "env"), {"effect": "funds", "amount": abs(e["delta"]),
+        return apply(life.target(world, f"s{world.season}/env"), {"effect": "funds", "amount": abs(e["delta"]),
                                                  "polarity": "positive" if e["delta"] >= 0 else "negative"})
     for club in world.clubs.values():
         club.morale = max(-100, min(100, club.morale + e["delta"]))
@@ -226,13 +226,20 @@ def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any])
     rec = monthly_action(world.dice, f"s{world.season}/m{month:02d}/owner", traits, _state(world, life),
                          {"owner_actions": life.tables["owner_actions"]}, vote=decisions.get("owner"))
     if rec["effect"]["kind"] != "intervene":
-        rec["applied"] = apply(life.target(world, "owner"), _sized(rec["effect"], o))
+        rec["applied"] = apply(life.target(world, f"s{world.season}/m{month:02d}/owner/effect"),
+                               _sized(rec["effect"], o, life))
     return rec
 
 
-def _sized(effect: dict[str, Any], owner: Any) -> dict[str, Any]:
-    """An owner's investment scales with his wealth tier (people.py's injection percent)."""
-    return dict(effect)
+def _sized(effect: dict[str, Any], owner: Any, life: Life) -> dict[str, Any]:
+    """An owner's own investment scales with his wealth tier's injection percent (owner_wealth.yaml)."""
+    out = dict(effect)
+    if out.get("kind") == "investment":
+        tables = life.tables["people"]
+        tier = tables.entry(tables.wealth, owner.wealth_tier)
+        out["amount"] = out.get("amount", 0) * tier.params["injection_percent"] // 100
+        out["injection_percent"] = tier.params["injection_percent"]
+    return out
 
 
 def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
@@ -257,6 +264,9 @@ def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
         rec["applied"] = _coach_effect(world, life, month, effect, key)
     if conflict is not None:
         rec["conflict_applied"] = _conflict_effects(world, life, conflict)
+    elif intervene:  # designed: an intervention the coach swallows costs a little of his regard
+        rec["conflict_applied"] = [apply(life.target(world, f"{key}/intervene"), {
+            "effect": "affinity", "who": "coach", "direction": "to_owner", "polarity": "negative", "amount": 1})]
     return rec
 
 
@@ -280,12 +290,12 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
         rec = one_on_one(world.dice, f"{key}/pupil", p, life.level("assistant"), world.ours.doctor,
                          rapport_training_bonus(list(life.staff.values()), life.tables["people"]),
                          tuple(effect.get("factor", (1, 1))))
-        if rec.get("injured") and rec.get("weeks"):
-            world.ours.infirmary.set_injury(p, world.week + rec["weeks"], world.week)
+        if rec.get("injury"):  # 000 §5.7.2: hurt in training, out at once
+            world.ours.infirmary.set_injury(p, world.week + rec["injury"]["weeks"], world.week)
         return {"effect": "one_on_one", "pick_roll": pick.to_json() if pick else None, **rec}
     if kind == "tactics":
         return {"effect": "tactics", "changed": False, "note": "formation"}
-    return apply(life.target(world, key), effect)
+    return apply(life.target(world, f"{key}/effect"), effect)
 
 
 def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> list[dict[str, Any]]:
@@ -293,7 +303,7 @@ def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> lis
     out = []
     for direction, delta in (conflict.get("affinity") or {}).items():
         if delta:
-            out.append(apply(life.target(world, "conflict"), {
+            out.append(apply(life.target(world, f"s{world.season}/m{world.month:02d}/conflict"), {
                 "effect": "affinity", "who": "coach", "direction": direction,
                 "polarity": "positive" if delta > 0 else "negative", "amount": abs(delta)}))
     if conflict.get("morale_temp"):
@@ -327,7 +337,7 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
         follow = {"result": first, "changes": []}
         for direction, delta in (change or {}).items():
             if delta:
-                follow["changes"].append(apply(life.target(world, "followup"), {
+                follow["changes"].append(apply(life.target(world, f"s{world.season}/m{month:02d}/followup"), {
                     "effect": "affinity", "who": "coach", "direction": direction,
                     "polarity": "positive" if delta > 0 else "negative", "amount": abs(delta)}))
     life.followup = None

@@ -218,5 +218,5 @@ def apply(t: Target, effect: dict[str, Any]) -> dict[str, Any]:
     effect = {**effect, "effect": kind}
     if kind not in _APPLY:
         raise ValueError(f"unknown effect kind {kind!r}")
-    amount = abs(int(effect.get("amount", 0) or 0))
+    amount = abs(int(effect.get("amount", effect.get("percent", 0)) or 0))
     return {"effect": kind, **_APPLY[kind](t, effect, amount)}
