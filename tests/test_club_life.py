@@ -126,3 +126,28 @@ def test_training_boost_is_used_in_the_first_match(season) -> None:  # noqa: ANN
 def test_morale_moves_and_stays_in_range(season) -> None:  # noqa: ANN001
     values = [c["morale"] for ch in season.chapters for c in ch.results["clubs"]]
     assert all(-100 <= v <= 100 for v in values) and len(set(values)) > 5
+
+
+def test_environment_multiplies_linked_business_money(tmp_path: Path) -> None:
+    """000 §6.4.3: a business event marked 受外部环境修正 takes the season's modifier (e.g. × 0.7)."""
+    w = _world(tmp_path)
+    table = w.life.tables["business"]["business_events"]
+    row = next(r for r in table.rows if r.params.get("env") in ("ticket", "broadcast", "sponsor", "transfer")
+               and r.effect == "funds")
+    w.life.environment.add(row.params["env"], -30)
+    face = row.lo if row.lo > 5 else row.hi  # stay off the faces that move depth
+    w.dice.fix(1, face, 100, 100, prefix="s1/m01/business")
+    rec = business_phase(w, w.life, 1)
+    ev = [c for c in rec["checks"] if c.get("triggered")]
+    if ev and ev[0]["key"] == row.params["key"]:
+        e = ev[0]["env_applied"]
+        assert e["percent"] == -30 and e["after"] == e["before"] * 70 // 100
+
+
+def test_environment_injury_points_reach_the_post_match_risk() -> None:
+    from anko_writer.dice import Dice
+    from anko_writer.rulesets.purasbar.injuries import post_match_check
+    from tests.util import player
+    p = player("甲", "FW", age=25)
+    rec = post_match_check(Dice(1), "k", p, 88, 60, 0, 1, bonus=2)
+    assert rec["risk"] == 2 + 2

@@ -31,7 +31,7 @@ def state(**kw) -> dict:  # noqa: ANN003
     """A club where every action can be carried out, with overrides."""
     base = {"facilities": {"training": 2, "youth": 2, "medical": 2},
             "staff": {"assistant": 2, "doctor": 2, "commercial": 2, "fitness": 2, "scout": 2},
-            "morale": 0, "transfer_window": True, "young_players": 3, "losing_streak": 0,
+            "morale": 0, "transfer_window": True, "young_players": 3, "losing_streak": 0, "owner_to_coach": 50,
             "healthy_players": 20, "next_match": True}
     base.update(kw)
     return base
@@ -91,7 +91,7 @@ def covers_once(ranges: list[dict]) -> bool:
 def test_owner_weighting_covers_every_face_once() -> None:
     c = owner_checked(OWNER)
     for w, f, ctl, streak in itertools.product((10, 50, 90), (10, 50, 90), (10, 50, 90), (0, 2, 5)):
-        ranges, _ = layout(c, {"wealth": w, "fanaticism": f, "control": ctl}, {"losing_streak": streak})
+        ranges, _ = layout(c, {"wealth": w, "fanaticism": f, "control": ctl}, {"losing_streak": streak, "owner_to_coach": 50})
         assert covers_once(ranges), (w, f, ctl, streak)
         assert [r["key"] for r in ranges] == [r.params["key"] for r in c.rows]
 
@@ -108,12 +108,12 @@ def test_coach_weighting_covers_every_face_once() -> None:
     ({"control": 34}, 0, (51, 60)), ({}, 2, (50, 61)), ({"control": 90}, 3, (48, 63)), ({"control": 10}, 2, (52, 59)),
 ])
 def test_intervene_weighting(traits: dict, streak: int, span: tuple[int, int]) -> None:
-    ranges, _ = layout(owner_checked(OWNER), {**NEUTRAL_OWNER, **traits}, {"losing_streak": streak})
+    ranges, _ = layout(owner_checked(OWNER), {**NEUTRAL_OWNER, **traits}, {"losing_streak": streak, "owner_to_coach": 50})
     assert spans(ranges)["intervene"] == span
 
 
 def test_owner_weighting_takes_from_neighbours() -> None:
-    s = spans(layout(owner_checked(OWNER), {"wealth": 41, "fanaticism": 67, "control": 20}, {"losing_streak": 0})[0])
+    s = spans(layout(owner_checked(OWNER), {"wealth": 41, "fanaticism": 67, "control": 20}, {"losing_streak": 0, "owner_to_coach": 50})[0])
     assert s["delegate"] == (1, 9) and s["staff_talk"] == (10, 12)                       # 放权 +3 right
     assert s["upgrade_facility"] == (35, 44) and s["private_injection"] == (67, 78)      # ±2; ±1 twice
     assert s["sponsor_dinner"] == (45, 52) and s["transfer_budget"] == (59, 66)
@@ -337,3 +337,14 @@ def test_scout_opponent_reveals_on_success() -> None:
     hit, miss = scout_opponent(d, "m/scout", 2), scout_opponent(d, "m/scout", 2)
     assert hit["success"] and hit["reveal"] == "opponent_abilities"
     assert not miss["success"] and miss["reveal"] is None
+
+
+def test_affinity_feeds_the_intervention_width() -> None:
+    """§15.5 → §15.2: an owner who distrusts his coach (owner→coach ≤ 30, ≤ 10) intervenes on more faces."""
+    checked = owner_checked(OWNER)
+    width = {}
+    for aff in (5, 20, 50, 80, 95):
+        ranges, _ = layout(checked, NEUTRAL_OWNER, {"losing_streak": 0, "owner_to_coach": aff})
+        r = next(x for x in ranges if x["key"] == "intervene")
+        width[aff] = r["hi"] - r["lo"] + 1
+    assert [width[a] for a in (5, 20, 50, 80, 95)] == [14, 12, 10, 8, 6]

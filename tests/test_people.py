@@ -244,7 +244,7 @@ def test_affinity_tier_function_and_effects() -> None:
         "trusted", "trusted", "devoted", "devoted"]
     assert TABLES.affinity_tier(0).params["key"] == "hostile"
     assert [TABLES.affinity_tier(v).params["name"] for v in (5, 20, 50, 80, 95)] == ["敌视", "疏远", "公事公办", "信赖", "肝胆相照"]
-    assert [r.params["interfere"] for r in TABLES.affinity.rows] == [5, 2, 0, -2, -5]
+    assert [r.params["interfere"] for r in TABLES.affinity.rows] == [4, 2, 0, -2, -4]
     assert [r.params["poach"] for r in TABLES.affinity.rows] == [20, 10, 0, -10, -20]
 
 

@@ -15,7 +15,8 @@ from .coach_decisions import monthly_decision, scout_opponent
 from .conflict import contest, forced, halve
 from .depth import Depth
 from .effects import Target, apply
-from .environment import morale_bonus, season_start
+from .environment import apply_percent, morale_bonus, season_start
+from .environment import modifier as env_modifier
 from .finance import FinanceRules, r_band, r_coefficient, season_bill
 from .match_events import MatchDepth, check
 from .morale import monthly_adjustment
@@ -25,6 +26,8 @@ from .side import Side
 from .training import monthly_training, one_on_one
 from .world import World
 
+MONEY_TARGETS = ("ticket", "broadcast", "sponsor", "transfer")
+"""Environment modifiers that multiply an amount of money (000 §6.4.3)."""
 ALL_SLICES = 8
 """A ``match_mod`` said to last ``all`` slices lasts the match, extra time included."""
 
@@ -88,7 +91,14 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
                           staff=staff, salaries=salaries)
     for rec in records:
         if rec.get("kind") == "check" and rec.get("triggered") and rec.get("effect"):
-            rec["applied"] = apply(life.target(world, key), rec["effect"])
+            effect = dict(rec["effect"])
+            if rec.get("env") in MONEY_TARGETS and effect.get("effect") in ("funds", "investment"):
+                # §6.4.3 "受外部环境修正": the season's modifier multiplies the amount
+                before = effect.get("amount", 0)
+                effect["amount"] = apply_percent(before, life.environment, rec["env"])
+                rec["env_applied"] = {"target": rec["env"], "percent": env_modifier(life.environment, rec["env"]),
+                                      "before": before, "after": effect["amount"]}
+            rec["applied"] = apply(life.target(world, key), effect)
             cost = (rec.get("branch") or {}).get("cost")
             if cost:
                 life.funds["funds"] -= cost
@@ -215,7 +225,7 @@ def _state(world: World, life: Life) -> dict[str, Any]:
     return {"facilities": dict(club.facilities), "staff": {r: m.level for r, m in life.staff.items()},
             "morale": club.morale, "transfer_window": False,
             "young_players": any(p.rolled and (p.age or 99) <= 23 for p in club.players),
-            "losing_streak": life.losing_streak,
+            "losing_streak": life.losing_streak, "owner_to_coach": life.affinity.get("coach", "owner_to"),
             "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
 
 
@@ -319,7 +329,11 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
     club = world.ours
     club.morale -= life.temp_morale  # §4.5.2 教练胜出: 士气临时 +2 ends with the month
     life.temp_morale = 0
-    morale = monthly_adjustment(results, club.morale, life.tables["morale"], bonus=morale_bonus(life.environment))
+    tier = life.tables["people"].affinity_tier(life.affinity.get("coach", "to_owner"))
+    loyalty = tier.params["morale"]  # §15.5 (designed): the coach's regard for the owner reaches the dressing room
+    morale = monthly_adjustment(results, club.morale, life.tables["morale"],
+                                bonus=morale_bonus(life.environment) + loyalty)
+    morale["loyalty"] = {"tier": tier.params["key"], "name": tier.params["name"], "amount": loyalty}
     club.morale = morale["morale"]
     training = monthly_training(world.dice, f"s{world.season}/m{month:02d}/training",
                                 [p for p in club.players if p.rolled and p.healthy], club.facilities["training"],

@@ -88,7 +88,7 @@ def _blank(player: Player, doctor_level: int, week: int, roll: Roll) -> dict[str
 
 
 def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina_after: int,
-                     doctor_level: int, week: int) -> dict[str, Any] | None:
+                     doctor_level: int, week: int, bonus: int = 0) -> dict[str, Any] | None:
     """000 §5.7.1 check of one player: None at ≤ 40 minutes, else the record (injured or not).
 
     ``stamina_after`` is the stamina at the final whistle, before §5.6 recovery (the modifier is
@@ -97,7 +97,7 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     """
     if minutes <= CHECK_MINUTES:  # 000 §5.7.1 上场时间超过 40 分钟
         return None
-    risk = injury_risk(player.age or 0, stamina_after)
+    risk = injury_risk(player.age or 0, stamina_after) + bonus  # bonus: §6.4.3 environment (e.g. an epidemic)
     roll = dice.roll(key, "1D100", f"{player.name} 伤病抽检")
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
         return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,

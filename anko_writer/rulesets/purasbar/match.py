@@ -114,6 +114,8 @@ class _Ctx:
     attacks: list[dict[str, Any]] = field(default_factory=list)
     records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {
         "substitutions": [], "timeouts": [], "formation_changes": [], "injuries": [], "match_events": []})
+    risk_bonus: int = 0
+    """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: "EventHook | None" = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
 
@@ -289,7 +291,8 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> 
         row["minutes"] = minutes_played(row["slices"])
         if any(q is p for _, q in side.forced_off):
             continue  # already injured in play (§5.7.3): no second check
-        rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week)
+        rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week,
+                               ctx.risk_bonus)
         if rec is not None:
             rec.update({"team": side.club.name, "kind": "post_match"})
             ctx.records["injuries"].append(rec)
@@ -330,11 +333,12 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
 
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
-         match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None) -> dict[str, Any]:
+         match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None,
+         risk_bonus: int = 0) -> dict[str, Any]:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
-               on_point=on_point)
+               on_point=on_point, risk_bonus=risk_bonus)
 
     for side in (home, away):
         if not side.entries:

@@ -8,6 +8,7 @@ from .match import VENUE_BONUS, play, prepare, recovery
 from .models import Club
 from .side import AI_SUB_STAMINA, Plan
 from .club_life import pre_match, slice_hook
+from .environment import injury_bonus
 from .match_events import MatchDepth
 from .world import World, disclose_for, reveal_for
 
@@ -103,7 +104,8 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     rec = play(world.dice, key, hs, as_, competition=competition, round_no=round_no, neutral=neutral,
                reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
                match_no=(counts[home.name], counts[away.name]), week=week,
-               on_point=slice_hook(world, life, key, depth, world.ours.name) if life is not None else None)
+               on_point=slice_hook(world, life, key, depth, world.ours.name) if life is not None else None,
+               risk_bonus=injury_bonus(world.life.environment) if world.life is not None else 0)
     rec["pre_match_event"] = pre["record"] if pre else None
     rec["scouted"] = scouted
     rec["boosted"] = [{"player": n, "attr": a, "amount": v} for n, (a, v) in

@@ -24,7 +24,7 @@ OWNER_FIXED = {INTERVENE: (51, 60)}
 """000 §4.5.1: 干预主教练 is 51–60 of the §15.2 table."""
 OWNER_TRAITS = frozenset({"wealth", "fanaticism", "control"})
 """Owner personality a weighting rule may read (1–100 each)."""
-OWNER_STATE = frozenset({"losing_streak"})
+OWNER_STATE = frozenset({"losing_streak", "owner_to_coach"})
 """Club state a weighting rule may read."""
 META = frozenset({"key", "name", "polarity", "fallback", "requires", "widen"})
 """Row keys that are not effect parameters."""
