@@ -346,7 +346,7 @@ def test_substitutions_appear_with_their_dice_in_order(chapters: Any) -> None:
                     if r["temp"]:
                         assert roll_text(r["temp"]["roll"]) in line and f"→ {r['temp']['value']}" in line
                     seen += 1
-    assert seen > 10
+    assert seen  # the season has substitutions of ours to check
 
 
 def test_timeouts_and_formation_changes_appear_with_their_dice(chapters: Any, voted: Any) -> None:
