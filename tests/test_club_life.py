@@ -151,3 +151,36 @@ def test_environment_injury_points_reach_the_post_match_risk() -> None:
     p = player("甲", "FW", age=25)
     rec = post_match_check(Dice(1), "k", p, 88, 60, 0, 1, bonus=2)
     assert rec["risk"] == 2 + 2
+
+
+def test_affinity_reaching_an_extreme_rolls_its_origin(tmp_path: Path) -> None:
+    """§15.5 连锁判定 (designed): a line that falls into 敌视 (≤ 10) rolls the low origin table then."""
+    from anko_writer.rulesets.purasbar.club_life import chained_checks
+    w = _world(tmp_path)
+    bond = w.life.affinity.bonds["coach"]
+    bond.origins.clear()
+    bond.owner_to, bond.to_owner = 5, 50
+    got = chained_checks(w, w.life, 3)
+    coach = [c for c in got if c["who"] == "coach"]
+    assert len(coach) == 1 and coach[0]["direction"] == "owner_to" and coach[0]["table"] == "low"
+    assert bond.origins["owner_to"] == coach[0]["key"]
+    assert not [c for c in chained_checks(w, w.life, 4) if c["who"] == "coach"]  # rolled once
+    bond.owner_to = 50
+    chained_checks(w, w.life, 5)
+    assert "owner_to" not in bond.origins  # left the extreme: the old origin is forgotten
+
+
+def test_chained_origin_is_told_in_the_month_end(season) -> None:  # noqa: ANN001
+    import copy
+
+    from anko_writer.render import find_problems, render_chapter
+    ch = season.chapters[2]
+    results = copy.deepcopy(ch.results)
+    roll = {"id": "s1/m03/origin#1", "purpose": "好感起源", "expr": "1D100", "dice": [42], "total": 42, "hidden": False}
+    results["life"]["end"]["chained"] = [{"who": "coach", "direction": "owner_to", "value": 8, "tier": "hostile",
+                                          "tier_name": "敌视", "table": "low", "roll": roll, "key": "clash",
+                                          "name": "当众争执", "text": "一次发布会上的争执，让两人从此不再同桌吃饭。"}]
+    data = load_campaign(campaign_file(Path(__import__("tempfile").mkdtemp()))).data
+    md = render_chapter(RES, ch.template, {**results, "results": results, "seed": 1, "campaign": data})
+    assert "（15.5 连锁判定）" in md and "「1D100＝42」→ **当众争执**" in md
+    assert find_problems(md) == []

@@ -356,7 +356,8 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
                     "polarity": "positive" if delta > 0 else "negative", "amount": abs(delta)}))
     life.followup = None
     life.losing_streak = life.losing_streak + 1 if results and all(r == "loss" for r in results) else 0
-    return {"morale": morale, "training": training, "followup": follow}
+    return {"morale": morale, "training": training, "followup": follow,
+            "chained": chained_checks(world, life, month)}
 
 
 # ------------------------------------------------------------------ loading
@@ -450,3 +451,27 @@ def league_morale(world: World, played: dict[str, Any]) -> None:
         club = world.clubs[name]
         if not club.ours:
             club.morale = monthly_adjustment(res, club.morale, world.life.tables["morale"], bonus=bonus)["morale"]
+
+
+def chained_checks(world: World, life: Life, month: int) -> list[dict[str, Any]]:
+    """§15.5 连锁判定 (designed): a line that reaches an extreme tier during the season rolls its origin
+    narrative then, as the creation roll does; a line leaving the extremes forgets its old origin."""
+    tables = life.tables["people"]
+    out = []
+    for who, bond in sorted(life.affinity.bonds.items()):
+        for direction in ("owner_to", "to_owner"):
+            tier = tables.affinity_tier(life.affinity.get(who, direction))
+            flag = tier.params["origin"]
+            if flag == "none":
+                bond.origins.pop(direction, None)
+                continue
+            if direction in bond.origins:
+                continue
+            roll, row = tables.origin_table(flag).roll(world.dice, f"s{world.season}/m{month:02d}/origin",
+                                                       "好感起源")
+            bond.origins[direction] = row.params["key"]
+            out.append({"who": who, "direction": direction, "value": life.affinity.get(who, direction),
+                        "tier": tier.params["key"], "tier_name": tier.params["name"], "table": flag,
+                        "roll": roll.to_json(), "key": row.params["key"], "name": row.params.get("name"),
+                        "text": row.text})
+    return out
