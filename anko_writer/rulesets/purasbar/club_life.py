@@ -8,7 +8,7 @@ life: the 23 AI clubs play the §5 rules without events (their stories are not t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from .business import month_start
 from .coach_decisions import monthly_decision, scout_opponent
@@ -163,7 +163,8 @@ def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, 
     return {"record": rec, "pending": pending}
 
 
-def slice_hook(world: World, life: Life, key: str, depth: MatchDepth, our_side_name: str):  # noqa: ANN201
+def slice_hook(world: World, life: Life, key: str, depth: MatchDepth,
+               our_side_name: str) -> Callable[[int, Side, Side], list[dict[str, Any]]]:
     """The match engine's hook for our match: a §6.3 check at each slice that has one."""
     resume = life.coach.resume_modifier(life.tables["people"])
 

@@ -94,6 +94,7 @@ def _player_line(p: Player) -> str:
 def _flow(data: dict[str, Any]) -> str:
     """A one-line YAML flow mapping of plain scalars, nested mappings and lists."""
     def one(v: Any) -> str:
+        """One value in flow style."""
         if isinstance(v, dict):
             return "{" + ", ".join(f"{k}: {one(x)}" for k, x in v.items()) + "}"
         if isinstance(v, list):

@@ -717,6 +717,7 @@ def coach_profile_fields(tables: PeopleTables | None = None) -> dict[str, Field]
 def staff_schema() -> Map:
     """The campaign file's ``staff`` mapping: each of the five roles → {name, level 1–5[, rapport]}."""
     def member(role: str) -> Map:
+        """One role's mapping."""
         fields = {"name": Field(Str(), doc="Name."),
                   "level": Field(Int(min=STAFF_LEVEL_MIN, max=STAFF_LEVEL_MAX), doc="Level 1–5 (ch.12).")}
         if role == "assistant":
