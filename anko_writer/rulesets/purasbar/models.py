@@ -54,6 +54,18 @@ class Player:
     """Personal morale (000 §3.2.1 step 5)."""
     injured_weeks: int = 0
     """Weeks still out (000 §5.7)."""
+    contract: int = 2
+    """Seasons left on the contract, the current one included (000 ch.10, designed)."""
+    affinity: int = 50
+    """The player's regard for the club, 0–100; the §10.4 renewal roll reads it (designed)."""
+    leader: bool = False
+    """The §8.4 leader trait (unlocked by veterans)."""
+    youth: bool = False
+    """Came up through the club's own academy (§3.3.2, designed ch.9)."""
+    apps: int = 0
+    """Appearances this season (counted by the match day; reset in §4.4)."""
+    goals: int = 0
+    """Goals this season (reset in §4.4)."""
 
     @property
     def rolled(self) -> bool:
@@ -91,6 +103,12 @@ class Player:
             "stamina": self.stamina,
             "morale": self.morale,
             "injured_weeks": self.injured_weeks,
+            "contract": self.contract,
+            "affinity": self.affinity,
+            "leader": self.leader,
+            "youth": self.youth,
+            "apps": self.apps,
+            "goals": self.goals,
         }
 
 
@@ -126,6 +144,14 @@ class Club:
     """Matches still to play in an adaptation period (000 §7.2.2)."""
     infirmary: Any = None
     """The club's absences (:class:`injuries.Infirmary`)."""
+    slug: str = ""
+    """Latin key of the city (``cities.yaml``): names the club's dice streams."""
+    fans: int = 0
+    """Fan base (000 §13.1, designed)."""
+    reputation: int = 0
+    """Reputation 0–100 (000 §13.2, designed)."""
+    ledger: Any = None
+    """The club's money: balance and every line (:class:`ledger.Ledger`, 000 ch.11)."""
 
     def player(self, name: str) -> Player:
         """The squad member called ``name``."""
