@@ -84,7 +84,7 @@ def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
 
 def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
-    md_rel, json_rel = output.chapter_paths(chapter.season, chapter.month)
+    md_rel, json_rel = output.chapter_paths(chapter.season, chapter.month, chapter.name)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
     public = chapter.public if chapter.public is not None else chapter.results
     return {md_rel: md, json_rel: output.dump_json(public)}
@@ -121,11 +121,22 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
         typer.echo(f"unchanged: {unchanged} file{'s' if unchanged != 1 else ''} in {_shown(out)}")
 
 
-def _play(campaign: Campaign, season: int, last_month: int) -> tuple[Ruleset, Resources, SeasonRun]:
-    """Simulate ``season`` up to ``last_month`` with the campaign's ruleset."""
+def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[int, Any] | None:
+    """The latest earlier season's ``state-end.yaml`` under ``out``, loaded (None: start from the campaign)."""
+    for k in range(season - 1, 0, -1):
+        path = out / output.state_path(k)
+        if path.is_file():
+            text = path.read_text(encoding="utf-8")
+            return k, rs.load_state(text, path, resources)
+    return None
+
+
+def _play(campaign: Campaign, season: int, last_month: int, out: Path) -> tuple[Ruleset, Resources, SeasonRun]:
+    """Simulate ``season`` up to ``last_month`` with the campaign's ruleset, from the latest state under ``out``."""
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
-    return rs, resources, rs.play_season(campaign, season, last_month, resources)
+    start = _start(rs, resources, out, season) if season > 1 else None
+    return rs, resources, rs.play_season(campaign, season, last_month, resources, start=start)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,11 +170,12 @@ def month(
     with _errors():
         c = load_campaign(campaign)
         _check_range(season, month, ruleset_registry.get(c.ruleset))
-        _, resources, run = _play(c, season, month)
-        chapters = [ch for ch in run.chapters if ch.season == season and ch.month == month]
+        target = out_dir(c, out)
+        _, resources, run = _play(c, season, month, target)
+        chapters = [ch for ch in run.chapters if ch.season == season and ch.month == month and ch.name is None]
         if not chapters:
             raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for season {season}, month {month}")
-        _write(out_dir(c, out), chapter_files(resources, chapters[-1], c), force)
+        _write(target, chapter_files(resources, chapters[-1], c), force)
 
 
 @app.command()
@@ -173,12 +185,15 @@ def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: 
         c = load_campaign(campaign)
         rs = ruleset_registry.get(c.ruleset)
         _check_range(season, None, rs)
-        _, resources, run = _play(c, season, rs.months())
+        target = out_dir(c, out)
+        _, resources, run = _play(c, season, rs.months(), target)
         files: dict[str, str] = {}
         for chapter in run.chapters:
             files.update(chapter_files(resources, chapter, c))
         files.update(index_file(resources, run, c, season))
-        _write(out_dir(c, out), files, force)
+        if run.state_text is not None:
+            files[output.state_path(season)] = run.state_text
+        _write(target, files, force)
 
 
 @app.command()

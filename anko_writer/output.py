@@ -72,11 +72,28 @@ def dump_json(obj: Any) -> str:
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def chapter_paths(season: int, month: int) -> tuple[str, str]:
-    """The chapter's Markdown and JSON paths relative to OUT (month 0 is the club's generation)."""
+def chapter_paths(season: int, month: int, name: str | None = None) -> tuple[str, str]:
+    """The chapter's Markdown and JSON paths relative to OUT (month 0 is the club's generation);
+    ``name`` replaces ``mMM`` for a chapter that is not a month (``end``: the season's settlement).
+
+    >>> chapter_paths(2, 13, "end")
+    ('s02/end.md', 's02/end.json')
+    """
     if not (1 <= season <= 99 and 0 <= month <= 99):
         raise ValueError(f"no chapter for season {season}, month {month}")
-    return f"s{season:02d}/m{month:02d}.md", f"s{season:02d}/m{month:02d}.json"
+    stem = name or f"m{month:02d}"
+    return f"s{season:02d}/{stem}.md", f"s{season:02d}/{stem}.json"
+
+
+def state_path(season: int) -> str:
+    """The season's end state relative to OUT (the file the next season starts from).
+
+    >>> state_path(1)
+    's01/state-end.yaml'
+    """
+    if not 1 <= season <= 99:
+        raise ValueError(f"no season {season}")
+    return f"s{season:02d}/state-end.yaml"
 
 
 def index_path(season: int) -> str:
@@ -228,6 +245,7 @@ __all__ = [
     "dump_json",
     "chapter_paths",
     "index_path",
+    "state_path",
     "atomic_write",
     "read_manifest",
     "plan_writes",

@@ -28,6 +28,8 @@ class Chapter:
     """JSON-able record of DESIGN §5 (``ruleset, season, month, seed, rolls, matches, ...``)."""
     template: str = "chapter.md.j2"
     """Template name inside ``templates/<ruleset>/``."""
+    name: str | None = None
+    """File name (without extension) when it is not ``mMM``: e.g. ``end`` for a season's settlement."""
     public: dict[str, Any] | None = None
     """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked."""
 
@@ -39,6 +41,9 @@ class SeasonRun:
     chapters: list[Chapter]
     summary: dict[str, Any] = field(default_factory=dict)
     """Context of the season index (``index.md.j2``)."""
+    state_text: str | None = None
+    """The finished season's end as a file the host may edit (``sNN/state-end.yaml``), if the ruleset
+    carries seasons over; the next season starts from it."""
 
 
 @dataclass
@@ -65,8 +70,15 @@ class Ruleset(ABC):
         """Generate a club by the rules and return its commented YAML and chapter 0."""
 
     @abstractmethod
-    def play_season(self, campaign: "Any", season: int, last_month: int, resources: "Any") -> SeasonRun:
-        """Simulate ``season`` from its start to ``last_month`` inclusive; pure and deterministic."""
+    def play_season(self, campaign: "Any", season: int, last_month: int, resources: "Any",
+                    start: "tuple[int, Any] | None" = None) -> SeasonRun:
+        """Simulate ``season`` from its start to ``last_month`` inclusive; pure and deterministic.
+
+        ``start`` is ``(k, state)``: the loaded state at the end of season ``k`` < ``season``."""
+
+    def load_state(self, text: str, path: "Any", resources: "Any") -> Any:
+        """Validate a ``state-end.yaml`` text; rulesets without seasons that follow have none."""
+        raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
 
     def months(self) -> int:
         """How many chapters a season has in this ruleset's current scope."""

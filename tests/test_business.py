@@ -272,9 +272,11 @@ def test_effect_record_feeds_effects_apply() -> None:
     from anko_writer.rulesets.purasbar.effects import Target, apply
     from tests.util import club, player
     c = run(1, face_of("staff_poached"), 5, staff=dict(ALL_LEVEL_2, scout=0))[0]
-    cell = {"funds": 1_000_000}
-    out = apply(Target(club("雷希特", [player("甲", "FW")]), Dice(1), "fx", funds=cell), c["effect"])
-    assert out["changed"] and cell["funds"] == 1_000_000 + c["branch"]["compensation"] == 1_030_000
+    from anko_writer.rulesets.purasbar.ledger import Ledger
+    led = Ledger(1_000_000)
+    out = apply(Target(club("雷希特", [player("甲", "FW")]), Dice(1), "fx", funds=led, season=1, month=4), c["effect"])
+    assert out["changed"] and led.balance == 1_000_000 + c["branch"]["compensation"] == 1_030_000
+    assert [(e.season, e.month, e.amount) for e in led.entries] == [(1, 4, 30_000)]
 
 
 def test_without_staff_the_branch_is_left_to_the_lead() -> None:

@@ -19,7 +19,7 @@ from tests.util import RES, campaign_file
 def _world(tmp: Path, extra: str = ""):  # noqa: ANN202
     data = load_campaign(campaign_file(tmp, extra=extra)).data
     world = new_world(data, data["seed"], 1, load_tables(RES).as_dict())
-    world.life = life_from_campaign(data, load_life_tables(RES))
+    world.life = life_from_campaign(data, load_life_tables(RES), world.ours.ledger)
     world.month = 1
     return world
 
@@ -32,7 +32,7 @@ def test_r_reads_funds_and_the_season_bill(tmp_path: Path) -> None:
     staff = sum(m.level for m in w.life.staff.values()) * 60_000
     upkeep = sum(w.ours.facilities.values()) * 50_000
     assert money["bill"] == {"wages": wages, "staff": staff, "maintenance": upkeep, "total": wages + staff + upkeep}
-    assert money["R"] == round(w.life.funds["funds"] / money["bill"]["total"], 2)
+    assert money["R"] == round(w.life.ledger.balance / money["bill"]["total"], 2)
 
 
 def test_business_threshold_uses_the_commercial_manager(tmp_path: Path) -> None:
@@ -48,11 +48,11 @@ def test_business_threshold_uses_the_commercial_manager(tmp_path: Path) -> None:
 def test_triggered_event_is_applied(tmp_path: Path) -> None:
     w = _world(tmp_path)
     w.dice.fix(1, 63, 100, 100, prefix="s1/m01/business")  # first check triggers; 63 is inside 注资 61–65
-    before = w.life.funds["funds"]
+    before = w.life.ledger.balance
     rec = business_phase(w, w.life, 1)
     ev = [c for c in rec["checks"] if c.get("triggered")][0]
     assert ev["key"] == "injection" and ev["applied"]["changed"]
-    assert w.life.funds["funds"] > before
+    assert w.life.ledger.balance > before
 
 
 def test_owner_vote_replaces_the_roll_and_forced_conflict_is_contested(tmp_path: Path) -> None:

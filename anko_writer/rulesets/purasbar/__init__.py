@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...errors import AnkoError
 from ...hidden import mask_sealed
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
@@ -15,6 +16,8 @@ from .newcampaign import new_campaign
 from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .standings import table
 from .world import World, new_world
+from .state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
+from .seasons import carried_seals, carry_over, fortunes_of
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -55,7 +58,7 @@ def _due(world: World, month: int) -> list[dict[str, Any]]:
     for s in world.seals:
         if not s["done"] and s["due"] <= month:
             s["done"] = True
-            out.append({**s["roll"], "sealed_in": s["month"]})
+            out.append({**s["roll"], "sealed_in": s["month"], "sealed_season": s.get("season", world.season)})
     return out
 
 
@@ -116,12 +119,33 @@ class Purasbar(Ruleset):
         """Months 1–11 are the league, month 12 the 群英杯."""
         return SEASON_MONTHS
 
-    def play_season(self, campaign: Any, season: int, last_month: int, resources: Resources) -> SeasonRun:
-        """Simulate months 1..last_month of ``season`` from the campaign file."""
+    def load_state(self, text: str, path: Any, resources: Resources) -> dict[str, Any]:
+        """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
+        life = load_life_tables(resources)
+        return load_state_text(text, path, [c["city"] for c in load_tables(resources).cities], life["people"])
+
+    def play_season(self, campaign: Any, season: int, last_month: int, resources: Resources,
+                    start: tuple[int, dict[str, Any]] | None = None) -> SeasonRun:
+        """Simulate months 1..last_month of ``season``: from ``start`` (the state at the end of an
+        earlier season) or from the campaign, playing any season in between in memory."""
         data = campaign.data if hasattr(campaign, "data") else campaign
+        done, state = start if start is not None else (0, None)
+        for s in range(done + 1, season):
+            run = self._one(data, state, s, SEASON_MONTHS, resources)
+            state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
+        return self._one(data, state, season, last_month, resources)
+
+    def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
+             resources: Resources) -> SeasonRun:
+        """One season from its start (the campaign for season 1, else the previous season's state)."""
+        if state is not None and state["ending"] != "none":
+            raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
+                            f"there is no season {season}")
+        source = start_data(data, state) if state is not None else data
         tables = load_tables(resources).as_dict()
-        world = new_world(data, data["seed"], season, tables)
-        world.life = life_from_campaign(data, load_life_tables(resources))
+        world = new_world(source, data["seed"], season, tables)
+        world.life = life_from_campaign(source, load_life_tables(resources), world.ours.ledger)
+        carry_over(world, state)
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
@@ -150,13 +174,18 @@ class Purasbar(Ruleset):
             results = _month_record(world, month, played, rolls, data, reveals)
             sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
             chapters.append(Chapter(season, month, results, public=_public(results, sealed)))
+        state_text = None
+        if last_month == SEASON_MONTHS:
+            state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world), market=[],
+                                             seals=carried_seals(world)))
         summary = {"ruleset": self.name, "season": season, "title": data["title"],
                    "club": world.ours.name, "months": [c.month for c in chapters],
                    "standings": chapters[-1].results["standings"] if chapters else [],
                    "our_results": _our_results(chapters), "scorers": _scorers(chapters),
-                   "fixtures": prep["our_fixtures"], "reveals": _due(world, SEASON_MONTHS + 99),
+                   "fixtures": prep["our_fixtures"], "reveals": [],
+                   "pending": [s["roll"] for s in world.seals if not s["done"]],
                    "cup": _cup_summary(chapters)}
-        return SeasonRun(chapters, summary)
+        return SeasonRun(chapters, summary, state_text=state_text)
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

@@ -20,6 +20,11 @@ PLAYER = Map({
     "age": Field(Int(min=15, max=45), doc="Years (000 §3.2.1: 1D18+17 at creation)."),
     **{a: Field(ATTR) for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT")},
     "k": Field(Float(min=0.4, max=0.8), required=False, doc="Role player's strength coefficient."),
+    "contract": Field(Int(min=1, max=10), default=2, doc="Seasons left on the contract, this one included (ch.10)."),
+    "affinity": Field(Int(min=0, max=100), default=50, doc="The player's regard for the club (§10.4 reads it)."),
+    "leader": Field(Bool(), default=False, doc="The §8.4 leader trait."),
+    "youth": Field(Bool(), default=False, doc="An academy graduate (§3.3.2)."),
+    "tag": Field(Str(), required=False, doc="A transfer-market tag (Appendix D), e.g. 大赛专家."),
 })
 
 TIMEOUT = Map({
@@ -76,8 +81,8 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     return None
 
 
-def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str] | None = None) -> Check:
-    """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1, ``people`` the people tables."""
+def club_fields(cities: list[str], people: Any = None) -> dict[str, Field]:
+    """Our club as both the campaign file and a season's ``state-end.yaml`` describe it."""
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
         "name": Field(Str(), doc="Club name used everywhere."),
@@ -91,16 +96,11 @@ def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str]
         "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 1D4 first priority."),
         "morale": Field(Int(min=-100, max=100), default=0, doc="Team morale (000 §5.1.3)."),
         "funds": Field(Int(), doc="Money in P$ (designed start: 2,000,000 + 1D100 × 40,000; §6.2.3 R reads it)."),
+        "fans": Field(Int(min=0), required=False, doc="Fan base (§13.1, designed); without it, from the city's PBS."),
+        "reputation": Field(Int(min=0, max=100), required=False,
+                            doc="Reputation 0–100 (§13.2, designed); without it, from the city's total."),
     })
-    top = Map({
-        "title": Field(Str(), doc="Thread title."),
-        "ruleset": Field(Enum(["purasbar"]), doc="The rulebook this campaign plays."),
-        "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
-        "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
-        "options": Field(doc="Thread options.", node=Map({
-            "reveal_delay": Field(Int(min=0, max=12), default=1,
-                                  doc="Months before a hidden roll is revealed."),
-        }), default={"reveal_delay": 1}),
+    return {
         "club": Field(club),
         "coach": Field(Map({
             "name": Field(Str(), doc="Head coach's name."),
@@ -113,6 +113,21 @@ def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str]
         "staff": Field(staff_schema()),
         "affinity": Field(affinity_schema()),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
+    }
+
+
+def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str] | None = None) -> Check:
+    """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1, ``people`` the people tables."""
+    top = Map({
+        "title": Field(Str(), doc="Thread title."),
+        "ruleset": Field(Enum(["purasbar"]), doc="The rulebook this campaign plays."),
+        "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+        "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
+        "options": Field(doc="Thread options.", node=Map({
+            "reveal_delay": Field(Int(min=0, max=12), default=1,
+                                  doc="Months before a hidden roll is revealed."),
+        }), default={"reveal_delay": 1}),
+        **club_fields(cities, people),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   decision(owner_keys)), default={}),
     })

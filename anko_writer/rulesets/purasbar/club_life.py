@@ -18,6 +18,7 @@ from .effects import Target, apply
 from .environment import apply_percent, morale_bonus, season_start
 from .environment import modifier as env_modifier
 from .finance import FinanceRules, r_band, r_coefficient, season_bill
+from .ledger import Ledger
 from .match_events import MatchDepth, check
 from .morale import monthly_adjustment
 from .owner_actions import monthly_action
@@ -40,7 +41,8 @@ class Life:
     coach: Any
     staff: dict[str, Any]
     affinity: Any
-    funds: dict[str, int]
+    ledger: Any
+    """Our club's :class:`ledger.Ledger` (the same object as ``world.ours.ledger``)."""
     finance: FinanceRules
     tables: dict[str, Any]
     environment: Any = None
@@ -64,8 +66,9 @@ class Life:
 
     def target(self, world: World, key: str) -> Target:
         """What an effect may touch on our side."""
-        return Target(world.ours, world.dice, key, world.week, funds=self.funds, staff=self.staff,
-                      affinity=self.affinity, depth=self.depth, environment=self.environment)
+        return Target(world.ours, world.dice, key, world.week, funds=self.ledger, staff=self.staff,
+                      affinity=self.affinity, depth=self.depth, environment=self.environment,
+                      season=world.season, month=world.month)
 
     def level(self, role: str) -> int:
         """A staff member's level (0 when the role is vacant)."""
@@ -76,8 +79,8 @@ class Life:
 def finances(world: World, life: Life) -> dict[str, Any]:
     """Funds, the season's bill and R (000 §6.2.3), as read at the start of a month."""
     bill = season_bill(world.ours, (m.level for m in life.staff.values()), life.finance)
-    r = r_coefficient(life.funds["funds"], bill["total"])
-    return {"funds": life.funds["funds"], "bill": bill, "R": r, "band": r_band(r)}
+    r = r_coefficient(life.ledger.balance, bill["total"])
+    return {"funds": life.ledger.balance, "bill": bill, "R": r, "band": r_band(r)}
 
 
 def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
@@ -101,7 +104,7 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
             rec["applied"] = apply(life.target(world, key), effect)
             cost = (rec.get("branch") or {}).get("cost")
             if cost:
-                life.funds["funds"] -= cost
+                life.ledger.post(world.season, month, "staff_training", -cost, rec["branch"].get("key", ""))
     return {"finances": money, "checks": records, "depth": life.depth["business"].value}
 
 
@@ -399,8 +402,8 @@ def _load_life_tables(resources: Any) -> dict[str, Any]:
     }
 
 
-def life_from_campaign(data: dict[str, Any], tables: dict[str, Any]) -> Life:
-    """Our club's people and money as the campaign file holds them."""
+def life_from_campaign(data: dict[str, Any], tables: dict[str, Any], ledger: Ledger | None = None) -> Life:
+    """Our club's people and money as the campaign file holds them (``ledger``: our club's, if built)."""
     from .environment import Environment
     from .people import Affinity, CoachProfile, Owner, roster_from_json
     coach = data["coach"]
@@ -408,7 +411,7 @@ def life_from_campaign(data: dict[str, Any], tables: dict[str, Any]) -> Life:
                                                             "resume", "background")})
     staff = {m.role: m for m in roster_from_json(data["staff"])}
     return Life(Owner.from_json(data["owner"]), profile, staff, Affinity.from_json(data["affinity"]),
-                {"funds": data["club"]["funds"]}, tables["finance"], tables, environment=Environment())
+                ledger if ledger is not None else Ledger(data["club"]["funds"]), tables["finance"], tables, environment=Environment())
 
 
 def phases_before(world: World, life: Life, month: int, decisions: dict[str, Any]) -> dict[str, Any]:

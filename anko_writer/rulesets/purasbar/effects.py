@@ -35,8 +35,8 @@ class Target:
     dice: Dice
     key: str
     week: int = 0
-    funds: dict[str, int] | None = None
-    """Our club's money as ``{"funds": n}`` (a mutable cell); None for an AI club (not tracked)."""
+    funds: Any = None
+    """Our club's :class:`ledger.Ledger`; None where money is not booked."""
     staff: dict[str, Any] | None = None
     """role → object with ``level`` (our club)."""
     affinity: Any = None
@@ -47,6 +47,9 @@ class Target:
     """Where a ``match_mod`` goes while a match is being played."""
     environment: Any = None
     """The season's :class:`environment.Environment`."""
+    season: int = 0
+    """Season and month the money lines are booked in."""
+    month: int = 0
 
 
 def _sign(polarity: str) -> int:
@@ -78,9 +81,10 @@ def _players(t: Target, target: str) -> list[Player]:
 def _funds(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     if t.funds is None:
         return {"changed": False, "reason": "untracked"}
-    before = t.funds["funds"]
-    t.funds["funds"] = before + _sign(eff["polarity"]) * amount
-    return {"changed": True, "before": before, "after": t.funds["funds"]}
+    before = t.funds.balance
+    t.funds.post(t.season, t.month, eff.get("ledger", "event"), _sign(eff["polarity"]) * amount,
+                 eff.get("label", eff.get("key", "")))
+    return {"changed": True, "before": before, "after": t.funds.balance}
 
 
 def _morale(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:

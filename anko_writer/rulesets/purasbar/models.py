@@ -62,6 +62,8 @@ class Player:
     """The §8.4 leader trait (unlocked by veterans)."""
     youth: bool = False
     """Came up through the club's own academy (§3.3.2, designed ch.9)."""
+    tag: str | None = None
+    """A transfer-market tag such as 大赛专家 (Appendix D, designed)."""
     apps: int = 0
     """Appearances this season (counted by the match day; reset in §4.4)."""
     goals: int = 0
@@ -107,6 +109,7 @@ class Player:
             "affinity": self.affinity,
             "leader": self.leader,
             "youth": self.youth,
+            "tag": self.tag,
             "apps": self.apps,
             "goals": self.goals,
         }

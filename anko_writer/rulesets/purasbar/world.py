@@ -10,6 +10,7 @@ from ...dice import Dice
 from .formations import STYLE_FORMATION
 from .generation import allocate, build_squad, roll_core
 from .injuries import Infirmary
+from .ledger import Ledger
 from .models import Club, Player
 from .schedule import Fixture, make_schedule
 from .standings import Result
@@ -48,17 +49,31 @@ class World:
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
     """Our club as the campaign file describes it."""
+    from .state import player_from
     c, coach = data["club"], data["coach"]
-    players = []
-    for p in data["players"]:
-        attrs = {a: p[a] for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT")}
-        players.append(Player(p["name"], p["position"], p["core"], attrs, p["age"], p.get("k")))
+    players = [player_from(p) for p in data["players"]]
     club = Club(c["city"], c["name"], total, dict(c["initial_abilities"]), c["first_priority"],
                 coach["formation"], players, ours=True, morale=c.get("morale", 0),
                 facilities=dict(c["facilities"]))
     club.coach = Coach(coach["name"], coach["tendency"], coach["stubbornness"])
     club.doctor = data["staff"]["doctor"]["level"]
     club.infirmary = Infirmary()
+    club.ledger = Ledger(c["funds"])
+    club.fans = c.get("fans", 0)
+    club.reputation = c.get("reputation", 0)
+    return club
+
+
+def ai_club_from_state(d: dict[str, Any]) -> Club:
+    """An AI club as the previous season's ``state-end.yaml`` left it."""
+    from .state import player_from
+    club = Club(d["city"], d["name"], d["total"], dict(d["initial_abilities"]), d["first_priority"],
+                d["formation"], [player_from(p) for p in d["players"]], morale=d["morale"],
+                facilities=dict(d["facilities"]), slug=d["slug"], fans=d["fans"], reputation=d["reputation"])
+    club.coach = Coach(d["coach"]["name"], d["coach"]["tendency"], d["coach"]["stubbornness"])
+    club.doctor = d["doctor"]
+    club.infirmary = Infirmary()
+    club.ledger = Ledger(d["funds"])
     return club
 
 
@@ -73,7 +88,8 @@ def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, l
     players, squad = build_squad(dice, f"{key}/squad", alloc.result, names, roll_cores=False)
     style = alloc.order[0]
     club = Club(row["city"], row["club"], row["total"], alloc.result, style,
-                STYLE_FORMATION[style], players, facilities=facilities)
+                STYLE_FORMATION[style], players, facilities=facilities, slug=row["slug"])
+    club.ledger = Ledger(0)
     stub = dice.roll(f"{key}/coach", AI_STUBBORNNESS, "主教练固执")
     club.coach = Coach(f"{row['club']}主教练", STYLE_TENDENCY[style], stub.total)
     doc, hit = staff_table.roll(dice, f"{key}/staff", "队医等级")
@@ -90,16 +106,22 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str
     cities = tables["cities"]
     ours_row = next(r for r in cities if r["city"] == campaign["club"]["city"])
     ours = club_from_campaign(campaign, ours_row["total"])
+    ours.slug = ours_row["slug"]
     clubs: dict[str, Club] = {}
     creations: dict[str, dict[str, Any]] = {}
+    kept = {d["city"]: d for d in campaign.get("league", [])}
     for row in cities:
         if row is ours_row:
             clubs[ours.name] = ours
-            continue
-        club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
-                                   tables["facilities"], tables["staff_levels"])
-        clubs[club.name] = club
-        creations[club.name] = rec
+        elif row["city"] in kept:
+            club = ai_club_from_state(kept[row["city"]])
+            clubs[club.name] = club
+            creations[club.name] = {"slug": club.slug, "kept": True}
+        else:
+            club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
+                                       tables["facilities"], tables["staff_levels"])
+            clubs[club.name] = club
+            creations[club.name] = rec
     order = list(clubs)
     fixtures, draw = make_schedule(dice, f"s{season}/schedule", order)
     return World(season, seed, dice, clubs, order, ours, fixtures, draw, creations=creations)
@@ -132,8 +154,8 @@ def disclose_for(world: World) -> Callable[[Club], dict[str, Any] | None]:
     def disclose(club: Club) -> dict[str, Any] | None:
         """The §2.2 allocation of ``club`` the first time readers meet it."""
         k = (club.name, "*abilities*")
-        if club.ours or k in world.disclosed:
-            return None
+        if club.ours or k in world.disclosed or "allocation" not in world.creations[club.name]:
+            return None  # a club kept from last season was shown then
         world.disclosed.add(k)
         return {"team": club.name, "allocation": world.creations[club.name]["allocation"]}
     return disclose
