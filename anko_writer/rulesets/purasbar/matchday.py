@@ -114,6 +114,18 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
                 "adapting": adapting})
     for side, club in ((hs, home), (as_, away)):
         club.formation = side.formation  # a change in play stands (000 §7.2, §7.4.4)
-        for _, p, _ in side.entries:
+        for p in {id(p): p for _, p, _ in side.entries}.values():
             world.played.setdefault((club.name, p.name), set()).add(week)
+            p.apps += 1
+    count_goals(world, rec)
     return rec
+
+
+def count_goals(world: World, rec: dict[str, Any]) -> None:
+    """Add the match's goals to each scorer's season tally (§3.3.2 promotion and Appendix E read it)."""
+    for a in rec["attacks"]:
+        if a["goal"]:
+            club = world.clubs[a["team"]]
+            scorer = next((p for p in club.players if p.name == a["shooter"]), None)
+            if scorer is not None:
+                scorer.goals += 1

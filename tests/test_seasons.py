@@ -1,0 +1,92 @@
+"""Seasons that follow (issue 5): state-end.yaml, starting from it, editing it, and the chain in memory."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anko_writer.cli import app
+from anko_writer.rulesets.purasbar import RULESET
+from tests.util import RES, campaign_file
+
+runner = CliRunner()
+
+
+def _season(camp: Path, out: Path, season: int, *extra: str):  # noqa: ANN202
+    return runner.invoke(app, ["season", str(camp), "--season", str(season), "--out", str(out), *extra])
+
+
+def _files(out: Path, season: int) -> dict[str, bytes]:
+    d = out / f"s{season:02d}"
+    return {p.name: p.read_bytes() for p in sorted(d.iterdir()) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def two(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Seasons 1 and 2 written one after the other (season 2 starts from s01/state-end.yaml)."""
+    tmp = tmp_path_factory.mktemp("seasons")
+    camp = campaign_file(tmp)
+    out = tmp / "out"
+    for s in (1, 2):
+        res = _season(camp, out, s)
+        assert res.exit_code == 0, res.output
+    return camp, out
+
+
+def test_each_season_writes_its_state_file(two: tuple[Path, Path]) -> None:
+    _, out = two
+    for s in (1, 2):
+        text = (out / f"s{s:02d}" / "state-end.yaml").read_text(encoding="utf-8")
+        assert text.startswith(f"# 第 {s} 赛季结束时的存档") and f"\nseason: {s}\n" in text
+
+
+def test_state_file_round_trips_through_its_schema(two: tuple[Path, Path]) -> None:
+    _, out = two
+    path = out / "s01" / "state-end.yaml"
+    state = RULESET.load_state(path.read_text(encoding="utf-8"), path, RES)
+    assert state["season"] == 1 and state["ending"] == "none"
+    assert len(state["league"]) == 23 and all(11 <= len(c["players"]) <= 33 for c in state["league"])
+    names = {p["name"] for p in state["players"]}
+    assert len(names) == len(state["players"])
+
+
+def test_season_two_from_the_file_equals_season_two_from_memory(two: tuple[Path, Path], tmp_path: Path) -> None:
+    camp, out = two
+    fresh = tmp_path / "fresh"
+    res = _season(camp, fresh, 2)  # no s01/state-end.yaml here: season 1 is played in memory
+    assert res.exit_code == 0, res.output
+    assert _files(fresh, 2) == _files(out, 2)
+
+
+def test_an_edited_state_file_is_where_the_next_season_starts(two: tuple[Path, Path], tmp_path: Path) -> None:
+    camp, out = two
+    copy = tmp_path / "out"
+    shutil.copytree(out / "s01", copy / "s01")
+    state = copy / "s01" / "state-end.yaml"
+    text = state.read_text(encoding="utf-8")
+    first = next(line for line in text.splitlines() if line.startswith("  - {name: "))
+    old = first.split("name: ", 1)[1].split(",", 1)[0]
+    state.write_text(text.replace(f"name: {old},", "name: 新名字测试,", 1), encoding="utf-8")
+    res = _season(camp, copy, 2, "--force")
+    assert res.exit_code == 0, res.output
+    chapters = "".join(p.read_text(encoding="utf-8") for p in sorted((copy / "s02").glob("m*.md")))
+    assert "新名字测试" in chapters and f"{old}" not in chapters.replace("新名字测试", "")
+
+
+def test_a_broken_state_file_is_one_located_error_and_writes_nothing(two: tuple[Path, Path], tmp_path: Path) -> None:
+    camp, out = two
+    copy = tmp_path / "out"
+    shutil.copytree(out / "s01", copy / "s01")
+    state = copy / "s01" / "state-end.yaml"
+    lines = state.read_text(encoding="utf-8").splitlines()
+    n = next(i for i, line in enumerate(lines) if line.startswith("  - {name: "))
+    lines[n] = lines[n].replace("position: ", "position: ST, was: ", 1)
+    state.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = _season(camp, copy, 2)
+    assert res.exit_code == 1
+    assert f"state-end.yaml:{n + 1}:" in res.output and "players[0]" in res.output
+    assert "Traceback" not in res.output
+    assert not (copy / "s02").exists()
