@@ -64,6 +64,16 @@ DECISION = Map({
                   required=False, doc="Substitution policy; without it the AI policy (below 30, random pick)."),
     "penalties": Field(List(Str(), min_len=1, max_len=11), required=False,
                        doc="Penalty order (000 §5.4.2); without it ATK high to low."),
+    "transfers": Field(Map({
+        "buy": Field(List(Map({"player": Field(Str(), doc="A player on the window's market list."),
+                               "offer": Field(Int(min=0), doc="The offer in P$ (Appendix D negotiation).")})),
+                     default=[], doc="Signings to try, in order."),
+        "sell": Field(List(Map({"player": Field(Str(), doc="One of our players."),
+                                "price": Field(Int(min=0), doc="Asking price in P$.")})),
+                      default=[], doc="Players to put on the market."),
+        "release": Field(List(Str()), default=[], doc="Players to release on a free."),
+    }), required=False,
+        doc="Transfer-window votes (months 1 and 7, Appendix D); without them the AI rule buys for us."),
 }, doc="The readers' votes for one month.")
 
 
