@@ -142,7 +142,7 @@ def _leader(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, Any]
         return None
     rec = _check(dice, key, leader_chance(p.attrs["MNT"], table), f"{p.name} 领袖特质判定")
     rec.update(threshold=lt["mnt"], mnt=p.attrs["MNT"], base=lt["base"])
-    p.leader = p.leader or rec["success"]
+    p.leader = rec["success"]
     return rec
 
 
