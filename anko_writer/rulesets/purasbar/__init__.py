@@ -17,7 +17,7 @@ from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tac
 from .standings import table
 from .world import World, new_world
 from .state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
-from .seasons import carried_seals, carry_over, fortunes_of
+from .seasons import carried_seals, carry_over, fortunes_of, load_growth_tables, month_achievements
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -146,6 +146,7 @@ class Purasbar(Ruleset):
         world = new_world(source, data["seed"], season, tables)
         world.life = life_from_campaign(source, load_life_tables(resources), world.ours.ledger)
         carry_over(world, state)
+        tables_growth = load_growth_tables(resources)
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
@@ -172,6 +173,7 @@ class Purasbar(Ruleset):
             _seal(world, month, rolls, delay)
             reveals = _due(world, month)
             results = _month_record(world, month, played, rolls, data, reveals)
+            results["achievements"] = month_achievements(world, results, tables_growth)
             sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
             chapters.append(Chapter(season, month, results, public=_public(results, sealed)))
         state_text = None

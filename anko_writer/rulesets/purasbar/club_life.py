@@ -63,6 +63,12 @@ class Life:
     """Morale that lasts only this month's matches (the coach winning a §4.5.2 contest)."""
     followup: dict[str, Any] | None = None
     """After the owner won a contest, the next match's result moves affinity (designed)."""
+    achievements: set[str] = field(default_factory=set)
+    """Appendix E achievements unlocked in any season so far (never twice)."""
+    provisional: list[str] = field(default_factory=list)
+    """In-season achievements unlocked this season, confirmed at §4.4 step 7."""
+    facts: dict[str, Any] | None = None
+    """Last month's achievement facts (streaks run across months)."""
 
     def target(self, world: World, key: str) -> Target:
         """What an effect may touch on our side."""

@@ -40,11 +40,33 @@ def carry_over(world: World, state: dict[str, Any] | None) -> None:
                             "season": s["sealed_in"]["season"], "due": s["due"], "done": False})
     fort = state["fortunes"]
     world.life.depth["external"].value = fort.get("external_depth", 0)
+    world.life.achievements = set(fort.get("achievements", []))
 
 
 def fortunes_of(world: World) -> dict[str, Any]:
     """The fortunes ``state-end.yaml`` carries (§4.4 step 11: business depth resets, external stays)."""
-    return {"external_depth": world.life.depth["external"].value}
+    return {"external_depth": world.life.depth["external"].value,
+            "achievements": sorted(world.life.achievements)}
+
+
+def load_growth_tables(resources: Resources) -> dict[str, Any]:
+    """The tables of the seasons that follow: ageing, youth, achievements and the off-season rules."""
+    from .achievements import load_achievements
+    from .ageing import load_ageing
+    from .youth import load_youth
+    return {"ageing": load_ageing(resources), "youth": load_youth(resources),
+            "achievements": load_achievements(resources), "seasons": load_seasons(resources)}
+
+
+def month_achievements(world: World, record: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
+    """§4.1 phase 5 (designed Appendix E): the in-season achievements the month's facts unlock."""
+    from .achievements import check_month, month_facts
+    life = world.life
+    facts = month_facts(record, world.ours.name, life.facts)
+    life.facts = facts
+    rec = check_month(facts, life.achievements, tables["achievements"])
+    life.provisional += [e["key"] for e in rec["unlocked"]]
+    return rec
 
 
 SEASONS = Map({
