@@ -121,6 +121,7 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str
             club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
                                        tables["facilities"], tables["staff_levels"])
             clubs[club.name] = club
+            rec["index"] = {p.name: i for i, p in enumerate(club.players)}
             creations[club.name] = rec
     order = list(clubs)
     fixtures, draw = make_schedule(dice, f"s{season}/schedule", order)
@@ -134,8 +135,9 @@ def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str
         k = (club.name, player.name)
         fresh = False
         if not player.rolled:
-            idx = club.players.index(player)
-            slug = world.creations[club.name]["slug"]
+            created = world.creations[club.name]
+            idx = created["index"][player.name]  # the squad index at creation: transfers may move others
+            slug = created["slug"]
             steps = roll_core(world.dice, f"s{world.season}/club/{slug}/core{idx}", player, club.initial)
             world.reveals[k] = {"player": player.name, "position": player.position, "steps": steps,
                                 "attrs": dict(player.attrs), "age": player.age, "month": world.month}
