@@ -15,9 +15,13 @@ from .club_life import league_morale, life_from_campaign, load_life_tables, mont
 from .newcampaign import new_campaign
 from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .standings import table
-from .world import World, new_world
+from .world import World, new_world, open_books
+from .cashflow import apps_now, month_money
+from .windows import market_list, post_market, window_phase
+from .state import player_from
 from .state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
-from .seasons import carried_seals, carry_over, fortunes_of, load_growth_tables, month_achievements
+from .settlement import settle
+from .seasons import SETTLEMENT_MONTH, carried_seals, carry_over, fortunes_of, load_season_tables, month_achievements
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -99,6 +103,10 @@ def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
     return [{"name": n, "team": t, "goals": g} for (n, t), g in ranked]
 
 
+WINTER_MARKET_MONTH = 6
+"""The chapter that posts the winter window's market (the window opens in month 7)."""
+
+
 class Purasbar(Ruleset):
     """The 群英杯 ruleset plug-in."""
 
@@ -144,9 +152,18 @@ class Purasbar(Ruleset):
         source = start_data(data, state) if state is not None else data
         tables = load_tables(resources).as_dict()
         world = new_world(source, data["seed"], season, tables)
-        world.life = life_from_campaign(source, load_life_tables(resources), world.ours.ledger)
+        life_tables = load_life_tables(resources)
+        tables_growth = load_season_tables(resources)
+        open_books(world, source, tables["cities"], life_tables["finance"], tables_growth["fans"],
+                   tables_growth["contracts"])
+        world.life = life_from_campaign(source, life_tables, world.ours.ledger)
         carry_over(world, state)
-        tables_growth = load_growth_tables(resources)
+        names = tables["names"]
+        summer = None
+        if state is not None and state["market"]:
+            world.market = [player_from(d) for d in state["market"]]
+        else:
+            summer = post_market(world, season, 1, tables_growth, names)
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
@@ -154,7 +171,10 @@ class Purasbar(Ruleset):
         for month in range(1, last_month + 1):
             decisions = data["decisions"].get(f"s{season}m{month}", {})
             world.month = month
+            apps = apps_now(world)
             life = phases_before(world, world.life, month, decisions)
+            life["market"] = summer if month == 1 else None
+            life["window"] = window_phase(world, month, decisions, tables_growth, names)
             coach = life["coach"]
             tactics = None
             if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
@@ -165,6 +185,10 @@ class Purasbar(Ruleset):
                 played = play_league_month(world, month, decisions, tactics)
             life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
             league_morale(world, played)
+            life["money"] = month_money(world, month, played, apps, tables_growth)
+            if month == WINTER_MARKET_MONTH:
+                played["market"] = post_market(world, season, month + 1, tables_growth, names)
+            played["market_list"] = market_list(world, tables_growth) if month == WINTER_MARKET_MONTH else []
             played["life"] = life
             if month == 1:
                 played["prep"] = prep
@@ -178,16 +202,42 @@ class Purasbar(Ruleset):
             chapters.append(Chapter(season, month, results, public=_public(results, sealed)))
         state_text = None
         if last_month == SEASON_MONTHS:
-            state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world), market=[],
-                                             seals=carried_seals(world)))
+            end = _settlement_chapter(self.name, world, data, chapters, tables_growth, life_tables, names, mark)
+            chapters.append(end)
+            ending = end.results["settlement"]["next"]["ending"]
+            state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
+                                             market=market_list(world, tables_growth),
+                                             seals=carried_seals(world), ending=ending))
+        months = [c for c in chapters if c.name is None]
         summary = {"ruleset": self.name, "season": season, "title": data["title"],
-                   "club": world.ours.name, "months": [c.month for c in chapters],
-                   "standings": chapters[-1].results["standings"] if chapters else [],
-                   "our_results": _our_results(chapters), "scorers": _scorers(chapters),
+                   "club": world.ours.name, "months": [c.month for c in months],
+                   "standings": months[-1].results["standings"] if months else [],
+                   "our_results": _our_results(months), "scorers": _scorers(months),
                    "fixtures": prep["our_fixtures"], "reveals": [],
                    "pending": [s["roll"] for s in world.seals if not s["done"]],
-                   "cup": _cup_summary(chapters)}
+                   "cup": _cup_summary(months),
+                   "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
         return SeasonRun(chapters, summary, state_text=state_text)
+
+
+def _settlement_chapter(ruleset: str, world: World, data: dict[str, Any], chapters: list[Chapter],
+                        tables_growth: dict[str, Any], life_tables: dict[str, Any], names: Any, mark: int) -> Chapter:
+    """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
+    rec = settle(world, [c.results for c in chapters], tables_growth, life_tables, names)
+    rolls = world.dice.since(mark)
+    delay = data["options"]["reveal_delay"]
+    _seal(world, SETTLEMENT_MONTH, rolls, delay)
+    ended = rec["next"]["ending"] != "none"
+    reveals = _due(world, SETTLEMENT_MONTH + (99 if ended else 0))
+    results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH, "seed": world.seed,
+               "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
+               "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
+               "reveals": reveals, "sealed": [s["roll"] for s in world.seals if s["month"] == SETTLEMENT_MONTH],
+               "market_list": market_list(world, tables_growth), "next_key": f"s{world.season + 1}m1",
+               "ended": ended}
+    sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
+    return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
+                   public=_public(results, sealed))
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

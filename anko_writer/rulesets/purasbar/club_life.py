@@ -17,7 +17,9 @@ from .depth import Depth
 from .effects import Target, apply
 from .environment import apply_percent, morale_bonus, season_start
 from .environment import modifier as env_modifier
-from .finance import FinanceRules, r_band, r_coefficient, season_bill
+from .bankruptcy import Bankruptcy
+from .finance import FinanceRules, r_from_ledger, season_bill
+from .transfers import Instalments, window_of
 from .ledger import Ledger
 from .match_events import MatchDepth, check
 from .morale import monthly_adjustment
@@ -69,6 +71,10 @@ class Life:
     """In-season achievements unlocked this season, confirmed at §4.4 step 7."""
     facts: dict[str, Any] | None = None
     """Last month's achievement facts (streaks run across months)."""
+    bankruptcy: Any = field(default_factory=lambda: Bankruptcy())
+    """Our place on the §11.3 chain (:class:`bankruptcy.Bankruptcy`)."""
+    book: Any = field(default_factory=lambda: Instalments())
+    """Transfer fees still to pay, league-wide (:class:`transfers.Instalments`)."""
 
     def target(self, world: World, key: str) -> Target:
         """What an effect may touch on our side."""
@@ -83,10 +89,11 @@ class Life:
 
 
 def finances(world: World, life: Life) -> dict[str, Any]:
-    """Funds, the season's bill and R (000 §6.2.3), as read at the start of a month."""
+    """Funds, the season's bill and R (000 §6.2.3) from the ledger, as read at the start of a month:
+    R = funds ÷ (the bill still to pay + transfer instalments still due)."""
     bill = season_bill(world.ours, (m.level for m in life.staff.values()), life.finance)
-    r = r_coefficient(life.ledger.balance, bill["total"])
-    return {"funds": life.ledger.balance, "bill": bill, "R": r, "band": r_band(r)}
+    r = r_from_ledger(life.ledger, bill["total"], world.season, life.book.outstanding(world.ours.name))
+    return {**r, "bill": bill}
 
 
 def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
@@ -233,7 +240,7 @@ def _state(world: World, life: Life) -> dict[str, Any]:
     """What the action tables check before an action can be carried out (000 §4.1 phase 2)."""
     club = world.ours
     return {"facilities": dict(club.facilities), "staff": {r: m.level for r, m in life.staff.items()},
-            "morale": club.morale, "transfer_window": False,
+            "morale": club.morale, "transfer_window": window_of(world.month) is not None,
             "young_players": any(p.rolled and (p.age or 99) <= 23 for p in club.players),
             "losing_streak": life.losing_streak, "owner_to_coach": life.affinity.get("coach", "owner_to"),
             "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
@@ -396,15 +403,14 @@ def _load_life_tables(resources: Any) -> dict[str, Any]:
     from .morale import load_morale
     from .owner_actions import load_owner_actions
     from .people import load_people_tables
-    from ...tables import load_data
-    from .finance import FINANCE
+    from .finance import load_finance
     return {
         "people": load_people_tables(resources), "business": load_business_tables(resources),
         "match_events": load_match_event_tables(resources), "external": load_external(resources),
         "owner_actions": load_owner_actions(resources.table_path("owner_actions.yaml")),
         "coach_decisions": load_coach_decisions(resources.table_path("coach_decisions.yaml")),
         "morale": load_morale(resources),
-        "finance": FinanceRules.from_data(load_data(resources.table_path("finance.yaml"), FINANCE)),
+        "finance": load_finance(resources),
     }
 
 

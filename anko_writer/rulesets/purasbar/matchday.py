@@ -9,6 +9,7 @@ from .models import Club
 from .side import AI_SUB_STAMINA, Plan
 from .club_life import pre_match, slice_hook
 from .environment import injury_bonus
+from .finance import book_gate, ticket_income
 from .match_events import MatchDepth
 from .world import World, disclose_for, reveal_for
 
@@ -118,6 +119,19 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
             world.played.setdefault((club.name, p.name), set()).add(week)
             p.apps += 1
     count_goals(world, rec)
+    rec["gate"] = gate(world, key, home, away, competition, round_no)
+    return rec
+
+
+def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> dict[str, Any] | None:
+    """Designed §11.1 and §4.2.3: the match's gate, booked on both clubs' ledgers (the final's split)."""
+    life = world.life
+    if life is None:
+        return None
+    comp = "final" if competition == "knockout" and round_no == 3 else competition
+    rec = ticket_income(world.dice, key, home, away, comp, life.finance, life.environment)
+    rec["lines"] = book_gate(home.ledger, away.ledger, rec, world.season, world.month, f"{home.name}–{away.name}",
+                             life.finance)
     return rec
 
 

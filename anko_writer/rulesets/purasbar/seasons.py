@@ -13,6 +13,7 @@ from ...dice import Dice
 from ...resources import Resources
 from ...schema import Field, Int, Map, Str
 from ...tables import DiceNotation, load_data
+from .bankruptcy import Bankruptcy
 from .generation import roll_name
 from .world import World
 
@@ -41,21 +42,36 @@ def carry_over(world: World, state: dict[str, Any] | None) -> None:
     fort = state["fortunes"]
     world.life.depth["external"].value = fort.get("external_depth", 0)
     world.life.achievements = set(fort.get("achievements", []))
+    world.life.bankruptcy = Bankruptcy.from_json(fort.get("bankruptcy"))
 
 
 def fortunes_of(world: World) -> dict[str, Any]:
     """The fortunes ``state-end.yaml`` carries (§4.4 step 11: business depth resets, external stays)."""
     return {"external_depth": world.life.depth["external"].value,
-            "achievements": sorted(world.life.achievements)}
+            "achievements": sorted(world.life.achievements), "bankruptcy": world.life.bankruptcy.to_json()}
 
 
-def load_growth_tables(resources: Resources) -> dict[str, Any]:
-    """The tables of the seasons that follow: ageing, youth, achievements and the off-season rules."""
-    from .achievements import load_achievements
-    from .ageing import load_ageing
-    from .youth import load_youth
-    return {"ageing": load_ageing(resources), "youth": load_youth(resources),
-            "achievements": load_achievements(resources), "seasons": load_seasons(resources)}
+_CACHE: dict[tuple, dict[str, Any]] = {}
+
+
+def load_season_tables(resources: Resources) -> dict[str, Any]:
+    """The tables of money and of the seasons that follow (ageing, youth, achievements, transfers,
+    contracts, prizes, fans, the off-season rules), validated; cached per set of table files."""
+    stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for d in resources.search_path("tables")
+                         for p in d.glob("*.yaml")))
+    if stamp not in _CACHE:
+        from .achievements import load_achievements
+        from .ageing import load_ageing
+        from .fans import load_fans
+        from .finance import load_prizes
+        from .market import load_transfer_tables
+        from .youth import load_youth
+        transfers = load_transfer_tables(resources)
+        _CACHE[stamp] = {"ageing": load_ageing(resources), "youth": load_youth(resources),
+                         "achievements": load_achievements(resources), "seasons": load_seasons(resources),
+                         "transfers": transfers, "contracts": transfers.contracts, "prizes": load_prizes(resources),
+                         "fans": load_fans(resources)}
+    return _CACHE[stamp]
 
 
 def month_achievements(world: World, record: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:

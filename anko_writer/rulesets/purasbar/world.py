@@ -45,6 +45,8 @@ class World:
     """Hidden rolls posted so far and the month each is due to be revealed in."""
     life: Any = None
     """Our club's people and fortunes (:class:`club_life.Life`)."""
+    market: list[Player] = field(default_factory=list)
+    """The players on offer in the coming transfer window (Appendix D)."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
@@ -100,8 +102,33 @@ def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, l
                   "tendency": club.coach.tendency, "doctor_roll": doc.to_json(), "doctor": club.doctor}
 
 
+def open_books(world: World, campaign: dict[str, Any], cities: list[dict[str, Any]], finance: Any,
+               fans: dict[str, Any], contracts: dict[str, Any]) -> None:
+    """Designed ch.10, 11, 13 for clubs new this season: opening fans and reputation (ours unless the
+    campaign gives them), an AI club's opening funds and its players' contracts (rolled ones 1D3 + age)."""
+    from .contracts import assign_contracts
+    from .fans import initial_fans, initial_reputation
+    from .finance import ai_opening_funds
+    rows = {r["city"]: r for r in cities}
+    given = campaign["club"]
+    for club in world.clubs.values():
+        row = rows[club.city]
+        if club.ours:
+            club.fans = given["fans"] if "fans" in given else initial_fans(row["pbs"], fans)
+            club.reputation = given["reputation"] if "reputation" in given else initial_reputation(row["total"], fans)
+            continue
+        if world.creations[club.name].get("kept"):
+            continue
+        club.fans = initial_fans(row["pbs"], fans)
+        club.reputation = initial_reputation(row["total"], fans)
+        club.ledger = Ledger(ai_opening_funds(row["total"], row["pbs"], finance)["funds"])
+        key = f"s{world.season}/club/{club.slug}/contracts"
+        assign_contracts(world.dice, key, club.players, contracts)
+
+
 def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str, Any]) -> World:
-    """Season start: AI clubs created by the dice, our club from the file, the schedule drawn."""
+    """Season start: AI clubs created by the dice (or kept from last season), our club from the file
+    (or last season's state), the schedule drawn."""
     dice = Dice(seed)
     cities = tables["cities"]
     ours_row = next(r for r in cities if r["city"] == campaign["club"]["city"])
