@@ -45,6 +45,11 @@ class SeasonRun:
     """The finished season's end as a file the host may edit (``sNN/state-end.yaml``), if the ruleset
     carries seasons over; the next season starts from it."""
 
+    @property
+    def months(self) -> list[Chapter]:
+        """The month chapters alone (without a season-end chapter such as the settlement)."""
+        return [c for c in self.chapters if c.name is None]
+
 
 @dataclass
 class NewCampaign:

@@ -73,7 +73,7 @@ def _write_campaign(folder: Path, seed: int, res: Resources, extra: str = "") ->
 
 def _render_all(run: Any, campaign: Any, res: Resources) -> dict[int, tuple[dict[str, Any], str]]:
     return {ch.month: (ch.results, render_chapter(res, ch.template, _context(ch.results, campaign)))
-            for ch in run.chapters}
+            for ch in run.months}
 
 
 @pytest.fixture(scope="module")
@@ -514,11 +514,13 @@ def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_
     report = verify_dir(out)
     assert report.ok, report.problems
     assert report.checked == sum(len(r["sealed"]) for r, _ in chapters.values()) and not report.sealed
-    _, reveals = scan(index_md)
-    assert {r.roll_id for r in reveals} == {r["id"] for r in season.summary["reveals"]}
-    part = section(index_md, "隐藏骰揭晓")
-    for r in season.summary["reveals"]:
-        assert f"「{r['purpose']}」：{r['expr']}＝{r['total']}。" in part
+    end = (out / "s01/end.md").read_text(encoding="utf-8")
+    _, reveals = scan(end)
+    assert {r.roll_id for r in reveals} == {r["id"] for r in chapters[12][0]["sealed"]}  # month 12 + delay 1
+    part = section(end, "隐藏骰揭晓")
+    for r in chapters[12][0]["sealed"]:
+        assert f"第十二月封存的「{r['purpose']}」{r['expr']}＝" in part
+    assert season.summary["pending"] == [] and "尚未揭晓" not in index_md
 
 
 # --------------------------------------------------------------------------- the 群英杯 month
@@ -589,7 +591,7 @@ def test_knocked_out_club_sees_the_rest_as_results(chapters: Any) -> None:
 def test_champion_club_final(tmp_path: Path, res: Resources) -> None:
     campaign = load_campaign(_write_campaign(tmp_path, CHAMPION_SEED, res))
     run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
-    ch = run.chapters[-1]
+    ch = run.months[-1]
     results = ch.results
     assert results["champion"] == results["club"]
     md = render_chapter(res, ch.template, _context(results, campaign))
@@ -625,7 +627,7 @@ def test_month_chapter_reveals_earlier_seals(chapters: Any, campaign: Any, res: 
     """A chapter reveals the hidden rolls due that month (a longer season would carry them over)."""
     results = copy.deepcopy(chapters[11][0])
     sealed = chapters[12][0]["sealed"]
-    results["reveals"] = [{**r, "sealed_in": 12} for r in sealed]
+    results["reveals"] = [{**r, "sealed_in": 12, "sealed_season": 1} for r in sealed]
     md = render_chapter(res, "chapter.md.j2", _context(results, campaign))
     part = section(md, "隐藏骰揭晓")
     seals, _ = scan(chapters[12][1])
@@ -686,7 +688,10 @@ def test_coach_decision_states_the_rules(chapters: Any) -> None:
         else:  # 调整战术体系 (designed §16.3): the formation that counters the first opponent
             assert results["life"]["coach"]["carried_out"]
             assert f"调整战术体系挑出克制它的 **{choice['formation']}" in part
-            assert (f"适应期{roll_text(choice['adaptation']['roll'])}" in part) == bool(choice["adaptation"])
+            if choice["adaptation"]:
+                assert f"适应期{roll_text(choice['adaptation']['roll'])}" in part
+            else:
+                assert "适应期「" not in part
         coach = results["choice"]["coach"]
         assert f"固执 {coach['stubbornness']}" in part
 
@@ -720,7 +725,7 @@ def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: R
     other = next(f for f in ("4 4 2", "3 5 2", "5 4 1", "4 3 3") if f != data["coach"]["formation"])
     data["decisions"] = {"s1m2": {"formation": other}}
     run = RULESET.play_season(data, SEASON, 2, res)
-    ch = run.chapters[1]
+    ch = run.months[1]
     choice = ch.results["choice"]
     assert choice["source"] == "vote" and choice["adaptation"]
     md = render_chapter(res, ch.template, {**ch.results, "results": ch.results, "seed": campaign.seed,
@@ -892,7 +897,7 @@ def test_phrase_bank_is_varied_and_clean(res: Resources) -> None:
 
 def test_rendering_is_byte_identical(season: Any, campaign: Any, res: Resources, chapters: Any, index_md: str) -> None:
     # rendered again, in reverse order, each chapter comes out the same
-    for ch in reversed(season.chapters):
+    for ch in reversed(season.months):
         again = render_chapter(res, ch.template, _context(ch.results, campaign))
         assert again == chapters[ch.month][1], ch.month
     context = {**season.summary, "seed": campaign.seed, "campaign": campaign.data}
@@ -909,6 +914,6 @@ def test_chapters_from_the_cli_context(campaign: Any, season: Any, res: Resource
     """The CLI's own context builder gives the same text."""
     from anko_writer.cli import chapter_context
 
-    for ch in (season.chapters[0], season.chapters[-1]):
+    for ch in (season.months[0], season.months[-1]):
         md = render_chapter(res, ch.template, chapter_context(ch, campaign))
         assert md == render_chapter(res, ch.template, _context(ch.results, campaign))

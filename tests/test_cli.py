@@ -70,7 +70,7 @@ class FakeRuleset(Ruleset):
         results = {"ruleset": "fake", "season": 0, "month": 0, "seed": seed, "rolls": [roll.to_json()], "reveals": []}
         return NewCampaign("club.yaml", text, Chapter(0, 0, results, "chapter.md.j2"))
 
-    def play_season(self, campaign: Any, season: int, last_month: int, resources: Any) -> SeasonRun:
+    def play_season(self, campaign: Any, season: int, last_month: int, resources: Any, start: Any = None) -> SeasonRun:
         dice = Dice(campaign.seed)
         chapters = [self._month(dice, campaign.seed, season, m) for m in range(1, last_month + 1)]
         return SeasonRun(chapters, {"season": season, "months": len(chapters)})

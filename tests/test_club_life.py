@@ -95,7 +95,7 @@ def season(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
 
 
 def test_every_month_runs_the_phases_in_order(season) -> None:  # noqa: ANN001
-    for ch in season.chapters:
+    for ch in season.months:
         life = ch.results["life"]
         assert list(life)[:1] == ["business"] and "owner" in life and "coach" in life and "end" in life
         assert ("external" in life) == (ch.month == 1)
@@ -106,7 +106,7 @@ def test_every_month_runs_the_phases_in_order(season) -> None:  # noqa: ANN001
 def test_event_modifiers_reach_the_attack_formula(season) -> None:  # noqa: ANN001
     """000 §5.1.3 安科事件修正: an event's match_mod shows in our attacks and the value still adds up."""
     seen = 0
-    for ch in season.chapters:
+    for ch in season.months:
         for i in ch.results["our_matches"]:
             for a in ch.results["matches"][i]["attacks"]:
                 assert a["value"] == a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values())
@@ -115,8 +115,8 @@ def test_event_modifiers_reach_the_attack_formula(season) -> None:  # noqa: ANN0
 
 
 def test_training_boost_is_used_in_the_first_match(season) -> None:  # noqa: ANN001
-    boosted = [ch.results["matches"][ch.results["our_matches"][0]]["boosted"] for ch in season.chapters[1:]]
-    trained = [ch.results["life"]["end"]["training"].get("boost") for ch in season.chapters[:-1]]
+    boosted = [ch.results["matches"][ch.results["our_matches"][0]]["boosted"] for ch in season.months[1:]]
+    trained = [ch.results["life"]["end"]["training"].get("boost") for ch in season.months[:-1]]
     for given, used in zip(trained, boosted):
         assert bool(given) == bool(used)
         if given:
@@ -124,7 +124,7 @@ def test_training_boost_is_used_in_the_first_match(season) -> None:  # noqa: ANN
 
 
 def test_morale_moves_and_stays_in_range(season) -> None:  # noqa: ANN001
-    values = [c["morale"] for ch in season.chapters for c in ch.results["clubs"]]
+    values = [c["morale"] for ch in season.months for c in ch.results["clubs"]]
     assert all(-100 <= v <= 100 for v in values) and len(set(values)) > 5
 
 
@@ -174,7 +174,7 @@ def test_chained_origin_is_told_in_the_month_end(season) -> None:  # noqa: ANN00
     import copy
 
     from anko_writer.render import find_problems, render_chapter
-    ch = season.chapters[2]
+    ch = season.months[2]
     results = copy.deepcopy(ch.results)
     roll = {"id": "s1/m03/origin#1", "purpose": "好感起源", "expr": "1D100", "dice": [42], "total": 42, "hidden": False}
     results["life"]["end"]["chained"] = [{"who": "coach", "direction": "owner_to", "value": 8, "tier": "hostile",

@@ -34,9 +34,9 @@ def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
 def test_season_writes_months_1_to_12_with_json(first: tuple[Path, Path]) -> None:
     _, out = first
     names = sorted(p.name for p in (out / "s01").iterdir())
-    assert [f"m{m:02d}.md" for m in range(1, 13)] == [n for n in names if n.endswith(".md") and n != "index.md"]
-    assert [f"m{m:02d}.json" for m in range(1, 13)] == [n for n in names if n.endswith(".json")]
-    assert "index.md" in names
+    assert [f"m{m:02d}.md" for m in range(1, 13)] == [n for n in names if n.startswith("m") and n.endswith(".md")]
+    assert [f"m{m:02d}.json" for m in range(1, 13)] == [n for n in names if n.startswith("m") and n.endswith(".json")]
+    assert {"index.md", "end.md", "end.json", "state-end.yaml"} <= set(names)
 
 
 def test_two_runs_are_byte_identical(first: tuple[Path, Path], tmp_path: Path) -> None:

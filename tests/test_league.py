@@ -86,7 +86,7 @@ def season(tmp_path_factory: pytest.TempPathFactory):
 
 def test_season_json_contract(season) -> None:  # noqa: ANN001
     """Every attack satisfies the §5.1 formula, scores equal goals, 276 matches, standings add up."""
-    matches = [m for ch in season.chapters for m in ch.results["matches"]]
+    matches = [m for ch in season.months for m in ch.results["matches"]]
     assert len(matches) == 276
     assert len({frozenset((m["home"], m["away"])) for m in matches}) == 276
     for m in matches:
@@ -99,7 +99,7 @@ def test_season_json_contract(season) -> None:  # noqa: ANN001
                 assert a["finish_value"] == a["finish_die"] + (a["shooter_atk"] - a["keeper_gk"]) // 2
             assert a["modifiers"]["venue"] == (2 if a["team"] == m["home"] else -2)
         assert m["score"] == [sum(a["goal"] for a in m["attacks"] if a["team"] == t) for t in (m["home"], m["away"])]
-    last = season.chapters[-1].results["standings"]
+    last = season.months[-1].results["standings"]
     assert len(last) == 24 and all(r["played"] == 23 for r in last)
     assert sum(r["gf"] for r in last) == sum(sum(m["score"]) for m in matches)
     assert [r["points"] for r in last] == sorted((r["points"] for r in last), reverse=True)
@@ -108,7 +108,7 @@ def test_season_json_contract(season) -> None:  # noqa: ANN001
 def test_month_records(season) -> None:  # noqa: ANN001
     """Each month: the right rounds, our matches, every roll once, unrolled cores left out, stamina in range."""
     seen: set[str] = set()
-    for ch in season.chapters:
+    for ch in season.months:
         r = ch.results
         assert {k for k in ("ruleset", "season", "month", "seed", "rolls", "matches", "standings", "clubs")} <= set(r)
         assert [x["round"] for x in r["rounds"]] == list(ROUNDS_BY_MONTH[ch.month])
@@ -126,24 +126,24 @@ def test_month_records(season) -> None:  # noqa: ANN001
 
 
 def test_month_one_publishes_the_schedule(season) -> None:  # noqa: ANN001
-    prep = season.chapters[0].results["prep"]
+    prep = season.months[0].results["prep"]
     assert len(prep["our_fixtures"]) == 23 and len(prep["all_fixtures"]) == 276
-    assert "prep" not in season.chapters[1].results
+    assert "prep" not in season.months[1].results
 
 
 def test_vote_lists_four_formations_against_next_opponents(season) -> None:  # noqa: ANN001
-    vote = season.chapters[4].results["vote"]
+    vote = season.months[4].results["vote"]
     assert vote["key"] == "s1m6" and len(vote["opponents"]) == 2
     assert [o["formation"] for o in vote["options"]] == ["4 4 2", "4 3 3", "5 4 1", "3 5 2"]
     for o in vote["options"]:
         assert len(o["against"]) == 2 and set(o["against"]) <= {-2, 0, 2}
-    assert season.chapters[-1].results["vote"]["opponents"] == []
+    assert season.months[-1].results["vote"]["opponents"] == []
 
 
 def test_formation_vote_changes_our_formation(tmp_path: Path) -> None:
     path = campaign_file(tmp_path, extra="decisions:\n  s1m2: {formation: 3 5 2}\n")
     run = RULESET.play_season(load_campaign(path), 1, 2, RES)
-    m1, m2 = (c.results for c in run.chapters)
+    m1, m2 = (c.results for c in run.months)
     assert m1["formation_source"] == "coach" and m2["formation_source"] == "vote"
     assert m2["formation"] == "3 5 2"
     ours = m2["matches"][m2["our_matches"][0]]
@@ -168,5 +168,5 @@ def test_vote_in_month_five_leaves_earlier_months_identical(tmp_path: Path) -> N
 def test_season_is_deterministic(tmp_path: Path, season) -> None:  # noqa: ANN001
     import json
     again = RULESET.play_season(load_campaign(campaign_file(tmp_path)), 1, 11, RES)
-    for x, y in zip(season.chapters, again.chapters):
+    for x, y in zip(season.months, again.months):
         assert json.dumps(x.results, ensure_ascii=False) == json.dumps(y.results, ensure_ascii=False)

@@ -86,7 +86,7 @@ def _context(results: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
 
 def _events(run: Any) -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
     """(month, match, event record) for every triggered §6.3 event of our matches."""
-    for ch in run.chapters:
+    for ch in run.months:
         for m in our_matches(ch.results):
             for e in [m["pre_match_event"], *m["match_events"]]:
                 if e and e["triggered"]:
@@ -96,7 +96,7 @@ def _events(run: Any) -> Iterator[tuple[int, dict[str, Any], dict[str, Any]]]:
 def _rich(run: Any) -> bool:
     """The season shows what these tests read: a sealed event before month 12, a scouted opponent, a
     training boost, a triggered business event and an owner's fallback."""
-    chapters = run.chapters
+    chapters = run.months
     return (any(e["hidden"] and month < LAST_MONTH for month, _, e in _events(run))
             and any(m["scouted"] for ch in chapters for m in our_matches(ch.results))
             and any(m["boosted"] for ch in chapters for m in our_matches(ch.results))
@@ -121,7 +121,7 @@ def story(tmp_path_factory: pytest.TempPathFactory, res: Resources) -> tuple[Any
         run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
         if _rich(run):
             chapters = {ch.month: (ch.results, render_chapter(res, ch.template, _context(ch.results, campaign.data)))
-                        for ch in run.chapters}
+                        for ch in run.months}
             return campaign, run, chapters
     raise LookupError("no seed below 120 tells the club-life story these tests need")
 

@@ -27,11 +27,11 @@ def season(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _all(season) -> list[tuple[int, dict]]:  # noqa: ANN001
-    return [(ch.month, m) for ch in season.chapters for m in ch.results["matches"]]
+    return [(ch.month, m) for ch in season.months for m in ch.results["matches"]]
 
 
 def test_cup_month_structure(season) -> None:  # noqa: ANN001
-    m12 = season.chapters[-1].results
+    m12 = season.months[-1].results
     days = m12["cup_days"]
     assert [(d["competition"], d["round"]) for d in days] == [("swiss", r) for r in range(1, 6)] + [
         ("knockout", 1), ("knockout", 2), ("knockout", 3)]
@@ -92,7 +92,7 @@ def test_no_injured_player_is_ever_fielded(season) -> None:  # noqa: ANN001
 
 
 def test_stamina_and_abilities_stay_in_range(season) -> None:  # noqa: ANN001
-    for ch in season.chapters:
+    for ch in season.months:
         for c in ch.results["clubs"]:
             for p in c["players"]:
                 assert 0 <= p["stamina"] <= 100
@@ -104,7 +104,7 @@ def test_stamina_and_abilities_stay_in_range(season) -> None:  # noqa: ANN001
 
 
 def test_sealed_kicks_are_masked_in_the_json_and_revealed_in_the_summary(season) -> None:  # noqa: ANN001
-    ch = season.chapters[-1]
+    ch = season.months[-1]
     sealed = ch.results["sealed"]
     assert sealed and all(r["expr"] == "1D20" for r in sealed)
     public = json.dumps(ch.public, ensure_ascii=False)
@@ -139,17 +139,17 @@ def test_season_output_verifies_and_tampering_fails(tmp_path: Path) -> None:
 
 def test_a_cup_vote_leaves_the_league_months_identical(tmp_path: Path, season) -> None:  # noqa: ANN001
     (tmp_path / "v").mkdir()
-    names = [p["name"] for p in season.chapters[0].results["clubs"][0]["players"]][:0]
+    names = [p["name"] for p in season.months[0].results["clubs"][0]["players"]][:0]
     camp = campaign_file(tmp_path / "v", seed=SHOOTOUT_SEED,
                          extra="decisions:\n  s1m12: {formation: 5 4 1, subs: {stamina_below: 50}}\n")
     other = RULESET.play_season(load_campaign(camp), 1, 12, RES)
-    for a, b in zip(season.chapters[:11], other.chapters[:11]):
+    for a, b in zip(season.months[:11], other.months[:11]):
         assert json.dumps(a.results, ensure_ascii=False) == json.dumps(b.results, ensure_ascii=False)
-    assert other.chapters[11].results["formation"] == "5 4 1" and names == []
+    assert other.months[11].results["formation"] == "5 4 1" and names == []
 
 
 def test_voted_penalty_order_is_used(tmp_path: Path, season) -> None:  # noqa: ANN001
-    m12 = season.chapters[-1].results
+    m12 = season.months[-1].results
     ours = [m for m in (m12["matches"][i] for i in m12["our_matches"]) if m["shootout"]][0]
     side = 0 if ours["home"] == m12["club"] else 1
     squad = [p for c in m12["clubs"] if c["ours"] for p in c["players"]]
@@ -160,7 +160,7 @@ def test_voted_penalty_order_is_used(tmp_path: Path, season) -> None:  # noqa: A
     camp = campaign_file(tmp_path / "p", seed=SHOOTOUT_SEED,
                          extra=f"decisions:\n  s1m12: {{penalties: [{order[0]}, {order[1]}]}}\n")
     run = RULESET.play_season(load_campaign(camp), 1, 12, RES)
-    r12 = run.chapters[-1].results
+    r12 = run.months[-1].results
     shoot = [m["shootout"] for m in (r12["matches"][i] for i in r12["our_matches"]) if m["shootout"]]
     if shoot:  # the vote may change the cup itself; when a shoot-out happens our first takers follow it
         mine = [k for k in shoot[0]["kicks"] if k["team"] == r12["club"]]
@@ -170,5 +170,5 @@ def test_voted_penalty_order_is_used(tmp_path: Path, season) -> None:  # noqa: A
 
 
 def test_stage_counts(season) -> None:  # noqa: ANN001
-    m12 = season.chapters[-1].results
+    m12 = season.months[-1].results
     assert Counter(m.get("stage") for m in m12["matches"]) == {"swiss": 60, "quarter_final": 4, "semi_final": 2, "final": 1}

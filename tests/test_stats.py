@@ -35,7 +35,7 @@ def attacks(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     for seed in (245, 98):
         path = campaign_file(tmp_path_factory.mktemp(f"s{seed}"), seed=seed)
         run = RULESET.play_season(load_campaign(path), 1, 11, RES)
-        out += [a for ch in run.chapters for m in ch.results["matches"] for a in m["attacks"]]
+        out += [a for ch in run.months for m in ch.results["matches"] for a in m["attacks"]]
     return out
 
 

@@ -48,7 +48,7 @@ def campaign_file(tmp: Path, seed: int = 245, extra: str = "") -> Path:
 
 
 def _our_knockouts(run) -> list:  # noqa: ANN001
-    m12 = run.chapters[-1].results
+    m12 = run.months[-1].results
     return [m12["matches"][i] for i in m12["our_matches"] if m12["matches"][i]["competition"] == "knockout"]
 
 
@@ -59,14 +59,14 @@ def _sealed_shootout(run) -> bool:  # noqa: ANN001
 
 def _lost_sudden_death(run) -> bool:  # noqa: ANN001
     """We lose a knockout shoot-out that went to sudden death."""
-    club = run.chapters[-1].results["club"]
+    club = run.months[-1].results["club"]
     return any(m["shootout"] and m["winner"] != club and max(k["pair"] for k in m["shootout"]["kicks"]) > 5
                for m in _our_knockouts(run))
 
 
 def _champion(run) -> bool:  # noqa: ANN001
     """We win the 群英杯 final."""
-    r = run.chapters[-1].results
+    r = run.months[-1].results
     return r["champion"] == r["club"]
 
 
