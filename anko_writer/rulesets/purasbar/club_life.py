@@ -117,7 +117,7 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
             rec["applied"] = apply(life.target(world, key), effect)
             cost = (rec.get("branch") or {}).get("cost")
             if cost:
-                life.ledger.post(world.season, month, "staff_training", -cost, rec["branch"].get("key", ""))
+                life.ledger.post(world.season, month, "staff_training", -cost)
     return {"finances": money, "checks": records, "depth": life.depth["business"].value}
 
 

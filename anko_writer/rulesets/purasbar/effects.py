@@ -83,7 +83,7 @@ def _funds(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
         return {"changed": False, "reason": "untracked"}
     before = t.funds.balance
     t.funds.post(t.season, t.month, eff.get("ledger", "event"), _sign(eff["polarity"]) * amount,
-                 eff.get("label", eff.get("key", "")))
+                 eff.get("label", ""))
     return {"changed": True, "before": before, "after": t.funds.balance}
 
 

@@ -35,8 +35,8 @@ def post_market(world: World, season: int, month: int, tables: dict[str, Any], n
 def market_list(world: World, tables: dict[str, Any]) -> list[dict[str, Any]]:
     """The market as the vote and the state file show it: each player with his value."""
     env = env_modifier(world.life.environment, "transfer")
-    return [{**p.to_json(), "k": p.k, "value": value_parts(p, tables["transfers"], env)["value"]}
-            for p in world.market]
+    from .state import player_data
+    return [{**player_data(p), "value": value_parts(p, tables["transfers"], env)["value"]} for p in world.market]
 
 
 def roll_everyone(world: World) -> None:
