@@ -90,3 +90,56 @@ def test_a_broken_state_file_is_one_located_error_and_writes_nothing(two: tuple[
     assert f"state-end.yaml:{n + 1}:" in res.output and "players[0]" in res.output
     assert "Traceback" not in res.output
     assert not (copy / "s02").exists()
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built-in campaign played for three seasons, each from the last one's state file."""
+    tmp = tmp_path_factory.mktemp("three")
+    camp = tmp / "recht.yaml"
+    shutil.copy(Path(__file__).parent.parent / "campaigns" / "recht.yaml", camp)
+    out = tmp / "out"
+    for s in (1, 2, 3):
+        res = _season(camp, out, s)
+        assert res.exit_code == 0, res.output
+    return out
+
+
+def test_three_seasons_read_in_order_and_verify(three: Path) -> None:
+    from anko_writer.hidden import verify_dir
+    for s in (1, 2, 3):
+        d = three / f"s{s:02d}"
+        for m in range(1, 13):
+            head = (d / f"m{m:02d}.md").read_text(encoding="utf-8").splitlines()[0]
+            assert head.startswith(f"# 第{'一二三'[s - 1]}赛季 · 第")
+        end = (d / "end.md").read_text(encoding="utf-8")
+        assert end.startswith(f"# 第{'一二三'[s - 1]}赛季 · 赛季结算")
+        steps = ["一、联赛最终排名", "二、奖金发放", "三、球迷基数更新", "四、声望更新", "五、士气结转", "六、年龄增长与衰减",
+                 "七、成就检查", "八、合同续约", "九、设施维护费扣除", "十、职员薪水支付", "十一、经营深度重置", "十二、新赛季准备"]
+        pos = [end.index(f"## {t}") for t in steps]
+        assert pos == sorted(pos)  # §4.4's twelve steps, in order
+    report = verify_dir(three)
+    assert report.ok, report.problems
+
+
+def test_our_money_runs_on_from_month_to_month_and_season_to_season(three: Path) -> None:
+    """Every month's cash-flow lines sum to the change in funds, and each month opens where the last closed,
+    across the settlement and into the next season (the state file's funds)."""
+    import json
+    from anko_writer.yamlio import load_yaml
+    closing = None
+    for s in (1, 2, 3):
+        d = three / f"s{s:02d}"
+        for m in range(1, 13):
+            cash = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["life"]["money"]["cashflow"]
+            assert cash["closing"] == cash["opening"] + sum(e["amount"] for e in cash["lines"])
+            if closing is not None and m > 1:
+                assert cash["opening"] == closing
+            closing = cash["closing"]
+        end = json.loads((d / "end.json").read_text(encoding="utf-8"))["settlement"]["season_money"]
+        state = load_yaml(d / "state-end.yaml")
+        assert end["balance"] == state["club"]["funds"]
+        for m in range(1, 13):  # no club ever holds more than 33 players (000 §3.2)
+            clubs = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["clubs"]
+            assert all(len(c["players"]) <= 33 for c in clubs)
+        assert all(11 <= len(c["players"]) <= 33 for c in state["league"])

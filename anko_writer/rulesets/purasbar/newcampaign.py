@@ -12,6 +12,7 @@ from .data import Tables
 from .formations import FORMATIONS, STYLE_FORMATION
 from .tactics import STYLE_TENDENCY, TENDENCIES
 from .people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
+from .contracts import assign_contracts
 from .generation import allocate, build_squad, roll_name
 from .models import ABILITY_CN, Club, Player
 
@@ -51,6 +52,7 @@ def generate(city: str, seed: int, tables: Tables, people: Any = None,
         stadium, stadium_roll = city + hit.params["suffix"], r.to_json()
     colours, colour_rolls = _colours(dice, f"{key}/colours", tables.colours)
     players, squad = build_squad(dice, f"{key}/squad", alloc.result, tables.names, roll_cores=True)
+    squad["contracts"] = assign_contracts(dice, f"{key}/contracts", players)  # ch.10 (designed): 1D3 ± age
     used = {p.name for p in players}
     # the intro's order: owner (ch.15), coach (ch.16), two-way affinity (§15.5), staff (ch.12)
     owner, owner_rec = generate_owner(dice, f"{key}/owner", people, tables.names, used)
@@ -88,7 +90,7 @@ def _player_line(p: Player) -> str:
     attrs = ", ".join(f"{a}: {p.attrs[a]}" for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT"))
     k = f", k: {p.k:.3f}" if p.k is not None else ""
     return (f"  - {{name: {p.name}, position: {p.position}, core: {str(p.core).lower()}, "
-            f"age: {p.age}, {attrs}{k}}}")
+            f"age: {p.age}, {attrs}{k}, contract: {p.contract}}}")
 
 
 def _flow(data: dict[str, Any]) -> str:
@@ -151,7 +153,7 @@ def campaign_yaml(d: dict[str, Any]) -> str:
         "affinity:",
         *[f"  {person}: " + _flow(b) for person, b in d["affinity"].to_json().items()],
         "players:",
-        f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$",
+        f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$；contract = 合同剩余赛季（1D3 ± 年龄，第十章设计）",
         *[_player_line(p) for p in core],
         f"  # 角色球员 {len(role)} 人（000 §3.3）：等效能力 = 开局能力 × k（次要项 × k/2），其余为 1；年薪 20,000 P$",
         *[_player_line(p) for p in role],
