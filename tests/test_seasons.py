@@ -143,3 +143,24 @@ def test_our_money_runs_on_from_month_to_month_and_season_to_season(three: Path)
             clubs = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["clubs"]
             assert all(len(c["players"]) <= 33 for c in clubs)
         assert all(11 <= len(c["players"]) <= 33 for c in state["league"])
+
+
+@pytest.mark.parametrize("ending", ["owner_retired", "bankruptcy"])
+def test_an_ending_makes_the_settlement_the_final_chapter(two: tuple[Path, Path], ending: str) -> None:
+    """§4.4 step 12: the story's end is told in the settlement, with no vote; no season follows it."""
+    import copy
+    import json
+    from anko_writer.render import find_problems, render_chapter
+    _, out = two
+    results = copy.deepcopy(json.loads((out / "s01" / "end.json").read_text(encoding="utf-8")))
+    results["ended"] = True
+    results["settlement"]["next"]["ending"] = ending
+    md = render_chapter(RES, "settlement.md.j2", {**results, "results": results, "seed": 1, "campaign": {}})
+    assert md.startswith("# 第一赛季 · 赛季结算　终章") and "## 终章" in md and "夏窗" not in md
+    assert find_problems(md) == []
+    state = RULESET.load_state((out / "s01" / "state-end.yaml").read_text(encoding="utf-8").replace(
+        "ending: none", f"ending: {ending}"), "state-end.yaml", RES)
+    from anko_writer.errors import AnkoError
+    with pytest.raises(AnkoError, match="the story ended after season 1"):
+        RULESET.play_season({"seed": 1, "options": {"reveal_delay": 1}, "decisions": {}, "title": "t"}, 2, 12,
+                            RES, start=(1, state))
