@@ -9,14 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.render import find_problems, render_chapter
-from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.bankruptcy import (
     BANKRUPT, EMERGENCY, NORMAL, WARNING, Bankruptcy, after, bankruptcy_step, book_emergency, emergency,
 )
 from anko_writer.rulesets.purasbar.finance import builtin_rules
 from anko_writer.rulesets.purasbar.ledger import Ledger
-from tests.util import player
+from tests.util import render_macro, player
 
 RULES = builtin_rules()
 
@@ -158,15 +156,6 @@ def test_emergency_success_rate_matches_the_threshold() -> None:
 # --- templates ----------------------------------------------------------------------------------------
 
 
-def render_macro(tmp_path: Path, call: str, **records: object) -> str:
-    """Render ``{{ mo.<call> }}`` from money.j2 through anko_writer.render."""
-    folder = tmp_path / "templates" / "purasbar"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "t.md.j2").write_text("{% import 'money.j2' as mo with context %}{{ mo." + call + " }}\n",
-                                    encoding="utf-8")
-    text = render_chapter(Resources("purasbar", tmp_path), "t.md.j2", records)
-    assert find_problems(text) == []
-    return text
 
 
 def test_render_every_event(tmp_path: Path) -> None:

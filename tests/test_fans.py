@@ -9,15 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.errors import TableError
-from anko_writer.render import find_problems, render_chapter
-from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.data import load_tables
 from anko_writer.rulesets.purasbar.fans import (
     attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
     season_reputation,
 )
 from anko_writer.rulesets.purasbar.finance import CUP_STAGES, builtin_rules, stadium_capacity
-from tests.util import RES
+from tests.util import render_macro, RES
 
 TABLE = load_fans(RES)
 
@@ -142,15 +140,6 @@ def test_mid_table_is_stable_over_ten_seasons() -> None:
     assert fans == 72_360 and rep == 100
 
 
-def render_macro(tmp_path: Path, call: str, **records: object) -> str:
-    """Render ``{{ mo.<call> }}`` from money.j2 through anko_writer.render."""
-    folder = tmp_path / "templates" / "purasbar"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "t.md.j2").write_text("{% import 'money.j2' as mo with context %}{{ mo." + call + " }}\n",
-                                    encoding="utf-8")
-    text = render_chapter(Resources("purasbar", tmp_path), "t.md.j2", records)
-    assert find_problems(text) == []
-    return text
 
 
 def test_render_fans_macros(tmp_path: Path) -> None:

@@ -12,8 +12,6 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
-from anko_writer.render import find_problems, render_chapter
-from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.bankruptcy import book_emergency, emergency
 from anko_writer.rulesets.purasbar.data import load_tables
 from anko_writer.rulesets.purasbar.environment import Environment
@@ -26,7 +24,7 @@ from anko_writer.rulesets.purasbar.finance import (
 )
 from anko_writer.rulesets.purasbar.ledger import Ledger
 from anko_writer.rulesets.purasbar.models import Club
-from tests.util import RES, club, player
+from tests.util import render_macro, RES, club, player
 
 RULES = builtin_rules()
 PRIZES = load_prizes(RES)
@@ -383,15 +381,6 @@ def test_ledger_lines_sum_to_the_change_in_balance(ops: list[tuple[str, int, int
 # --- templates -----------------------------------------------------------------------------------------
 
 
-def render_macro(tmp_path: Path, call: str, **records: object) -> str:
-    """Render ``{{ mo.<call> }}`` from money.j2 through anko_writer.render with ``records`` in the context."""
-    folder = tmp_path / "templates" / "purasbar"
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "t.md.j2").write_text("{% import 'money.j2' as mo with context %}{{ mo." + call + " }}\n",
-                                    encoding="utf-8")
-    text = render_chapter(Resources("purasbar", tmp_path), "t.md.j2", records)
-    assert find_problems(text) == []
-    return text
 
 
 def test_render_ticket_macros(tmp_path: Path) -> None:

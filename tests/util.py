@@ -99,3 +99,16 @@ def find_seed(scenario: str, last: int = 600) -> int:
             if scenario in _FOUND:
                 return _FOUND[scenario]
     raise LookupError(f"no seed up to {last} tells {scenario!r}")
+
+
+def render_macro(tmp_path: Path, call: str, template: str = "money.j2", alias: str = "mo", **records: object) -> str:
+    """Render ``{{ <alias>.<call> }}`` from one of the ruleset's macro files through anko_writer.render,
+    with ``records`` as the context; the text must pass the prose check."""
+    from anko_writer.render import find_problems, render_chapter
+    folder = tmp_path / "templates" / "purasbar"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "t.md.j2").write_text(f"{{% import '{template}' as {alias} with context %}}{{{{ {alias}." + call + " }}\n",
+                                    encoding="utf-8")
+    text = render_chapter(Resources("purasbar", tmp_path), "t.md.j2", records)
+    assert find_problems(text) == []
+    return text
