@@ -18,8 +18,24 @@ def schema_doc() -> str:
     return head + describe(RULESET.campaign_schema(RES)) + "\n"
 
 
+def state_doc() -> str:
+    """The text of docs/state-schema.md: the keys of a season's ``state-end.yaml``."""
+    from anko_writer.rulesets.purasbar.data import load_tables
+    from anko_writer.rulesets.purasbar.club_life import load_life_tables
+    from anko_writer.rulesets.purasbar.state import state_schema
+    head = ("# The 群英杯 season state file (`OUT/sNN/state-end.yaml`)\n\nEvery key the next season reads from a "
+            "season's end, generated from the schema in\n`anko_writer/rulesets/purasbar/state.py`. Edit the file, "
+            "then play the next season; unknown keys are errors.\n\n")
+    cities = [c["city"] for c in load_tables(RES).cities]
+    return head + describe(state_schema(cities, load_life_tables(RES)["people"])) + "\n"
+
+
 def test_campaign_schema_doc_is_current() -> None:
     assert (ROOT / "docs/campaign-schema.md").read_text(encoding="utf-8") == schema_doc()
+
+
+def test_state_schema_doc_is_current() -> None:
+    assert (ROOT / "docs/state-schema.md").read_text(encoding="utf-8") == state_doc()
 
 
 def test_rules_coverage_names_existing_tests() -> None:
@@ -36,3 +52,4 @@ def test_rules_coverage_names_existing_tests() -> None:
 
 if __name__ == "__main__":
     (ROOT / "docs/campaign-schema.md").write_text(schema_doc(), encoding="utf-8")
+    (ROOT / "docs/state-schema.md").write_text(state_doc(), encoding="utf-8")
