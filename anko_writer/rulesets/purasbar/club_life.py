@@ -388,8 +388,8 @@ def load_life_tables(resources: Any) -> dict[str, Any]:
 
     Cached per set of table files (path and modification time), so one run reads each file once.
     """
-    stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for d in resources.search_path("tables")
-                         for p in d.glob("*.yaml")))
+    from .data import tables_stamp
+    stamp = tables_stamp(resources)
     if stamp not in _LIFE_CACHE:
         _LIFE_CACHE[stamp] = _load_life_tables(resources)
     return _LIFE_CACHE[stamp]

@@ -63,6 +63,12 @@ class Tables:
                 "stadiums": self.stadiums, "colours": self.colours, "staff_levels": self.staff_levels}
 
 
+def tables_stamp(resources: Resources) -> tuple[tuple[str, int], ...]:
+    """Every table file on the search path with its modification time: the key of a per-run cache."""
+    return tuple(sorted((str(p), p.stat().st_mtime_ns) for d in resources.search_path("tables")
+                        for p in d.glob("*.yaml")))
+
+
 def load_tables(resources: Resources) -> Tables:
     """Load and validate every table; a broken one raises a located ``TableError``.
 

@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Problem, Str
+from ...schema import Check, Field, Int, List, Map, Str
 from ...tables import load_data
 from .finance import CUP_STAGES, LEAGUE_CLUBS
+from .morale import rank_bands_problem
 
 REPUTATION_MIN, REPUTATION_MAX = 0, 100
 """Reputation runs from 0 to 100 (designed §13.2)."""
@@ -23,16 +24,7 @@ def _bands(value_key: str) -> Check:
     """League rank bands 1–24 → ``value_key``, contiguous and complete."""
     band = Map({"from": Field(Int(min=1)), "to": Field(Int(min=1, max=LEAGUE_CLUBS)), value_key: Field(Int())})
 
-    def problem(bands: list[dict[str, Any]]) -> Problem:
-        """Bands run from rank 1 to 24 without gaps or overlaps."""
-        expect = 1
-        for i, b in enumerate(bands):
-            if b["from"] != expect or b["to"] < b["from"]:
-                return (i, f"band should start at rank {expect} and not end before it starts")
-            expect = b["to"] + 1
-        return None if expect == LEAGUE_CLUBS + 1 else f"bands end at rank {expect - 1}, not {LEAGUE_CLUBS}"
-
-    return Check(List(band, min_len=1), problem)
+    return Check(List(band, min_len=1), lambda bands: rank_bands_problem(bands, LEAGUE_CLUBS))
 
 
 def _cup(value: Int) -> Map:

@@ -31,13 +31,15 @@ MONTHLY = Map({
 BAND = Map({"from": Field(Int(min=1)), "to": Field(Int(min=1)), "adjust": Field(Int())})
 
 
-def _bands_problem(bands: list[dict[str, Any]]) -> Problem:
-    """Rank bands run from 1 upward without gaps or overlaps."""
+def rank_bands_problem(bands: list[dict[str, Any]], last: int | None = None) -> Problem:
+    """Rank bands run from 1 upward without gaps or overlaps (and, given ``last``, end at it)."""
     expect = 1
     for i, band in enumerate(bands):
         if band["from"] != expect or band["to"] < band["from"]:
             return (i, f"band should start at rank {expect} and not end before it starts")
         expect = band["to"] + 1
+    if last is not None and expect != last + 1:
+        return f"bands end at rank {expect - 1}, not {last}"
     return None
 
 
@@ -45,7 +47,7 @@ SCHEMA = Map({
     "source": Field(Str()),
     "monthly": Field(MONTHLY),
     "offseason": Field(Map({
-        "ranks": Field(Check(List(BAND, min_len=1), _bands_problem), doc="Final league rank → adjustment."),
+        "ranks": Field(Check(List(BAND, min_len=1), rank_bands_problem), doc="Final league rank → adjustment."),
         "cup_winner": Field(Int(), doc="Extra for the 群英杯 winner."),
     }), doc="000 §4.4 step 5 休赛期成绩调整 (designed §13.3)."),
 })
@@ -143,4 +145,5 @@ def offseason_adjustment(rank: int, table: dict[str, Any], cup_winner: bool = Fa
 __all__ = [
     "MORALE_MIN", "MORALE_MAX", "MODIFIER_CAP", "RESULTS", "SCHEMA", "load_morale", "load_morale_table",
     "clamp", "modifier", "overflow", "monthly_adjustment", "season_carry", "offseason_adjustment",
+    "rank_bands_problem",
 ]

@@ -14,11 +14,13 @@ from ...resources import Resources
 from ...schema import Field, Int, Map, Str
 from ...tables import DiceNotation, load_data
 from .bankruptcy import Bankruptcy
+from .data import tables_stamp
+from .finance import SETTLEMENT
 from .generation import roll_name
 from .world import World
 
-SETTLEMENT_MONTH = 13
-"""The settlement chapter's place in the reveal calendar (after the 群英杯 month)."""
+SETTLEMENT_MONTH = SETTLEMENT
+"""The settlement chapter's place in the reveal calendar (after the 群英杯 month; finance books it there too)."""
 
 
 def carried_seals(world: World) -> list[dict[str, Any]]:
@@ -57,8 +59,7 @@ _CACHE: dict[tuple, dict[str, Any]] = {}
 def load_season_tables(resources: Resources) -> dict[str, Any]:
     """The tables of money and of the seasons that follow (ageing, youth, achievements, transfers,
     contracts, prizes, fans, the off-season rules), validated; cached per set of table files."""
-    stamp = tuple(sorted((str(p), p.stat().st_mtime_ns) for d in resources.search_path("tables")
-                         for p in d.glob("*.yaml")))
+    stamp = tables_stamp(resources)
     if stamp not in _CACHE:
         from .achievements import load_achievements
         from .ageing import load_ageing
