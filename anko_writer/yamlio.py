@@ -29,6 +29,7 @@ from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
 
 from .errors import InputError, Location
+from .textfile import read_text
 
 Pos = tuple[int, int]
 """A 1-based ``(line, column)`` pair, as compilers print them."""
@@ -119,21 +120,9 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
 
 
-def _read_text(path: Path, error: type[InputError]) -> str:
-    """The file's text as UTF-8 (a BOM is dropped), or a located error."""
-    try:
-        return path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise error(Location(path), "", "file not found") from None
-    except UnicodeDecodeError as err:
-        raise error(Location(path), "", f"not valid UTF-8 (byte {err.start})") from None
-    except OSError as err:
-        raise error(Location(path), "", f"cannot read file: {err.strerror or err}") from None
-
-
 def load_yaml(path: Path, error: type[InputError] = InputError) -> Any:
     """Load one YAML document with positions; every failure is an ``error`` naming ``path:line:col``."""
-    return load_yaml_text(_read_text(Path(path), error), path, error)
+    return load_yaml_text(read_text(path, error), path, error)
 
 
 def position(

@@ -86,8 +86,11 @@ def test_missing_file(tmp_path: Path) -> None:
 
 def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "gbk.yaml"
-    path.write_bytes("名字: 雷希特\n".encode("gbk"))
-    assert error_of(path).message == "not valid UTF-8 (byte 0)"
+    path.write_bytes("# 战役\n名字: 雷希特\n".encode("gbk"))
+    err = error_of(path)
+    assert str(err) == f"{path}: not UTF-8 text (byte 0xd2 at line 1)"  # 战 (d5 bd) decodes; 役 (d2 db) does not
+    path.write_bytes(b"title: ok\nname: \xff\n")
+    assert error_of(path).message == "not UTF-8 text (byte 0xff at line 2)"
 
 
 def test_error_class_is_chosen_by_caller(tmp_path: Path) -> None:
