@@ -2,7 +2,7 @@
 
 Every number a chapter prints must be the one in the results records, in the order it happened,
 and the prose must pass the typography checks (full-width punctuation, no stray English, no
-sentence said twice in a row). The main campaign is ``SEED``, found by scanning seeds (tests/util.py):
+sentence said twice in a row). The main campaign is ``SEED``, pinned in tests/util.py (``PINNED``):
 in month 12 our club loses a knockout tie on penalties in sudden death, so the kicks from the fifth pair
 on are sealed (000 §5.8.4). The club's life (phases 1–3 and 5, match events) is tested in
 test_life_chapters.py.

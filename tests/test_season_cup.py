@@ -14,10 +14,10 @@ from anko_writer.cli import app
 from anko_writer.hidden import verify_dir
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.cup import quarter_finals, semi_finals
-from tests.util import RES, campaign_file, find_seed
+from tests.util import PINNED, RES, campaign_file, find_seed, tells
 
 SHOOTOUT_SEED = find_seed("sealed_shootout")
-"""A seed whose club reaches a knockout shoot-out with sealed kicks (found by scanning seeds)."""
+"""A seed whose club reaches a knockout shoot-out with sealed kicks (pinned in tests/util.py)."""
 
 
 @pytest.fixture(scope="module")
@@ -175,3 +175,9 @@ def test_voted_penalty_order_is_used(tmp_path: Path, season) -> None:  # noqa: A
 def test_stage_counts(season) -> None:  # noqa: ANN001
     m12 = season.months[-1].results
     assert Counter(m.get("stage") for m in m12["matches"]) == {"swiss": 60, "quarter_final": 4, "semi_final": 2, "final": 1}
+
+
+@pytest.mark.parametrize("scenario", sorted(PINNED))
+def test_pinned_seeds_tell_their_stories(scenario: str) -> None:
+    """Each pinned scenario seed still tells its story (if not: re-scan with ``python -m tests.util``)."""
+    assert tells(scenario, PINNED[scenario]), f"re-scan: python -m tests.util ({scenario})"
