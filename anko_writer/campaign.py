@@ -28,6 +28,10 @@ class Campaign:
     """The campaign seed every dice stream derives from."""
     output: str | None = None
     """The ``output:`` key (relative to the campaign file's folder), if any."""
+    output_at: Location | None = None
+    """Where the ``output:`` value sits in the campaign file (for errors about it)."""
+    output_key: str = "output"
+    """The key that named the output folder: ``output`` or ``options.output``."""
 
     @property
     def folder(self) -> Path:
@@ -37,6 +41,29 @@ class Campaign:
     def resources(self) -> Resources:
         """The campaign's resource search path (its folder first, then the built-in files)."""
         return Resources(self.ruleset, self.folder)
+
+    def output_dir(self) -> Path:
+        """The folder the campaign itself names for its chapters: ``output:``, else ``out/`` beside it.
+
+        Either must lie inside the campaign file's folder (a relative path whose ``..`` and symlinks,
+        once resolved, stay inside it); otherwise a CampaignError located at the ``output`` key says so.
+        The host's ``--out`` is not checked: it is the host's own choice.
+        """
+        target = self.folder / (self.output or "out")
+        if self.output is not None and Path(self.output).is_absolute():
+            inside = False
+        else:
+            try:
+                inside = target.resolve().is_relative_to(self.folder.resolve())
+            except (OSError, RuntimeError):  # a symlink loop: cannot tell where it leads
+                inside = False
+        if not inside:
+            if self.output is None:
+                raise CampaignError(Location(self.path), "", f"the default output folder {target} is a symlink to "
+                                    "outside the campaign folder; pass --out to write there")
+            raise CampaignError(self.output_at or Location(self.path, 1), self.output_key,
+                                f"{self.output!r} points outside the campaign folder; pass --out to write there")
+        return target
 
 
 def _where(path: Path, doc: Any, key: str) -> Location:
@@ -64,13 +91,17 @@ def _seed(path: Path, doc: Mapping[str, Any], data: Mapping[str, Any]) -> int:
     return value
 
 
-def _output(data: Mapping[str, Any]) -> str | None:
-    """The output folder named by the campaign: top-level ``output:`` or ``options.output``."""
+def _output(path: Path, doc: Any, data: Mapping[str, Any]) -> tuple[str | None, Location | None, str]:
+    """The output folder named by the campaign (top-level ``output:`` or ``options.output``), where the
+    value sits in the file and which of the two keys named it."""
     value = data.get("output")
+    if value is not None:
+        return str(value), _where(path, doc, "output"), "output"
     options = data.get("options")
-    if value is None and isinstance(options, Mapping):
-        value = options.get("output")
-    return None if value is None else str(value)
+    if isinstance(options, Mapping) and options.get("output") is not None:
+        raw = doc.get("options") if isinstance(doc, Mapping) else None
+        return str(options["output"]), _where(path, raw, "output"), "options.output"
+    return None, None, "output"
 
 
 def validate_document(path: Path, doc: Any) -> tuple[Ruleset, dict[str, Any]]:
@@ -93,7 +124,8 @@ def load_campaign(path: Path | str) -> Campaign:
     path = Path(path)
     doc = yamlio.load_yaml(path, CampaignError)
     rs, data = validate_document(path, doc)
-    return Campaign(path, data, rs.name, _seed(path, doc, data), _output(data))
+    output, output_at, output_key = _output(path, doc, data)
+    return Campaign(path, data, rs.name, _seed(path, doc, data), output, output_at, output_key)
 
 
 __all__ = ["Campaign", "load_campaign", "validate_document"]

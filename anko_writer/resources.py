@@ -2,13 +2,19 @@
 
 Like a MkDocs theme's ``custom_dir``: ``<campaign>/templates/<ruleset>/x`` overrides the built-in
 ``templates/<ruleset>/x`` of the same name; files it does not override still come from the package.
+
+A campaign folder may come from someone else, so its override folders must hold their own files: a
+symlink in ``templates/<ruleset>/`` or ``tables/<ruleset>/`` whose target lies outside that folder,
+or an override folder that is itself a link out of the campaign folder, is refused with an
+:class:`~anko_writer.errors.InputError` naming the link. The built-in folders are trusted.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-from .errors import AnkoError
+from .errors import AnkoError, InputError, Location
 
 KINDS = ("templates", "tables")
 """The resource kinds a ruleset ships (top-level folders of the repository)."""
@@ -35,14 +41,22 @@ class Resources:
 
     def candidates(self, kind: str) -> list[Path]:
         """Every folder searched for ``kind``, existing or not, in priority order."""
-        dirs = [builtin_dir(kind) / self.ruleset]
-        if self.campaign_dir is not None:
-            dirs.insert(0, Path(self.campaign_dir) / kind / self.ruleset)
-        return dirs
+        override = self.override_dir(kind)
+        return ([override] if override is not None else []) + [builtin_dir(kind) / self.ruleset]
+
+    def override_dir(self, kind: str) -> Path | None:
+        """The campaign's override folder of ``kind`` (``<campaign>/<kind>/<ruleset>``), existing or not."""
+        return None if self.campaign_dir is None else Path(self.campaign_dir) / kind / self.ruleset
 
     def search_path(self, kind: str) -> list[Path]:
-        """The existing folders searched for ``kind``, campaign folder first."""
-        return [d for d in self.candidates(kind) if d.is_dir()]
+        """The existing folders searched for ``kind``, campaign folder first.
+
+        The campaign's override folder is checked on every call: no symlink in it may lead outside it.
+        """
+        dirs = [d for d in self.candidates(kind) if d.is_dir()]
+        if self.campaign_dir is not None and dirs and dirs[0] == self.override_dir(kind):
+            check_contained(Path(self.campaign_dir), dirs[0])
+        return dirs
 
     def find(self, kind: str, name: str) -> Path:
         """The first file called ``name`` on the search path of ``kind``."""
@@ -59,4 +73,30 @@ class Resources:
         return self.find("tables", name)
 
 
-__all__ = ["KINDS", "builtin_dir", "Resources"]
+def _real(path: Path) -> Path:
+    """``path`` with every symlink resolved, or an InputError for a symlink loop."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError) as err:  # RuntimeError: a symlink loop before Python 3.13
+        raise InputError(Location(path), "", f"cannot follow symlink: {err}") from None
+
+
+def check_contained(campaign_dir: Path, folder: Path) -> None:
+    """Refuse an override ``folder`` that is a link out of ``campaign_dir`` or holds a link out of itself.
+
+    The error names the link: ``FOLDER/x.md.j2: symlink to /etc/passwd, outside FOLDER; …``.
+    """
+    real = _real(folder)
+    if not real.is_relative_to(_real(campaign_dir)):
+        link = next((p for p in (folder.parent, folder) if p.is_symlink()), folder)
+        raise InputError(Location(link), "", f"symlink to {_real(link)}, outside the campaign folder "
+                         f"{campaign_dir}; an override folder must lie inside its campaign folder")
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in sorted(dirnames + filenames):
+            path = Path(dirpath) / name
+            if path.is_symlink() and not _real(path).is_relative_to(real):
+                raise InputError(Location(path), "", f"symlink to {_real(path)}, outside {folder}; "
+                                 "a campaign's override files must lie inside its override folder")
+
+
+__all__ = ["KINDS", "builtin_dir", "check_contained", "Resources"]

@@ -103,3 +103,15 @@ def test_squad_limit(tmp_path: Path) -> None:
     path.write_text("\n".join(lines[:at] + extra + lines[at:]) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"players: a squad holds at most 33 players"):
         load_campaign(path)
+
+
+def test_output_outside_the_campaign_folder(tmp_path: Path) -> None:
+    """``output:`` may only name a folder inside the campaign's own (``--out`` is the way out)."""
+    path = _broken(tmp_path, "decisions: {}", "decisions: {}\noutput: ../posts")
+    campaign = load_campaign(path)  # loading is fine: ``--out`` may still be given
+    with pytest.raises(InputError) as e:
+        campaign.output_dir()
+    assert str(e.value) == (f"{path}:{_line_of(path, 'output: ../posts')}:9: output: '../posts' points outside "
+                            "the campaign folder; pass --out to write there")
+    inside = _broken(tmp_path, "decisions: {}", "decisions: {}\noutput: posts/s")
+    assert load_campaign(inside).output_dir() == tmp_path / "posts/s"

@@ -251,9 +251,9 @@ def test_template_error_writes_nothing(camp: Path) -> None:
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(("--season", "0", "--month", "1"), "--season must be at least 1"),
-     (("--season", "1", "--month", "4"), "--month must be between 1 and 3"),
-     (("--season", "1", "--month", "0"), "--month must be between 1 and 3")],
+    [(("--season", "0", "--month", "1"), "--season: expected 1–99, got 0"),
+     (("--season", "1", "--month", "4"), "--month: expected 1–3, got 4"),
+     (("--season", "1", "--month", "0"), "--month: expected 1–3, got 0")],
 )
 def test_month_range(camp: Path, args: tuple[str, ...], needle: str) -> None:
     assert_one_line_error(invoke("month", camp, *args), needle)
