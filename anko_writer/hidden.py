@@ -263,22 +263,30 @@ __all__ = [
 
 
 _ROLL_KEYS = frozenset({"id", "expr", "dice", "total", "hidden"})
+SEALED_BY = "sealed_by"
+"""The key a record sets to a sealed roll's id when everything else in it follows from that roll."""
 
 
 def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
-    """``obj`` with every roll record whose id is in ``sealed`` showing no value (a copy where needed).
+    """``obj`` with nothing left that a roll in ``sealed`` decided (a copy where needed; DESIGN §10).
 
-    A roll record is a mapping with the keys of :meth:`anko_writer.dice.Roll.to_json`; its ``dice``
-    and ``total`` become ``None`` so a posted JSON file cannot leak what the chapter seals. With nothing
-    sealed, ``obj`` itself is returned.
+    Two shapes are masked: a roll record (a mapping with the keys of
+    :meth:`anko_writer.dice.Roll.to_json`), whose ``dice`` and ``total`` become ``None``; and a record
+    that names the roll under ``sealed_by`` (what the roll's face decided: an outcome, a length of
+    absence …), which keeps only that key. Rulesets put every consequence of a sealed roll in such a
+    record, so the public JSON says *that* something was rolled and nothing of what came of it. With
+    nothing sealed, ``obj`` itself is returned.
 
-    >>> mask_sealed({"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}]},
-    ...             frozenset({"a#1"}))
-    {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}]}
+    >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
+    ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
+    >>> mask_sealed(rec, frozenset({"a#1"}))
+    {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}], 'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
     """
     if not sealed:
         return obj
     if isinstance(obj, dict):
+        if obj.get(SEALED_BY) in sealed:
+            return {SEALED_BY: obj[SEALED_BY]}
         if _ROLL_KEYS <= obj.keys() and obj["id"] in sealed:
             return {**obj, "dice": None, "total": None}
         return {k: mask_sealed(v, sealed) for k, v in obj.items()}

@@ -28,7 +28,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
                   campaign: dict[str, Any], reveals: list[dict[str, Any]]) -> dict[str, Any]:
     standings = [r.to_json() for r in table(world.order, world.results)]
     return {
-        "ruleset": "purasbar", "season": world.season, "month": month, "seed": world.seed,
+        "ruleset": "purasbar", "season": world.season, "month": month,
         "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
         "stadium": campaign["club"]["stadium"], "doctor": world.ours.doctor,
         "rolls": [r.to_json() for r in rolls],
@@ -37,7 +37,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "clubs": clubs_json(world),
         "tired": tired(world),
         "reveals": reveals,
-        "sealed": [s["roll"] for s in world.seals if s["month"] == month],
+        "sealed": [s["roll"] for s in world.seals if s["month"] == month and "season" not in s],
         "vote": next_vote(world, month) if month < SEASON_MONTHS else None,
     }
 
@@ -50,32 +50,66 @@ def _prep_record(world: World) -> dict[str, Any]:
             "all_fixtures": [f.to_json() for f in world.fixtures]}
 
 
-def _seal(world: World, month: int, rolls: list[Any], delay: int) -> None:
-    """Hidden rolls of the month wait ``delay`` months (at least one) for their reveal (000 §5.8.4)."""
+def _sealed_moments(played: dict[str, Any], ours: str) -> dict[str, dict[str, Any]]:
+    """Sealed roll id → what the reveal retells: the match, the event and whom it struck (public), and
+    what the sealed die decided (``outcome``, private until the reveal)."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in played.get("matches", []):
+        for ev in [m.get("pre_match_event") or {}, *(m.get("match_events") or [])]:
+            rs = ev.get("response") or {}
+            if not rs.get("sealed"):
+                continue
+            hurt = next((a for a in ev.get("applied", []) if a.get("pending")), None)
+            opp = m["away"] if m["home"] == ours else m["home"]
+            out[rs["roll"]["id"]] = {
+                "moment": {"match": m["id"], "competition": m["competition"], "round": m["round"],
+                           "opponent": opp, "home": m["home"] == ours, "point": ev["point"], "event": ev["name"],
+                           "player": hurt["player"] if hurt else None, "modifier": rs["modifier"],
+                           "threshold": rs["threshold"]},
+                "outcome": {**rs["result"], "absence": {"player": hurt["player"], **hurt["pending"]} if hurt else None}}
+    return out
+
+
+def _seal(world: World, month: int, rolls: list[Any], delay: int, moments: dict[str, dict[str, Any]]) -> None:
+    """Hidden rolls of the month wait ``delay`` chapters (at least one) for their reveal (000 §5.8.4).
+
+    Shoot-out kicks are sealed only for their shoot-out: the bracket goes on in the same chapter, so
+    the chapter reveals them as the shoot-out ends (``match.j2``) and they are not carried here."""
     for r in rolls:
-        if r.hidden:
-            world.seals.append({"roll": r.to_json(), "month": month, "due": month + max(1, delay), "done": False})
+        if r.hidden and r.id in moments:
+            world.seals.append({"roll": r.to_json(), "month": month, "due": month + max(1, delay), "done": False,
+                                **moments[r.id]})
 
 
 def _due(world: World, month: int) -> list[dict[str, Any]]:
+    """Seals whose reveal falls in ``month``, their consequences applied from now (000 §5.8.4)."""
     out = []
     for s in world.seals:
         if not s["done"] and s["due"] <= month:
             s["done"] = True
-            out.append({**s["roll"], "sealed_in": s["month"], "sealed_season": s.get("season", world.season)})
+            back = _unseal(world, s.get("outcome"))
+            out.append({**s["roll"], "sealed_in": s["month"], "sealed_season": s.get("season", world.season),
+                        "moment": s.get("moment"), "outcome": s.get("outcome"), "back": back})
     return out
+
+
+def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
+    """A revealed absence takes its real length: out through its last week, or back at once if that has
+    passed (None when there is no absence, or the player is no longer out under a seal)."""
+    absence = (outcome or {}).get("absence")
+    if not absence:
+        return None
+    club = world.ours
+    player = next((p for p in club.players if p.name == absence["player"]), None)
+    if player is None or not club.infirmary.sealed(player.name):
+        return None  # sold, or healed with the off-season
+    club.infirmary.unseal(player, absence["out_until_week"], world.week)
+    return player.injured_weeks == 0
 
 
 def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
-    """The JSON beside a chapter: rolls still sealed and the sums built from them are masked."""
-    out = mask_sealed(results, sealed)
-    if out is results:
-        return out
-    for m in out.get("matches", []):
-        for k in (m.get("shootout") or {}).get("kicks", []):
-            if k["taker_roll"]["id"] in sealed:
-                k["taker_value"] = k["keeper_value"] = None
-    return out
+    """The JSON beside a chapter: rolls still sealed and everything they decided are masked."""
+    return mask_sealed(results, sealed)
 
 
 def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
@@ -171,6 +205,7 @@ class Purasbar(Ruleset):
         for month in range(1, last_month + 1):
             decisions = data["decisions"].get(f"s{season}m{month}", {})
             world.month = month
+            reveals = _due(world, month)  # 000 §5.8.4: told first, in force from the chapter's start
             apps = apps_now(world)
             life = phases_before(world, world.life, month, decisions)
             life["market"] = summer if month == 1 else None
@@ -194,8 +229,7 @@ class Purasbar(Ruleset):
                 played["prep"] = prep
             rolls = world.dice.since(mark)
             mark = world.dice.mark()
-            _seal(world, month, rolls, delay)
-            reveals = _due(world, month)
+            _seal(world, month, rolls, delay, _sealed_moments(played, world.ours.name))
             results = _month_record(world, month, played, rolls, data, reveals)
             results["achievements"] = month_achievements(world, results, tables_growth)
             sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
@@ -214,7 +248,7 @@ class Purasbar(Ruleset):
                    "standings": months[-1].results["standings"] if months else [],
                    "our_results": _our_results(months), "scorers": _scorers(months),
                    "fixtures": prep["our_fixtures"], "reveals": [],
-                   "pending": [s["roll"] for s in world.seals if not s["done"]],
+                   "pending": [{**s["roll"], "dice": None, "total": None} for s in world.seals if not s["done"]],
                    "cup": _cup_summary(months),
                    "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
         return SeasonRun(chapters, summary, state_text=state_text)
@@ -223,13 +257,13 @@ class Purasbar(Ruleset):
 def _settlement_chapter(ruleset: str, world: World, data: dict[str, Any], chapters: list[Chapter],
                         tables_growth: dict[str, Any], life_tables: dict[str, Any], names: Any, mark: int) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
+    reveals = _due(world, SETTLEMENT_MONTH)
     rec = settle(world, [c.results for c in chapters], tables_growth, life_tables, names)
     rolls = world.dice.since(mark)
-    delay = data["options"]["reveal_delay"]
-    _seal(world, SETTLEMENT_MONTH, rolls, delay)
     ended = rec["next"]["ending"] != "none"
-    reveals = _due(world, SETTLEMENT_MONTH + (99 if ended else 0))
-    results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH, "seed": world.seed,
+    if ended:  # the final chapter: nothing may stay sealed for ever
+        reveals += _due(world, SETTLEMENT_MONTH + 99)
+    results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
                "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
                "reveals": reveals, "sealed": [s["roll"] for s in world.seals if s["month"] == SETTLEMENT_MONTH],

@@ -14,7 +14,7 @@ from .business import month_start
 from .coach_decisions import monthly_decision, scout_opponent
 from .conflict import contest, forced, halve
 from .depth import Depth
-from .effects import Target, apply
+from .effects import Target, apply, sealed_absence
 from .environment import apply_percent, morale_bonus, season_start
 from .environment import modifier as env_modifier
 from .bankruptcy import Bankruptcy
@@ -124,7 +124,8 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
 def _entry_effect(entry: dict[str, Any]) -> dict[str, Any]:
     """A match-event ``apply`` entry in :func:`effects.apply` form."""
     if entry["effect"] == "injury":
-        return {"effect": "injury", "polarity": "negative", "target": entry["target"], "weeks": entry["weeks"]}
+        return {"effect": "injury", "polarity": "negative", "target": entry["target"], "weeks": entry["weeks"],
+                "pending": entry.get("pending")}
     delta = entry["delta"]
     out = {"effect": entry["effect"], "polarity": "positive" if delta >= 0 else "negative", "amount": abs(delta)}
     for k in ("target", "slices"):
@@ -147,16 +148,19 @@ def _in_play_injury(world: World, side: Side, entry: dict[str, Any], key: str) -
         return {"effect": "injury", "changed": False, "reason": "no player"}
     pick = world.dice.roll(key, f"1D{len(pool)}", "伤者抽取") if len(pool) > 1 else None
     slot, p = pool[pick.total - 1 if pick else 0]
-    weeks = max(1, entry["weeks"] - side.club.doctor)
-    until = world.week + weeks
     side.lineup[slot].remove(p)
     side.gone.add(p.name)
     side.retired.append((slot, p))
     side.forced_off.append((slot, p))
+    picked = pick.to_json() if pick else None
+    if entry.get("pending"):
+        return {"effect": "injury", "changed": True, "player": p.name,
+                **sealed_absence(side.club, p, entry["pending"], world.week), "pick_roll": picked}
+    weeks = max(1, entry["weeks"] - side.club.doctor)
+    until = world.week + weeks
     side.club.infirmary.set_injury(p, until, world.week)
     return {"effect": "injury", "changed": True, "player": p.name, "weeks_base": entry["weeks"],
-            "doctor": side.club.doctor, "weeks": weeks, "out_until_week": until,
-            "pick_roll": pick.to_json() if pick else None}
+            "doctor": side.club.doctor, "weeks": weeks, "out_until_week": until, "pick_roll": picked}
 
 
 def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, theirs: Any) -> dict[str, Any]:

@@ -144,12 +144,26 @@ def _injury(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     p, roll = _pick(t, pool, "伤者抽取")
     if p is None:
         return {"changed": False, "reason": "no player"}
+    if eff.get("pending"):
+        return {"changed": True, "player": p.name, **sealed_absence(t.club, p, eff["pending"], t.week),
+                "pick_roll": roll}
     weeks = max(1, eff.get("weeks", 1) - t.club.doctor)  # 000 §5.7.1 item 4: the doctor shortens it
     until = t.week + weeks
     if t.club.infirmary is not None:
         t.club.infirmary.set_injury(p, until, t.week)
     return {"changed": True, "player": p.name, "weeks_base": eff.get("weeks", 1), "doctor": t.club.doctor,
             "weeks": weeks, "out_until_week": until, "pick_roll": roll}
+
+
+def sealed_absence(club: Club, p: Player, pending: dict[str, Any], week: int) -> dict[str, Any]:
+    """000 §5.8.4: ``p`` is out until the reveal; the absence the sealed die decided waits, masked,
+    under ``pending`` (``sealed_by`` the die), with the doctor applied as 000 §5.7.1 item 4 says."""
+    weeks = max(1, pending["weeks"] - club.doctor)
+    if club.infirmary is not None:
+        club.infirmary.seal_injury(p)
+    return {"weeks": None, "out_until_week": None,
+            "pending": {**pending, "weeks_base": pending["weeks"], "doctor": club.doctor, "weeks": weeks,
+                        "from_week": week, "out_until_week": week + weeks}}
 
 
 def _stamina(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:

@@ -145,6 +145,12 @@ def weeks_left(out_until_week: int, week: int) -> int:
     return max(0, out_until_week - week + 1)
 
 
+SEALED_UNTIL = 10_000
+"""000 §5.8.4: the last week out of a player whose absence is sealed (out until the reveal sets it)."""
+SEALED_WEEKS = 99
+"""What ``injured_weeks`` shows while an absence is sealed (the same whatever the sealed die says)."""
+
+
 class Infirmary:
     """One club's absences: player name → last season week out (injured in w for n → w + n)."""
 
@@ -164,6 +170,20 @@ class Infirmary:
         until = max(out_until_week, self.out_until.get(player.name, 0))
         self.out_until[player.name] = until
         player.injured_weeks = weeks_left(until, self.week if week is None else week)
+
+    def seal_injury(self, player: Player) -> None:
+        """000 §5.8.4: ``player`` is out from now until the sealed length of his absence is revealed."""
+        self.out_until[player.name] = SEALED_UNTIL
+        player.injured_weeks = SEALED_WEEKS
+
+    def sealed(self, name: str) -> bool:
+        """Whether ``name``'s absence is sealed (its length not yet revealed)."""
+        return self.out_until.get(name) == SEALED_UNTIL
+
+    def unseal(self, player: Player, out_until_week: int, week: int) -> None:
+        """The reveal: ``player`` is out through ``out_until_week`` (back at once if it has passed)."""
+        self.out_until[player.name] = out_until_week
+        player.injured_weeks = weeks_left(out_until_week, week)
 
     def apply(self, player: Player, record: dict[str, Any] | None) -> bool:
         """Set the absence of a check record that injured ``player``; True if it did."""
@@ -189,7 +209,7 @@ class Infirmary:
                 p.injured_weeks = 0
                 records.append({**comeback(dice, key, p, week), "out_until_week": until})
             else:
-                p.injured_weeks = weeks_left(until, week)
+                p.injured_weeks = SEALED_WEEKS if until == SEALED_UNTIL else weeks_left(until, week)
         return records
 
     def to_json(self) -> dict[str, Any]:
@@ -203,4 +223,5 @@ class Infirmary:
 
 
 __all__ = ["SLICE_MINUTES", "CHECK_MINUTES", "WEEKS_TABLE", "minutes_played", "injury_risk", "weeks_out",
-           "weeks_left", "post_match_check", "retirement_check", "comeback", "Infirmary"]
+           "weeks_left", "post_match_check", "retirement_check", "comeback", "Infirmary", "SEALED_UNTIL",
+           "SEALED_WEEKS"]

@@ -119,9 +119,11 @@ def _resize(entry: dict[str, Any], size: Any) -> dict[str, Any]:
     return out
 
 
-def _response(dice: Dice, key: str, modifier: int, hidden: bool) -> dict[str, Any]:
-    """000 §6.3.3: 1D100 + modifier; natural 1–5 worse, ≥ 50 halved, else failed (depth never moves)."""
-    r = dice.roll(key, RESPONSE_DIE, "主教练应对", hidden=hidden)
+def _response(dice: Dice, key: str, modifier: int, sealed: bool) -> dict[str, Any]:
+    """000 §6.3.3: 1D100 + modifier; natural 1–5 worse, ≥ 50 halved, else failed (depth never moves).
+
+    A sealed response keeps what its face decides under ``sealed_by`` (masked in public records)."""
+    r = dice.roll(key, RESPONSE_DIE, "主教练应对", hidden=sealed)
     total = r.total + modifier
     if r.total <= RESPONSE_FUMBLE:
         outcome = "worse"
@@ -129,8 +131,16 @@ def _response(dice: Dice, key: str, modifier: int, hidden: bool) -> dict[str, An
         outcome = "halved"
     else:
         outcome = "failed"
-    return {"roll": r.ref(), "face": r.total, "modifier": modifier, "total": total,
-            "threshold": RESPONSE_THRESHOLD, "outcome": outcome}
+    decided = {"face": r.total, "total": total, "outcome": outcome}
+    rec = {"roll": r.ref(), "modifier": modifier, "threshold": RESPONSE_THRESHOLD}
+    if sealed:
+        return {**rec, "sealed": True, "result": {"sealed_by": r.id, **decided}}
+    return {**rec, "sealed": False, **decided}
+
+
+def _pending(entry: dict[str, Any], roll_id: str) -> dict[str, Any]:
+    """An injury whose length waits for the sealed response's reveal: out now, for how long is sealed."""
+    return {**entry, "weeks": None, "pending": {"sealed_by": roll_id, "weeks": entry["weeks"]}}
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
@@ -156,9 +166,6 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
     when = "pre" if point == PRE else "play"
     fits = row.params.get("when", when) == when
     critical = roll.total <= CRITICAL_LOW or roll.total >= CRITICAL_HIGH
-    hidden = hidden_rules and (critical or (fits and bool(row.params.get("hidden"))))  # §5.8.4
-    if hidden:
-        roll = dice.seal(roll)
     use = {"effect": row.effect, **row.params, "text": row.text} if fits else dict(row.params["fallback"])
     polarity = use.get("polarity", row.params["polarity"])
     # §6.1.2 multipliers at the depth before this roll moves it; exclusive rows and every event after
@@ -173,19 +180,26 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
     lean = {1: "positive", -1: "negative"}.get(at) if resolved == "neutral" else None
     applied = _apply(use["effect"], use, amount, resolved)
     harmful = (resolved == "negative" or lean == "negative") and any(_harms(e) for e in applied)
-    response = _response(dice, key, resume_modifier, hidden) if harmful else None
+    # §5.8.4, decided before the die is thrown so the seal itself tells nothing: the coach's response
+    # to a row marked hidden (核心重伤) is sealed, and how long the player is out waits for the reveal.
+    sealed = hidden_rules and fits and harmful and bool(row.params.get("hidden"))
+    response = _response(dice, key, resume_modifier, sealed) if harmful else None
+    outcome = (response["result"] if sealed else response)["outcome"] if response else None
     worse = None
-    if response and response["outcome"] == "halved":
+    if outcome == "halved":
         applied = [_resize(e, halve) if _harms(e) else e for e in applied]
-    elif response and response["outcome"] == "worse":
+    elif outcome == "worse":
         worse = row.params.get("worse") if fits else None
         if worse:  # the row states its own escalation (§6.3.3 "争吵升级为斗殴")
             applied += _apply(worse["effect"], worse, int(worse.get("amount", 0)), "negative")
         else:
             applied = [_resize(e, worsen) if _harms(e) else e for e in applied]
+    if sealed and response:
+        applied = [_pending(e, response["roll"]["id"]) if e["effect"] == "injury" and _harms(e) else e
+                   for e in applied]
     rec.update({
         "table": {1: "golden", -1: "dark"}.get(side, "base"), "exclusive": bool(side),
-        "event_roll": roll.ref(), "critical": critical, "hidden": hidden,
+        "event_roll": roll.ref(), "critical": critical, "hidden": sealed,
         "key": row.params["key"], "name": row.params["name"], "row_polarity": row.params["polarity"],
         "range": [row.lo, row.hi], "when": row.params.get("when"), "fits": fits,
         "effect": use["effect"], "params": _plain(use), "text": use.get("text"),
@@ -251,6 +265,8 @@ def check_rows(table: DiceTable, polarities: tuple[str, ...]) -> DiceTable:
             _check_effect(table, row, i, f"{extra}.", sub.get("effect", ""), sub, pol)
         if "worse" in p and p["polarity"] == "positive":
             _fail(table, row, i, "worse", "only a harmful row can get worse")
+        if p.get("hidden") and (row.effect != "injury" or "worse" in p):
+            _fail(table, row, i, "hidden", "only an injury row without a worse row can be sealed (§5.8.4)")
     return table
 
 

@@ -73,7 +73,7 @@ def generate(city: str, seed: int, tables: Tables, people: Any = None,
         "staff": staff, "affinity": affinity, "funds": funds,
     }
     record = {
-        "ruleset": "purasbar", "season": 0, "month": 0, "seed": seed, "title": data["title"],
+        "ruleset": "purasbar", "season": 0, "month": 0, "title": data["title"],
         "city": row, "club": row["club"], "allocation": alloc.to_json(), "facilities": fac_rolls,
         "stadium": stadium, "stadium_roll": stadium_roll, "colours": colour_rolls, "squad": squad,
         "coach": coach, "tendency": tendency, "tendency_cn": TENDENCIES[tendency]["cn"],

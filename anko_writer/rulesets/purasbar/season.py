@@ -16,6 +16,7 @@ from .matchday import advance_week, play_fixture
 from .schedule import ROUNDS_BY_MONTH
 from .side import AI_SUB_STAMINA
 from .tactics import adaptation
+from .models import Club, Player
 from .world import World
 
 LEAGUE_MONTHS = 11
@@ -99,8 +100,17 @@ def play_league_month(world: World, month: int, decisions: dict[str, Any], tacti
 
 def injured(world: World) -> list[dict[str, Any]]:
     """Our players out injured at this moment, with the weeks still to miss."""
-    return [{"name": p.name, "position": p.position, "weeks": p.injured_weeks}
-            for p in world.ours.players if p.injured_weeks > 0]
+    sealed = world.ours.infirmary.sealed
+    return [{"name": p.name, "position": p.position, "weeks": None if sealed(p.name) else p.injured_weeks,
+             "sealed": sealed(p.name)} for p in world.ours.players if p.injured_weeks > 0]
+
+
+def _player_json(club: Club, p: Player) -> dict[str, Any]:
+    """A player's record; a sealed absence shows no length until its reveal (000 §5.8.4)."""
+    rec = p.to_json()
+    if club.infirmary is not None and club.infirmary.sealed(p.name):
+        rec["injured_weeks"] = None
+    return rec
 
 
 def clubs_json(world: World) -> list[dict[str, Any]]:
@@ -112,7 +122,7 @@ def clubs_json(world: World) -> list[dict[str, Any]]:
                     "formation": c.formation, "adapt_left": c.adapt_left, "initial_abilities": dict(c.initial),
                     "abilities": team_abilities(c.players), "morale": c.morale,
                     "facilities": dict(c.facilities),
-                    "players": [p.to_json() for p in c.players if p.rolled]})
+                    "players": [_player_json(c, p) for p in c.players if p.rolled]})
     return out
 
 
