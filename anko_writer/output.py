@@ -10,6 +10,16 @@ A file that exists but is missing from the manifest, or whose content no longer 
 hash, was edited by hand (or not made by us); :func:`write_files` refuses to overwrite it unless
 ``force`` is given, and in that case writes nothing at all.
 
+Crashes and concurrent runs lose nothing. A run holds :func:`locked` (``flock`` on
+``OUT/.anko-writer.lock``, which holds its pid): a second run on the same OUT is refused at once, and
+a dead run's lock is released by the kernel. :func:`write_files` stages every changed file and the new
+manifest in ``OUT/.anko-stage-<hex>/`` (fsynced), then writes the stage's journal
+``.anko-commit.json`` and only then moves everything into place with ``os.replace``, the manifest
+last. Killed before the journal exists, a run changed nothing in OUT; killed after, the next run
+finishes the moves (:func:`recover`, run on taking the lock) before it looks at anything, so no run
+ever sees half a commit. Stale stages and ``atomic_write`` temp files are removed then too. No path
+below OUT may be a symbolic link: the tool never reads or writes through one.
+
 >>> chapter_paths(1, 3)
 ('s01/m03.md', 's01/m03.json')
 >>> index_path(2)
@@ -26,18 +36,41 @@ hash, was edited by hand (or not made by us); :func:`write_files` refuses to ove
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
 import json
 import os
+import re
 import secrets
+import shutil
+import signal
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from . import __version__
-from .errors import OutputError
+from . import __version__, textfile
+from .errors import InputError, OutputError
 
 MANIFEST = "manifest.json"
 """The manifest's file name, directly under the output directory."""
+
+PRIVATE_PREFIX = ".anko-"
+"""Names under OUT starting with this belong to the tool (lock, stages); no output path may use it."""
+
+LOCK = ".anko-writer.lock"
+"""The lock file under OUT: ``flock``-ed by the run writing there, holding its pid, removed after."""
+
+STAGE_PREFIX = ".anko-stage-"
+"""A run's stage folder under OUT: ``.anko-stage-<hex>/``, mirroring the files it will move into place."""
+
+JOURNAL = ".anko-commit.json"
+"""The commit journal inside a stage (``{"moves": [...]}``): present means "move all of this in"."""
+
+TEST_PAUSE_ENV = "ANKO_WRITER_TEST_PAUSE"
+"""Test-only environment variable: stop or kill the process at a named point (see ``_test_point``)."""
 
 
 def _compact(obj: Any) -> str:
@@ -137,24 +170,78 @@ def atomic_write(path: Path, data: str) -> None:
         raise OutputError(f"{path}: cannot write: {e.strerror or e}") from e
 
 
+def _why(err: OSError) -> str:
+    """An OSError's reason in a few words (``No space left on device``)."""
+    return err.strerror or (os.strerror(err.errno) if err.errno else str(err))
+
+
+def _test_point(name: str) -> None:
+    """Test-only hook: stop here when ``ANKO_WRITER_TEST_PAUSE`` names this point.
+
+    ``ANKO_WRITER_TEST_PAUSE=<point>[:kill|:<seconds>]`` makes the process SIGKILL itself, or sleep
+    (default 60 s), at ``<point>``: ``locked``, ``staged``, ``committing@K`` (after K moves) or
+    ``committed``. The crash tests use it; nobody else should set it.
+    """
+    spec = os.environ.get(TEST_PAUSE_ENV)
+    if not spec:
+        return
+    point, _, action = spec.partition(":")
+    if point != name:
+        return
+    if action == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(float(action or 60))
+
+
 def _relpath(rel: str) -> str:
     """``rel`` as a normalised relative posix path inside OUT, or OutputError."""
     p = PurePosixPath(rel)
     if not rel or "\\" in rel or p.is_absolute() or ".." in p.parts or str(p) in ("", "."):
         raise OutputError(f"{rel!r}: output paths must be relative posix paths inside the output directory")
-    if str(p) == MANIFEST:
-        raise OutputError(f"{rel}: reserved for the tool's manifest")
+    if str(p) == MANIFEST or p.parts[0].startswith(PRIVATE_PREFIX):
+        raise OutputError(f"{rel}: reserved for the tool's own files")
     return str(p)
+
+
+def _refuse_link(path: Path) -> None:
+    """OutputError if ``path`` is a symbolic link: the tool never writes (or reads) through one."""
+    if path.is_symlink():
+        raise OutputError(f"{path}: is a symbolic link; anko-writer does not write through links (replace it by a real file or folder)")
+
+
+def _no_links(out: Path, norm: str) -> None:
+    """OutputError if any part of ``out / norm`` below ``out`` is a symbolic link."""
+    path = out
+    for part in PurePosixPath(norm).parts:
+        path = path / part
+        _refuse_link(path)
+
+
+def _check_target(out: Path, norm: str) -> Path:
+    """``out / norm`` after checking that no part of it below ``out`` is a link or of the wrong kind."""
+    _no_links(out, norm)
+    target = out / norm
+    for folder in reversed(PurePosixPath(norm).parents[:-1]):
+        if (out / folder).exists() and not (out / folder).is_dir():
+            raise OutputError(f"{out / folder}: exists and is not a folder")
+    if target.exists() and not target.is_file():
+        raise OutputError(f"{target}: exists and is not a file")
+    return target
 
 
 def read_manifest(out: Path) -> dict[str, str]:
     """The ``relative path → sha256`` map of ``OUT/manifest.json`` (empty if there is none)."""
     path = Path(out) / MANIFEST
+    _refuse_link(path)
     if not path.exists():
         return {}
     try:
-        files = json.loads(path.read_text(encoding="utf-8"))["files"]
-    except (OSError, ValueError, KeyError, TypeError) as e:
+        text = textfile.read_text(path)
+    except InputError as e:
+        raise OutputError(str(e)) from None
+    try:
+        files = json.loads(text)["files"]
+    except (ValueError, KeyError, TypeError) as e:
         raise OutputError(f"{path}: unreadable manifest ({e}); restore it or use --force") from e
     if not isinstance(files, dict):
         raise OutputError(f"{path}: unreadable manifest ('files' is not an object)")
@@ -171,8 +258,6 @@ def _protected(target: Path, rel: str, new: bytes, manifest: dict[str, str]) -> 
     """Why ``target`` must not be overwritten with ``new``, or None if it may be."""
     if not target.exists():
         return None
-    if not target.is_file():
-        return f"{target}: exists and is not a file"
     current = target.read_bytes()
     if current == new:
         return None
@@ -184,50 +269,327 @@ def _protected(target: Path, rel: str, new: bytes, manifest: dict[str, str]) -> 
 
 
 def plan_writes(out: Path, files: dict[str, str], force: bool) -> None:
-    """Check every target before anything is written; raise OutputError naming a protected file."""
+    """Check every target before anything is written; raise OutputError naming a protected file.
+
+    Links and wrong kinds (a folder where a chapter goes) are refused even with ``force``.
+    """
     out = Path(out)
     manifest = read_manifest(out) if not force else {}
     blocked = []
     for rel in sorted(files):
         norm = _relpath(rel)
+        target = _check_target(out, norm)
         if force:
             continue
-        if why := _protected(out / norm, norm, _encode(files[rel]), manifest):
+        if why := _protected(target, norm, _encode(files[rel]), manifest):
             blocked.append(why)
     if blocked:
         more = f" (and {len(blocked) - 1} more protected file(s))" if len(blocked) > 1 else ""
         raise OutputError(blocked[0] + more)
 
 
+# ---------------------------------------------------------------------------------------------
+# The lock: one run per output folder
+
+
+_held: dict[str, int] = {}
+"""Output folders this process holds the lock of (real path → nesting depth): locked() is reentrant."""
+
+
+@contextmanager
+def locked(out: Path) -> Iterator[Path]:
+    """Hold the exclusive lock on ``out`` (created if needed) and finish or drop an interrupted run.
+
+    A second process is refused at once with OutputError naming the holder's pid; the kernel drops
+    the lock of a process that died, so a stale lock file never blocks. Reentrant in one process.
+    Folders created here are removed again on exit if nothing was written into them.
+    """
+    out = Path(out)
+    key = os.path.realpath(out)
+    if key in _held:
+        _held[key] += 1
+        try:
+            yield out
+        finally:
+            _held[key] -= 1
+        return
+    created = _make_out(out)
+    try:
+        fd = _acquire(out)
+        try:
+            _held[key] = 1
+            recover(out)
+            _test_point("locked")
+            yield out
+        finally:
+            del _held[key]
+            _release(out, fd)
+    finally:
+        _remove_empty(created)
+
+
+def _make_out(out: Path) -> list[Path]:
+    """Create ``out`` and its missing parents; return the folders created, deepest first."""
+    missing = []
+    for p in (out, *out.parents):
+        if os.path.lexists(p):
+            break
+        missing.append(p)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise OutputError(f"{out}: exists and is not a folder") from None
+    except OSError as e:
+        raise OutputError(f"{out}: cannot create the output folder: {_why(e)}") from e
+    return missing
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (deepest first) while they are empty."""
+    for p in folders:
+        try:
+            p.rmdir()
+        except OSError:
+            return
+
+
+def _acquire(out: Path) -> int:
+    """Open and ``flock`` ``OUT/.anko-writer.lock`` without waiting; write our pid into it."""
+    path = out / LOCK
+    while True:
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as e:
+            _refuse_link(path)
+            raise OutputError(f"{path}: cannot open the lock file: {_why(e)}") from e
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            pid = _holder(fd)
+            os.close(fd)
+            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                raise OutputError(f"{path}: cannot lock: {_why(e)}") from e
+            who = f"another anko-writer run (pid {pid})" if pid else "another anko-writer run"
+            raise OutputError(f"{out}: {who} is writing here; wait for it to finish") from None
+        if _same_file(fd, path):  # not unlinked by the previous holder between our open and flock
+            break
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def _holder(fd: int) -> int | None:
+    """The pid written in an open lock file, if it holds one."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def _same_file(fd: int, path: Path) -> bool:
+    """Whether ``path`` still names the file open as ``fd``."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except FileNotFoundError:
+        return False
+    own = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)
+
+
+def _release(out: Path, fd: int) -> None:
+    """Remove the lock file while still holding it, then let go (a waiting run re-checks the inode)."""
+    try:
+        (out / LOCK).unlink(missing_ok=True)
+    except OSError:
+        pass
+    os.close(fd)
+
+
+# ---------------------------------------------------------------------------------------------
+# Recovery: finish a committed stage, drop an uncommitted one, remove stale temp files
+
+_STALE_TMP = re.compile(r"\..+\.[0-9a-f]{8}\.tmp")
+
+
+def recover(out: Path) -> None:
+    """Finish an interrupted commit (journal present) or drop an unfinished stage; remove stale temp files.
+
+    Call it holding :func:`locked` (which does): another run's stage must not be touched.
+    """
+    out = Path(out)
+    if not out.is_dir():
+        return
+    for stage in sorted(out.glob(STAGE_PREFIX + "*")):
+        if stage.is_dir() and not stage.is_symlink() and (stage / JOURNAL).is_file():
+            _roll_forward(out, stage)
+        _remove_stage(stage)
+    for folder, dirs, names in os.walk(out):  # atomic_write's leftovers; hidden folders are not ours
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            if _STALE_TMP.fullmatch(name):
+                Path(folder, name).unlink(missing_ok=True)
+
+
+def _remove_stage(stage: Path) -> None:
+    """Delete a stage folder (or a stray link or file of that name), ignoring what cannot be removed."""
+    if stage.is_symlink() or not stage.is_dir():
+        stage.unlink(missing_ok=True)
+    else:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
+def _journal(stage: Path) -> list[str]:
+    """The moves recorded in a stage's commit journal (relative paths, checked to stay inside OUT)."""
+    path = stage / JOURNAL
+    try:
+        moves = json.loads(textfile.read_text(path))["moves"]
+        ok = isinstance(moves, list) and all(isinstance(m, str) and m for m in moves)
+    except (InputError, ValueError, KeyError, TypeError):
+        ok = False
+    if not ok or any(m != MANIFEST and _relpath(m) != m for m in moves):
+        raise OutputError(f"{path}: unreadable commit journal; move the stage folder away and run again")
+    return list(moves)
+
+
+def _roll_forward(out: Path, stage: Path) -> None:
+    """Move every staged item the journal lists into place (idempotent: done moves are skipped)."""
+    moves = _journal(stage)
+    parents = {out}
+    for k, rel in enumerate(moves):
+        src = stage / rel
+        if os.path.lexists(src):
+            _no_links(out, rel)
+            _move(src, out / rel)
+            parents.add((out / rel).parent)
+        _test_point(f"committing@{k + 1}")
+    for folder in sorted(parents):
+        _fsync_dir(folder)
+    _test_point("committed")
+    (stage / JOURNAL).unlink()
+
+
+def _move(src: Path, dst: Path) -> None:
+    """``os.replace`` ``src`` onto ``dst``; a folder onto an existing folder is merged item by item."""
+    if src.is_dir() and not src.is_symlink() and dst.is_dir() and not dst.is_symlink():
+        for child in sorted(src.iterdir()):
+            _move(child, dst / child.name)
+        src.rmdir()
+    else:
+        os.replace(src, dst)
+
+
+# ---------------------------------------------------------------------------------------------
+# Staged writes
+
+
+def _fsync_dir(folder: Path) -> None:
+    """Make a folder's entries durable (best effort: not every system can fsync a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (it must not exist), write all of ``data`` and fsync it: the one low-level write."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _moves(out: Path, changed: list[str]) -> list[str]:
+    """What to move from the stage: each changed file, or its topmost folder that OUT does not have yet."""
+    moves: list[str] = []
+    for norm in changed:
+        parts = PurePosixPath(norm).parts
+        k = next(i for i in range(1, len(parts) + 1) if i == len(parts) or not (out / "/".join(parts[:i])).exists())
+        item = "/".join(parts[:k])
+        if item not in moves:
+            moves.append(item)
+    return moves
+
+
+def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None) -> Path:
+    """Stage the changed files and new manifest (fsynced), then the journal; on failure remove the stage.
+
+    OUT itself is not touched here: a failure (a full disk) or a kill before the journal exists
+    leaves it exactly as it was.
+    """
+    stage = out / f"{STAGE_PREFIX}{secrets.token_hex(4)}"
+    shown = stage  # what the error names: the OUT path of the file being staged
+    try:
+        stage.mkdir()
+        folders = {stage}
+        for norm, data in [*changed.items(), *([(MANIFEST, manifest)] if manifest is not None else [])]:
+            shown = out / norm
+            (stage / norm).parent.mkdir(parents=True, exist_ok=True)
+            folders.update(p for p in (stage / norm).parents if p.is_relative_to(stage))
+            _write_new(stage / norm, data)
+        for folder in folders:
+            _fsync_dir(folder)
+        _test_point("staged")
+        moves = _moves(out, list(changed)) + ([MANIFEST] if manifest is not None else [])
+        shown = stage / JOURNAL
+        _write_new(stage / (JOURNAL + ".tmp"), json.dumps({"moves": moves}, ensure_ascii=False).encode())
+        os.replace(stage / (JOURNAL + ".tmp"), stage / JOURNAL)
+        _fsync_dir(stage)
+    except BaseException as e:
+        _remove_stage(stage)
+        if isinstance(e, OSError):
+            raise OutputError(f"{shown}: cannot write: {_why(e)} (nothing in {out} was changed)") from e
+        raise
+    return stage
+
+
+def _commit(out: Path, stage: Path) -> None:
+    """Carry out a stage's journal and remove the stage; if that fails, the next run finishes it."""
+    try:
+        _test_point("committing@0")
+        _roll_forward(out, stage)
+    except OSError as e:
+        raise OutputError(f"{out}: could not finish writing ({_why(e)}); the next anko-writer run here completes it") from e
+    _remove_stage(stage)
+    _fsync_dir(out)
+
+
 def write_files(out: Path, files: dict[str, str], force: bool = False) -> list[Path]:
     """Write ``files`` (relative posix path → text) under ``out`` and record them in the manifest.
 
-    Nothing is written if any target is protected (see :func:`plan_writes`). Files whose content is
-    unchanged are recorded but not rewritten; the returned list holds the paths actually written.
+    Nothing is written if any target is protected (see :func:`plan_writes`). Everything is staged
+    first and moved into place only when all of it is on disk, under :func:`locked`. Files whose
+    content is unchanged are recorded but not rewritten; the returned list holds the paths written.
     """
     out = Path(out)
-    plan_writes(out, files, force)
-    manifest = _safe_manifest(out, force)
-    written: list[Path] = []
-    try:
-        for rel in sorted(files):
-            norm, data = _relpath(rel), _encode(files[rel])
-            target = out / norm
-            if not (target.is_file() and target.read_bytes() == data):
-                atomic_write(target, files[rel])
-                written.append(target)
-            manifest[norm] = _sha256(data)
-    finally:  # even after a failed write, record what did land so the next run does not refuse it
-        _write_manifest(out, manifest)
-    return written
+    encoded = {_relpath(rel): _encode(text) for rel, text in sorted(files.items())}
+    with locked(out):
+        plan_writes(out, files, force)
+        _refuse_link(out / MANIFEST)
+        manifest = _safe_manifest(out, force)
+        changed = {norm: data for norm, data in encoded.items() if not _same_content(out / norm, data)}
+        manifest.update((norm, _sha256(data)) for norm, data in encoded.items())
+        text = _manifest_text(dict(sorted(manifest.items()))).encode("utf-8")
+        new_manifest = None if _same_content(out / MANIFEST, text) else text
+        if changed or new_manifest is not None:
+            _commit(out, _stage(out, changed, new_manifest))
+    return [out / norm for norm in changed]
 
 
-def _write_manifest(out: Path, manifest: dict[str, str]) -> None:
-    """Atomically write the manifest if its text changed."""
-    text = _manifest_text(dict(sorted(manifest.items())))
-    mpath = out / MANIFEST
-    if not (mpath.is_file() and mpath.read_text(encoding="utf-8") == text):
-        atomic_write(mpath, text)
+def _same_content(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is a regular file holding exactly ``data``."""
+    return path.is_file() and not path.is_symlink() and path.read_bytes() == data
 
 
 def _safe_manifest(out: Path, force: bool) -> dict[str, str]:
@@ -242,6 +604,7 @@ def _safe_manifest(out: Path, force: bool) -> dict[str, str]:
 
 __all__ = [
     "MANIFEST",
+    "LOCK",
     "dump_json",
     "chapter_paths",
     "index_path",
@@ -250,4 +613,6 @@ __all__ = [
     "read_manifest",
     "plan_writes",
     "write_files",
+    "locked",
+    "recover",
 ]

@@ -172,3 +172,15 @@ def test_atomic_write_failure_keeps_old_file(tmp_path: Path, monkeypatch: pytest
         atomic_write(target, "新\n")
     assert target.read_text(encoding="utf-8") == "旧\n"
     assert _no_temp_files(tmp_path)
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_wrong_kind_in_the_way_is_refused_even_with_force(tmp_path: Path, force: bool) -> None:
+    (tmp_path / "a/s01/m01.md").mkdir(parents=True)
+    with pytest.raises(OutputError, match=r"s01/m01\.md: exists and is not a file"):
+        write_files(tmp_path / "a", FILES, force=force)
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b/s01").write_text("不是文件夹\n", encoding="utf-8")
+    with pytest.raises(OutputError, match=r"b/s01: exists and is not a folder"):
+        write_files(tmp_path / "b", FILES, force=force)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "m01.md", "s01", "s01"]
