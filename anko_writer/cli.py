@@ -1,11 +1,14 @@
 """The ``anko-writer`` command line: load a campaign, simulate, render chapters, write them safely.
 
-Every expected failure (:class:`~anko_writer.errors.AnkoError`) is printed as one line,
-``error: <message>``, on stderr with exit code 1 and no traceback.
+Every expected failure (:class:`~anko_writer.errors.AnkoError`, an unexpected ``OSError`` or
+``UnicodeError``) is printed as one line, ``error: <message>``, on stderr with exit status 1 and no
+traceback. A usage error (a missing or bad option, an unknown command, ``--season x``) is one line
+too, with exit status 2: ``error: missing option '--season' (see 'anko-writer season --help')``.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -13,6 +16,12 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
+from typer.core import TyperGroup
+
+try:  # Typer 0.2x ships its own copy of Click
+    from typer._click import exceptions as click_exc
+except ImportError:  # pragma: no cover - older Typer runs on Click itself
+    from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from . import __version__, hidden, output, yamlio
 from . import ruleset as ruleset_registry
@@ -21,9 +30,105 @@ from .errors import AnkoError, CampaignError, OutputError
 from .render import render_chapter
 from .resources import Resources
 from .ruleset import Chapter, Ruleset, SeasonRun
+from .textfile import read_text
+
+USAGE_ERROR = 2
+"""Exit status of a usage error (Click's convention); bad input exits with 1."""
+
+
+def _say(message: str) -> None:
+    """Print ``error: message`` as one line on stderr."""
+    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+
+
+def _os_message(exc: OSError) -> str:
+    """An OSError as ``FILE: reason`` (``FILE -> OTHER: reason`` for a rename or a link)."""
+    where = "" if exc.filename is None else str(exc.filename)
+    if exc.filename2 is not None:
+        where = f"{where} -> {exc.filename2}"
+    return f"{where}: {exc.strerror or exc}" if where else str(exc.strerror or exc)
+
+
+def _unicode_message(exc: UnicodeError) -> str:
+    """A UnicodeError that escaped the located readers, still as one line."""
+    return f"text encoding error: {exc}"
+
+
+def _usage_message(exc: click_exc.UsageError, fallback: str) -> str:
+    """A Click usage error as one lower-case line with a pointer to the right ``--help``."""
+    if isinstance(exc, click_exc.NoSuchOption) and exc.possibilities:
+        text = f"no such option: {exc.option_name}; did you mean {' or '.join(sorted(exc.possibilities))}?"
+    else:
+        text = " ".join(exc.format_message().split()).rstrip(".").replace(". Did you mean", "; did you mean")
+    if text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]
+    command = fallback
+    if exc.ctx is not None:
+        command = exc.ctx.command_path
+        if exc.ctx.invoked_subcommand:  # the subcommand's own parser failed (it knows no context)
+            command = f"{command} {exc.ctx.invoked_subcommand}"
+    return f"{text} (see '{command} --help')"
+
+
+class _OneLineGroup(TyperGroup):
+    """The command group whose every failure is one ``error:`` line: usage errors exit 2, bad input 1.
+
+    Click (inside Typer) would print a usage block and a boxed message; this runs it with
+    ``standalone_mode=False`` and reports what it raises itself. ``--help`` and ``--version`` still
+    exit 0, and a bare ``anko-writer`` still prints the help (exit 2, as Click does).
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the subcommand; a parser error without a context gets the group's (to name the command)."""
+        try:
+            return super().invoke(ctx)
+        except click_exc.UsageError as exc:
+            if exc.ctx is None:
+                exc.ctx = ctx
+            raise
+
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Parse ``args`` and run the command; exit with 0, 1 (bad input) or 2 (usage error)."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except click_exc.NoArgsIsHelpError as exc:  # bare ``anko-writer``: the help, as before
+            if exc.format_message().strip():  # plain Click; Rich has already printed it
+                typer.echo(exc.format_message(), err=True)
+            sys.exit(USAGE_ERROR)
+        except click_exc.UsageError as exc:
+            _say(_usage_message(exc, prog_name or self.name or "anko-writer"))
+            sys.exit(USAGE_ERROR)
+        except click_exc.ClickException as exc:
+            _say(exc.format_message())
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            _say("aborted")
+            sys.exit(1)
+        except AnkoError as exc:  # raised outside a command's ``_errors()`` (should not happen)
+            _say(str(exc))
+            sys.exit(1)
+        except OSError as exc:
+            _say(_os_message(exc))
+            sys.exit(1)
+        except UnicodeError as exc:
+            _say(_unicode_message(exc))
+            sys.exit(1)
+        sys.exit(code if isinstance(code, int) else 0)
+
 
 app = typer.Typer(
     name="anko-writer",
+    cls=_OneLineGroup,
     help="Turn a YAML campaign into Markdown anko chapters, every dice roll shown.",
     add_completion=False,
     no_args_is_help=True,
@@ -33,19 +138,20 @@ app = typer.Typer(
 
 @contextmanager
 def _errors() -> Iterator[None]:
-    """Report AnkoError / OSError as one ``error:`` line on stderr and exit with status 1."""
+    """Report AnkoError / OSError / UnicodeError as one ``error:`` line on stderr and exit with status 1."""
     try:
         yield
     except AnkoError as exc:
         _fail(str(exc))
     except OSError as exc:
-        where = f"{exc.filename}: " if exc.filename else ""
-        _fail(f"{where}{exc.strerror or exc}")
+        _fail(_os_message(exc))
+    except UnicodeError as exc:
+        _fail(_unicode_message(exc))
 
 
 def _fail(message: str) -> None:
     """Print ``error: message`` (one line) to stderr and exit 1."""
-    typer.echo(f"error: {' '.join(message.split())}", err=True)
+    _say(message)
     raise typer.Exit(1)
 
 
@@ -77,38 +183,72 @@ def _main(
 # Building chapters
 
 
+def public_campaign(campaign: Campaign) -> dict[str, Any]:
+    """The campaign as templates see it: everything but the seed (DESIGN §10)."""
+    return {k: v for k, v in campaign.data.items() if k != "seed"}
+
+
 def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
-    """A chapter template's context: the results' keys, ``results`` itself, ``seed`` and ``campaign``."""
-    return {**chapter.results, "results": chapter.results, "seed": campaign.seed, "campaign": campaign.data}
+    """A chapter template's context: the results' keys, ``results`` itself and ``campaign`` (no seed)."""
+    return {**chapter.results, "results": chapter.results, "campaign": public_campaign(campaign)}
 
 
 def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
     md_rel, json_rel = output.chapter_paths(chapter.season, chapter.month, chapter.name)
-    md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
+    md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     public = chapter.public if chapter.public is not None else chapter.results
-    return {md_rel: md, json_rel: output.dump_json(public)}
+    files = {md_rel: md, json_rel: output.dump_json(public)}
+    for rel, text in files.items():
+        _no_seed(rel, text, campaign.seed)
+    return files
+
+
+SEED_KEY = '"seed":'
+"""How a seed field would look in a chapter's JSON."""
+
+
+def _no_seed(rel: str, text: str, seed: int) -> None:
+    """Refuse a publishable file that names the seed (DESIGN §10): a ``seed`` field in its JSON, or, for
+    a seed long enough not to occur by chance (nine digits or more), the seed's digits anywhere."""
+    if rel.endswith(".json") and SEED_KEY in text:
+        raise AnkoError(f"{rel}: refusing to write a publishable file with a 'seed' field (the ruleset "
+                        f"must keep the campaign seed out of its results)")
+    digits = str(abs(seed))
+    if len(digits) >= 9 and re.search(rf"(?<![0-9]){digits}(?![0-9])", text):
+        raise AnkoError(f"{rel}: refusing to write a publishable file that holds the campaign seed")
 
 
 def index_file(resources: Resources, run: SeasonRun, campaign: Campaign, season: int) -> dict[str, str]:
     """The season summary ``sNN/index.md`` rendered from ``index.md.j2``."""
-    context = {**run.summary, "seed": campaign.seed, "campaign": campaign.data}
-    return {output.index_path(season): render_chapter(resources, "index.md.j2", context)}
+    context = {**run.summary, "campaign": public_campaign(campaign)}
+    rel = output.index_path(season)
+    md = render_chapter(resources, "index.md.j2", context, seed=campaign.seed)
+    _no_seed(rel, md, campaign.seed)
+    return {rel: md}
 
 
 def out_dir(campaign: Campaign, out: Path | None) -> Path:
-    """Where chapters go: ``--out``, else the campaign's ``output:``, else ``out/`` beside the campaign."""
+    """Where chapters go: ``--out``, else the campaign's ``output:``, else ``out/`` beside the campaign.
+
+    Only ``--out`` may lead outside the campaign file's folder: an ``output:`` key (or an ``out/`` link)
+    that does is a CampaignError located at the key (:meth:`Campaign.output_dir`).
+    """
     if out is not None:
         return out
-    return campaign.folder / (campaign.output or "out")
+    return campaign.output_dir()
+
+
+SEASON_MAX = 99
+"""The last season a command accepts: seasons are written as ``sNN`` folders."""
 
 
 def _check_range(season: int, month: int | None, rs: Ruleset) -> None:
-    """Reject a season below 1 or a month outside the ruleset's season."""
-    if season < 1:
-        raise AnkoError(f"--season must be at least 1, got {season}")
+    """Reject a season outside 1–99 or a month outside the ruleset's season, before any simulation."""
+    if not 1 <= season <= SEASON_MAX:
+        raise AnkoError(f"--season: expected 1–{SEASON_MAX}, got {season}")
     if month is not None and not 1 <= month <= rs.months():
-        raise AnkoError(f"--month must be between 1 and {rs.months()}, got {month}")
+        raise AnkoError(f"--month: expected 1–{rs.months()}, got {month}")
 
 
 def _write(out: Path, files: dict[str, str], force: bool) -> None:
@@ -126,7 +266,7 @@ def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[i
     for k in range(season - 1, 0, -1):
         path = out / output.state_path(k)
         if path.is_file():
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, CampaignError)
             return k, rs.load_state(text, path, resources)
     return None
 
@@ -171,11 +311,12 @@ def month(
         c = load_campaign(campaign)
         _check_range(season, month, ruleset_registry.get(c.ruleset))
         target = out_dir(c, out)
-        _, resources, run = _play(c, season, month, target)
-        chapters = [ch for ch in run.chapters if ch.season == season and ch.month == month and ch.name is None]
-        if not chapters:
-            raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for season {season}, month {month}")
-        _write(target, chapter_files(resources, chapters[-1], c), force)
+        with output.locked(target):
+            _, resources, run = _play(c, season, month, target)
+            chapters = [ch for ch in run.chapters if ch.season == season and ch.month == month and ch.name is None]
+            if not chapters:
+                raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for season {season}, month {month}")
+            _write(target, chapter_files(resources, chapters[-1], c), force)
 
 
 @app.command()
@@ -186,14 +327,15 @@ def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: 
         rs = ruleset_registry.get(c.ruleset)
         _check_range(season, None, rs)
         target = out_dir(c, out)
-        _, resources, run = _play(c, season, rs.months(), target)
-        files: dict[str, str] = {}
-        for chapter in run.chapters:
-            files.update(chapter_files(resources, chapter, c))
-        files.update(index_file(resources, run, c, season))
-        if run.state_text is not None:
-            files[output.state_path(season)] = run.state_text
-        _write(target, files, force)
+        with output.locked(target):
+            _, resources, run = _play(c, season, rs.months(), target)
+            files: dict[str, str] = {}
+            for chapter in run.chapters:
+                files.update(chapter_files(resources, chapter, c))
+            files.update(index_file(resources, run, c, season))
+            if run.state_text is not None:
+                files[output.state_path(season)] = run.state_text
+            _write(target, files, force)
 
 
 @app.command()
@@ -240,19 +382,20 @@ def new(
         md_path = directory / f"{Path(made.filename).stem}-chapter0.md"
         _refuse_existing([yaml_path, md_path], force)
         campaign = Campaign(yaml_path, _campaign_data(yaml_path, made.yaml_text), rs.name, seed)
-        md = render_chapter(resources, made.chapter0.template, chapter_context(made.chapter0, campaign))
+        md = render_chapter(resources, made.chapter0.template, chapter_context(made.chapter0, campaign),
+                            seed=campaign.seed)
         for path, text in ((yaml_path, made.yaml_text), (md_path, md)):
             output.atomic_write(path, text)
             typer.echo(f"wrote {_shown(path)}")
 
 
 def main() -> None:
-    """Run the ``anko-writer`` command line."""
-    try:
-        app()
-    except AnkoError as exc:  # raised outside a command (should not happen): still one line
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(1)
+    """Run the ``anko-writer`` command line (the console script and ``python -m anko_writer``).
+
+    Exits 0 on success, 1 on bad input (one ``error:`` line), 2 on a usage error (one ``error:`` line);
+    the group class :class:`_OneLineGroup` does the reporting, so ``app`` under a test runner does too.
+    """
+    app()
 
 
 __all__ = ["app", "main", "chapter_context", "chapter_files", "index_file", "out_dir"]

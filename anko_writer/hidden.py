@@ -44,13 +44,20 @@ from .errors import VerifyError
 
 _ID = r"[^｜〕\s]+"
 _EXPR = r"[^｜〕＝\s]+"
-_SEAL = re.compile(rf"〔封存｜编号 (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜承诺 (?P<commit>[0-9a-f]{{64}})〕")
+# The keywords in simplified or traditional script (an export converted with OpenCC keeps the ids,
+# expressions and hex untouched, DESIGN §11, but may convert the words around them).
+_SEAL_WORD, _REVEAL_WORD = "封存", "(?:揭晓|揭曉)"
+_NO, _COMMIT, _SALT = "(?:编号|編號)", "(?:承诺|承諾)", "(?:盐|鹽)"
+_SEAL = re.compile(rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
 _REVEAL = re.compile(
-    rf"〔揭晓｜编号 (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>-?(?:0|[1-9][0-9]*))｜盐 (?P<salt>[0-9a-f]{{32}})〕"
+    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>-?(?:0|[1-9][0-9]*))｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
 )
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
-_LOOSE = re.compile(r"〔(?:封存|揭晓)[^〕\n]*〕?")
+_LOOSE = re.compile(rf"〔(?:{_SEAL_WORD}|{_REVEAL_WORD})[^〕\n]*〕?")
+_PROSE_DIE = re.compile(rf"「(?P<expr>{_EXPR})＝(?P<value>-?[0-9]+)」")
+"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it."""
+_HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
 
 
 def salt_for(seed: int, roll_id: str) -> str:
@@ -159,6 +166,41 @@ def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
     return seals, reveals, bad
 
 
+def prose_mismatches(text: str) -> list[tuple[int, str]]:
+    """``(line, message)`` for each reveal that disagrees with the die the post prints just before it.
+
+    The dice a post prints (「1D100＝45」) since the last seal, heading or run of reveals are queued;
+    each reveal takes the first queued die of its expression and must show the same value.
+
+    >>> post = ["应对骰「1D100＝45」 + 3 = 48。", "〔揭晓｜编号 a#1｜1D100＝46｜盐 " + "0" * 32 + "〕"]
+    >>> prose_mismatches(chr(10).join(post))
+    [(2, 'reveal of a#1 says 1D100＝46 but the post prints 「1D100＝45」 at line 1')]
+    """
+    out: list[tuple[int, str]] = []
+    queue: list[tuple[str, int, int]] = []
+    after_reveal = False
+    for number, line in enumerate(text.splitlines(), 1):
+        reveals = [m for m in _REVEAL.finditer(line)]
+        if _SEAL.search(line) or _HEADING.match(line):
+            queue, after_reveal = [], False
+        if not reveals:
+            dice = [(m["expr"], int(m["value"]), number) for m in _PROSE_DIE.finditer(line)]
+            if dice and after_reveal:
+                queue, after_reveal = [], False
+            queue += dice
+            continue
+        for m in reveals:
+            i = next((k for k, d in enumerate(queue) if d[0] == m["expr"]), None)
+            if i is None:
+                continue
+            expr, value, at = queue.pop(i)
+            if value != int(m["value"]):
+                out.append((number, f"reveal of {m['id']} says {m['expr']}＝{m['value']} but the post prints "
+                                    f"「{expr}＝{value}」 at line {at}"))
+        after_reveal = True
+    return out
+
+
 def scan(text: str) -> tuple[list[Seal], list[Reveal]]:
     """All well-formed seal and reveal lines in ``text``, in order, with their line numbers."""
     seals, reveals, _ = _parse(text)
@@ -182,26 +224,84 @@ class VerifyReport:
         return not self.problems
 
 
-def _collect(out: Path) -> list[tuple[str, list[Seal], list[Reveal], list[tuple[int, str]]]]:
-    """Parse every ``*.md`` under ``out`` (recursively, sorted by path)."""
+POST_SUFFIXES = (".md", ".txt", ".html", ".htm", ".bbcode")
+"""The files ``verify`` reads: chapters and the exports of every forum profile."""
+_TAG = re.compile(r"<[^>\n]*>")
+_SEASON_DIR = re.compile(r"s\d+")
+_DIGITS = re.compile(r"(\d+)")
+
+
+@dataclass(frozen=True)
+class Post:
+    """One posted file as ``verify`` reads it."""
+
+    file: str
+    """The path as reported."""
+    series: str
+    """Files of one series are one thread in posting order: the chapters, or one export profile."""
+    order: tuple[Any, ...]
+    """Sort key of the file within its series (season, then months, the settlement, the index)."""
+    seals: list[Seal]
+    reveals: list[Reveal]
+    bad: list[tuple[int, str]]
+    """Malformed seal/reveal spans."""
+    mismatches: list[tuple[int, str]]
+    """Reveals that disagree with the die printed before them."""
+
+
+def _post_text(path: Path) -> str:
+    """A post's text as readers see it: UTF-8, and an HTML page without its tags and entities."""
+    from html import unescape
+
+    from .textfile import read_text
+    text = read_text(path)
+    return unescape(_TAG.sub("", text)) if path.suffix in (".html", ".htm") else text
+
+
+def _natural(text: str) -> tuple[Any, ...]:
+    """``m10`` after ``m9``: digit runs compare as numbers."""
+    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))
+
+
+def _place(rel: Path) -> tuple[str, tuple[Any, ...]]:
+    """The series of a file and its order in it: ``s01/m03.md`` is in the chapters' series; an export
+    ``export/nga/…`` is its own. In a season folder the months come first, then ``end``, then ``index``."""
+    parts = rel.parts[:-1]
+    cut = next((i for i, p in enumerate(parts) if _SEASON_DIR.fullmatch(p)), len(parts))
+    rank = {"end": 1, "index": 2}.get(rel.stem, 0)
+    return "/".join(parts[:cut]), (*(_natural(p) for p in parts[cut:]), rank, _natural(rel.stem))
+
+
+def _collect(out: Path) -> list[Post]:
+    """Read every post under ``out`` (chapters and exports), in posting order within each series."""
     if not out.is_dir():
         raise VerifyError(f"{out}: not a directory")
-    found = []
-    for path in sorted(out.rglob("*.md")):
-        if path.is_file():
-            found.append((str(path), *_parse(path.read_text(encoding="utf-8"))))
-    return found
+    posts = []
+    for path in sorted(out.rglob("*")):
+        rel = path.relative_to(out)
+        if path.suffix not in POST_SUFFIXES or not path.is_file() or any(p.startswith(".") for p in rel.parts):
+            continue
+        text = _post_text(path)
+        series, order = _place(rel)
+        posts.append(Post(str(path), series, order, *_parse(text), prose_mismatches(text)))
+    return sorted(posts, key=lambda p: (p.series, p.order))
 
 
 def verify_dir(out: Path) -> VerifyReport:
-    """Recompute every commitment in the chapters under ``out`` and report mismatches and seals."""
-    found = _collect(Path(out))
+    """Recompute every commitment in the posts under ``out`` and report mismatches and seals.
+
+    Reported as problems: a reveal that does not open its seal, a reveal with no seal, a reveal posted
+    before its seal (earlier in the same series, or above it in the same file), a seal that conflicts
+    with an earlier one, a malformed seal or reveal line, and a reveal whose value differs from the die
+    the post prints for it."""
+    posts = _collect(Path(out))
     report = VerifyReport()
     first: dict[str, tuple[Seal, str]] = {}
-    for file, seals, _, bad in found:
-        report.problems += [f"{file}:{line}: malformed hidden-dice line {snip!r}" for line, snip in bad]
-        for s in seals:
-            where = f"{file}:{s.line}"
+    for post in posts:
+        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {snip!r}" for line, snip in post.bad]
+        report.problems += [f"{post.file}:{line}: {msg}" for line, msg in post.mismatches]
+        for s in post.seals:
+            where = f"{post.file}:{s.line}"
             if s.roll_id not in first:
                 first[s.roll_id] = (s, where)
             elif first[s.roll_id][0].commitment != s.commitment or first[s.roll_id][0].expr != s.expr:
@@ -209,14 +309,35 @@ def verify_dir(out: Path) -> VerifyReport:
                     f"{where}: seal of {s.roll_id} conflicts with its earlier commitment at {first[s.roll_id][1]}"
                 )
     revealed: set[str] = set()
-    for file, _, reveals, _ in found:
-        for r in reveals:
+    for post in posts:
+        for r in post.reveals:
             report.checked += 1
             revealed.add(r.roll_id)
             if problem := _check_reveal(r, first.get(r.roll_id)):
-                report.problems.append(f"{file}:{r.line}: {problem}")
+                report.problems.append(f"{post.file}:{r.line}: {problem}")
+    report.problems += _early_reveals(posts)
     report.sealed = [(rid, where) for rid, (_, where) in first.items() if rid not in revealed]
     return report
+
+
+def _early_reveals(posts: list[Post]) -> list[str]:
+    """Reveals posted before their seal within the same series."""
+    problems = []
+    by_series: dict[str, list[Post]] = {}
+    for post in posts:
+        by_series.setdefault(post.series, []).append(post)
+    for series in by_series.values():
+        sealed_at: dict[str, tuple[int, int]] = {}
+        for i, post in enumerate(series):
+            for s in post.seals:
+                sealed_at.setdefault(s.roll_id, (i, s.line))
+        for i, post in enumerate(series):
+            for r in post.reveals:
+                at = sealed_at.get(r.roll_id)
+                if at is not None and (i, r.line) < at:
+                    problems.append(f"{post.file}:{r.line}: reveal of {r.roll_id} comes before its seal "
+                                    f"({series[at[0]].file}:{at[1]})")
+    return problems
 
 
 def _check_reveal(r: Reveal, sealed: tuple[Seal, str] | None) -> str | None:
@@ -257,6 +378,9 @@ __all__ = [
     "Reveal",
     "scan",
     "VerifyReport",
+    "Post",
+    "POST_SUFFIXES",
+    "prose_mismatches",
     "verify_dir",
     "format_report",
 ]

@@ -31,7 +31,7 @@ CHAPTER = """\
 {{ phrase('end', month) }}
 """
 
-INDEX = "# 第{{ season | cn_num }}赛季总结\n\n共{{ months | cn_num }}月，种子 {{ seed }}。\n"
+INDEX = "# 第{{ season | cn_num }}赛季总结\n\n共{{ months | cn_num }}月。\n"
 
 PHRASES = "end:\n  - 本月到此结束。\n  - 下月再会。\n"
 
@@ -67,7 +67,7 @@ class FakeRuleset(Ruleset):
         dice = Dice(seed)
         roll = dice.roll("s0/create", "1D100", "俱乐部总值")
         text = f"# 新俱乐部\nruleset: fake\nseed: {seed}\ntitle: {city}\n"
-        results = {"ruleset": "fake", "season": 0, "month": 0, "seed": seed, "rolls": [roll.to_json()], "reveals": []}
+        results = {"ruleset": "fake", "season": 0, "month": 0, "rolls": [roll.to_json()], "reveals": []}
         return NewCampaign("club.yaml", text, Chapter(0, 0, results, "chapter.md.j2"))
 
     def play_season(self, campaign: Any, season: int, last_month: int, resources: Any, start: Any = None) -> SeasonRun:
@@ -79,7 +79,7 @@ class FakeRuleset(Ruleset):
         key = f"s{season}/m{month}"
         rolls = [dice.roll(key, "1D30", "攻势骰"), dice.roll(key, "D100", "重伤判定", hidden=month == 1)]
         reveals = [dice.log[1].to_json()] if month == 2 else []
-        results = {"ruleset": "fake", "season": season, "month": month, "seed": seed,
+        results = {"ruleset": "fake", "season": season, "month": month,
                    "rolls": [r.to_json() for r in rolls], "reveals": reveals}
         return Chapter(season, month, results)
 
@@ -195,7 +195,7 @@ def test_month_writes_chapter_and_json(camp: Path) -> None:
     md = (out / "s01/m02.md").read_text(encoding="utf-8")
     assert md.startswith("# 第一赛季 · 第二月　雷希特\n") and "〔揭晓｜编号 s1/m1#2｜1D100＝" in md
     data = json.loads((out / "s01/m02.json").read_text(encoding="utf-8"))
-    assert (data["season"], data["month"], data["seed"]) == (1, 2, 7)
+    assert (data["season"], data["month"]) == (1, 2) and "seed" not in data
 
 
 def test_month_is_reproducible_and_unchanged_files_are_not_rewritten(camp: Path) -> None:
@@ -213,7 +213,7 @@ def test_season_writes_every_chapter_and_index_then_verifies(camp: Path) -> None
     expected = {f"s01/m0{m}.{ext}" for m in (1, 2, 3) for ext in ("md", "json")} | {"s01/index.md", "manifest.json"}
     assert files_under(out) == expected
     assert len(result.stdout.splitlines()) == 7
-    assert (out / "s01/index.md").read_text(encoding="utf-8") == "# 第一赛季总结\n\n共三月，种子 7。\n"
+    assert (out / "s01/index.md").read_text(encoding="utf-8") == "# 第一赛季总结\n\n共三月。\n"
     assert "「1D100＝？？？」〔封存｜编号 s1/m1#2｜" in (out / "s01/m01.md").read_text(encoding="utf-8")
     verified = invoke("verify", out)
     assert verified.exit_code == 0
