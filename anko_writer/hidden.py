@@ -167,28 +167,26 @@ def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
 
 
 def prose_mismatches(text: str) -> list[tuple[int, str]]:
-    """``(line, message)`` for each reveal that disagrees with the die the post prints just before it.
+    """``(line, message)`` for each reveal that disagrees with the die its post prints for it.
 
-    The dice a post prints (「1D100＝45」) since the last seal, heading or run of reveals are queued;
-    each reveal takes the first queued die of its expression and must show the same value.
+    A reveal belongs to the text block it is attached to: the lines directly above it with no blank
+    line between (a paragraph or list item, and the reveal lines under it). Each reveal takes the
+    first die of its expression printed there (「1D100＝45」), in order, and must show the same value.
 
     >>> post = ["应对骰「1D100＝45」 + 3 = 48。", "〔揭晓｜编号 a#1｜1D100＝46｜盐 " + "0" * 32 + "〕"]
     >>> prose_mismatches(chr(10).join(post))
     [(2, 'reveal of a#1 says 1D100＝46 but the post prints 「1D100＝45」 at line 1')]
+    >>> prose_mismatches(chr(10).join([post[0], "", post[1]]))
+    []
     """
     out: list[tuple[int, str]] = []
     queue: list[tuple[str, int, int]] = []
-    after_reveal = False
     for number, line in enumerate(text.splitlines(), 1):
-        reveals = [m for m in _REVEAL.finditer(line)]
-        if _SEAL.search(line) or _HEADING.match(line):
-            queue, after_reveal = [], False
-        if not reveals:
-            dice = [(m["expr"], int(m["value"]), number) for m in _PROSE_DIE.finditer(line)]
-            if dice and after_reveal:
-                queue, after_reveal = [], False
-            queue += dice
+        if not line.strip() or _SEAL.search(line) or _HEADING.match(line):
+            queue = []
             continue
+        reveals = list(_REVEAL.finditer(line))
+        queue += [(m["expr"], int(m["value"]), number) for m in _PROSE_DIE.finditer(_REVEAL.sub("", line))]
         for m in reveals:
             i = next((k for k, d in enumerate(queue) if d[0] == m["expr"]), None)
             if i is None:
@@ -197,7 +195,6 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
             if value != int(m["value"]):
                 out.append((number, f"reveal of {m['id']} says {m['expr']}＝{m['value']} but the post prints "
                                     f"「{expr}＝{value}」 at line {at}"))
-        after_reveal = True
     return out
 
 

@@ -25,6 +25,7 @@ CHAPTER = """\
 {{ r.purpose }}{{ r | dice }}{% if r.hidden %}{{ r | seal }}{% endif %}
 
 {% endfor %}
+
 {% for r in reveals %}
 {{ r | reveal }}
 {% endfor %}
@@ -216,7 +217,7 @@ def test_season_writes_every_chapter_and_index_then_verifies(camp: Path) -> None
     assert (out / "s01/index.md").read_text(encoding="utf-8") == "# 第一赛季总结\n\n共三月。\n"
     assert "「1D100＝？？？」〔封存｜编号 s1/m1#2｜" in (out / "s01/m01.md").read_text(encoding="utf-8")
     verified = invoke("verify", out)
-    assert verified.exit_code == 0
+    assert verified.exit_code == 0, verified.output
     assert verified.stdout == "verified 1 reveal; 0 still sealed\n"
 
 
