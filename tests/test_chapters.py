@@ -25,7 +25,7 @@ from anko_writer.hidden import scan, verify_dir
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import find_seed
+from tests.util import find_seed, render_ctx
 
 CITY, SEASON, LAST_MONTH = "雷希特", 1, 12
 SEED = find_seed("lost_sudden_death")
@@ -72,7 +72,7 @@ def _write_campaign(folder: Path, seed: int, res: Resources, extra: str = "") ->
 
 
 def _render_all(run: Any, campaign: Any, res: Resources) -> dict[int, tuple[dict[str, Any], str]]:
-    return {ch.month: (ch.results, render_chapter(res, ch.template, _context(ch.results, campaign)))
+    return {ch.month: (ch.results, render_ctx(res, ch.template, _context(ch.results, campaign)))
             for ch in run.months}
 
 
@@ -112,13 +112,13 @@ def chapters(season: Any, campaign: Any, res: Resources) -> dict[int, tuple[dict
 @pytest.fixture(scope="module")
 def chapter0(made: Any, campaign: Any, res: Resources) -> tuple[dict[str, Any], str]:
     results = made.chapter0.results
-    return results, render_chapter(res, made.chapter0.template, _context(results, campaign))
+    return results, render_ctx(res, made.chapter0.template, _context(results, campaign))
 
 
 @pytest.fixture(scope="module")
 def index_md(season: Any, campaign: Any, res: Resources) -> str:
     context = {**season.summary, "seed": campaign.seed, "campaign": campaign.data}
-    return render_chapter(res, "index.md.j2", context)
+    return render_ctx(res, "index.md.j2", context)
 
 
 @pytest.fixture(scope="module")
@@ -477,31 +477,45 @@ def test_shootout_kicks_all_appear_in_order(chapters: Any) -> None:
         pos = find_line(lines, pos + 1, f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝")
         line = lines[pos]
         verdict = "罚进！" if k["scored"] else "罚失！"
-        if k["hidden"]:
+        if k["hidden"]:  # 000 §5.8.4: nothing of what the kick did until the shoot-out ends
             assert line.startswith(f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝？？？」+ {k['taker_bonus']} 对 门将 "
-                                   f"{k['keeper']}「1D20＝？？？」+ {k['keeper_bonus']}，{verdict}"), line
-            assert f"= {k['taker_value']} 对" not in line
+                                   f"{k['keeper']}「1D20＝？？？」+ {k['keeper_bonus']}。"), line
+            assert "罚进" not in line and "罚失" not in line and " : " not in line
             seals, _ = scan("\n".join(lines[pos + 1: pos + 3]))
             assert [s.roll_id for s in seals] == [k["taker_roll"]["id"], k["keeper_roll"]["id"]]
         else:
             assert line.startswith(f"- 点球第{k['pair']}轮 {k['taker']}{roll_text(k['taker_roll'])}+ {k['taker_bonus']} = "
                                    f"{k['taker_value']} 对 门将 {k['keeper']}{roll_text(k['keeper_roll'])}+ "
                                    f"{k['keeper_bonus']} = {k['keeper_value']}，{verdict}"), line
-        assert f"（{tally[0]} : {tally[1]}）" in line
+            assert f"（{tally[0]} : {tally[1]}）" in line
     assert tally == so["score"]
     assert f"**点球大战 {m['home']} {so['score'][0]} : {so['score'][1]} {m['away']}，{so['winner']}胜出。**" in md
 
 
-def test_sealed_kicks_keep_their_value_out_of_month_12(chapters: Any) -> None:
+def test_sealed_kicks_are_revealed_as_the_shootout_ends(chapters: Any) -> None:
     results, md = chapters[12]
-    sealed = results["sealed"]
-    assert sealed and "〔揭晓" not in md
-    seals, reveals = scan(md)
-    assert not reveals and {s.roll_id for s in seals} == {r["id"] for r in sealed}
-    for r in sealed:
-        assert f"{r['expr']}＝{r['total']}" not in "\n".join(l for l in md.splitlines() if r["id"] in l)
-        assert md.count(f"编号 {r['id']}｜") == 1
-    assert "1D20＝？？？" in md and "## 隐藏骰\n" in md
+    m = _shootout_match(results)
+    so = m["shootout"]
+    text = match_text(md, m)
+    head = text.index("**点球大战落幕，揭开封存的")
+    before, after = text[:head], text[head:]
+    seals, reveals = scan(before)
+    hidden = [k for k in so["kicks"] if k["hidden"]]
+    ids = [r["id"] for k in hidden for r in (k["taker_roll"], k["keeper_roll"])]
+    assert [s.roll_id for s in seals] == ids and not reveals
+    assert "罚进" not in before[before.index(f"- 点球第{hidden[0]['pair']}轮"):]
+    _, opened = scan(after)
+    assert [r.roll_id for r in opened] == ids
+    assert [r.value for r in opened] == [r["total"] for k in hidden for r in (k["taker_roll"], k["keeper_roll"])]
+    tally = [0, 0]
+    for k in so["kicks"]:
+        tally[k["side"]] += k["scored"]
+        if k["hidden"]:
+            assert (f"- 第{k['pair']}轮 {k['taker']}「1D20＝{k['taker_roll']['total']}」+ {k['taker_bonus']} = "
+                    f"{k['taker_value']} 对 {k['keeper']}「1D20＝{k['keeper_roll']['total']}」+ {k['keeper_bonus']} = "
+                    f"{k['keeper_value']}，{'罚进！' if k['scored'] else '罚失！'}（{tally[0]} : {tally[1]}）") in after
+    assert after.index("〔揭晓") < after.index(f"**点球大战 {m['home']}")
+    assert not {r["id"] for r in results["sealed"]} & set(ids)  # not carried to a later chapter
 
 
 def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_path: Path, chapters: Any,
@@ -513,13 +527,9 @@ def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_
     assert (out / "s01/index.md").read_text(encoding="utf-8") == index_md
     report = verify_dir(out)
     assert report.ok, report.problems
-    assert report.checked == sum(len(r["sealed"]) for r, _ in chapters.values()) and not report.sealed
-    end = (out / "s01/end.md").read_text(encoding="utf-8")
-    _, reveals = scan(end)
-    assert {r.roll_id for r in reveals} == {r["id"] for r in chapters[12][0]["sealed"]}  # month 12 + delay 1
-    part = section(end, "隐藏骰揭晓")
-    for r in chapters[12][0]["sealed"]:
-        assert f"第十二月封存的「{r['purpose']}」{r['expr']}＝" in part
+    kicks = sum(2 for r, _ in chapters.values() for m in r["matches"] if m.get("shootout")
+                for k in m["shootout"]["kicks"] if k["hidden"])
+    assert report.checked == sum(len(r["sealed"]) for r, _ in chapters.values()) + kicks and not report.sealed
     assert season.summary["pending"] == [] and "尚未揭晓" not in index_md
 
 
@@ -594,14 +604,14 @@ def test_champion_club_final(tmp_path: Path, res: Resources) -> None:
     ch = run.months[-1]
     results = ch.results
     assert results["champion"] == results["club"]
-    md = render_chapter(res, ch.template, _context(results, campaign))
+    md = render_ctx(res, ch.template, _context(results, campaign))
     final = results["matches"][results["cup_days"][-1]["matches"][0]]
     assert final["neutral"] and final["ours"]
     assert f"\n#### 决赛　{final['home']} {final['score'][0]} : {final['score'][1]} {final['away']}（中立场地" in md
     assert "双方都没有主客场修正" in match_text(md, final)
     assert find_problems(md) == []
     context = {**run.summary, "seed": campaign.seed, "campaign": campaign.data}
-    index = render_chapter(res, "index.md.j2", context)
+    index = render_ctx(res, "index.md.j2", context)
     assert f"**{results['club']}** 是第一赛季的群英杯冠军" in index and "一路夺冠" in index
 
 
@@ -616,7 +626,7 @@ def test_roll_off_for_eighth_place_is_narrated(chapters: Any, campaign: Any, res
               [{"team": a, "roll": {**roll, "id": "t#3", "dice": [77], "total": 77}},
                {"team": b, "roll": {**roll, "id": "t#4", "dice": [12], "total": 12}}]]
     day["roll_off"] = {"tied": [a, b], "slots": 1, "throws": throws, "advanced": [a], "eliminated": [b]}
-    md = render_chapter(res, "chapter.md.j2", _context(results, campaign))
+    md = render_ctx(res, "chapter.md.j2", _context(results, campaign))
     assert (f"第八名出现并列：{a}、{b}四项排名条件完全相同，争 1 个席位，加掷 1D100（点数高者晋级）："
             f"{a}「1D100＝40」、{b}「1D100＝40」；点数相同，重掷：{a}「1D100＝77」、{b}「1D100＝12」。"
             f"晋级：{a}；出局：{b}。") in md
@@ -624,11 +634,14 @@ def test_roll_off_for_eighth_place_is_narrated(chapters: Any, campaign: Any, res
 
 
 def test_month_chapter_reveals_earlier_seals(chapters: Any, campaign: Any, res: Resources) -> None:
-    """A chapter reveals the hidden rolls due that month (a longer season would carry them over)."""
+    """A chapter opens with the hidden rolls due that month (here month 12's kicks, as if carried over)."""
     results = copy.deepcopy(chapters[11][0])
-    sealed = chapters[12][0]["sealed"]
-    results["reveals"] = [{**r, "sealed_in": 12, "sealed_season": 1} for r in sealed]
-    md = render_chapter(res, "chapter.md.j2", _context(results, campaign))
+    sealed = [r for m in chapters[12][0]["matches"] if m.get("shootout") for k in m["shootout"]["kicks"]
+              if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])]
+    assert sealed
+    results["reveals"] = [{**r, "sealed_in": 12, "sealed_season": 1, "moment": None, "outcome": None, "back": None}
+                          for r in sealed]
+    md = render_ctx(res, "chapter.md.j2", _context(results, campaign))
     part = section(md, "隐藏骰揭晓")
     seals, _ = scan(chapters[12][1])
     _, reveals = scan(part)
@@ -636,8 +649,8 @@ def test_month_chapter_reveals_earlier_seals(chapters: Any, campaign: Any, res: 
     by_id = {s.roll_id: s for s in seals}
     assert all(r.matches(by_id[r.roll_id]) for r in reveals)
     for r in sealed:
-        assert f"第十二月封存的「{r['purpose']}」{r['expr']}＝{r['total']}" in part
-    assert md.index("## 隐藏骰揭晓") < md.index("## 下月安价")
+        assert f"第十二月封存的「{r['purpose']}」**：「{r['expr']}＝{r['total']}」" in part
+    assert md.index("## 隐藏骰揭晓") < md.index("## 一、") < md.index("## 下月安价")
 
 
 def test_month_12_reminds_the_final_league_ranking(chapters: Any) -> None:
@@ -728,7 +741,7 @@ def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: R
     ch = run.months[1]
     choice = ch.results["choice"]
     assert choice["source"] == "vote" and choice["adaptation"]
-    md = render_chapter(res, ch.template, {**ch.results, "results": ch.results, "seed": campaign.seed,
+    md = render_ctx(res, ch.template, {**ch.results, "results": ch.results, "seed": campaign.seed,
                                            "campaign": data})
     part = section(md, "三、主教练决策")
     assert "安价结果" in part and "4 4 2 平衡" in part
@@ -898,10 +911,10 @@ def test_phrase_bank_is_varied_and_clean(res: Resources) -> None:
 def test_rendering_is_byte_identical(season: Any, campaign: Any, res: Resources, chapters: Any, index_md: str) -> None:
     # rendered again, in reverse order, each chapter comes out the same
     for ch in reversed(season.months):
-        again = render_chapter(res, ch.template, _context(ch.results, campaign))
+        again = render_ctx(res, ch.template, _context(ch.results, campaign))
         assert again == chapters[ch.month][1], ch.month
     context = {**season.summary, "seed": campaign.seed, "campaign": campaign.data}
-    assert render_chapter(res, "index.md.j2", context) == index_md
+    assert render_ctx(res, "index.md.j2", context) == index_md
 
 
 def test_chapter_size_is_reasonable(chapters: Any) -> None:
@@ -915,5 +928,5 @@ def test_chapters_from_the_cli_context(campaign: Any, season: Any, res: Resource
     from anko_writer.cli import chapter_context
 
     for ch in (season.months[0], season.months[-1]):
-        md = render_chapter(res, ch.template, chapter_context(ch, campaign))
-        assert md == render_chapter(res, ch.template, _context(ch.results, campaign))
+        md = render_chapter(res, ch.template, chapter_context(ch, campaign), seed=campaign.seed)
+        assert md == render_ctx(res, ch.template, _context(ch.results, campaign))

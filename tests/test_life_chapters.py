@@ -22,7 +22,7 @@ from anko_writer.hidden import scan
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import campaign_file
+from tests.util import campaign_file, render_ctx
 
 SEASON, LAST_MONTH = 1, 12
 MINUS = render.MINUS
@@ -120,7 +120,7 @@ def story(tmp_path_factory: pytest.TempPathFactory, res: Resources) -> tuple[Any
         campaign = load_campaign(campaign_file(folder, seed=seed, extra=VOTES))
         run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
         if _rich(run):
-            chapters = {ch.month: (ch.results, render_chapter(res, ch.template, _context(ch.results, campaign.data)))
+            chapters = {ch.month: (ch.results, render_ctx(res, ch.template, _context(ch.results, campaign.data)))
                         for ch in run.months}
             return campaign, run, chapters
     raise LookupError("no seed below 120 tells the club-life story these tests need")
@@ -135,7 +135,7 @@ def chapters(story: Any) -> dict[int, tuple[dict[str, Any], str]]:
 def chapter0(story: Any, res: Resources) -> tuple[dict[str, Any], str]:
     campaign = story[0]
     made = RULESET.new_campaign(campaign.data["club"]["city"], campaign.data["seed"], res)
-    return made.chapter0.results, render_chapter(res, made.chapter0.template, _context(made.chapter0.results, campaign.data))
+    return made.chapter0.results, render_ctx(res, made.chapter0.template, _context(made.chapter0.results, campaign.data))
 
 
 # --------------------------------------------------------------------------- the month's order
@@ -552,7 +552,7 @@ def test_rare_records_render(chapters: Any, story: Any, res: Resources) -> None:
         cf.update(winner=winner, forced=True)
         cf["owner"]["total"], cf["coach"]["total"] = owner_total, coach_total
         life["coach"]["carried_out"] = winner != "owner"
-        md = render_chapter(res, "chapter.md.j2", _context(results, data))
+        md = render_ctx(res, "chapter.md.j2", _context(results, data))
         assert find_problems(md) == [], find_problems(md)[:3]
         part = section(md, "一、月初判定")
         assert "**至暗时刻**专属表" in part and "归零" in part and "追加外部判定" in part and "{{" not in part

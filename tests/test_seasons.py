@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import RES, campaign_file
+from tests.util import RES, campaign_file, render_ctx
 
 runner = CliRunner()
 
@@ -93,22 +93,15 @@ def test_a_broken_state_file_is_one_located_error_and_writes_nothing(two: tuple[
 
 
 @pytest.fixture(scope="module")
-def three(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The built-in campaign played for three seasons, each from the last one's state file."""
-    tmp = tmp_path_factory.mktemp("three")
-    camp = tmp / "recht.yaml"
-    shutil.copy(Path(__file__).parent.parent / "campaigns" / "recht.yaml", camp)
-    out = tmp / "out"
-    for s in (1, 2, 3):
-        res = _season(camp, out, s)
-        assert res.exit_code == 0, res.output
-    return out
+def three_out(three: tuple[Path, int]) -> Path:
+    """The output folder of the built-in campaign's three seasons (``conftest.three``)."""
+    return three[0]
 
 
-def test_three_seasons_read_in_order_and_verify(three: Path) -> None:
+def test_three_seasons_read_in_order_and_verify(three_out: Path) -> None:
     from anko_writer.hidden import verify_dir
     for s in (1, 2, 3):
-        d = three / f"s{s:02d}"
+        d = three_out / f"s{s:02d}"
         for m in range(1, 13):
             head = (d / f"m{m:02d}.md").read_text(encoding="utf-8").splitlines()[0]
             assert head.startswith(f"# 第{'一二三'[s - 1]}赛季 · 第")
@@ -118,18 +111,18 @@ def test_three_seasons_read_in_order_and_verify(three: Path) -> None:
                  "七、成就检查", "八、合同续约", "九、设施维护费扣除", "十、职员薪水支付", "十一、经营深度重置", "十二、新赛季准备"]
         pos = [end.index(f"## {t}") for t in steps]
         assert pos == sorted(pos)  # §4.4's twelve steps, in order
-    report = verify_dir(three)
+    report = verify_dir(three_out)
     assert report.ok, report.problems
 
 
-def test_our_money_runs_on_from_month_to_month_and_season_to_season(three: Path) -> None:
+def test_our_money_runs_on_from_month_to_month_and_season_to_season(three_out: Path) -> None:
     """Every month's cash-flow lines sum to the change in funds, and each month opens where the last closed,
     across the settlement and into the next season (the state file's funds)."""
     import json
     from anko_writer.yamlio import load_yaml
     closing = None
     for s in (1, 2, 3):
-        d = three / f"s{s:02d}"
+        d = three_out / f"s{s:02d}"
         for m in range(1, 13):
             cash = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["life"]["money"]["cashflow"]
             assert cash["closing"] == cash["opening"] + sum(e["amount"] for e in cash["lines"])
@@ -155,7 +148,7 @@ def test_an_ending_makes_the_settlement_the_final_chapter(two: tuple[Path, Path]
     results = copy.deepcopy(json.loads((out / "s01" / "end.json").read_text(encoding="utf-8")))
     results["ended"] = True
     results["settlement"]["next"]["ending"] = ending
-    md = render_chapter(RES, "settlement.md.j2", {**results, "results": results, "seed": 1, "campaign": {}})
+    md = render_ctx(RES, "settlement.md.j2", {**results, "results": results, "seed": 1, "campaign": {}})
     assert md.startswith("# 第一赛季 · 赛季结算　终章") and "## 终章" in md and "夏窗" not in md
     assert find_problems(md) == []
     state = RULESET.load_state((out / "s01" / "state-end.yaml").read_text(encoding="utf-8").replace(

@@ -70,9 +70,15 @@ def _champion(run) -> bool:  # noqa: ANN001
     return r["champion"] == r["club"]
 
 
-SCENARIOS = {"sealed_shootout": _sealed_shootout, "lost_sudden_death": _lost_sudden_death, "champion": _champion}
+def _sealed_injury(run) -> bool:  # noqa: ANN001
+    """A core injury's response die is sealed in a month of the season (000 §5.8.4)."""
+    return any(c.results["sealed"] for c in run.months)
+
+
+SCENARIOS = {"sealed_shootout": _sealed_shootout, "lost_sudden_death": _lost_sudden_death, "champion": _champion,
+             "sealed_injury": _sealed_injury}
 """Season stories the chapter tests need, by name."""
-PINNED = {"champion": 8, "sealed_shootout": 10, "lost_sudden_death": 188}
+PINNED = {"champion": 8, "sealed_shootout": 15, "lost_sudden_death": 188, "sealed_injury": 8}
 """The first campaign seed (雷希特, :func:`campaign_file`) whose season 1 tells each scenario. Pinned so
 no test scans seeds at import; ``test_pinned_seeds_tell_their_stories`` fails when the engine's dice
 change, and ``python -m tests.util`` scans again and prints the new seeds."""
@@ -108,6 +114,16 @@ def scan(last: int = 600) -> dict[str, int]:
             if len(found) == len(SCENARIOS):
                 break
     return found
+
+
+def render_ctx(res: Resources, template: str, context: dict) -> str:  # type: ignore[type-arg]
+    """Render as the CLI does: a ``seed`` in ``context`` goes to the seal filters, not to the template."""
+    from anko_writer.render import render_chapter
+    ctx = dict(context)
+    seed = ctx.pop("seed", None)
+    if isinstance(ctx.get("campaign"), dict):
+        ctx["campaign"] = {k: v for k, v in ctx["campaign"].items() if k != "seed"}
+    return render_chapter(res, template, ctx, seed=seed)
 
 
 def render_macro(tmp_path: Path, call: str, template: str = "money.j2", alias: str = "mo", **records: object) -> str:
