@@ -110,7 +110,8 @@ def test_month_records(season) -> None:  # noqa: ANN001
     seen: set[str] = set()
     for ch in season.months:
         r = ch.results
-        assert {k for k in ("ruleset", "season", "month", "seed", "rolls", "matches", "standings", "clubs")} <= set(r)
+        assert {k for k in ("ruleset", "season", "month", "rolls", "matches", "standings", "clubs")} <= set(r)
+        assert "seed" not in r  # DESIGN §10
         assert [x["round"] for x in r["rounds"]] == list(ROUNDS_BY_MONTH[ch.month])
         assert len(r["our_matches"]) == len(ROUNDS_BY_MONTH[ch.month])
         ids = [x["id"] for x in r["rolls"]]

@@ -153,8 +153,8 @@ def test_phase_headings_follow_the_month_order(chapters: Any) -> None:
         order = [heads.index(h) for h in phases]
         assert order == sorted(order), month
         assert heads.index("五、月末结算") < heads.index("联赛最终排名" if month == LAST_MONTH else "积分榜")
-        if "隐藏骰揭晓" in heads:
-            assert heads.index("五、月末结算") < heads.index("隐藏骰揭晓")
+        if "隐藏骰揭晓" in heads:  # 000 §5.8.4: told first, in force from the chapter's start
+            assert heads.index("隐藏骰揭晓") < heads.index("一、月初判定")
         if "下月安价" in heads:
             assert heads[-1] == "下月安价"
         if month == 1:
@@ -362,16 +362,16 @@ def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
                 seen["triggered"] += 1
                 assert text.startswith(f"{head} ≤ {e['odds']}，**触发！**", pos)
                 pos = after(text, f"事件骰{dice(e['event_roll'])}→ ", pos)
-                name = f"**{e['name']}**"
-                if not e["hidden"]:
-                    name = f"{e['range'][0]}–{e['range'][1]} " + name
+                name = f"{e['range'][0]}–{e['range'][1]} **{e['name']}**"  # the event die is always public
                 assert text.startswith(f"事件骰{dice(e['event_roll'])}→ {name}", pos), (m["id"], e["key"])
                 if e["response"]:
                     seen["response"] += 1
                     rs = e["response"]
                     pos = after(text, f"主教练应对（6.3.3）：{dice(rs['roll'])} {render.signed(rs['modifier'])}（履历修正）", pos)
-                    if not e["hidden"]:
+                    if not rs["sealed"]:
                         assert f"（履历修正） = {rs['total']}，" in text[pos:pos + 80]
+                    else:
+                        assert f"（履历修正） = " not in text[pos:pos + 80]
                 for a in e["applied"]:
                     if a.get("pick_roll"):
                         pos = after(text, dice(a["pick_roll"]), pos)
@@ -381,30 +381,35 @@ def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
     assert all(seen.values()), seen
 
 
-def test_hidden_event_dice_are_sealed_then_revealed(chapters: Any) -> None:
+def test_sealed_responses_are_told_without_their_outcome_then_revealed(chapters: Any) -> None:
+    """000 §5.8.4: a core injury's response die is sealed; the chapter says only that it was rolled and
+    that the player is out; the next chapter opens with the value, the outcome and the real absence."""
     sealed = 0
     for month, (results, md) in chapters.items():
-        hidden = [r for r in results["sealed"] if r["purpose"] in ("比赛事件表", "主教练应对")
-                  or r["id"].split("#")[0].endswith("/events")]
-        if not hidden:
+        if not results["sealed"]:
             continue
         seals, _ = scan(md)
         ids = {s.roll_id for s in seals}
-        for r in hidden:
+        for r in results["sealed"]:
             sealed += 1
-            assert r["id"] in ids and md.count(f"编号 {r['id']}｜") == 1
+            assert r["purpose"] == "主教练应对" and r["id"] in ids and md.count(f"编号 {r['id']}｜") == 1
             line = next(l for l in md.splitlines() if f"编号 {r['id']}｜" in l)
             assert f"{r['expr']}＝？？？" in line
         for e in (e for m in our_matches(results) for e in [m["pre_match_event"], *m["match_events"]]
                   if e and e.get("hidden")):
-            assert "「1D100＝？？？」→ **" in md and f"{e['range'][0]}–{e['range'][1]} **{e['name']}**" not in md
+            para = md[md.index(f"**{e['name']}**"):]
+            para = para[:para.index("〔封存")]
+            assert "这是决定伤情的隐藏骰" in para
+            for told in ("损害减半", "应对失误", "应对无果", "缺阵 "):
+                assert told not in para, told
         if month < LAST_MONTH:
             nxt = chapters[month + 1][1]
-            _, reveals = scan(section(nxt, "隐藏骰揭晓"))
+            part = section(nxt, "隐藏骰揭晓")
+            _, reveals = scan(part)
             by_id = {s.roll_id: s for s in seals}
             revealed = {r.roll_id for r in reveals if r.roll_id in by_id and r.matches(by_id[r.roll_id])}
-            assert {r["id"] for r in hidden} <= revealed
-            assert "## 隐藏骰\n" in md
+            assert {r["id"] for r in results["sealed"]} <= revealed
+            assert "诊断结果：缺阵" in part and "## 隐藏骰\n" in md
     assert sealed
 
 
@@ -534,19 +539,21 @@ def test_rare_records_render(chapters: Any, story: Any, res: Resources) -> None:
     m = results["matches"][results["our_matches"][0]]
     pre = {"point": 0, "odds": 40, "trigger_roll": {"id": "p#1", "expr": "1D100", "total": 3}, "triggered": True,
            "table": "base", "exclusive": False,
-           "event_roll": {"id": "p#2", "purpose": "比赛事件表", "expr": "1D100", "dice": [2], "total": 2, "hidden": True},
+           "event_roll": {"id": "p#2", "expr": "1D100", "total": 2},
            "critical": True, "hidden": True, "key": "core_injury", "name": "核心重伤", "row_polarity": "negative",
            "range": [1, 3], "when": "pre", "fits": True, "effect": "injury", "params": {"side": "us"},
            "text": "热身时一声闷响，核心球员抱着膝盖倒在了草皮上。", "fallback": None, "base_amount": 3,
            "scale_depth": 0, "amount": 3, "polarity": "negative", "lean": None, "harmful": True,
            "response": {"roll": {"id": "p#3", "purpose": "主教练应对", "expr": "1D100", "dice": [61], "total": 61,
-                                 "hidden": True}, "face": 61, "modifier": 10, "total": 71, "threshold": 50,
-                        "outcome": "halved"},
+                                 "hidden": True}, "modifier": 10, "threshold": 50, "sealed": True,
+                        "result": {"sealed_by": "p#3", "face": 61, "total": 71, "outcome": "halved"}},
            "worse": None, "apply": [], "depth_before": 0, "depth_move": {"pool": "match", "face": 2, "before": 0,
                                                                            "after": -1},
            "depth_after": -1, "depth_spent": False,
-           "applied": [{"side": "us", "effect": "injury", "changed": True, "player": "某人", "weeks_base": 2,
-                        "doctor": 1, "weeks": 1, "out_until_week": 3, "pick_roll": None}]}
+           "applied": [{"side": "us", "effect": "injury", "changed": True, "player": "某人", "weeks": None,
+                        "out_until_week": None, "pick_roll": None,
+                        "pending": {"sealed_by": "p#3", "weeks_base": 2, "doctor": 1, "weeks": 1, "from_week": 2,
+                                    "out_until_week": 3}}]}
     m["pre_match_event"] = pre
     for winner, owner_total, coach_total in (("owner", 99, 40), ("tie", 70, 70)):
         cf.update(winner=winner, forced=True)
@@ -563,8 +570,9 @@ def test_rare_records_render(chapters: Any, story: Any, res: Resources) -> None:
         else:
             assert "平局" in md
         text = match_text(md, m)
-        assert "事件骰「1D100＝？？？」→ **核心重伤**" in text and "「1D100＝？？？」 + 10（履历修正），**损害减半**" in text
-        assert "= 71" not in text and "1–3 **核心重伤**" not in text
+        assert "事件骰「1D100＝2」→ 1–3 **核心重伤**" in text and "「1D100＝？？？」 + 10（履历修正）。" in text
+        moment = text[text.index("**核心重伤**"):text.index("〔封存｜编号 p#3")]
+        assert "= 71" not in moment and "损害减半" not in moment and "缺阵 2 周" not in moment
         seals, _ = scan(text)
-        assert [s.roll_id for s in seals] == ["p#2", "p#3"]
+        assert [s.roll_id for s in seals] == ["p#3"]
         assert text.index("核心重伤") < text.index("开球骰") and "某人受伤离场" in text

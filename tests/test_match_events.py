@@ -133,19 +133,37 @@ def test_scale_by_depth() -> None:
     assert harm == [-6, -4, -3, -2, -1]
 
 
-def test_hidden_rolls_for_core_injury_and_criticals() -> None:
+def test_hidden_rolls_for_core_injury_only_and_decided_before_the_throw() -> None:
+    """000 §5.8.4 (designed): the response to 核心重伤 is sealed; the event die, critical or not, is public."""
     d = Dice(1)
     core = run(40, CORE, 70, point=PRE, hidden=True, dice=d)
     assert core["key"] == "core_injury" and core["hidden"] and not core["critical"]
-    assert core["event_roll"]["hidden"] and core["response"]["roll"]["hidden"]
-    assert [r.hidden for r in d.log] == [False, True, True]
-    assert core["apply"] == [{"effect": "injury", "side": "us", "target": "random_core", "weeks": 3}]
+    assert "hidden" not in core["event_roll"] and core["response"]["roll"]["hidden"]
+    assert [r.hidden for r in d.log] == [False, False, True]
+    rid = core["response"]["roll"]["id"]
+    assert core["response"]["result"] == {"sealed_by": rid, "face": 70, "total": 70, "outcome": "halved"}
+    assert core["apply"] == [{"effect": "injury", "side": "us", "target": "random_core", "weeks": None,
+                              "pending": {"sealed_by": rid, "weeks": 3}}]
     in_play = run(20, CORE, 70, hidden=True)
     assert (in_play["fits"], in_play["hidden"], in_play["effect"]) == (False, False, "stamina")
     for face in (1, 2, 99, 100):
-        assert run(20, face, 70, hidden=True)["hidden"]
-    assert not run(40, CORE, 70, point=PRE, hidden=False)["hidden"]
+        rec = run(20, face, 70, hidden=True)
+        assert rec["critical"] and not rec["hidden"] and not (rec["response"] or {}).get("sealed")
+    assert not run(40, CORE, 70, point=PRE, hidden=False)["hidden"]  # AI matches: no hidden dice
     assert not run(20, 98, hidden=True)["hidden"]
+
+
+def test_only_an_injury_row_can_be_sealed(tmp_path: Path) -> None:
+    text = (RES.table_path("match_events.yaml")).read_text(encoding="utf-8")
+    bad = text.replace("    key: fans_chant\n", "    key: fans_chant\n    hidden: true\n", 1)
+    assert bad != text
+    path = tmp_path / "match_events.yaml"
+    path.write_text(bad, encoding="utf-8")
+    from anko_writer.rulesets.purasbar.depth import POLARITIES
+    from anko_writer.rulesets.purasbar.match_events import EFFECTS, check_rows
+    from anko_writer.tables import load_table
+    with pytest.raises(TableError, match="only an injury row"):
+        check_rows(load_table(path, EFFECTS), POLARITIES)
 
 
 def test_rows_fire_at_their_width() -> None:
