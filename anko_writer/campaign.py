@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import secrets
+
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +14,15 @@ from . import schema, yamlio
 from .errors import CampaignError, Location
 from .resources import Resources
 from .ruleset import Ruleset
+
+
+STRONG_SEED = 10**17
+"""The smallest seed that keeps hidden dice hidden (18 digits: too many to try against the posts)."""
+
+
+def new_seed() -> int:
+    """A random seed of 18 digits, for a new campaign."""
+    return STRONG_SEED + secrets.randbelow(9 * STRONG_SEED)
 
 
 @dataclass
@@ -32,11 +43,31 @@ class Campaign:
     """Where the ``output:`` value sits in the campaign file (for errors about it)."""
     output_key: str = "output"
     """The key that named the output folder: ``output`` or ``options.output``."""
+    seed_at: Location | None = None
+    """Where the ``seed:`` value sits in the campaign file (for the weak-seed warning)."""
 
     @property
     def folder(self) -> Path:
         """The folder holding the campaign file (root of its template and table overrides)."""
         return self.path.parent
+
+    def seed_warning(self) -> str | None:
+        """Why the seed is too short to keep hidden dice hidden, or None (DESIGN §10).
+
+        Every die derives from the seed through a published algorithm, so a reader who tries every
+        short seed against the posted dice finds it and can then compute every sealed die and salt.
+
+        >>> Campaign(Path("c.yaml"), {}, "x", 1267, seed_at=Location("c.yaml", 7, 7)).seed_warning()[:40]
+        'c.yaml:7:7: seed: 1267 has 4 digits; a r'
+        >>> Campaign(Path("c.yaml"), {}, "x", 10**17).seed_warning() is None
+        True
+        """
+        if abs(self.seed) >= STRONG_SEED:
+            return None
+        where = self.seed_at or Location(self.path)
+        return (f"{where}: seed: {self.seed} has {len(str(abs(self.seed)))} digits; a reader can find so "
+                f"short a seed from the posted dice and open every hidden die: use {len(str(STRONG_SEED))} "
+                f"random digits or more ('anko-writer new' draws such a seed)")
 
     def resources(self) -> Resources:
         """The campaign's resource search path (its folder first, then the built-in files)."""
@@ -125,7 +156,8 @@ def load_campaign(path: Path | str) -> Campaign:
     doc = yamlio.load_yaml(path, CampaignError)
     rs, data = validate_document(path, doc)
     output, output_at, output_key = _output(path, doc, data)
-    return Campaign(path, data, rs.name, _seed(path, doc, data), output, output_at, output_key)
+    return Campaign(path, data, rs.name, _seed(path, doc, data), output, output_at, output_key,
+                    _where(path, doc, "seed") if "seed" in doc else None)
 
 
-__all__ = ["Campaign", "load_campaign", "validate_document"]
+__all__ = ["Campaign", "STRONG_SEED", "load_campaign", "new_seed", "validate_document"]

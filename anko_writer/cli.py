@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
 
 from . import __version__, hidden, output, yamlio
 from . import ruleset as ruleset_registry
-from .campaign import Campaign, load_campaign, validate_document
+from .campaign import Campaign, load_campaign, new_seed, validate_document
 from .errors import AnkoError, CampaignError, OutputError
 from .render import render_chapter
 from .resources import Resources
@@ -296,6 +296,13 @@ def check(campaign: CampaignArg) -> None:
     with _errors():
         c = load_campaign(campaign)
         typer.echo(f"ok: {campaign} ({c.ruleset}, seed {c.seed})")
+    _warn(c)
+
+
+def _warn(c: Campaign) -> None:
+    """A weak seed is a warning on stderr after the command did its work (the host's choice to keep)."""
+    if (why := c.seed_warning()) is not None:
+        typer.echo(f"warning: {why}", err=True)
 
 
 @app.command()
@@ -317,6 +324,7 @@ def month(
             if not chapters:
                 raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for season {season}, month {month}")
             _write(target, chapter_files(resources, chapters[-1], c), force)
+    _warn(c)
 
 
 @app.command()
@@ -336,6 +344,7 @@ def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: 
             if run.state_text is not None:
                 files[output.state_path(season)] = run.state_text
             _write(target, files, force)
+    _warn(c)
 
 
 @app.command()
@@ -369,7 +378,8 @@ def _refuse_existing(paths: list[Path], force: bool) -> None:
 def new(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new campaign.", show_default=False)],
     city: Annotated[str, typer.Option("--city", help="Home city of the new club.", show_default=False)],
-    seed: Annotated[int, typer.Option("--seed", help="Campaign seed (all dice derive from it).", show_default=False)],
+    seed: Annotated[Optional[int], typer.Option(
+        "--seed", help="Campaign seed (all dice derive from it; default: 18 random digits).", show_default=False)] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "purasbar",
     force: ForceOpt = False,
 ) -> None:
@@ -377,6 +387,7 @@ def new(
     with _errors():
         rs = ruleset_registry.get(ruleset)
         resources = Resources(rs.name, None)
+        seed = new_seed() if seed is None else seed
         made = rs.new_campaign(city, seed, resources)
         yaml_path = directory / made.filename
         md_path = directory / f"{Path(made.filename).stem}-chapter0.md"
@@ -387,6 +398,7 @@ def new(
         for path, text in ((yaml_path, made.yaml_text), (md_path, md)):
             output.atomic_write(path, text)
             typer.echo(f"wrote {_shown(path)}")
+    _warn(campaign)
 
 
 def main() -> None:
