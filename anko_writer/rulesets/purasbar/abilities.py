@@ -45,7 +45,7 @@ def effective(player: Player, attr: str, formation: str | None, boost: int = 0, 
     return max(0, value * num // den)
 
 
-_PERCENT = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
+_PERCENT: dict[str, dict[str, int]] = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
 """Formation multipliers in percent (000 §7.1), looked up once per value."""
 
 

@@ -251,7 +251,7 @@ def _league_scorers(records: Sequence[dict[str, Any]]) -> dict[tuple[str, str], 
 
 def _league(records: Sequence[dict[str, Any]], club: str) -> dict[str, Any]:
     """The final league facts from the last table that has ``club``."""
-    table = next((r["standings"] for r in reversed(records) if _rank(r.get("standings") or [], club)), [])
+    table: list[dict[str, Any]] = next((r["standings"] for r in reversed(records) if _rank(r.get("standings") or [], club)), [])
     row = next((r for r in table if r["team"] == club), None)
     if row is None:
         return {"league_rank": 0, "league_played": 0, "league_won": 0, "league_drawn": 0, "league_lost": 0,

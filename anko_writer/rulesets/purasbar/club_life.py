@@ -365,7 +365,7 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
         b = training["boost"]
         life.boost[b["player"]] = (b["attr"], b["amount"])
     life.month_mods = []
-    follow = None
+    follow: dict[str, Any] | None = None
     if life.followup and results:
         first = results[0]
         change = life.followup.get(first) if first in ("win", "loss") else None

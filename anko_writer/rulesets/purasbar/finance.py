@@ -282,7 +282,7 @@ def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Envir
                "per_thousand_fans": s["per_thousand_fans"], "fans_part": thousands * s["per_thousand_fans"],
                "raw": sponsor_raw, "env_percent": _env_percent(env, "sponsor"),
                "amount": _scaled(sponsor_raw, env, "sponsor")}
-    broadcast = {"base": b["base"], "rank": rank, "rank_used": used, "places_below": places,
+    broadcast: dict[str, Any] = {"base": b["base"], "rank": rank, "rank_used": used, "places_below": places,
                  "per_place": b["per_place"], "place_part": places * b["per_place"],
                  "reputation": club.reputation, "per_reputation": b["per_reputation"],
                  "rep_part": club.reputation * b["per_reputation"], "raw": broadcast_raw,
@@ -392,8 +392,8 @@ def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> d
 
     Players not rolled yet (§5.8.3) have no total, so no wage, as in :func:`season_bill`.
     """
-    staff_lines = [{"role": r, "level": lvl, "amount": lvl * rules.staff_salary_per_level} for r, lvl in staff.items()]
-    core = [{"name": p.name, "total": p.total, "wage": p.wage} for p in club.players if p.core and p.rolled]
+    staff_lines: list[dict[str, Any]] = [{"role": r, "level": lvl, "amount": lvl * rules.staff_salary_per_level} for r, lvl in staff.items()]
+    core: list[dict[str, Any]] = [{"name": p.name, "total": p.total, "wage": p.wage} for p in club.players if p.core and p.rolled]
     roles = [p for p in club.players if not p.core and p.rolled]
     staff_total = sum(x["amount"] for x in staff_lines)
     core_total, role_total = sum(x["wage"] for x in core), sum(p.wage for p in roles)

@@ -255,7 +255,7 @@ def roll_role(dice: Dice, key: str, player: Player, team: dict[str, int]) -> lis
     kr = dice.roll(key, "1D100", f"{player.name} 实力系数")
     main = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[player.position]
     second = ROLE_SECONDARY[player.position]
-    attrs = {a: 1 for a in ABILITIES}
+    attrs: dict[str, int] = {a: 1 for a in ABILITIES}
     # k = (100 + d) / 250 exactly; main = floor(team × k), secondary = floor(team × k / 2).
     attrs[main] = _floor_coeff(team[main], 100, kr.total, 250)
     for a in second:

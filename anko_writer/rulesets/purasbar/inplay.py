@@ -28,6 +28,7 @@ def change_formation(dice: Dice, key: str, side: Side, to: str, how: str, slice_
     before = side.formation
     side.formation = to
     _reslot(side, to)
+    adapt: dict[str, Any]
     if how == "ai":
         adapt = {"roll": None, "modifiers": {}, "matches": AI_ADAPT}
     else:

@@ -7,7 +7,7 @@ Everything a chapter prints is in the returned record; this module formats no pr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ...dice import Dice, Weighted
 from .abilities import effective
@@ -387,8 +387,9 @@ def _shootout(dice: Dice, key: str, home: Side, away: Side) -> dict[str, Any]:
             return {"first": None, "first_roll": None, "kicks": [], "score": [0, 0], "winner": other,
                     "walkover": True, "order_source": {}}
     orders = [takers([p for _, p in s.on_pitch()], s.plan.penalty_order if s.plan else None) for s in sides]
-    keepers = tuple(s.lineup["GK"][0] if s.lineup["GK"] else min((p for _, p in s.on_pitch()),
-                    key=lambda p: -p.attrs["GK"]) for s in sides)
+    keepers = cast("tuple[Player, Player]", tuple(
+        s.lineup["GK"][0] if s.lineup["GK"] else min((p for _, p in s.on_pitch()), key=lambda p: -p.attrs["GK"])
+        for s in sides))
     hide = any(s.plan is not None and s.plan.hide_penalties for s in sides)
 
     def gk_value(i: int, keeper: Player) -> int:

@@ -100,6 +100,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock))
     scouted = None
     if life is not None:
+        assert pre is not None  # set above whenever life is not None
         scouted = _our_extras(world, life, pre, hs if home.ours else as_, as_ if home.ours else hs, counts)
     adapting = {"home": hs.adapting, "away": as_.adapting}
     rec = play(world.dice, key, hs, as_, competition=competition, round_no=round_no, neutral=neutral,

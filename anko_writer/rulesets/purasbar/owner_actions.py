@@ -111,6 +111,7 @@ def _rule(table: DiceTable, row: Row, raw: Any, traits: frozenset[str], state: f
 
 def can_fail(row_or_effect: Row | Mapping[str, Any]) -> bool:
     """True when the club's state may stop the effect (a level or morale at its cap, a missing requirement)."""
+    params: Mapping[str, Any]
     if isinstance(row_or_effect, Row):
         kind, params = row_or_effect.effect, row_or_effect.params
     else:

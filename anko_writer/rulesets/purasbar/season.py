@@ -130,7 +130,7 @@ def next_vote(world: World, month: int) -> dict[str, Any]:
     """The next month's 安价: each formation against each next opponent's current formation, with the
     squad's state (tired, injured, adaptation) the readers need to decide."""
     nxt = month + 1
-    opponents = []
+    opponents: list[dict[str, Any]] = []
     for r in ROUNDS_BY_MONTH.get(nxt, ()):
         for fx in world.fixtures:
             if fx.round == r and world.ours.name in (fx.home, fx.away):

@@ -86,7 +86,7 @@ def _youngster(dice: Dice, key: str, name: str, row: dict[str, Any], team: dict[
     age_r = dice.roll(key, table["age"], f"{name} 年龄")
     k_r = dice.roll(key, row["k"], f"{name} 实力系数")
     main = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[position]
-    attrs = {a: 1 for a in ABILITIES}
+    attrs: dict[str, int] = {a: 1 for a in ABILITIES}
     attrs[main] = _k_value(team[main], k_r.total, K_DIVISOR)
     for a in ROLE_SECONDARY[position]:
         attrs[a] = _k_value(team[a], k_r.total, 2 * K_DIVISOR)
