@@ -28,6 +28,27 @@ from .errors import DiceError
 
 _EXPR = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
+MAX_DICE = 100
+"""The most dice one expression may throw (the rulebooks throw at most 3, as in ``3D100``)."""
+MAX_SIDES = 1000
+"""The most faces a die may have (the rulebooks' largest is the D100; a D1000 is allowed)."""
+MAX_MODIFIER = 100_000
+"""The largest constant an expression may add or subtract (the rulebooks' largest is ``+17``)."""
+
+
+def _limited(text: str, digits: str, limit: int, rule: str) -> int:
+    """``int(digits)`` if it is at most ``limit``, else a DiceError with ``rule`` (a huge number is never parsed).
+
+    >>> DiceExpr.parse("1D100000000")
+    Traceback (most recent call last):
+    ...
+    anko_writer.errors.DiceError: dice expression '1D100000000': a die may have at most 1,000 faces, got 100000000
+    """
+    if len(digits.lstrip("0")) > len(str(limit)) or int(digits) > limit:
+        shown = digits if len(digits) <= 12 else digits[:12] + "…"
+        raise DiceError(f"dice expression {text[:40]!r}: {rule.format(f'{limit:,}')}, got {shown}")
+    return int(digits)
+
 
 @dataclass(frozen=True)
 class DiceExpr:
@@ -55,12 +76,13 @@ class DiceExpr:
 
     @classmethod
     def _build(cls, text: str) -> "DiceExpr":
-        m = _EXPR.match(text)
+        m = _EXPR.match(text) if len(text) <= 200 else None
         if not m:
-            raise DiceError(f"cannot read dice expression {text!r}")
-        count = int(m.group(1) or 1)
-        sides = int(m.group(2))
-        mod = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
+            raise DiceError(f"cannot read dice expression {text[:40]!r}")
+        count = _limited(text, m.group(1) or "1", MAX_DICE, "one throw may have at most {} dice")
+        sides = _limited(text, m.group(2), MAX_SIDES, "a die may have at most {} faces")
+        mod = _limited(text, m.group(4) or "0", MAX_MODIFIER, "the modifier may be at most {}")
+        mod *= -1 if m.group(3) == "-" else 1
         if count < 1 or sides < 1:
             raise DiceError(f"dice expression {text!r} needs at least one die of at least one face")
         if sides == 68 and count != 1:
@@ -283,4 +305,4 @@ def shuffle(dice: Dice, key: str, items: Sequence[str], purpose: str) -> tuple[l
     return out, rolls
 
 
-__all__ = ["DiceExpr", "Roll", "Stream", "Dice", "Weighted", "shuffle"]
+__all__ = ["DiceExpr", "Roll", "Stream", "Dice", "Weighted", "shuffle", "MAX_DICE", "MAX_SIDES", "MAX_MODIFIER"]

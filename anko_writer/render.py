@@ -17,19 +17,25 @@ structured results and pick among phrasings by a stable hash (DESIGN §7), never
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import re
+import string
+import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import jinja2
-from jinja2 import FileSystemLoader, StrictUndefined, pass_context
+from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.visitor import NodeTransformer
 
 from . import yamlio
 from .dice import Roll
@@ -155,16 +161,27 @@ def as_roll(roll: Any) -> Roll:
     )
 
 
-@pass_context
-def seal(ctx: Context, roll: Any) -> str:
-    """The sealed line of a hidden roll (commitment from the campaign ``seed`` in the context)."""
-    return str(_hidden().seal_line(as_roll(roll), ctx["seed"]))
+_SEED: ContextVar[int | None] = ContextVar("anko_writer_seed", default=None)
+"""The campaign seed while a chapter renders: the ``seal``/``reveal`` filters read it from here, so no
+template can print it (DESIGN §10: the seed never reaches a publishable file)."""
 
 
-@pass_context
-def reveal(ctx: Context, roll: Any) -> str:
-    """The reveal line of a hidden roll (value and salt, from the campaign ``seed`` in the context)."""
-    return str(_hidden().reveal_line(as_roll(roll), ctx["seed"]))
+def _seed() -> int:
+    """The seed of the chapter being rendered, or a TemplateError outside :func:`render_chapter`."""
+    seed = _SEED.get()
+    if seed is None:
+        raise TemplateError("the seal and reveal filters need the campaign seed (render with seed=...)")
+    return seed
+
+
+def seal(roll: Any) -> str:
+    """The sealed line of a hidden roll (its commitment salted from the campaign seed)."""
+    return str(_hidden().seal_line(as_roll(roll), _seed()))
+
+
+def reveal(roll: Any) -> str:
+    """The reveal line of a hidden roll (value and salt, from the campaign seed)."""
+    return str(_hidden().reveal_line(as_roll(roll), _seed()))
 
 
 FILTERS: dict[str, Callable[..., str]] = {
@@ -296,6 +313,10 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
         path = resources.find("templates", PHRASES_FILE)
     except AnkoError:
         return {}
+    real, folder = os.path.realpath(path), os.path.realpath(path.parent)
+    if os.path.commonpath([real, folder]) != folder:
+        raise TemplateError(f"{path}: links to {real}, outside the template folder; "
+                            f"a phrase bank may only be a file inside it")
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
         _BANKS[key] = load_phrases(path)
@@ -303,13 +324,297 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Bounds: what a hostile template may cost
+
+
+MAX_STEPS = 1_000_000
+"""Loop iterations, calls and attribute or item look-ups one chapter may make: about 40 times the
+busiest built-in chapter (the 群英杯 month makes some 26,000)."""
+MAX_SECONDS = 60.0
+"""Wall time one chapter may take to render (a built-in chapter takes well under a second)."""
+MAX_VALUE = 1_000_000
+"""The longest string or collection one template expression may build (characters or items)."""
+MAX_OUTPUT = 5_000_000
+"""The most characters a chapter may render: about 100 times the longest built-in chapter (52,000)."""
+_TICK_EVERY = 1024
+"""Steps between two looks at the clock."""
+
+
+class BudgetError(jinja2.TemplateRuntimeError):
+    """A template went past one of the rendering bounds (steps, time, value size, output)."""
+
+
+@dataclass
+class _Budget:
+    """The steps and time left to the chapter being rendered."""
+
+    steps: int = 0
+    deadline: float = field(default_factory=lambda: time.monotonic() + MAX_SECONDS)
+
+    def tick(self) -> None:
+        """Count one step; raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS`."""
+        self.steps += 1
+        if self.steps % _TICK_EVERY:
+            return
+        if self.steps > MAX_STEPS:
+            raise BudgetError(f"the template ran more than {MAX_STEPS:,} steps (loop iterations, calls, "
+                              f"look-ups): an endless or runaway loop?")
+        if time.monotonic() > self.deadline:
+            raise BudgetError(f"the template took more than {MAX_SECONDS:g} seconds to render")
+
+
+def _sized(value: Any) -> Any:
+    """``value``, unless it is a string or collection longer than :data:`MAX_VALUE`."""
+    if isinstance(value, (str, list, tuple, dict, set, frozenset)) and len(value) > MAX_VALUE:
+        raise BudgetError(f"an expression built a value of {len(value):,} characters or items; "
+                          f"templates may build at most {MAX_VALUE:,}")
+    return value
+
+
+def _small(number: Any, what: str) -> None:
+    """Refuse an integer above :data:`MAX_VALUE` used as a size (a width, a repeat count)."""
+    if isinstance(number, int) and not isinstance(number, bool) and abs(number) > MAX_VALUE:
+        raise BudgetError(f"{what} of {number:,} is larger than the {MAX_VALUE:,} allowed")
+
+
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], percent: bool) -> None:
+    """Refuse a ``%`` or ``str.format`` width or precision above :data:`MAX_VALUE` (also one passed as
+    an argument) before the string is built."""
+    widths: list[str] = []
+    star = False
+    if percent:
+        for m in _PERCENT_SPEC.finditer(spec):
+            widths += [g for g in m.groups() if g and g != "*"]
+            star = star or "*" in m.groups()
+    else:
+        try:
+            for _, _, fmt, _ in string.Formatter().parse(spec):
+                widths += re.findall(r"\d+", fmt or "")
+                star = star or "{" in (fmt or "")
+        except ValueError:
+            return  # str.format reports the broken format string itself
+    for w in widths:
+        _small(int(w) if len(w) <= 12 else 10 ** 12, "a format width or precision")
+    if star:
+        for a in [*args, *kwargs.values()]:
+            _small(a, "a format width or precision")
+
+
+_SIZE_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}
+"""String methods whose integer argument is the length of the string they build."""
+_GROW_METHODS = {"extend", "update", "union", "__iadd__", "__ior__"}
+"""Methods of lists, dicts and sets that add a whole collection to the receiver."""
+_SIZE_FILTERS = {"center": "a width", "batch": "a batch size", "slice": "a slice count"}
+"""Built-in filters whose integer arguments are sizes."""
+
+
+def _listed(items: Any) -> Any:
+    """``items`` as a list unless it already has a length (a generator over a list it extends would never end)."""
+    return items if hasattr(items, "__len__") or not hasattr(items, "__iter__") else list(items)
+
+
+def _check_replace(text: Any, old: Any, new: Any) -> None:
+    """Refuse a replacement whose result would be longer than :data:`MAX_VALUE`."""
+    if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
+        times = text.count(old) if old else len(text) + 1
+        _small(len(text) + times * max(0, len(new) - len(old)), "a replaced text's length")
+
+
+def _check_join(separator: Any, items: Any) -> None:
+    """Refuse a join whose separators alone would be longer than :data:`MAX_VALUE`."""
+    if isinstance(separator, str) and hasattr(items, "__len__"):
+        _small(len(separator) * max(0, len(items) - 1), "a joined text's length")
+
+
+def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
+    """``args`` for ``obj(*args, **kwargs)`` after checking what a built-in method would build (generators
+    passed to ``join``, ``extend``, ``update`` are listed first)."""
+    name, receiver = getattr(obj, "__name__", None), getattr(obj, "__self__", None)
+    if isinstance(receiver, str):
+        if name in _SIZE_METHODS:
+            for a in [*args, *kwargs.values()]:
+                _small(a, f"the argument of {name}()")
+        elif name == "replace" and len(args) >= 2:
+            _check_replace(receiver, args[0], args[1])
+        elif name == "join" and args:
+            args = (_listed(args[0]), *args[1:])
+            _check_join(receiver, args[0])
+    elif isinstance(receiver, (list, dict, set)) and name in _GROW_METHODS:
+        args = tuple(_listed(a) for a in args)
+        _small(len(receiver) + sum(len(a) for a in args if hasattr(a, "__len__")) + len(kwargs),
+               "a collection's length")
+    return args
+
+
+def _bounded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """The filter ``fn`` with its size arguments checked before it runs and its result after."""
+    passes = getattr(fn, "jinja_pass_arg", None) is not None
+
+    @functools.wraps(fn)
+    def bounded(*args: Any, **kwargs: Any) -> Any:
+        value, rest = (args[1], args[2:]) if passes else (args[0], args[1:])
+        more = [*rest, *kwargs.values()]
+        if name in _SIZE_FILTERS:
+            for a in more:
+                _small(a, _SIZE_FILTERS[name])
+        elif name == "indent" and isinstance(value, str):
+            pad = more[0] if more else 4
+            pad = len(pad) if isinstance(pad, str) else pad
+            _small((value.count("\n") + 1) * pad if isinstance(pad, int) else 0, "an indented text's length")
+        elif name == "format" and isinstance(value, str):
+            _check_format(value, rest, kwargs, percent=True)
+        elif name == "replace" and len(more) >= 2:
+            _check_replace(value, more[0], more[1])
+        elif name == "join":
+            _check_join(more[0] if more else "", value)
+        return _sized(fn(*args, **kwargs))
+    return bounded
+
+
+class _Steps(NodeTransformer):
+    """Puts a step count on every ``for`` loop and a size check on ``~`` and ``{% set %}…{% endset %}``."""
+
+    def visit_For(self, node: nodes.For) -> nodes.Node:
+        """``for x in xs`` → ``for x in xs|_anko_steps``."""
+        self.generic_visit(node)
+        node.iter = nodes.Filter(node.iter, "_anko_steps", [], [], None, None, lineno=node.iter.lineno)
+        return node
+
+    def visit_Concat(self, node: nodes.Concat) -> nodes.Node:
+        """``a ~ b`` → ``(a ~ b)|_anko_sized``."""
+        self.generic_visit(node)
+        return nodes.Filter(node, "_anko_sized", [], [], None, None, lineno=node.lineno)
+
+    def visit_AssignBlock(self, node: nodes.AssignBlock) -> nodes.Node:
+        """``{% set x %}…{% endset %}`` → ``{% set x | _anko_sized %}…``."""
+        self.generic_visit(node)
+        node.filter = nodes.Filter(node.filter, "_anko_sized", [], [], None, None, lineno=node.lineno)
+        return node
+
+
+@pass_environment
+def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
+    """The items of ``iterable``, one step of the chapter's budget each."""
+    budget = getattr(env, "budget", None)
+    for item in iterable:
+        if budget is not None:
+            budget.tick()
+        yield item
+
+
+class BoundedEnvironment(SandboxedEnvironment):
+    """Jinja's sandbox, bounded: every loop iteration, call and look-up is a step of :attr:`budget`, and no
+    expression builds a value longer than :data:`MAX_VALUE` (``*``, ``**``, ``%``, ``+``, ``~``,
+    ``str.format``, padding methods and size arguments of filters are checked)."""
+
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.budget: _Budget | None = None
+        """The budget of the chapter being rendered (None: only the value sizes are checked)."""
+        self.filters = {name: _bounded_filter(name, fn) for name, fn in self.filters.items()}
+        self.filters["_anko_steps"] = _anko_steps
+        self.filters["_anko_sized"] = _sized
+        self.globals.pop("lipsum", None)  # lipsum(n) builds n paragraphs; chapters have no use for it
+
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """Parse, then add the step counts and size checks of :class:`_Steps`."""
+        tree = _Steps().visit(super()._parse(source, name, filename))
+        tree.set_environment(self)
+        return tree
+
+    def _tick(self) -> None:
+        if self.budget is not None:
+            self.budget.tick()
+
+    def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        """A call from a template: one step; what a built-in method would build is checked, and the result."""
+        __self._tick()
+        args = _checked_call(__obj, args, kwargs)
+        return _sized(super().call(__context, __obj, *args, **kwargs))
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
+        self._tick()
+        return _sized(super().getattr(_sized(obj), attribute))
+
+    def getitem(self, obj: Any, argument: Any) -> Any:
+        """``obj[argument]`` from a template: one step."""
+        self._tick()
+        return _sized(super().getitem(obj, argument))
+
+    def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
+        """``*``, ``**``, ``%`` and ``+``, refused when the result would be too large."""
+        if operator == "*":
+            for seq, n in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
+                    _small(len(seq) * n, "a repeated value's length")
+        elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1:
+            _small(left.bit_length() * right // 64, "a power's size in words")
+        elif operator == "%" and isinstance(left, str):
+            _check_format(left, right if isinstance(right, tuple) else (right,),
+                          right if isinstance(right, Mapping) else {}, percent=True)
+        elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
+            _small(len(left) + len(right), "a sum's length")
+        return _sized(super().call_binop(context, operator, left, right))
+
+    def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
+        """``str.format``, with its widths checked before the string is built."""
+        fmt = super().wrap_str_format(value)
+        if fmt is None:
+            return None
+        spec = value.__self__
+
+        def checked(*args: Any, **kwargs: Any) -> str:
+            _check_format(spec, args, kwargs, percent=False)
+            return str(_sized(fmt(*args, **kwargs)))
+        return checked
+
+
+class RootedLoader(FileSystemLoader):
+    """A :class:`~jinja2.FileSystemLoader` that also refuses a template file (or a link) whose real path is
+    outside every template folder (``..`` in a name is refused by Jinja already)."""
+
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        """The template's source, if its real path is inside a template folder."""
+        source, filename, uptodate = super().get_source(environment, template)
+        real = os.path.realpath(filename)
+        roots = [os.path.realpath(p) for p in self.searchpath]
+        if not any(os.path.commonpath([real, root]) == root for root in roots):
+            raise TemplateError(f"template {template!r} ({filename}) links to {real}, outside the template "
+                                f"folders; a template may only read files inside them")
+        return source, filename, uptodate
+
+
+def _render_bounded(env: SandboxedEnvironment, template_name: str, context: Mapping[str, Any]) -> str:
+    """Render with a fresh :class:`_Budget` and stop once the text passes :data:`MAX_OUTPUT` characters."""
+    previous = getattr(env, "budget", None)
+    env.budget = _Budget()  # type: ignore[attr-defined]
+    try:
+        parts: list[str] = []
+        size = 0
+        for part in env.get_template(template_name).generate(**context):
+            size += len(part)
+            if size > MAX_OUTPUT:
+                raise BudgetError(f"the chapter passed {MAX_OUTPUT:,} characters (a runaway loop?)")
+            parts.append(part)
+        return "".join(parts)
+    finally:
+        env.budget = previous  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------------------------------
 # Environment and rendering
 
 
 def make_env(resources: Resources) -> SandboxedEnvironment:
-    """A sandboxed Jinja environment over the ruleset's template search path, with our filters."""
-    env = SandboxedEnvironment(
-        loader=FileSystemLoader([str(p) for p in resources.search_path("templates")]),
+    """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters."""
+    env = BoundedEnvironment(
+        loader=RootedLoader([str(p) for p in resources.search_path("templates")]),
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -365,11 +670,15 @@ def _describe(exc: BaseException, template_name: str) -> str:
     frame = _template_frame(exc.__traceback__)
     where = f"{_display(frame[0])}:{frame[1]}" if frame else template_name
     message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
+    if isinstance(exc, RecursionError):
+        message = "templates nested too deep (an include, import or macro that calls itself?)"
+    elif isinstance(exc, MemoryError):
+        message = "out of memory while rendering (a value grew too large)"
     return f"{where}: {message}"
 
 
 _RENDER_ERRORS = (jinja2.TemplateError, AnkoError, TypeError, ValueError, KeyError, AttributeError,
-                  ArithmeticError, IndexError)
+                  ArithmeticError, IndexError, RecursionError, MemoryError)
 
 
 def normalize(text: str) -> str:
@@ -383,18 +692,23 @@ def normalize(text: str) -> str:
     return body.strip("\n") + "\n"
 
 
-def render_chapter(resources: Resources, template_name: str, context: Mapping[str, Any]) -> str:
+def render_chapter(resources: Resources, template_name: str, context: Mapping[str, Any],
+                   seed: int | None = None) -> str:
     """Render one chapter with a fresh :class:`Phraser`; errors become one-line ``TemplateError``s.
 
-    Environments are shared per template search path (templates compile once per process), and the
-    ``phrase`` global is swapped per call, so render chapters one at a time (not from threads).
+    ``seed`` (the campaign's) is only for the ``seal``/``reveal`` filters; it is not in the template's
+    context. Environments are shared per template search path (templates compile once per process),
+    and the ``phrase`` global is swapped per call, so render chapters one at a time (not from threads).
     """
     env = _shared_env(resources)
     env.globals["phrase"] = Phraser(phrase_bank(resources), env).phrase
+    token = _SEED.set(seed)
     try:
-        text = env.get_template(template_name).render(**context)
+        text = _render_bounded(env, template_name, context)
     except _RENDER_ERRORS as exc:
         raise TemplateError(_describe(exc, template_name)) from exc
+    finally:
+        _SEED.reset(token)
     return normalize(text)
 
 

@@ -27,10 +27,11 @@ import difflib
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn
 
 from .errors import CampaignError, InputError, Location
 from .yamlio import Pos, position, to_plain
@@ -128,7 +129,7 @@ class At:
 
     def value(self, mapping: Any, key: Any) -> At:
         """The place of ``mapping[key]`` (an empty value is placed at its key)."""
-        part = "key" if mapping.get(key) is None else "value"
+        part: Literal["value", "key"] = "key" if mapping.get(key) is None else "value"
         return At(self.file, _join(self.path, key), position(mapping, key, part) or self.pos, self.error)
 
     def key(self, mapping: Any, key: Any) -> At:
@@ -276,6 +277,64 @@ class Str(Scalar):
         if self.pattern is not None:
             return f"string matching `{self.pattern_doc or self.pattern}`"
         return "string"
+
+
+NAME_DELIMITERS = "｜〕〔＝|#/"
+"""Characters a :class:`Name` may not hold: the delimiters of a roll id (``s1/league/r05/A-B#3``) and of a
+hidden-dice seal or reveal line (``〔封存｜编号 {id}｜{expr}＝？？？｜承诺 …〕``)."""
+
+_SPACE_NAMES = {" ": "a space", "\u3000": "a full-width space (U+3000)", "\t": "a tab",
+                "\n": "a line break", "\r": "a line break"}
+
+
+def name_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a name that ends up in a roll id or a seal line, or None.
+
+    Whitespace of any kind, control and invisible format characters, and the delimiters of
+    :data:`NAME_DELIMITERS` are refused.
+
+    >>> name_problem("卡尔·穆勒") is None
+    True
+    >>> name_problem("卡尔 穆勒"), name_problem("雷希特/竞技"), name_problem("a\\u200bb")
+    ('may not contain a space', "may not contain '/'", 'may not contain an invisible character (U+200B)')
+    """
+    for ch in text:
+        if ch in _SPACE_NAMES:
+            return f"may not contain {_SPACE_NAMES[ch]}"
+        if ch.isspace():
+            return f"may not contain whitespace (U+{ord(ch):04X})"
+        if ch in NAME_DELIMITERS:
+            return f"may not contain {ch!r}"
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            return f"may not contain a control character (U+{ord(ch):04X})"
+        if category in ("Cf", "Cs"):
+            return f"may not contain an invisible character (U+{ord(ch):04X})"
+    return None
+
+
+@dataclass
+class Name(Str):
+    """A name that ends up in roll ids, hidden-dice seal lines or a chapter's records: a club, a city or
+    a person. Like :class:`Str`, plus no whitespace, control characters or ``｜ 〕 〔 ＝ | # /``.
+
+    >>> Name().convert("卡尔 穆勒")
+    Traceback (most recent call last):
+    ...
+    anko_writer.schema.Invalid: '卡尔 穆勒' may not contain a space (it would break a roll id or seal line)
+    """
+
+    def convert(self, value: Any) -> str:
+        """The name, checked."""
+        text = super().convert(value)
+        problem = name_problem(text)
+        if problem:
+            raise Invalid(f"{text!r} {problem} (it would break a roll id or seal line)", names_value=True)
+        return text
+
+    def type_name(self) -> str:
+        """``name (no whitespace or ｜〕〔＝|#/)``."""
+        return f"name (no whitespace or {NAME_DELIMITERS})"
 
 
 @dataclass
@@ -505,15 +564,18 @@ class List(Node):
         return self.item.children(f"{path}[]")
 
 
-Problem = str | tuple[str | int, str] | None
-"""What a :class:`Check` function returns: nothing, a message, or (key or index inside, message)."""
+Where = str | int | tuple[str | int, ...]
+"""Where inside a value a :class:`Check` places its error: a key, an index, or a path of them."""
+Problem = str | tuple[Where, str] | None
+"""What a :class:`Check` function returns: nothing, a message, or (key, index or path inside, message)."""
 
 
 @dataclass
 class Check(Node):
     """``node``, then ``fn(plain_value)`` for cross-field rules; a returned message is the error.
 
-    ``fn`` may return ``(key_or_index, message)`` to place the error on a child of the value.
+    ``fn`` may return ``(key_or_index, message)`` to place the error on a child of the value, or
+    ``((key, index, …), message)`` to place it deeper (``("league", 3, "city")``).
 
     >>> from anko_writer.yamlio import load_yaml_text
     >>> def repeats(xs: list[str]) -> Problem:
@@ -537,7 +599,7 @@ class Check(Node):
             return result
         if isinstance(problem, tuple):
             where, message = problem
-            at.child(value, where).fail(message)
+            _inside(value, at, where if isinstance(where, tuple) else (where,)).fail(message)
         at.fail(problem)
 
     def type_name(self) -> str:
@@ -547,6 +609,19 @@ class Check(Node):
     def children(self, path: str) -> Iterator[Child]:
         """The inner node's keys."""
         return self.node.children(path)
+
+
+def _inside(value: Any, at: At, path: tuple[str | int, ...]) -> At:
+    """The place of ``value[path[0]][path[1]]…`` (placed at the deepest part the document has)."""
+    for i, part in enumerate(path):
+        found = isinstance(value, Mapping) and part in value or \
+            isinstance(value, list) and isinstance(part, int) and 0 <= part < len(value)
+        if not found:
+            for rest in path[i:]:
+                at = At(at.file, _join(at.path, rest), at.pos, at.error)
+            return at
+        at, value = at.child(value, part), value[part]
+    return at
 
 
 def validate(doc: Any, schema: Node, file: Path | str, error: type[InputError] = CampaignError) -> Any:
@@ -580,6 +655,7 @@ def describe(schema: Node) -> str:
 
 
 __all__ = [
-    "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Int", "Float", "Bool", "Enum", "Data",
-    "Field", "Map", "DictOf", "List", "Check", "Problem", "validate", "describe", "show", "did_you_mean",
+    "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS",
+    "Int", "Float", "Bool", "Enum", "Data",
+    "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "describe", "show", "did_you_mean",
 ]

@@ -47,8 +47,8 @@ from .yamlio import load_yaml, position
 _ENUMERATE_LIMIT = 10_000
 """Dice with at most this many face combinations have their totals enumerated exactly."""
 
-_SPAN = re.compile(r"\s*(-?\d+)\s*(?:-|~|～|–|—|\.\.)\s*(-?\d+)\s*")
-_SINGLE = re.compile(r"\s*(-?\d+)\s*")
+_SPAN = re.compile(r"\s*(-?\d{1,15})\s*(?:-|~|～|–|—|\.\.)\s*(-?\d{1,15})\s*")
+_SINGLE = re.compile(r"\s*(-?\d{1,15})\s*")
 
 
 def span_text(lo: int, hi: int) -> str:
@@ -228,13 +228,10 @@ def _effect_problem(effect: str, effects: Collection[str] | None) -> str | None:
     return f"unknown effect kind {effect!r}" + (hint or f" (known: {', '.join(known)})")
 
 
-def _gaps(possible: list[int], slices: list[tuple[int, int]]) -> list[str]:
-    """Runs of possible totals no slice covers, as ``12..13`` or ``7``."""
-    covered = [False] * len(possible)
-    for start, stop in slices:
-        covered[start:stop] = [True] * (stop - start)
+def _gaps(possible: list[int], owner: list[int]) -> list[str]:
+    """Runs of possible totals no row owns (``owner[i] < 0``), as ``12..13`` or ``7``."""
     runs: list[str] = []
-    for is_covered, group in itertools.groupby(enumerate(covered), key=lambda p: p[1]):
+    for is_covered, group in itertools.groupby(enumerate(owner), key=lambda p: p[1] >= 0):
         if not is_covered:
             idx = [i for i, _ in group]
             a, b = possible[idx[0]], possible[idx[-1]]
@@ -244,28 +241,35 @@ def _gaps(possible: list[int], slices: list[tuple[int, int]]) -> list[str]:
 
 @dataclass
 class _Coverage:
-    """Rows accepted so far, each as a slice of the dice's possible totals."""
+    """Rows accepted so far, and which row owns each of the dice's possible totals (-1: none yet).
+
+    Checking a row costs its width, so a table of many rows stays linear (no pairwise comparison).
+    """
 
     expr: DiceExpr
     possible: list[int]
     rows: list[Row] = field(default_factory=list)
-    slices: list[tuple[int, int]] = field(default_factory=list)
+    owner: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.owner = [-1] * len(self.possible)
 
     def add(self, row: Row, at: At) -> None:
         """Accept ``row`` or fail at ``at`` (its ``range``) if it is out of bounds or overlaps."""
         found = _check_span(row.lo, row.hi, self.expr, self.possible)
         if isinstance(found, str):
             at.fail(found)
-        for j, (start, stop) in enumerate(self.slices):
-            if found[0] < stop and start < found[1]:
-                other = self.rows[j]
-                at.fail(f"{span_text(row.lo, row.hi)} overlaps rows[{j}] ({span_text(other.lo, other.hi)})")
+        start, stop = found
+        taken = [j for j in self.owner[start:stop] if j >= 0]
+        if taken:
+            other = self.rows[min(taken)]
+            at.fail(f"{span_text(row.lo, row.hi)} overlaps rows[{min(taken)}] ({span_text(other.lo, other.hi)})")
+        self.owner[start:stop] = [len(self.rows)] * (stop - start)
         self.rows.append(row)
-        self.slices.append(found)
 
     def gaps(self) -> list[str]:
         """Runs of possible totals no row covers."""
-        return _gaps(self.possible, self.slices)
+        return _gaps(self.possible, self.owner)
 
 
 def _row(data: dict[str, Any], line: int) -> Row:

@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ruamel.yaml import YAML
+from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError, RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError
+from ruamel.yaml.error import MarkedYAMLError, StreamMark
+from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
 
@@ -33,6 +35,18 @@ from .textfile import read_text
 
 Pos = tuple[int, int]
 """A 1-based ``(line, column)`` pair, as compilers print them."""
+
+MAX_BYTES = 1_000_000
+"""The largest YAML text read (in UTF-8 bytes): ten times a season's ``state-end.yaml`` (about 110 kB),
+the largest file anko-writer writes; bigger files would take the round-trip parser minutes."""
+MAX_DEPTH = 64
+"""The deepest nesting of mappings and lists (the files here nest about 6 deep)."""
+ALIAS_BUDGET = 10_000
+"""How many values YAML aliases (``*name``) may add to a document beyond those written out. The shipped
+campaigns and tables use no aliases; the budget stops an alias bomb ("billion laughs") before anything
+walks the expanded document."""
+MAX_INT_DIGITS = 100
+"""The longest integer literal (a seed has at most 20 digits)."""
 
 
 class UnknownTagError(ConstructorError):
@@ -52,8 +66,82 @@ class _StrictConstructor(RoundTripConstructor):
         return self.construct_scalar(node)
 
 
+    def construct_bounded_int(self, node: YAMLNode) -> Any:
+        """An integer, unless its literal is longer than :data:`MAX_INT_DIGITS` (Python would refuse to
+        print a number past 4300 digits, and nothing here needs one that long)."""
+        if len(str(node.value)) > MAX_INT_DIGITS:
+            raise ConstructorError(None, None, f"integer literal longer than {MAX_INT_DIGITS} characters",
+                                   node.start_mark)
+        return self.construct_yaml_int(node)
+
+
 _StrictConstructor.add_constructor(None, _StrictConstructor.construct_refused)
 _StrictConstructor.add_constructor("tag:yaml.org,2002:str", _StrictConstructor.construct_plain_str)
+_StrictConstructor.add_constructor("tag:yaml.org,2002:int", _StrictConstructor.construct_bounded_int)
+
+
+class AliasError(ComposerError):
+    """An alias that refers to its own anchor, or aliases that expand the document past :data:`ALIAS_BUDGET`."""
+
+
+class _BoundedComposer(Composer):
+    """The composer, minus recursive aliases and alias bombs (both refused with the alias's position).
+
+    A composed document shares one node for an anchor and all its aliases, so what the aliases add is
+    counted once per node (memoized), without expanding anything.
+    """
+
+    def compose_document(self) -> Any:
+        """Compose one document, then refuse it if its aliases expand it past the budget."""
+        self._open: set[Any] = set()
+        self._aliases: list[tuple[StreamMark, str, YAMLNode]] = []
+        node = super().compose_document()
+        if self._aliases:
+            _check_alias_budget(node, self._aliases)
+        return node
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        """Record each alias; refuse one inside the node its anchor names."""
+        event = self.parser.peek_event()
+        if isinstance(event, AliasEvent):
+            if event.anchor in self._open:
+                raise AliasError(None, None, f"alias '*{event.anchor}' is inside its own anchor "
+                                 f"'&{event.anchor}' (a recursive structure)", event.start_mark)
+            node = super().compose_node(parent, index)
+            self._aliases.append((event.start_mark, str(event.anchor), node))
+            return node
+        anchor = getattr(event, "anchor", None)
+        if anchor is None:
+            return super().compose_node(parent, index)
+        self._open.add(anchor)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            self._open.discard(anchor)
+
+
+def _check_alias_budget(root: YAMLNode, aliases: list[tuple[StreamMark, str, YAMLNode]]) -> None:
+    """Raise :class:`AliasError` at the costliest alias if aliases add more than :data:`ALIAS_BUDGET` values."""
+    size: dict[int, int] = {}
+
+    def expanded(node: YAMLNode) -> int:
+        """Values in ``node`` once every alias inside it is written out (nesting is at most MAX_DEPTH)."""
+        known = size.get(id(node))
+        if known is not None:
+            return known
+        total = 1
+        if isinstance(node, MappingNode):
+            total += sum(expanded(k) + expanded(v) for k, v in node.value)
+        elif isinstance(node, SequenceNode):
+            total += sum(expanded(v) for v in node.value)
+        size[id(node)] = total
+        return total
+
+    added = expanded(root) - len(size)
+    if added > ALIAS_BUDGET:
+        mark, anchor, _ = max(aliases, key=lambda a: expanded(a[2]))
+        raise AliasError(None, None, f"aliases expand this document by {added:,} values, more than the "
+                         f"{ALIAS_BUDGET:,} allowed (largest: '*{anchor}'); write the values out instead", mark)
 
 
 def _short_tag(tag: Any) -> str:
@@ -66,6 +154,8 @@ def _yaml() -> YAML:
     """A fresh round-trip YAML instance with the project's dump style."""
     y = YAML(typ="rt")
     y.Constructor = _StrictConstructor
+    y.Composer = _BoundedComposer
+    y.max_depth = MAX_DEPTH
     y.allow_unicode = True
     y.encoding = "utf-8"
     y.width = 4096
@@ -102,6 +192,10 @@ def _yaml_message(err: MarkedYAMLError, text: str) -> str:
     """The one-line message for a ruamel error."""
     if isinstance(err, UnknownTagError):
         return f"{err.problem} (YAML here is plain data; tags that build objects are refused)"
+    if isinstance(err, MaxDepthExceededError):
+        return f"mappings and lists nested more than {MAX_DEPTH} deep"
+    if isinstance(err, (AliasError, ConstructorError)) and not isinstance(err, DuplicateKeyError):
+        return str(err.problem)
     m = _DUP.search(str(err.problem)) if isinstance(err, DuplicateKeyError) else None
     if m:
         line = _first_key_line(text, err, m.group(1))
@@ -113,7 +207,22 @@ def _yaml_message(err: MarkedYAMLError, text: str) -> str:
 
 
 def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputError) -> Any:
-    """Parse YAML ``text`` (reported as coming from ``file``) with the strict round-trip loader."""
+    """Parse YAML ``text`` (reported as coming from ``file``) with the strict round-trip loader.
+
+    Hostile input is one located error: text over :data:`MAX_BYTES`, nesting past :data:`MAX_DEPTH`,
+    a recursive alias, aliases that add more than :data:`ALIAS_BUDGET` values, a huge integer.
+
+    >>> bomb = "a: &a [x, x]\\n" + "".join(f"{c}: &{c} [*{p}, *{p}, *{p}]\\n" for p, c in zip("abcdefghij", "bcdefghijk"))
+    >>> try:
+    ...     load_yaml_text(bomb, "bomb.yaml")
+    ... except InputError as err:
+    ...     print(err.location, err.message.split(";")[0])
+    bomb.yaml:11:8 aliases expand this document by 309,987 values, more than the 10,000 allowed (largest: '*j')
+    """
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_BYTES:
+        raise error(Location(file), "", f"the file is {size:,} bytes; YAML files here may be at most "
+                                        f"{MAX_BYTES:,} bytes")
     try:
         return _yaml().load(text)
     except MarkedYAMLError as err:
@@ -167,9 +276,14 @@ def to_plain(data: Any) -> Any:
         return {to_plain(v) for v in data}
     if isinstance(data, bool) or data is None:
         return None if data is None else bool(data)
-    for kind in (str, int, float, bytes):
-        if isinstance(data, kind):
-            return kind(data)
+    if isinstance(data, str):
+        return str(data)
+    if isinstance(data, int):
+        return int(data)
+    if isinstance(data, float):
+        return float(data)
+    if isinstance(data, bytes):
+        return bytes(data)
     if isinstance(data, datetime.datetime):
         return datetime.datetime.fromisoformat(data.isoformat())
     return data
@@ -182,4 +296,7 @@ def dump_yaml(data: Any) -> str:
     return buf.getvalue().decode("utf-8")
 
 
-__all__ = ["Pos", "UnknownTagError", "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml"]
+__all__ = [
+    "Pos", "MAX_BYTES", "MAX_DEPTH", "ALIAS_BUDGET", "MAX_INT_DIGITS", "AliasError", "UnknownTagError",
+    "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml",
+]

@@ -71,7 +71,7 @@ def test_seal_and_reveal_filters_match_hidden(tmp_path: Path) -> None:
     res = make_templates(tmp_path, {"t.md.j2": "{{ r | dice }}{{ r | seal }}\n{{ r | reveal }}\n"})
     record = {"id": "s1/x#1", "purpose": "重伤", "expr": "D100", "dice": [42], "total": 42, "hidden": True}
     roll = Roll("s1/x#1", "重伤", "D100", (42,), 42, True)
-    text = render_chapter(res, "t.md.j2", {"r": record, "seed": 7})
+    text = render_chapter(res, "t.md.j2", {"r": record}, seed=7)
     assert text == f"「D100＝？？？」{hidden.seal_line(roll, 7)}\n{hidden.reveal_line(roll, 7)}\n"
 
 

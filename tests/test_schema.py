@@ -315,3 +315,35 @@ def test_enum_accepts_only_its_values(word: str) -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(schema).failed == 0
+
+
+def test_name_refuses_what_breaks_a_roll_id_at_its_key() -> None:
+    node = Map({"title": Field(Str()), "players": Field(List(Map({"name": Field(schema.Name())})))})
+    doc = load_yaml_text("title: 雷希特 的 冬天\nplayers:\n  - name: 卡尔·穆勒\n  - name: 卡尔 穆勒\n", FILE)
+    with pytest.raises(CampaignError) as info:
+        validate(doc, node, FILE)
+    assert str(info.value) == ("campaign.yaml:4:11: players[1].name: '卡尔 穆勒' may not contain a space "
+                               "(it would break a roll id or seal line)")
+    assert describe(node).splitlines()[-1] == "| `players[].name` | name (no whitespace or ｜〕〔＝\\|#/) | required |  |"
+
+
+@given(st.text(min_size=1, max_size=6))
+def test_a_name_never_holds_a_delimiter_or_whitespace(text: str) -> None:
+    try:
+        name = schema.Name().convert(text)
+    except schema.Invalid:
+        return
+    assert not any(c.isspace() or c in schema.NAME_DELIMITERS for c in name)
+
+
+def test_check_places_an_error_deep_inside_with_a_path() -> None:
+    node = Check(Map({"league": Field(List(Map({"city": Field(Str())})))}),
+                 lambda d: (("league", 1, "city"), "moved") if d["league"][1]["city"] == "乙" else None)
+    doc = load_yaml_text("league:\n  - city: 甲\n  - city: 乙\n", FILE)
+    with pytest.raises(CampaignError) as info:
+        validate(doc, node, FILE)
+    assert str(info.value) == "campaign.yaml:3:11: league[1].city: moved"
+    missing = Check(Map({"league": Field(List(Str()), default=[])}), lambda d: (("league", 0, "city"), "none"))
+    with pytest.raises(CampaignError) as info:
+        validate(load_yaml_text("{}\n", FILE), missing, FILE)
+    assert str(info.value) == "campaign.yaml:1:1: league[0].city: none"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Str
+from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
+from .data import city_clubs
 from .formations import FORMATIONS
 from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
 from .people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
@@ -14,7 +16,7 @@ FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)
 
 PLAYER = Map({
-    "name": Field(Str(), doc="Display name; rename freely."),
+    "name": Field(Name(), doc="The player's name; rename freely (no spaces: it names his dice streams)."),
     "position": Field(Enum(list(POSITIONS)), doc="FW, MF, DF or GK."),
     "core": Field(Bool(), doc="Core player (000 §3.2) or role player (§3.3)."),
     "age": Field(Int(min=15, max=45), doc="Years (000 §3.2.1: 1D18+17 at creation)."),
@@ -33,7 +35,7 @@ TIMEOUT = Map({
     "when": Field(Enum(["always", "leading", "level", "trailing"]), default="always",
                   doc="Only if our score is ahead / level / behind at that break."),
     "formation": Field(FORMATION, required=False, doc="The new formation (use: formation)."),
-    "player": Field(Str(), required=False, doc="The player to fire up (use: player)."),
+    "player": Field(Name(), required=False, doc="The player to fire up (use: player)."),
 }, doc="One planned time-out.")
 
 
@@ -62,16 +64,16 @@ DECISION = Map({
     "subs": Field(Map({"stamina_below": Field(Int(min=0, max=100),
                                               doc="Replace players under this stamina at a break (§5.5).")}),
                   required=False, doc="Substitution policy; without it the AI policy (below 30, random pick)."),
-    "penalties": Field(List(Str(), min_len=1, max_len=11), required=False,
+    "penalties": Field(List(Name(), min_len=1, max_len=11), required=False,
                        doc="Penalty order (000 §5.4.2); without it ATK high to low."),
     "transfers": Field(Map({
-        "buy": Field(List(Map({"player": Field(Str(), doc="A player on the window's market list."),
+        "buy": Field(List(Map({"player": Field(Name(), doc="A player on the window's market list."),
                                "offer": Field(Int(min=0), doc="The offer in P$ (Appendix D negotiation).")})),
                      default=[], doc="Signings to try, in order."),
-        "sell": Field(List(Map({"player": Field(Str(), doc="One of our players."),
+        "sell": Field(List(Map({"player": Field(Name(), doc="One of our players."),
                                 "price": Field(Int(min=0), doc="Asking price in P$.")})),
                       default=[], doc="Players to put on the market."),
-        "release": Field(List(Str()), default=[], doc="Players to release on a free."),
+        "release": Field(List(Name()), default=[], doc="Players to release on a free."),
     }), required=False,
         doc="Transfer-window votes (months 1 and 7, Appendix D); without them the AI rule buys for us."),
 }, doc="The readers' votes for one month.")
@@ -91,11 +93,23 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     return None
 
 
+def with_names(node: Map) -> Map:
+    """``node`` with every ``name`` key in it (nested mappings too) typed :class:`~anko_writer.schema.Name`."""
+    fields = {}
+    for key, f in node.fields.items():
+        if key == "name" and type(f.node) is Str:
+            f = replace(f, node=Name(doc=f.node.doc))
+        elif isinstance(f.node, Map):
+            f = replace(f, node=with_names(f.node))
+        fields[key] = f
+    return Map(fields, node.extra, node.doc)
+
+
 def club_fields(cities: list[str], people: Any = None) -> dict[str, Field]:
     """Our club as both the campaign file and a season's ``state-end.yaml`` describe it."""
     club = Map({
         "city": Field(Enum(cities), doc="City group from 000 §2.1."),
-        "name": Field(Str(), doc="Club name used everywhere."),
+        "name": Field(Name(), doc="Club name used everywhere (no spaces: it names match dice streams)."),
         "stadium": Field(Str(), doc="Home ground (000 §2.3; 雷希特's is fixed)."),
         "colours": Field(Map({"home": Field(Str(), doc="Home shirt."), "away": Field(Str(), doc="Away shirt.")}),
                          doc="Shirt colours (000 §2.4)."),
@@ -113,14 +127,14 @@ def club_fields(cities: list[str], people: Any = None) -> dict[str, Field]:
     return {
         "club": Field(club),
         "coach": Field(Map({
-            "name": Field(Str(), doc="Head coach's name."),
+            "name": Field(Name(), doc="Head coach's name."),
             "formation": Field(FORMATION, doc="Formation at the season's start; kept until a vote changes it."),
             "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
             "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
             **coach_profile_fields(people),
         })),
-        "owner": Field(owner_schema(people)),
-        "staff": Field(staff_schema()),
+        "owner": Field(with_names(owner_schema(people))),
+        "staff": Field(with_names(staff_schema())),
         "affinity": Field(affinity_schema()),
         "players": Field(Check(List(PLAYER, min_len=11), _squad_problem)),
     }
@@ -141,7 +155,17 @@ def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str]
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   decision(owner_keys)), default={}),
     })
-    return Check(top, _names_in_decisions)
+    clubs = city_clubs(cities)
+    return Check(top, lambda doc: _club_name_problem(doc, clubs) or _names_in_decisions(doc))
+
+
+def _club_name_problem(doc: dict[str, Any], clubs: dict[str, str] | None) -> Any:
+    """Our club may not take the name of another city's club (clubs are told apart by name)."""
+    name = doc["club"]["name"]
+    other = next((city for city, club in (clubs or {}).items() if club == name and city != doc["club"]["city"]), None)
+    if other is not None:
+        return (("club", "name"), f"{name!r} is the name of {other}'s club (two clubs may not share a name)")
+    return None
 
 
 def _names_in_decisions(doc: dict[str, Any]) -> Any:

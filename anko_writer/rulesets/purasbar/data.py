@@ -2,31 +2,50 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...dice import MAX_SIDES
 from ...resources import Resources
-from ...schema import Enum, Field, Int, List, Map, Str
+from ...schema import Check, Enum, Field, Int, List, Map, Name, Problem, Str
 from ...tables import DiceTable, load_data, load_table
 
+NAME_POOL_MAX = MAX_SIDES
+"""The most entries a name pool may hold: a name is picked with 1D{pool size}, a die of at most
+:data:`~anko_writer.dice.MAX_SIDES` faces."""
+
 CITY = Map({
-    "city": Field(Str()), "pbs": Field(Int(min=0)), "total": Field(Int(min=4, max=396)),
-    "tier": Field(Enum(["S", "A", "B", "C"])), "club": Field(Str()),
+    "city": Field(Name()), "pbs": Field(Int(min=0)), "total": Field(Int(min=4, max=396)),
+    "tier": Field(Enum(["S", "A", "B", "C"])), "club": Field(Name()),
     "slug": Field(Str(pattern=r"[a-z][a-z0-9_-]*", pattern_doc="lower-case latin slug")),
     "stadium": Field(Str(), required=False),
 })
+
+
+def _unique_cities(rows: list[dict[str, Any]]) -> Problem:
+    """No city, club or slug twice (clubs are told apart by name, cities by name and slug)."""
+    for key in ("city", "club", "slug"):
+        seen: dict[str, int] = {}
+        for i, row in enumerate(rows):
+            if row[key] in seen:
+                return ((i, key), f"{row[key]!r} repeats cities[{seen[row[key]]}]")
+            seen[row[key]] = i
+    return None
+
+
 CITIES = Map({
     "source": Field(Str()),
     "designed_columns": Field(List(Str()), required=False),
-    "cities": Field(List(CITY, min_len=24, max_len=24)),
+    "cities": Field(Check(List(CITY, min_len=24, max_len=24), _unique_cities)),
 })
 """000 §2.1: exactly 24 city groups."""
 NAMES = Map({
     "source": Field(Str()),
-    "given": Field(List(Str(), min_len=2)),
-    "family": Field(List(Str(), min_len=2)),
+    "given": Field(List(Name(), min_len=2, max_len=NAME_POOL_MAX)),
+    "family": Field(List(Name(), min_len=2, max_len=NAME_POOL_MAX)),
 })
 """The designed name pools."""
 
@@ -76,7 +95,27 @@ def load_tables(resources: Resources) -> Tables:
     """
     names = ["cities.yaml", "names.yaml", *EFFECTS]
     stamp = tuple((str(p), p.stat().st_mtime_ns) for p in (resources.table_path(n) for n in names))
-    return _load(stamp)
+    tables = _load(stamp)
+    _ROWS[tuple(c["city"] for c in tables.cities)] = {c["city"]: c for c in tables.cities}
+    return tables
+
+
+_ROWS: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
+"""The rows of each ``cities.yaml`` :func:`load_tables` loaded, by its cities (in order): the schemas,
+which are given the city names only, read the slugs and club names from here."""
+
+
+def city_slugs(cities: Sequence[str]) -> dict[str, str] | None:
+    """City → slug of the ``cities.yaml`` last loaded by :func:`load_tables` with exactly these cities
+    (in this order), or None if no such table was loaded."""
+    rows = _ROWS.get(tuple(cities))
+    return None if rows is None else {city: row["slug"] for city, row in rows.items()}
+
+
+def city_clubs(cities: Sequence[str]) -> dict[str, str] | None:
+    """City → club name, like :func:`city_slugs`."""
+    rows = _ROWS.get(tuple(cities))
+    return None if rows is None else {city: row["club"] for city, row in rows.items()}
 
 
 @lru_cache(maxsize=8)

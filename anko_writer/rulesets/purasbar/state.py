@@ -16,9 +16,10 @@ import re
 from typing import Any
 
 from ...errors import CampaignError
-from ...schema import Bool, DictOf, Enum, Field, Float, Int, List, Map, Str, validate
+from ...schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate
 from ... import yamlio
 from .campaign_schema import FORMATION, PLAYER, club_fields
+from .data import city_slugs
 from .models import ABILITIES, ATTRIBUTES, Club, Player
 from .tactics import TENDENCIES
 
@@ -27,36 +28,87 @@ ENDINGS = ("none", "bankruptcy", "owner_retired")
 ENDING_CN = {"none": "故事继续", "bankruptcy": "破产", "owner_retired": "老板退休"}
 """How the story stands: still running, or ended by §11.3 bankruptcy or the owner's retirement (§4.4 step 12)."""
 
-AI_CLUB = Map({
-    "name": Field(Str(), doc="Club name."),
-    "city": Field(Str(), doc="City group (000 §2.1)."),
-    "slug": Field(Str(), doc="Latin key of the city; names the club's dice streams."),
-    "total": Field(Int(min=1), doc="The §2.1 total ability."),
-    "initial_abilities": Field(Map({a: Field(ATTR) for a in ABILITIES}), doc="000 §2.2 result."),
-    "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 first priority (the club's style)."),
-    "formation": Field(FORMATION, doc="Current formation."),
-    "morale": Field(Int(min=-100, max=100), doc="Team morale."),
-    "fans": Field(Int(min=0), doc="Fan base (§13.1)."),
-    "reputation": Field(Int(min=0, max=100), doc="Reputation (§13.2)."),
-    "funds": Field(Int(), doc="Money in P$."),
-    "facilities": Field(Map({k: Field(Int(min=1, max=5)) for k in ("training", "youth", "medical")})),
-    "doctor": Field(Int(min=0, max=10), doc="Team doctor level."),
-    "coach": Field(Map({"name": Field(Str()), "tendency": Field(Enum(list(TENDENCIES))),
-                        "stubbornness": Field(Int(min=1, max=100))})),
-    "players": Field(List(PLAYER, min_len=11, max_len=33)),
-}, doc="One of the other 23 clubs.")
+def ai_club_schema(cities: list[str]) -> Map:
+    """One of the other clubs in ``state-end.yaml``; its city is one of ``cities``."""
+    return Map({
+        "name": Field(Name(), doc="Club name (unique in the league)."),
+        "city": Field(Enum(cities), doc="City group (000 §2.1); one club per city, fixed for good."),
+        "slug": Field(Str(pattern=r"[a-z][a-z0-9_-]*", pattern_doc="lower-case latin slug"),
+                      doc="Latin key of the city (cities.yaml); names the club's dice streams."),
+        "total": Field(Int(min=1), doc="The §2.1 total ability."),
+        "initial_abilities": Field(Map({a: Field(ATTR) for a in ABILITIES}), doc="000 §2.2 result."),
+        "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 first priority (the club's style)."),
+        "formation": Field(FORMATION, doc="Current formation."),
+        "morale": Field(Int(min=-100, max=100), doc="Team morale."),
+        "fans": Field(Int(min=0), doc="Fan base (§13.1)."),
+        "reputation": Field(Int(min=0, max=100), doc="Reputation (§13.2)."),
+        "funds": Field(Int(), doc="Money in P$."),
+        "facilities": Field(Map({k: Field(Int(min=1, max=5)) for k in ("training", "youth", "medical")})),
+        "doctor": Field(Int(min=0, max=10), doc="Team doctor level."),
+        "coach": Field(Map({"name": Field(Name()), "tendency": Field(Enum(list(TENDENCIES))),
+                            "stubbornness": Field(Int(min=1, max=100))})),
+        "players": Field(List(PLAYER, min_len=11, max_len=33)),
+    }, doc="One of the other 23 clubs.")
+
 
 SEAL = Map({
-    "roll": Field(Map({"id": Field(Str()), "purpose": Field(Str()), "expr": Field(Str()),
+    "roll": Field(Map({"id": Field(Str(pattern=r"[^\s｜〕]+", pattern_doc="a roll id (no whitespace, ｜ or 〕)")),
+                       "purpose": Field(Str()),
+                       "expr": Field(Str(pattern=r"[^\s｜〕＝]+",
+                                         pattern_doc="dice notation (no whitespace, ｜, 〕 or ＝)")),
                        "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool())})),
     "sealed_in": Field(Map({"season": Field(Int(min=1)), "month": Field(Int(min=1, max=13))})),
     "due": Field(Int(min=1), doc="Month of the coming season it is revealed in."),
 }, doc="A hidden roll still sealed (000 §5.8.4).")
 
 
-def state_schema(cities: list[str], people: Any = None) -> Map:
-    """The shape of ``state-end.yaml``: the campaign's club keys plus the league and what carries over."""
-    return Map({
+def _league_problem(cities: list[str], slugs: dict[str, str] | None) -> Any:
+    """The rule the next season relies on: every city but ours has exactly one club, for good."""
+    def problem(state: dict[str, Any]) -> Problem:
+        """The first club the next season would drop or move, or a city without its club."""
+        ours = state["club"]
+        by_city: dict[str, int] = {}
+        by_name: dict[str, int] = {}
+        for i, c in enumerate(state["league"]):
+            if c["city"] == ours["city"]:
+                return (("league", i, "city"), f"{c['city']!r} is our club's city (one club per city)")
+            if c["city"] in by_city:
+                return (("league", i, "city"),
+                        f"{c['city']!r} repeats league[{by_city[c['city']]}] (one club per city)")
+            moved = _moved(c, slugs)
+            if moved:
+                return moved(i)
+            if c["name"] == ours["name"]:
+                return (("league", i, "name"), f"{c['name']!r} is our club's name")
+            if c["name"] in by_name:
+                return (("league", i, "name"), f"{c['name']!r} repeats league[{by_name[c['name']]}]")
+            by_city[c["city"]] = by_name[c["name"]] = i
+        missing = [city for city in cities if city != ours["city"] and city not in by_city]
+        if missing:
+            return ("league", f"{len(by_city)} clubs, the league needs {len(cities) - 1} (every city but ours): "
+                              f"no club for {', '.join(missing)} (a club cannot be removed)")
+        return None
+    return problem
+
+
+def _moved(club: dict[str, Any], slugs: dict[str, str] | None) -> Any:
+    """None, or the problem (given the club's index) of a club whose city is not the one its slug names."""
+    if slugs is None or slugs.get(club["city"]) == club["slug"]:
+        return None
+    was = next((city for city, slug in slugs.items() if slug == club["slug"]), None)
+    if was is None:
+        return lambda i: (("league", i, "slug"), f"unknown slug {club['slug']!r}; {club['city']}'s is "
+                                                 f"{slugs[club['city']]!r}")
+    return lambda i: (("league", i, "city"), f"{club['city']!r} is not this club's city: it was {was} "
+                                             f"(slug {club['slug']!r}) and a club cannot move")
+
+
+def state_schema(cities: list[str], people: Any = None, slugs: dict[str, str] | None = None) -> Check:
+    """The shape of ``state-end.yaml``: the campaign's club keys plus the league and what carries over.
+
+    ``slugs`` (city → slug, from cities.yaml) also refuses a club moved to another city.
+    """
+    top = Map({
         "season": Field(Int(min=1), doc="The season that ended."),
         "ending": Field(Enum(list(ENDINGS)), default="none", doc="Whether the story ended (§4.4 step 12)."),
         **club_fields(cities, people),
@@ -70,9 +122,12 @@ def state_schema(cities: list[str], people: Any = None) -> Map:
         "market": Field(List(Map({**PLAYER.fields, "value": Field(Int(min=0), required=False,
                                                                     doc="Shown for the vote; recomputed.")})),
                         default=[], doc="The players on the summer market (Appendix D), shown before the vote."),
-        "league": Field(List(AI_CLUB, min_len=1), doc="The other clubs."),
+        "league": Field(List(ai_club_schema(cities), min_len=1, max_len=max(1, len(cities) - 1)),
+                        doc=f"The other clubs: one for each city but ours ({max(1, len(cities) - 1)})."),
         "seals": Field(List(SEAL), default=[], doc="Hidden rolls still sealed."),
     })
+    return Check(top, _league_problem(cities, slugs),
+                 doc="Every city but ours has one club in `league`, in its own city; no club name twice.")
 
 
 def player_data(p: Player) -> dict[str, Any]:
@@ -190,10 +245,14 @@ def state_yaml(snap: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_state_text(text: str, path: Any, cities: list[str], people: Any = None) -> dict[str, Any]:
-    """Parse and validate a state file's text (errors name file, line and key)."""
+def load_state_text(text: str, path: Any, cities: list[str], people: Any = None,
+                    slugs: dict[str, str] | None = None) -> dict[str, Any]:
+    """Parse and validate a state file's text (errors name file, line and key).
+
+    ``slugs`` defaults to those of the cities.yaml last loaded with exactly ``cities``.
+    """
     doc = yamlio.load_yaml_text(text, path, CampaignError)
-    return validate(doc, state_schema(cities, people), path)
+    return validate(doc, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
 
 
 def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
