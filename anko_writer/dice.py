@@ -251,16 +251,6 @@ class Dice:
         """Throw and return only the total (the record still goes to the log)."""
         return self.roll(key, expr, purpose, hidden).total
 
-    def seal(self, roll: Roll) -> Roll:
-        """Turn an already-logged roll into a hidden one (000 §5.8.4): some rolls only turn out to
-        decide a sealed outcome once their face is known (a critical, a 核心重伤)."""
-        sealed = roll._replace(hidden=True)
-        for i in range(len(self.log) - 1, -1, -1):
-            if self.log[i] is roll:
-                self.log[i] = sealed
-                return sealed
-        raise ValueError(f"roll {roll.id} is not in the log")
-
     def mark(self) -> int:
         """Position in the log, to slice out the rolls of a phase later."""
         return len(self.log)

@@ -290,3 +290,26 @@ def test_the_leak_check_finds_a_leak(three: tuple[Path, int], tmp_path: Path) ->
     md = path.with_suffix(".md")
     md.write_text(md.read_text(encoding="utf-8") + salt_for(seed, rid) + "\n", encoding="utf-8")
     assert any("salt" in p for p in leaks(copy, seed))
+
+
+def test_a_seal_carried_into_the_next_season_is_retold_there(tmp_path: Path) -> None:
+    """With a long reveal delay a seal outlives its season: the private state file carries what the
+    reveal retells, and the next season's chapter opens with it (the off-season healed the injury)."""
+    from tests.conftest import BUILT_IN
+    text = BUILT_IN.read_text(encoding="utf-8").replace("reveal_delay: 1 ", "reveal_delay: 6 ", 1)
+    assert "reveal_delay: 6 " in text
+    path = tmp_path / "recht.yaml"
+    path.write_text(text, encoding="utf-8")
+    camp = load_campaign(path)
+    one = RULESET.play_season(camp, 1, 12, RES)
+    assert one.state_text is not None and "moment: {" in one.state_text and "outcome: {" in one.state_text
+    carried = [s for c in one.months for s in c.results["sealed"]]
+    assert carried and not any(r["id"] == s["id"] for c in one.chapters for r in c.results["reveals"] for s in carried)
+    state = RULESET.load_state(one.state_text, tmp_path / "state-end.yaml", RES)
+    first = RULESET.play_season(camp, 2, 1, RES, start=(1, state)).chapters[0]
+    (r,) = [r for r in first.results["reveals"] if r["id"] == carried[0]["id"]]
+    assert r["moment"]["player"] and r["outcome"]["absence"]["weeks"] >= 1 and r["back"] is None
+    md = _published(first, path)["s02/m01.md"]
+    part = md[md.index("## 隐藏骰揭晓"):md.index("## 一、")]
+    assert f"第一赛季第{'一二三四五六七八九十'[r['sealed_in'] - 1]}月对{r['moment']['opponent']}的那场比赛" in part
+    assert f"「1D100＝{r['total']}」" in part and "已不在伤病名单上" in part

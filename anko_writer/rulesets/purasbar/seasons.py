@@ -30,8 +30,14 @@ def carried_seals(world: World) -> list[dict[str, Any]]:
         if not s["done"]:
             out.append({"roll": dict(s["roll"]),
                         "sealed_in": {"season": s.get("season", world.season), "month": s["month"]},
-                        "due": max(1, s["due"] - SETTLEMENT_MONTH)})
+                        "due": max(1, s["due"] - SETTLEMENT_MONTH),
+                        **{k: _present(s[k]) for k in ("moment", "outcome") if s.get(k)}})
     return out
+
+
+def _present(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` without its empty (None) values, as the state file writes it."""
+    return {k: _present(v) if isinstance(v, dict) else v for k, v in record.items() if v is not None}
 
 
 def carry_over(world: World, state: dict[str, Any] | None) -> None:
@@ -40,7 +46,8 @@ def carry_over(world: World, state: dict[str, Any] | None) -> None:
         return
     for s in state["seals"]:
         world.seals.append({"roll": dict(s["roll"]), "month": s["sealed_in"]["month"],
-                            "season": s["sealed_in"]["season"], "due": s["due"], "done": False})
+                            "season": s["sealed_in"]["season"], "due": s["due"], "done": False,
+                            "moment": s.get("moment"), "outcome": s.get("outcome")})
     fort = state["fortunes"]
     world.life.depth["external"].value = fort.get("external_depth", 0)
     world.life.achievements = set(fort.get("achievements", []))

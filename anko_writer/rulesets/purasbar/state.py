@@ -59,6 +59,20 @@ SEAL = Map({
                        "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool())})),
     "sealed_in": Field(Map({"season": Field(Int(min=1)), "month": Field(Int(min=1, max=13))})),
     "due": Field(Int(min=1), doc="Month of the coming season it is revealed in."),
+    "moment": Field(Map({
+        "match": Field(Str()), "competition": Field(Str()), "round": Field(Int()), "opponent": Field(Name()),
+        "home": Field(Bool()), "point": Field(Int(min=0, max=8)), "event": Field(Str()),
+        "player": Field(Name(), required=False), "modifier": Field(Int()), "threshold": Field(Int()),
+    }), required=False, doc="What the reveal retells: the match, the event and whom it struck."),
+    "outcome": Field(Map({
+        "sealed_by": Field(Str()), "face": Field(Int()), "total": Field(Int()),
+        "outcome": Field(Enum(["worse", "halved", "failed"])),
+        "absence": Field(Map({
+            "player": Field(Name()), "sealed_by": Field(Str()), "weeks": Field(Int(min=1)),
+            "weeks_base": Field(Int(min=1)), "doctor": Field(Int(min=0)), "from_week": Field(Int(min=0)),
+            "out_until_week": Field(Int(min=0)),
+        }), required=False),
+    }), required=False, doc="What the sealed die decided, told at its reveal (private until then)."),
 }, doc="A hidden roll still sealed (000 §5.8.4).")
 
 
