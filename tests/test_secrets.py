@@ -191,6 +191,24 @@ def test_the_sealed_month_reads_the_same_whatever_the_die_shows(sealed_month: tu
         assert _published(chapters[-1], camp) == base, f"the chapter changes when {rid} shows {other}"
 
 
+def test_every_chapter_until_the_reveal_reads_the_same(sealed_month: tuple[Path, int, str, int],
+                                                       monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """With a reveal delay of two, the chapter after the seal says no more than the one that sealed."""
+    camp, month, rid, face = sealed_month
+    slow = tmp_path / camp.name
+    slow.write_text(camp.read_text(encoding="utf-8").replace("reveal_delay: 1 ", "reveal_delay: 2 ", 1),
+                    encoding="utf-8")
+    assert "reveal_delay: 2 " in slow.read_text(encoding="utf-8")
+
+    def posts(force: tuple[str, int] | None) -> list[dict[str, str]]:
+        return [_published(c, slow) for c in _play(slow, month + 1, force, monkeypatch)[month - 1:]]
+
+    base = posts(None)
+    assert "## 隐藏骰揭晓" not in base[1][f"s01/m{month + 1:02d}.md"]
+    for other in {1, 50, 100} - {face}:
+        assert posts((rid, other)) == base, f"a chapter changes when {rid} shows {other}"
+
+
 def test_the_reveal_tells_what_the_die_decided(sealed_month: tuple[Path, int, str, int],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     camp, month, rid, _ = sealed_month

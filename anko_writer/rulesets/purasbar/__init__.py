@@ -70,15 +70,21 @@ def _sealed_moments(played: dict[str, Any], ours: str) -> dict[str, dict[str, An
     return out
 
 
-def _seal(world: World, month: int, rolls: list[Any], delay: int, moments: dict[str, dict[str, Any]]) -> None:
-    """Hidden rolls of the month wait ``delay`` chapters (at least one) for their reveal (000 §5.8.4).
+def _revealed_here(played: dict[str, Any]) -> set[str]:
+    """Shoot-out kicks are sealed only for their shoot-out: the bracket goes on in the same chapter, so
+    the chapter reveals them as the shoot-out ends (``match.j2``)."""
+    return {r["id"] for m in played.get("matches", []) for k in (m.get("shootout") or {}).get("kicks", [])
+            if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])}
 
-    Shoot-out kicks are sealed only for their shoot-out: the bracket goes on in the same chapter, so
-    the chapter reveals them as the shoot-out ends (``match.j2``) and they are not carried here."""
+
+def _seal(world: World, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
+    """Every other hidden roll of the month waits ``delay`` chapters (at least one) for its reveal
+    (000 §5.8.4), with what the reveal will retell."""
+    moments, here = _sealed_moments(played, world.ours.name), _revealed_here(played)
     for r in rolls:
-        if r.hidden and r.id in moments:
+        if r.hidden and r.id not in here:
             world.seals.append({"roll": r.to_json(), "month": month, "due": month + max(1, delay), "done": False,
-                                **moments[r.id]})
+                                **moments.get(r.id, {})})
 
 
 def _due(world: World, month: int) -> list[dict[str, Any]]:
@@ -229,7 +235,7 @@ class Purasbar(Ruleset):
                 played["prep"] = prep
             rolls = world.dice.since(mark)
             mark = world.dice.mark()
-            _seal(world, month, rolls, delay, _sealed_moments(played, world.ours.name))
+            _seal(world, month, rolls, delay, played)
             results = _month_record(world, month, played, rolls, data, reveals)
             results["achievements"] = month_achievements(world, results, tables_growth)
             sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
