@@ -139,9 +139,9 @@ def test_environment_multiplies_linked_business_money(tmp_path: Path) -> None:
     w.dice.fix(1, face, 100, 100, prefix="s1/m01/business")
     rec = business_phase(w, w.life, 1)
     ev = [c for c in rec["checks"] if c.get("triggered")]
-    if ev and ev[0]["key"] == row.params["key"]:
-        e = ev[0]["env_applied"]
-        assert e["percent"] == -30 and e["after"] == e["before"] * 70 // 100
+    assert ev and ev[0]["key"] == row.params["key"], "the fixed dice must trigger the linked row"
+    e = ev[0]["env_applied"]
+    assert e["percent"] == -30 and e["after"] == e["before"] * 70 // 100
 
 
 def test_environment_injury_points_reach_the_post_match_risk() -> None:
