@@ -39,8 +39,9 @@ from jinja2.visitor import NodeTransformer
 
 from . import yamlio
 from .dice import Roll
-from .errors import AnkoError, Location, TableError, TemplateError
+from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .resources import Resources
+from .textfile import decode
 
 MINUS = "\u2212"
 """The minus sign used in formula lines (``41 − 37``)."""
@@ -581,7 +582,14 @@ class RootedLoader(FileSystemLoader):
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         """The template's source, if its real path is inside a template folder."""
-        source, filename, uptodate = super().get_source(environment, template)
+        try:
+            source, filename, uptodate = super().get_source(environment, template)
+        except UnicodeDecodeError:
+            for folder in self.searchpath:
+                path = Path(folder) / template
+                if path.is_file():
+                    decode(path.read_bytes(), path)  # raises the located "not UTF-8 text" error
+            raise
         real = os.path.realpath(filename)
         roots = [os.path.realpath(p) for p in self.searchpath]
         if not any(os.path.commonpath([real, root]) == root for root in roots):
@@ -667,6 +675,8 @@ def _describe(exc: BaseException, template_name: str) -> str:
         return f"{where}: {exc.message}"
     if isinstance(exc, jinja2.TemplateNotFound):
         return f"{template_name}: template not found: {exc.message or exc.name}"
+    if isinstance(exc, InputError):  # already names its file and line
+        return str(exc)
     frame = _template_frame(exc.__traceback__)
     where = f"{_display(frame[0])}:{frame[1]}" if frame else template_name
     message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)

@@ -249,3 +249,12 @@ def test_find_problems_ascii_words() -> None:
 def test_find_problems_repeated_sentence() -> None:
     assert find_problems("球进了！球进了！比赛继续。") == ["sentence repeated: 球进了"]
     assert find_problems("球进了！比赛继续。球进了！") == []
+
+
+def test_a_template_that_is_not_utf8_is_one_located_error(tmp_path: Path) -> None:
+    res = make_templates(tmp_path, {"main.md.j2": "{% include 'part.md.j2' %}\n"})
+    part = tmp_path / "templates" / "fake" / "part.md.j2"
+    part.write_bytes("第一行\n".encode("utf-8") + "第二行".encode("gbk"))
+    with pytest.raises(TemplateError) as err:
+        render_chapter(res, "main.md.j2", {})
+    assert str(err.value) == f"{part}: not UTF-8 text (byte 0xb5 at line 2)"
