@@ -71,7 +71,10 @@ class Campaign:
 
     def resources(self) -> Resources:
         """The campaign's resource search path (its folder first, then the built-in files)."""
-        return Resources(self.ruleset, self.folder)
+        try:
+            return ruleset_registry.get(self.ruleset).resources(self.folder)
+        except ruleset_registry.UnknownRuleset:
+            return Resources(self.ruleset, self.folder)
 
     def output_dir(self) -> Path:
         """The folder the campaign itself names for its chapters: ``output:``, else ``out/`` beside it.
@@ -144,7 +147,7 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset, dict[str, Any]]:
         rs = ruleset_registry.get(name)
     except ruleset_registry.UnknownRuleset as exc:
         raise CampaignError(_where(path, doc, "ruleset"), "ruleset", str(exc)) from None
-    data = schema.validate(doc, rs.campaign_schema(Resources(rs.name, path.parent)), path)
+    data = schema.validate(doc, rs.campaign_schema(rs.resources(path.parent)), path)
     if not isinstance(data, dict):
         raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
     return rs, data

@@ -27,9 +27,10 @@ from . import __version__, hidden, output, yamlio
 from . import ruleset as ruleset_registry
 from .campaign import Campaign, load_campaign, new_seed, validate_document
 from .errors import AnkoError, CampaignError, OutputError
-from .render import render_chapter
+from .chapters import ChapterKey, KeyStyle
+from .render import render_chapter, ruleset_info
 from .resources import Resources
-from .ruleset import Chapter, Ruleset, SeasonRun
+from .ruleset import Chapter, Ruleset, Run
 from .textfile import read_text
 
 USAGE_ERROR = 2
@@ -195,7 +196,7 @@ def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
 
 def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
-    md_rel, json_rel = output.chapter_paths(chapter.season, chapter.month, chapter.name)
+    md_rel, json_rel = _style(resources).paths(chapter.key)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     public = chapter.public if chapter.public is not None else chapter.results
     files = {md_rel: md, json_rel: output.dump_json(public)}
@@ -219,10 +220,15 @@ def _no_seed(rel: str, text: str, seed: int) -> None:
         raise AnkoError(f"{rel}: refusing to write a publishable file that holds the campaign seed")
 
 
-def index_file(resources: Resources, run: SeasonRun, campaign: Campaign, season: int) -> dict[str, str]:
-    """The season summary ``sNN/index.md`` rendered from ``index.md.j2``."""
+def _style(resources: Resources) -> KeyStyle:
+    """How the ruleset of ``resources`` writes chapter keys as paths."""
+    return ruleset_info(resources).keys
+
+
+def index_file(resources: Resources, run: Run, campaign: Campaign, season: int) -> dict[str, str]:
+    """The arc summary (the 群英杯's ``sNN/index.md``) rendered from ``index.md.j2``."""
     context = {**run.summary, "campaign": public_campaign(campaign)}
-    rel = output.index_path(season)
+    rel = _style(resources).index_path(season)
     md = render_chapter(resources, "index.md.j2", context, seed=campaign.seed)
     _no_seed(rel, md, campaign.seed)
     return {rel: md}
@@ -243,12 +249,20 @@ SEASON_MAX = 99
 """The last season a command accepts: seasons are written as ``sNN`` folders."""
 
 
-def _check_range(season: int, month: int | None, rs: Ruleset) -> None:
-    """Reject a season outside 1–99 or a month outside the ruleset's season, before any simulation."""
+SEASON_WORDS = ("--season", "--month")
+"""The option names the 群英杯's commands use for an arc and a part."""
+
+ARC_WORDS = ("--arc", "--part")
+"""The option names of the generic ``chapter`` and ``arc`` commands."""
+
+
+def _check_range(season: int, month: int | None, rs: Ruleset, words: tuple[str, str] = SEASON_WORDS) -> None:
+    """Reject an arc outside 1–99 or a part outside the ruleset's arc, before any simulation."""
     if not 1 <= season <= SEASON_MAX:
-        raise AnkoError(f"--season: expected 1–{SEASON_MAX}, got {season}")
-    if month is not None and not 1 <= month <= rs.months():
-        raise AnkoError(f"--month: expected 1–{rs.months()}, got {month}")
+        raise AnkoError(f"{words[0]}: expected 1–{SEASON_MAX}, got {season}")
+    last = rs.parts(season)
+    if month is not None and not 1 <= month <= last:
+        raise AnkoError(f"{words[1]}: expected 1–{last}, got {month}")
 
 
 def _write(out: Path, files: dict[str, str], force: bool) -> None:
@@ -261,22 +275,24 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
         typer.echo(f"unchanged: {unchanged} file{'s' if unchanged != 1 else ''} in {_shown(out)}")
 
 
-def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[int, Any] | None:
-    """The latest earlier season's ``state-end.yaml`` under ``out``, loaded (None: start from the campaign)."""
+def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
+    """The latest earlier arc's end state (``sNN/state-end.yaml``) under ``out``, loaded (None: start
+    from the campaign)."""
     for k in range(season - 1, 0, -1):
-        path = out / output.state_path(k)
+        path = out / rs.info.keys.state_path(k)
         if path.is_file():
             text = read_text(path, CampaignError)
             return k, rs.load_state(text, path, resources)
     return None
 
 
-def _play(campaign: Campaign, season: int, last_month: int, out: Path) -> tuple[Ruleset, Resources, SeasonRun]:
-    """Simulate ``season`` up to ``last_month`` with the campaign's ruleset, from the latest state under ``out``."""
+def _play(campaign: Campaign, season: int, last_month: int, out: Path) -> tuple[Ruleset, Resources, Run]:
+    """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
+    state under ``out``."""
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
     start = _start(rs, resources, out, season) if season > 1 else None
-    return rs, resources, rs.play_season(campaign, season, last_month, resources, start=start)
+    return rs, resources, rs.play(campaign, ChapterKey(season, last_month), resources, start=start)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -305,6 +321,42 @@ def _warn(c: Campaign) -> None:
         typer.echo(f"warning: {why}", err=True)
 
 
+def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force: bool,
+                   words: tuple[str, str]) -> None:
+    """Play arc ``arc`` up to part ``part`` and write that part's chapter (Markdown and JSON)."""
+    with _errors():
+        c = load_campaign(campaign)
+        _check_range(arc, part, ruleset_registry.get(c.ruleset), words)
+        target = out_dir(c, out)
+        with output.locked(target):
+            _, resources, run = _play(c, arc, part, target)
+            chapters = [ch for ch in run.chapters if ch.arc == arc and ch.part == part and ch.name is None]
+            if not chapters:
+                raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for {words[0][2:]} {arc}, "
+                                f"{words[1][2:]} {part}")
+            _write(target, chapter_files(resources, chapters[-1], c), force)
+    _warn(c)
+
+
+def _write_arc(campaign: Path, arc: int, out: Path | None, force: bool, words: tuple[str, str]) -> None:
+    """Play a whole arc and write every chapter, the arc's index and its end state."""
+    with _errors():
+        c = load_campaign(campaign)
+        rs = ruleset_registry.get(c.ruleset)
+        _check_range(arc, None, rs, words)
+        target = out_dir(c, out)
+        with output.locked(target):
+            _, resources, run = _play(c, arc, rs.parts(arc), target)
+            files: dict[str, str] = {}
+            for chapter in run.chapters:
+                files.update(chapter_files(resources, chapter, c))
+            files.update(index_file(resources, run, c, arc))
+            if run.state_text is not None:
+                files[rs.info.keys.state_path(arc)] = run.state_text
+            _write(target, files, force)
+    _warn(c)
+
+
 @app.command()
 def month(
     campaign: CampaignArg,
@@ -313,38 +365,37 @@ def month(
     out: OutOpt = None,
     force: ForceOpt = False,
 ) -> None:
-    """Write one month's chapter (Markdown) and its results (JSON)."""
-    with _errors():
-        c = load_campaign(campaign)
-        _check_range(season, month, ruleset_registry.get(c.ruleset))
-        target = out_dir(c, out)
-        with output.locked(target):
-            _, resources, run = _play(c, season, month, target)
-            chapters = [ch for ch in run.chapters if ch.season == season and ch.month == month and ch.name is None]
-            if not chapters:
-                raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for season {season}, month {month}")
-            _write(target, chapter_files(resources, chapters[-1], c), force)
-    _warn(c)
+    """Write one month's chapter (Markdown) and its results (JSON): the 群英杯's name for 'chapter'."""
+    _write_chapter(campaign, season, month, out, force, SEASON_WORDS)
 
 
 @app.command()
 def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
-    """Write every chapter of a season and the season's index.md."""
-    with _errors():
-        c = load_campaign(campaign)
-        rs = ruleset_registry.get(c.ruleset)
-        _check_range(season, None, rs)
-        target = out_dir(c, out)
-        with output.locked(target):
-            _, resources, run = _play(c, season, rs.months(), target)
-            files: dict[str, str] = {}
-            for chapter in run.chapters:
-                files.update(chapter_files(resources, chapter, c))
-            files.update(index_file(resources, run, c, season))
-            if run.state_text is not None:
-                files[output.state_path(season)] = run.state_text
-            _write(target, files, force)
-    _warn(c)
+    """Write every chapter of a season and the season's index.md: the 群英杯's name for 'arc'."""
+    _write_arc(campaign, season, out, force, SEASON_WORDS)
+
+
+ArcOpt = Annotated[int, typer.Option(
+    "--arc", help="Arc number: a season, a match, a campaign year … (1, 2, …).", show_default=False)]
+
+
+@app.command()
+def chapter(
+    campaign: CampaignArg,
+    arc: ArcOpt,
+    part: Annotated[int, typer.Option(
+        "--part", help="Part of the arc: a month, a half, a game day, a round, a turn.", show_default=False)],
+    out: OutOpt = None,
+    force: ForceOpt = False,
+) -> None:
+    """Write one chapter (Markdown) and its results (JSON), addressed by the ruleset's chapter key."""
+    _write_chapter(campaign, arc, part, out, force, ARC_WORDS)
+
+
+@app.command("arc")
+def arc_command(campaign: CampaignArg, arc: ArcOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
+    """Write every chapter of an arc, its index.md and (if the ruleset carries arcs over) its end state."""
+    _write_arc(campaign, arc, out, force, ARC_WORDS)
 
 
 @app.command()
@@ -374,21 +425,49 @@ def _refuse_existing(paths: list[Path], force: bool) -> None:
         raise OutputError(f"{_shown(existing[0])}: already exists (use --force to overwrite)")
 
 
+def _new_options(rs: Ruleset, city: str | None, pairs: list[str]) -> dict[str, str]:
+    """The ``new`` options: ``--option NAME=VALUE`` pairs, ``--city`` as ``city=…``, checked by the ruleset."""
+    given: dict[str, str] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise click_exc.UsageError(f"--option: expected NAME=VALUE, got {pair!r}")
+        given[key.strip()] = value
+    if city is not None:
+        given["city"] = city
+    known = {o.name for o in rs.info.new_options}
+    missing = [o for o in rs.info.new_options if o.required and o.name not in given]
+    if missing:
+        flag = "--city" if missing[0].name == "city" else f"--option {missing[0].name}=…"
+        raise click_exc.UsageError(f"missing option '{flag}' ({missing[0].help})")
+    if known or given:
+        try:
+            return rs.info.options(given)
+        except ValueError as exc:
+            raise click_exc.UsageError(str(exc)) from None
+    return given
+
+
 @app.command()
 def new(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new campaign.", show_default=False)],
-    city: Annotated[str, typer.Option("--city", help="Home city of the new club.", show_default=False)],
+    city: Annotated[Optional[str], typer.Option(
+        "--city", help="Home city of the new club (the 群英杯; short for --option city=…).", show_default=False)] = None,
+    option: Annotated[Optional[list[str]], typer.Option(
+        "--option", help="NAME=VALUE: what the ruleset asks for (repeat it; see the ruleset's README).",
+        show_default=False)] = None,
     seed: Annotated[Optional[int], typer.Option(
         "--seed", help="Campaign seed (all dice derive from it; default: 18 random digits).", show_default=False)] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "purasbar",
     force: ForceOpt = False,
 ) -> None:
-    """Generate a club by the rules: a commented campaign YAML and its chapter 0."""
+    """Generate a new campaign by the rules: a commented campaign YAML and its chapter 0."""
     with _errors():
         rs = ruleset_registry.get(ruleset)
-        resources = Resources(rs.name, None)
+        options = _new_options(rs, city, option or [])
+        resources = rs.resources(None)
         seed = new_seed() if seed is None else seed
-        made = rs.new_campaign(city, seed, resources)
+        made = rs.new_campaign(options, seed, resources)
         yaml_path = directory / made.filename
         md_path = directory / f"{Path(made.filename).stem}-chapter0.md"
         _refuse_existing([yaml_path, md_path], force)

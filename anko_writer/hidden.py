@@ -224,7 +224,8 @@ class VerifyReport:
 POST_SUFFIXES = (".md", ".txt", ".html", ".htm", ".bbcode")
 """The files ``verify`` reads: chapters and the exports of every forum profile."""
 _TAG = re.compile(r"<[^>\n]*>")
-_SEASON_DIR = re.compile(r"s\d+")
+_SEASON_DIR = re.compile(r"[a-z]{1,3}\d+")
+"""An arc's folder as a ruleset's key style writes it: ``s01`` (a season), ``d01``, ``m03`` …"""
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -262,7 +263,7 @@ def _natural(text: str) -> tuple[Any, ...]:
 
 def _place(rel: Path) -> tuple[str, tuple[Any, ...]]:
     """The series of a file and its order in it: ``s01/m03.md`` is in the chapters' series; an export
-    ``export/nga/…`` is its own. In a season folder the months come first, then ``end``, then ``index``."""
+    ``export/nga/…`` is its own. In an arc folder the parts come first, then ``end``, then ``index``."""
     parts = rel.parts[:-1]
     cut = next((i for i, p in enumerate(parts) if _SEASON_DIR.fullmatch(p)), len(parts))
     rank = {"end": 1, "index": 2}.get(rel.stem, 0)

@@ -52,6 +52,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from . import __version__, textfile
+from .chapters import DEFAULT_STYLE, ChapterKey
 from .errors import InputError, OutputError
 
 MANIFEST = "manifest.json"
@@ -106,7 +107,8 @@ def dump_json(obj: Any) -> str:
 
 
 def chapter_paths(season: int, month: int, name: str | None = None) -> tuple[str, str]:
-    """The chapter's Markdown and JSON paths relative to OUT (month 0 is the club's generation);
+    """The 群英杯 chapter's Markdown and JSON paths relative to OUT (month 0 is the club's generation;
+    other layouts: :meth:`anko_writer.chapters.KeyStyle.paths`);
     ``name`` replaces ``mMM`` for a chapter that is not a month (``end``: the season's settlement).
 
     >>> chapter_paths(2, 13, "end")
@@ -114,8 +116,7 @@ def chapter_paths(season: int, month: int, name: str | None = None) -> tuple[str
     """
     if not (1 <= season <= 99 and 0 <= month <= 99):
         raise ValueError(f"no chapter for season {season}, month {month}")
-    stem = name or f"m{month:02d}"
-    return f"s{season:02d}/{stem}.md", f"s{season:02d}/{stem}.json"
+    return DEFAULT_STYLE.paths(ChapterKey(season, month, name))
 
 
 def state_path(season: int) -> str:
@@ -126,14 +127,14 @@ def state_path(season: int) -> str:
     """
     if not 1 <= season <= 99:
         raise ValueError(f"no season {season}")
-    return f"s{season:02d}/state-end.yaml"
+    return DEFAULT_STYLE.state_path(season)
 
 
 def index_path(season: int) -> str:
     """The season summary's path relative to OUT."""
     if not 1 <= season <= 99:
         raise ValueError(f"no season {season}")
-    return f"s{season:02d}/index.md"
+    return DEFAULT_STYLE.index_path(season)
 
 
 def _encode(data: str) -> bytes:

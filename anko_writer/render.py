@@ -25,7 +25,7 @@ import string
 import time
 import weakref
 from contextvars import ContextVar
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -40,6 +40,7 @@ from jinja2.visitor import NodeTransformer
 from . import yamlio
 from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
+from .info import Currency, RulesetInfo
 from .resources import Resources
 from .textfile import decode
 
@@ -80,10 +81,14 @@ def dice(roll: Any, total: Any = None) -> str:
     return f"「{expr}＝{'？？？' if hidden else value}」"
 
 
+DEFAULT_CURRENCY = Currency("P$")
+"""The money format of a template rendered without a ruleset's description (the first ruleset's)."""
+
+
 def money(amount: int) -> str:
-    """An amount of money with thousands separators: ``1,250,000 P$``."""
-    sign = MINUS if amount < 0 else ""
-    return f"{sign}{abs(int(amount)):,} P$"
+    """An amount of money with thousands separators: ``1,250,000 P$`` (a ruleset's own currency
+    replaces this filter through :attr:`RulesetInfo.currency`)."""
+    return DEFAULT_CURRENCY.format(amount)
 
 
 def signed(value: int) -> str:
@@ -630,7 +635,25 @@ def make_env(resources: Resources) -> SandboxedEnvironment:
         lstrip_blocks=True,
     )
     env.filters.update(FILTERS)
+    env.filters.update(ruleset_filters(ruleset_info(resources)))
     return env
+
+
+def ruleset_info(resources: Resources) -> RulesetInfo:
+    """The description of the ruleset whose files ``resources`` finds: its own, else the registered one's."""
+    if resources.info is not None:
+        return resources.info
+    from . import ruleset
+
+    try:
+        return ruleset.get(resources.ruleset).info
+    except ruleset.UnknownRuleset:
+        return RulesetInfo(resources.ruleset, currency=DEFAULT_CURRENCY)
+
+
+def ruleset_filters(info: RulesetInfo) -> dict[str, Callable[..., str]]:
+    """The filters a ruleset adds to the core's: ``money`` in its currency, then its own."""
+    return {"money": info.currency.format, **info.filters}
 
 
 _ENVS: dict[tuple[str, str], SandboxedEnvironment] = {}
@@ -728,7 +751,8 @@ def render_chapter(resources: Resources, template_name: str, context: Mapping[st
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HALF_PUNCT = re.compile(rf"(?<=[{_CJK}])[,;:?!()]|[,;:?!()](?=[{_CJK}])")
 _WORD = re.compile(r"[A-Za-z]{3,}")
-_ALLOWED_WORDS = {"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}
+_ALLOWED_WORDS = frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"})
+"""The words :func:`find_problems` accepts when not told a ruleset's (the 群英杯's abbreviations)."""
 _SEALED = re.compile(r"〔[^〕]*〕")
 _DICE_LINE = re.compile(r"「[^」]*」")
 _HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
@@ -742,13 +766,13 @@ def _scrub(line: str) -> str:
     return line
 
 
-def _line_problems(number: int, line: str) -> list[str]:
+def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[str]:
     """Typography problems of one line of prose."""
     text = _scrub(line)
     problems = [f"line {number}: half-width {m.group()!r} next to Chinese text: {line.strip()[:60]}"
                 for m in _HALF_PUNCT.finditer(text)]
     problems += [f"line {number}: ASCII word {m.group()!r} in prose: {line.strip()[:60]}"
-                 for m in _WORD.finditer(text) if m.group() not in _ALLOWED_WORDS]
+                 for m in _WORD.finditer(text) if m.group() not in allowed]
     return problems
 
 
@@ -758,8 +782,11 @@ def _repeated_sentences(md: str) -> list[str]:
     return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:]) if a == b]
 
 
-def find_problems(md: str) -> list[str]:
+def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]:
     """Prose problems of a chapter: half-width punctuation, stray English words, repeated sentences.
+
+    ``allowed``: the ASCII words prose may use (a ruleset's :attr:`RulesetInfo.allowed_words`; default
+    the 群英杯's).
 
     >>> find_problems("射门,球进了。")
     ["line 1: half-width ',' next to Chinese text: 射门,球进了。"]
@@ -768,7 +795,7 @@ def find_problems(md: str) -> list[str]:
     """
     problems: list[str] = []
     for number, line in enumerate(md.splitlines(), 1):
-        problems += _line_problems(number, line)
+        problems += _line_problems(number, line, _ALLOWED_WORDS if allowed is None else allowed)
     return problems + _repeated_sentences(md)
 
 

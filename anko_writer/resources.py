@@ -13,8 +13,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import AnkoError, InputError, Location
+
+if TYPE_CHECKING:
+    from .info import RulesetInfo
 
 KINDS = ("templates", "tables")
 """The resource kinds a ruleset ships (top-level folders of the repository)."""
@@ -32,9 +36,12 @@ def builtin_dir(kind: str) -> Path:
 class Resources:
     """The search path of one ruleset's templates and tables, campaign folder first."""
 
-    def __init__(self, ruleset: str, campaign_dir: Path | None) -> None:
+    def __init__(self, ruleset: str, campaign_dir: Path | None, info: RulesetInfo | None = None) -> None:
         self.ruleset = ruleset
         self.campaign_dir = campaign_dir
+        self.info = info
+        """The ruleset's description: where it ships its files, its money format, filters and words
+        (None: the built-in folders, and the registered ruleset's description when rendering)."""
 
     def __repr__(self) -> str:
         return f"Resources({self.ruleset!r}, {self.campaign_dir!r})"
@@ -42,7 +49,13 @@ class Resources:
     def candidates(self, kind: str) -> list[Path]:
         """Every folder searched for ``kind``, existing or not, in priority order."""
         override = self.override_dir(kind)
-        return ([override] if override is not None else []) + [builtin_dir(kind) / self.ruleset]
+        return ([override] if override is not None else []) + [self.shipped_dir(kind)]
+
+    def shipped_dir(self, kind: str) -> Path:
+        """The folder of ``kind`` the ruleset ships: under its own root, else the core's built-in one."""
+        builtin = builtin_dir(kind)
+        root = self.info.root(kind) if self.info is not None else None
+        return (root if root is not None else builtin) / self.ruleset
 
     def override_dir(self, kind: str) -> Path | None:
         """The campaign's override folder of ``kind`` (``<campaign>/<kind>/<ruleset>``), existing or not."""

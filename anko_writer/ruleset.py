@@ -10,45 +10,23 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
 from .errors import AnkoError
+from .info import Currency, NewOption, RulesetInfo, Units
+from .resources import Resources
+from .schema import Node
 
+if TYPE_CHECKING:
+    from .campaign import Campaign
 
-@dataclass
-class Chapter:
-    """One month's output: the structured results (JSON contract) and the template that tells it."""
-
-    season: int
-    month: int
-    results: dict[str, Any]
-    """JSON-able record of DESIGN §5 (``ruleset, season, month, seed, rolls, matches, ...``)."""
-    template: str = "chapter.md.j2"
-    """Template name inside ``templates/<ruleset>/``."""
-    name: str | None = None
-    """File name (without extension) when it is not ``mMM``: e.g. ``end`` for a season's settlement."""
-    public: dict[str, Any] | None = None
-    """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked."""
-
-
-@dataclass
-class SeasonRun:
-    """What a ruleset produces for a season: one chapter per month simulated, and the summary."""
-
-    chapters: list[Chapter]
-    summary: dict[str, Any] = field(default_factory=dict)
-    """Context of the season index (``index.md.j2``)."""
-    state_text: str | None = None
-    """The finished season's end as a file the host may edit (``sNN/state-end.yaml``), if the ruleset
-    carries seasons over; the next season starts from it."""
-
-    @property
-    def months(self) -> list[Chapter]:
-        """The month chapters alone (without a season-end chapter such as the settlement)."""
-        return [c for c in self.chapters if c.name is None]
+Start = tuple[int, object]
+"""Where a run starts: ``(k, state)``, the state loaded at the end of arc ``k`` (the ruleset owns its type)."""
 
 
 @dataclass
@@ -61,32 +39,53 @@ class NewCampaign:
 
 
 class Ruleset(ABC):
-    """A game system plug-in: owns its models, rules, tables, templates and campaign schema."""
+    """A game system plug-in: owns its models, rules, tables, templates and campaign schema.
+
+    The core asks it for :attr:`info`, a campaign schema, a new campaign, and a run up to a chapter key;
+    it does dice, seals (:class:`~anko_writer.seals.SealBook`), tables, rendering, output and ``verify``.
+    """
 
     name: str
     """Registry name, also the folder under ``templates/`` and ``tables/``."""
 
+    @property
+    def info(self) -> RulesetInfo:
+        """What the core needs to know beyond the rules (override it; the default has only the name)."""
+        return RulesetInfo(self.name)
+
+    def resources(self, campaign_dir: Path | None) -> Resources:
+        """The search path of this ruleset's templates and tables, ``campaign_dir`` first."""
+        return Resources(self.name, campaign_dir, self.info)
+
     @abstractmethod
-    def campaign_schema(self, resources: "Any") -> Any:
+    def campaign_schema(self, resources: Resources) -> Node:
         """The schema (see :mod:`anko_writer.schema`) the campaign file must satisfy."""
 
     @abstractmethod
-    def new_campaign(self, city: str, seed: int, resources: "Any") -> NewCampaign:
-        """Generate a club by the rules and return its commented YAML and chapter 0."""
+    def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
+        """Generate a campaign from the ``new`` options (:attr:`RulesetInfo.new_options`): its YAML and chapter 0."""
 
     @abstractmethod
-    def play_season(self, campaign: "Any", season: int, last_month: int, resources: "Any",
-                    start: "tuple[int, Any] | None" = None) -> SeasonRun:
-        """Simulate ``season`` from its start to ``last_month`` inclusive; pure and deterministic.
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+        """Simulate arc ``until.arc`` from its start to part ``until.part`` inclusive; pure and deterministic.
 
-        ``start`` is ``(k, state)``: the loaded state at the end of season ``k`` < ``season``."""
+        ``start`` is ``(k, state)``: the loaded state at the end of arc ``k`` < ``until.arc``."""
 
-    def load_state(self, text: str, path: "Any", resources: "Any") -> Any:
-        """Validate a ``state-end.yaml`` text; rulesets without seasons that follow have none."""
+    def play_season(self, campaign: Campaign, season: int, last_month: int, resources: Resources,
+                    start: Start | None = None) -> Run:
+        """:meth:`play` under the 群英杯's words (kept for callers written before chapter keys)."""
+        return self.play(campaign, ChapterKey(season, last_month), resources, start)
+
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
+        """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
 
+    def parts(self, arc: int) -> int:
+        """How many part chapters arc ``arc`` has in this ruleset's current scope."""
+        return self.months()
+
     def months(self) -> int:
-        """How many chapters a season has in this ruleset's current scope."""
+        """The 群英杯's word for :meth:`parts` (12 unless overridden)."""
         return 12
 
 
@@ -98,7 +97,7 @@ class BrokenRuleset(AnkoError):
     """A ruleset plug-in failed to import."""
 
 
-def _load(name: str, load: Any) -> Any:
+def _load(name: str, load: Callable[[], object]) -> object:
     try:
         return load()
     except Exception as err:  # a plug-in's own bug must still be one clean line
@@ -109,6 +108,8 @@ def _discover() -> dict[str, Ruleset]:
     found: dict[str, Ruleset] = {}
     for ep in entry_points(group="anko_writer.rulesets"):
         rs = _load(ep.value, ep.load)
+        if not isinstance(rs, Ruleset):
+            raise BrokenRuleset(f"ruleset plug-in {ep.value} is not a Ruleset: {type(rs).__name__}")
         found.setdefault(rs.name, rs)
     pkg = importlib.import_module("anko_writer.rulesets")
     for info in pkgutil.iter_modules(pkg.__path__, "anko_writer.rulesets."):
@@ -140,3 +141,7 @@ def names() -> list[str]:
     if _REGISTRY is None:
         _REGISTRY = _discover()
     return sorted(_REGISTRY)
+
+
+__all__ = ["BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle", "NewCampaign", "NewOption", "Record",
+           "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "Units", "UnknownRuleset", "get", "names"]

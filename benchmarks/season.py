@@ -52,7 +52,7 @@ def states(path: Path, seasons: int) -> dict[int, tuple[int, object] | None]:
     resources = campaign.resources()
     out: dict[int, tuple[int, object] | None] = {1: None}
     for s in range(1, seasons):
-        run = rs.play_season(campaign, s, rs.months(), resources, start=out[s])
+        run = rs.play_season(campaign, s, rs.parts(s), resources, start=out[s])
         if run.state_text is None:
             break
         out[s + 1] = (s, rs.load_state(run.state_text, f"<end of season {s}>", resources))
@@ -68,7 +68,7 @@ def run_once(path: Path, season: int, start: tuple[int, object] | None = None) -
     resources = campaign.resources()
     t.add("load", time.perf_counter() - begin)
     begin = time.perf_counter()
-    run = rs.play_season(campaign, season, rs.months(), resources, start=start)
+    run = rs.play_season(campaign, season, rs.parts(season), resources, start=start)
     t.add("simulate", time.perf_counter() - begin)
     for chapter in run.chapters:
         t0 = time.perf_counter()

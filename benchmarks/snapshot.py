@@ -35,7 +35,7 @@ def campaigns(folder: Path) -> list[Path]:
     shutil.copy(ROOT / "campaigns" / "recht.yaml", built_in)
     out.append(built_in)
     for seed in SEEDS:
-        made = RULESET.new_campaign("雷希特", seed, Resources("purasbar", None))
+        made = RULESET.new_campaign({"city": "雷希特"}, seed, Resources("purasbar", None))
         path = folder / f"seed{seed}" / made.filename
         path.parent.mkdir(parents=True)
         path.write_text(made.yaml_text, encoding="utf-8")

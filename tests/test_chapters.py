@@ -39,7 +39,7 @@ STAGE = {"swiss": "瑞士轮", "quarter_final": "四分之一决赛", "semi_fina
 def _votes(seed: int) -> tuple[str, list[str]]:
     """Readers' votes for the ``seed`` club: a formation change, time-outs of every kind (one refused by
     the limit), a substitution policy and a penalty order, naming the club's own players."""
-    players = RULESET.new_campaign(CITY, seed, Resources("purasbar", None)).chapter0.results["players"]
+    players = RULESET.new_campaign({"city": CITY}, seed, Resources("purasbar", None)).chapter0.results["players"]
     fw = next(p["name"] for p in players if p["position"] == "FW")
     order = [p["name"] for p in sorted(players, key=lambda p: (p["ATK"], p["name"]))[:5]]
     text = (
@@ -61,7 +61,7 @@ def _context(results: dict[str, Any], campaign: Any) -> dict[str, Any]:
 
 
 def _write_campaign(folder: Path, seed: int, res: Resources, extra: str = "") -> Path:
-    made = RULESET.new_campaign(CITY, seed, res)
+    made = RULESET.new_campaign({"city": CITY}, seed, res)
     text = made.yaml_text
     if extra:
         assert "decisions: {}\n" in text
@@ -83,7 +83,7 @@ def res() -> Resources:
 
 @pytest.fixture(scope="module")
 def made(res: Resources) -> Any:
-    return RULESET.new_campaign(CITY, SEED, res)
+    return RULESET.new_campaign({"city": CITY}, SEED, res)
 
 
 @pytest.fixture(scope="module")

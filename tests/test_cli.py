@@ -15,7 +15,7 @@ from anko_writer import __version__, resources
 from anko_writer import ruleset as ruleset_mod
 from anko_writer.cli import app
 from anko_writer.dice import Dice
-from anko_writer.ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
+from anko_writer.ruleset import Chapter, ChapterKey, NewCampaign, NewOption, Ruleset, RulesetInfo, SeasonRun
 from anko_writer.schema import Enum, Field, Int, List, Map, Str
 
 CHAPTER = """\
@@ -51,6 +51,7 @@ class FakeRuleset(Ruleset):
     """Three months a season, two rolls a month; month 1 hides one roll and month 2 reveals it."""
 
     name = "fake"
+    info = RulesetInfo("fake", new_options=(NewOption("city", "home city"),))  # type: ignore[assignment]
 
     def campaign_schema(self, resources: Any) -> Map:
         player = Map({"name": Field(Str()), "position": Field(Enum(["FW", "MF", "DF", "GK"]))})
@@ -64,14 +65,16 @@ class FakeRuleset(Ruleset):
             }
         )
 
-    def new_campaign(self, city: str, seed: int, resources: Any) -> NewCampaign:
+    def new_campaign(self, options: Any, seed: int, resources: Any) -> NewCampaign:
+        city = options["city"]
         dice = Dice(seed)
         roll = dice.roll("s0/create", "1D100", "俱乐部总值")
         text = f"# 新俱乐部\nruleset: fake\nseed: {seed}\ntitle: {city}\n"
         results = {"ruleset": "fake", "season": 0, "month": 0, "rolls": [roll.to_json()], "reveals": []}
         return NewCampaign("club.yaml", text, Chapter(0, 0, results, "chapter.md.j2"))
 
-    def play_season(self, campaign: Any, season: int, last_month: int, resources: Any, start: Any = None) -> SeasonRun:
+    def play(self, campaign: Any, until: ChapterKey, resources: Any, start: Any = None) -> SeasonRun:
+        season, last_month = until.arc, until.part
         dice = Dice(campaign.seed)
         chapters = [self._month(dice, campaign.seed, season, m) for m in range(1, last_month + 1)]
         return SeasonRun(chapters, {"season": season, "months": len(chapters)})

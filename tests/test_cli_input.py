@@ -30,9 +30,9 @@ PLAYED: list[int] = []
 class CountingRuleset(FakeRuleset):
     """The CLI tests' fake ruleset, counting every simulated season (none may run on bad input)."""
 
-    def play_season(self, campaign: Any, season: int, last_month: int, resources: Any, start: Any = None) -> Any:
-        PLAYED.append(season)
-        return super().play_season(campaign, season, last_month, resources, start)
+    def play(self, campaign: Any, until: Any, resources: Any, start: Any = None) -> Any:
+        PLAYED.append(until.arc)
+        return super().play(campaign, until, resources, start)
 
 
 class OptionsRuleset(CountingRuleset):

@@ -130,7 +130,7 @@ def test_squad_plan_rerolls_last_for_missing_position() -> None:
 def test_new_club_invariants(seed: int) -> None:
     """Any generated club: 3–5 cores, 14–25 players, every position present, abilities in 1–99."""
     nc = __import__("anko_writer.rulesets.purasbar", fromlist=["RULESET"]).RULESET.new_campaign(
-        "穆西卡", seed, RES)
+        {"city": "穆西卡"}, seed, RES)
     players = nc.chapter0.results["players"]
     cores = [p for p in players if p["core"]]
     assert 3 <= len(cores) <= 5 and 14 <= len(players) <= 25

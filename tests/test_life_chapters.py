@@ -134,7 +134,7 @@ def chapters(story: Any) -> dict[int, tuple[dict[str, Any], str]]:
 @pytest.fixture(scope="module")
 def chapter0(story: Any, res: Resources) -> tuple[dict[str, Any], str]:
     campaign = story[0]
-    made = RULESET.new_campaign(campaign.data["club"]["city"], campaign.data["seed"], res)
+    made = RULESET.new_campaign({"city": campaign.data["club"]["city"]}, campaign.data["seed"], res)
     return made.chapter0.results, render_ctx(res, made.chapter0.template, _context(made.chapter0.results, campaign.data))
 
 

@@ -38,7 +38,7 @@ def no_reveal(club, player):  # noqa: ANN001, ANN201
 
 def campaign_file(tmp: Path, seed: int = 245, extra: str = "") -> Path:
     """A generated 雷希特 campaign written to ``tmp`` (``extra`` replaces ``decisions: {}``)."""
-    nc = RULESET.new_campaign("雷希特", seed, RES)
+    nc = RULESET.new_campaign({"city": "雷希特"}, seed, RES)
     text = nc.yaml_text
     if extra:
         text = text.replace("decisions: {}\n", extra)

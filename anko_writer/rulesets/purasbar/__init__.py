@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
+from ...chapters import ChapterKey
 from ...errors import AnkoError
-from ...hidden import mask_sealed
+from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
-from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
+from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
+from ...schema import Node
+from ...seals import SealBook
 from .campaign_schema import campaign_schema
 from .cupmonth import CUP_MONTH, play_cup_month
 from .data import load_tables
@@ -25,7 +30,7 @@ from .seasons import SETTLEMENT_MONTH, carried_seals, carry_over, fortunes_of, l
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
-                  campaign: dict[str, Any], reveals: list[dict[str, Any]]) -> dict[str, Any]:
+                  campaign: dict[str, Any], reveals: list[dict[str, Any]], book: SealBook) -> dict[str, Any]:
     standings = [r.to_json() for r in table(world.order, world.results)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month,
@@ -37,7 +42,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "clubs": clubs_json(world),
         "tired": tired(world),
         "reveals": reveals,
-        "sealed": [s["roll"] for s in world.seals if s["month"] == month and "season" not in s],
+        "sealed": book.sealed_at(ChapterKey(world.season, month)),
         "vote": next_vote(world, month) if month < SEASON_MONTHS else None,
     }
 
@@ -77,26 +82,16 @@ def _revealed_here(played: dict[str, Any]) -> set[str]:
             if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])}
 
 
-def _seal(world: World, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
+def _seal(world: World, book: SealBook, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
     """Every other hidden roll of the month waits ``delay`` chapters (at least one) for its reveal
     (000 §5.8.4), with what the reveal will retell."""
-    moments, here = _sealed_moments(played, world.ours.name), _revealed_here(played)
-    for r in rolls:
-        if r.hidden and r.id not in here:
-            world.seals.append({"roll": r.to_json(), "month": month, "due": month + max(1, delay), "done": False,
-                                **moments.get(r.id, {})})
+    book.seal(rolls, ChapterKey(world.season, month), delay, _sealed_moments(played, world.ours.name),
+              _revealed_here(played))
 
 
-def _due(world: World, month: int) -> list[dict[str, Any]]:
+def _due(world: World, book: SealBook, month: int, everything: bool = False) -> list[dict[str, Any]]:
     """Seals whose reveal falls in ``month``, their consequences applied from now (000 §5.8.4)."""
-    out = []
-    for s in world.seals:
-        if not s["done"] and s["due"] <= month:
-            s["done"] = True
-            back = _unseal(world, s.get("outcome"))
-            out.append({**s["roll"], "sealed_in": s["month"], "sealed_season": s.get("season", world.season),
-                        "moment": s.get("moment"), "outcome": s.get("outcome"), "back": back})
-    return out
+    return book.due(ChapterKey(world.season, month), lambda outcome: _unseal(world, outcome), everything)
 
 
 def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
@@ -111,11 +106,6 @@ def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
         return None  # sold, or healed with the off-season
     club.infirmary.unseal(player, absence["out_until_week"], world.week)
     return player.injured_weeks == 0
-
-
-def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
-    """The JSON beside a chapter: rolls still sealed and everything they decided are masked."""
-    return mask_sealed(results, sealed)
 
 
 def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
@@ -152,32 +142,38 @@ class Purasbar(Ruleset):
 
     name = "purasbar"
 
-    def campaign_schema(self, resources: Resources) -> Any:
+    @property
+    def info(self) -> RulesetInfo:
+        """Seasons of months, ``1,250,000 P$``, the football abbreviations, ``new --city``."""
+        return INFO
+
+    def campaign_schema(self, resources: Resources) -> Node:
         """The campaign schema, its city list read from ``cities.yaml``."""
         life = load_life_tables(resources)
         owner_keys = [r.params["key"] for r in life["owner_actions"].rows]
         return campaign_schema([c["city"] for c in load_tables(resources).cities], life["people"], owner_keys)
 
-    def new_campaign(self, city: str, seed: int, resources: Resources) -> NewCampaign:
-        """Generate a club by 000 ch.2–3 and write its commented campaign file and chapter 0."""
+    def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
+        """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0."""
         life = load_life_tables(resources)
-        return new_campaign(city, seed, load_tables(resources), life["people"], life["finance"])
+        return new_campaign(options["city"], seed, load_tables(resources), life["people"], life["finance"])
 
-    def months(self) -> int:
+    def parts(self, arc: int) -> int:
         """Months 1–11 are the league, month 12 the 群英杯."""
         return SEASON_MONTHS
 
-    def load_state(self, text: str, path: Any, resources: Resources) -> dict[str, Any]:
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
         life = load_life_tables(resources)
         return load_state_text(text, path, [c["city"] for c in load_tables(resources).cities], life["people"])
 
-    def play_season(self, campaign: Any, season: int, last_month: int, resources: Resources,
-                    start: tuple[int, dict[str, Any]] | None = None) -> SeasonRun:
-        """Simulate months 1..last_month of ``season``: from ``start`` (the state at the end of an
-        earlier season) or from the campaign, playing any season in between in memory."""
+    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
+        """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
+        of an earlier season) or from the campaign, playing any season in between in memory."""
+        season, last_month = until.arc, until.part
         data = campaign.data if hasattr(campaign, "data") else campaign
-        done, state = start if start is not None else (0, None)
+        done, loaded = start if start is not None else (0, None)
+        state = loaded if isinstance(loaded, dict) else None
         for s in range(done + 1, season):
             run = self._one(data, state, s, SEASON_MONTHS, resources)
             state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
@@ -197,7 +193,8 @@ class Purasbar(Ruleset):
         open_books(world, source, tables["cities"], life_tables["finance"], tables_growth["fans"],
                    tables_growth["contracts"])
         world.life = life_from_campaign(source, life_tables, world.ours.ledger)
-        carry_over(world, state)
+        book = SealBook(arc_word="season")
+        carry_over(world, state, book)
         names = tables["names"]
         summer = None
         if state is not None and state["market"]:
@@ -211,7 +208,7 @@ class Purasbar(Ruleset):
         for month in range(1, last_month + 1):
             decisions = data["decisions"].get(f"s{season}m{month}", {})
             world.month = month
-            reveals = _due(world, month)  # 000 §5.8.4: told first, in force from the chapter's start
+            reveals = _due(world, book, month)  # 000 §5.8.4: told first, in force from the chapter's start
             apps = apps_now(world)
             life = phases_before(world, world.life, month, decisions)
             life["market"] = summer if month == 1 else None
@@ -235,49 +232,47 @@ class Purasbar(Ruleset):
                 played["prep"] = prep
             rolls = world.dice.since(mark)
             mark = world.dice.mark()
-            _seal(world, month, rolls, delay, played)
-            results = _month_record(world, month, played, rolls, data, reveals)
+            _seal(world, book, month, rolls, delay, played)
+            results = _month_record(world, month, played, rolls, data, reveals, book)
             results["achievements"] = month_achievements(world, results, tables_growth)
-            sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
-            chapters.append(Chapter(season, month, results, public=_public(results, sealed)))
+            chapters.append(Chapter(season, month, results, public=book.public(results)))
         state_text = None
         if last_month == SEASON_MONTHS:
-            end = _settlement_chapter(self.name, world, data, chapters, tables_growth, life_tables, names, mark)
+            end = _settlement_chapter(self.name, world, book, data, chapters, tables_growth, life_tables, names, mark)
             chapters.append(end)
             ending = end.results["settlement"]["next"]["ending"]
             state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
                                              market=market_list(world, tables_growth),
-                                             seals=carried_seals(world), ending=ending))
+                                             seals=carried_seals(book), ending=ending))
         months = [c for c in chapters if c.name is None]
         summary = {"ruleset": self.name, "season": season, "title": data["title"],
                    "club": world.ours.name, "months": [c.month for c in months],
                    "standings": months[-1].results["standings"] if months else [],
                    "our_results": _our_results(months), "scorers": _scorers(months),
                    "fixtures": prep["our_fixtures"], "reveals": [],
-                   "pending": [{**s["roll"], "dice": None, "total": None} for s in world.seals if not s["done"]],
+                   "pending": [{**s.roll, "dice": None, "total": None} for s in book.pending()],
                    "cup": _cup_summary(months),
                    "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
         return SeasonRun(chapters, summary, state_text=state_text)
 
 
-def _settlement_chapter(ruleset: str, world: World, data: dict[str, Any], chapters: list[Chapter],
+def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
                         tables_growth: dict[str, Any], life_tables: dict[str, Any], names: Any, mark: int) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
-    reveals = _due(world, SETTLEMENT_MONTH)
+    reveals = _due(world, book, SETTLEMENT_MONTH)
     rec = settle(world, [c.results for c in chapters], tables_growth, life_tables, names)
     rolls = world.dice.since(mark)
     ended = rec["next"]["ending"] != "none"
     if ended:  # the final chapter: nothing may stay sealed for ever
-        reveals += _due(world, SETTLEMENT_MONTH + 99)
+        reveals += _due(world, book, SETTLEMENT_MONTH + 99)
     results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
                "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
-               "reveals": reveals, "sealed": [s["roll"] for s in world.seals if s["month"] == SETTLEMENT_MONTH],
+               "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
                "market_list": market_list(world, tables_growth), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
-    sealed = frozenset(s["roll"]["id"] for s in world.seals if not s["done"])
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=_public(results, sealed))
+                   public=book.public(results))
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
@@ -288,6 +283,12 @@ def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
     return {"swiss_table": cup["swiss_table"], "qualifiers": cup["qualifiers"], "bracket": cup["bracket"],
             "champion": cup["champion"]}
 
+
+INFO = RulesetInfo(
+    "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
+    allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
+    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),))
+"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders."""
 
 RULESET = Purasbar()
 """The registered instance (entry point ``anko_writer.rulesets: purasbar``)."""

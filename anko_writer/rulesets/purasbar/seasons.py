@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ...chapters import ChapterKey
 from ...dice import Dice
 from ...resources import Resources
+from ...seals import Seal, SealBook
 from ...schema import Field, Int, Map, Str
 from ...tables import DiceNotation, load_data
 from .bankruptcy import Bankruptcy
@@ -23,15 +25,13 @@ SETTLEMENT_MONTH = SETTLEMENT
 """The settlement chapter's place in the reveal calendar (after the 群英杯 month; finance books it there too)."""
 
 
-def carried_seals(world: World) -> list[dict[str, Any]]:
+def carried_seals(book: SealBook) -> list[dict[str, Any]]:
     """Hidden rolls still sealed at the season's end, with the next season's month they are due in."""
     out = []
-    for s in world.seals:
-        if not s["done"]:
-            out.append({"roll": dict(s["roll"]),
-                        "sealed_in": {"season": s.get("season", world.season), "month": s["month"]},
-                        "due": max(1, s["due"] - SETTLEMENT_MONTH),
-                        **{k: _present(s[k]) for k in ("moment", "outcome") if s.get(k)}})
+    for s in book.pending():
+        c = s.carried(SETTLEMENT_MONTH)
+        out.append({"roll": dict(c.roll), "sealed_in": {"season": c.at.arc, "month": c.at.part}, "due": c.due.part,
+                    **{k: _present(v) for k, v in (("moment", c.moment), ("outcome", c.outcome)) if v}})
     return out
 
 
@@ -40,14 +40,13 @@ def _present(record: dict[str, Any]) -> dict[str, Any]:
     return {k: _present(v) if isinstance(v, dict) else v for k, v in record.items() if v is not None}
 
 
-def carry_over(world: World, state: dict[str, Any] | None) -> None:
+def carry_over(world: World, state: dict[str, Any] | None, book: SealBook) -> None:
     """Start a season from the previous one's state: sealed rolls and fortunes that carry over."""
     if state is None:
         return
     for s in state["seals"]:
-        world.seals.append({"roll": dict(s["roll"]), "month": s["sealed_in"]["month"],
-                            "season": s["sealed_in"]["season"], "due": s["due"], "done": False,
-                            "moment": s.get("moment"), "outcome": s.get("outcome")})
+        book.add(Seal(dict(s["roll"]), ChapterKey(s["sealed_in"]["season"], s["sealed_in"]["month"]),
+                      ChapterKey(world.season, s["due"]), s.get("moment"), s.get("outcome")))
     fort = state["fortunes"]
     world.life.depth["external"].value = fort.get("external_depth", 0)
     world.life.achievements = set(fort.get("achievements", []))

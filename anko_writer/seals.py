@@ -1,0 +1,146 @@
+"""Hidden-dice bookkeeping for every ruleset (000 §5.8.4): seal, fall due, carry, mask.
+
+A ruleset hands the book each chapter's rolls; every hidden roll not revealed in its own chapter is
+sealed with what its reveal will retell (a public *moment*) and what it decided (a private *outcome*).
+A seal falls due ``delay`` parts later (at least one); the ruleset then applies the outcome through a
+callback and tells the reveal. What is still sealed at an arc's end is carried as a plain list (for a
+state file) into the next arc. The public JSON beside a chapter masks every roll still sealed.
+
+>>> from anko_writer.dice import Roll
+>>> book = SealBook()
+>>> roll = Roll("d1/b1/toss#1", "决胜币", "1D2", (2,), 2, True)
+>>> book.seal([roll], ChapterKey(1, 1), delay=1, moments={roll.id: {"moment": {"round": 3},
+...                                                                  "outcome": {"winner": "阿尔托"}}})
+>>> [s.roll["id"] for s in book.pending()]
+['d1/b1/toss#1']
+>>> book.public({"rolls": [roll.to_json()]})["rolls"][0]["total"] is None
+True
+>>> [r["outcome"] for r in book.due(ChapterKey(1, 2), lambda outcome: None)]
+[{'winner': '阿尔托'}]
+>>> book.pending()
+[]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
+
+from .chapters import ChapterKey, Record
+from .dice import Roll
+from .hidden import mask_sealed
+
+Apply = Callable[[Record | None], object]
+"""The ruleset's callback for a revealed outcome: applies it from now on, returns what the reveal
+record keeps under ``back`` (None when there is nothing to say)."""
+
+
+@dataclass
+class Seal:
+    """One sealed roll: where it was sealed, when it falls due, what its reveal retells."""
+
+    roll: Record
+    """The roll's full record (:meth:`Roll.to_json`): private until the reveal."""
+    at: ChapterKey
+    """The chapter that posted the seal."""
+    due: ChapterKey
+    """The first chapter that reveals it (its part may pass the arc's end until carried)."""
+    moment: Record | None = None
+    """What the reveal retells (public)."""
+    outcome: Record | None = None
+    """What the roll decided (private until the reveal)."""
+    done: bool = False
+
+    @property
+    def id(self) -> str:
+        """The roll's id."""
+        return str(self.roll["id"])
+
+    def carried(self, arc_length: int) -> Seal:
+        """This seal moved into the next arc: due ``arc_length`` parts earlier there, at part 1 at least."""
+        due = ChapterKey(self.due.arc + 1, max(1, self.due.part - arc_length))
+        return Seal(dict(self.roll), self.at, due, self.moment, self.outcome)
+
+    def to_json(self) -> Record:
+        """The seal as a plain record for a state file (private)."""
+        return {"roll": dict(self.roll), "at": [self.at.arc, self.at.part], "due": [self.due.arc, self.due.part],
+                "moment": self.moment, "outcome": self.outcome}
+
+    @classmethod
+    def from_json(cls, record: Mapping[str, object]) -> Seal:
+        """A seal read back from :meth:`to_json`'s record."""
+        at, due = record["at"], record["due"]
+        if not (isinstance(at, list) and isinstance(due, list)):
+            raise ValueError(f"a carried seal needs 'at' and 'due' as [arc, part], got {at!r}, {due!r}")
+        roll, moment, outcome = record["roll"], record.get("moment"), record.get("outcome")
+        return cls(dict(roll) if isinstance(roll, dict) else {}, ChapterKey(int(at[0]), int(at[1])),
+                   ChapterKey(int(due[0]), int(due[1])), moment if isinstance(moment, dict) else None,
+                   outcome if isinstance(outcome, dict) else None)
+
+
+class SealBook:
+    """Every seal of a run, in the order they were made; the one place reveals are scheduled."""
+
+    def __init__(self, seals: Iterable[Seal] = (), arc_word: str = "arc") -> None:
+        self.seals: list[Seal] = list(seals)
+        self.arc_word = arc_word
+        """The ruleset's word for an arc in reveal records: ``sealed_<arc_word>`` (``sealed_season``)."""
+
+    def __repr__(self) -> str:
+        return f"SealBook({self.seals!r}, arc_word={self.arc_word!r})"
+
+    def add(self, seal: Seal) -> None:
+        """Keep a seal made elsewhere (one carried in from a state file)."""
+        self.seals.append(seal)
+
+    def seal(self, rolls: Iterable[Roll], at: ChapterKey, delay: int,
+             moments: Mapping[str, Mapping[str, Record]] | None = None,
+             revealed_here: Collection[str] = ()) -> None:
+        """Seal every hidden roll of chapter ``at`` not in ``revealed_here``, due ``delay`` parts later
+        (at least one); ``moments`` maps a roll id to its ``{"moment": …, "outcome": …}``."""
+        due = ChapterKey(at.arc, at.part + max(1, delay))
+        for r in rolls:
+            if r.hidden and r.id not in revealed_here:
+                note = (moments or {}).get(r.id, {})
+                self.seals.append(Seal(r.to_json(), at, due, note.get("moment"), note.get("outcome")))
+
+    def due(self, at: ChapterKey, apply: Apply, everything: bool = False) -> list[Record]:
+        """Reveal every seal due by chapter ``at`` (or every seal, for a story's last chapter), apply
+        each outcome through ``apply`` in sealing order, and return the reveal records."""
+        out: list[Record] = []
+        for s in self.seals:
+            if not s.done and (everything or s.due <= at):
+                s.done = True
+                back = apply(s.outcome)
+                out.append({**s.roll, "sealed_in": s.at.part, f"sealed_{self.arc_word}": s.at.arc,
+                            "moment": s.moment, "outcome": s.outcome, "back": back})
+        return out
+
+    def pending(self) -> list[Seal]:
+        """The seals not revealed yet."""
+        return [s for s in self.seals if not s.done]
+
+    def sealed_at(self, at: ChapterKey) -> list[Record]:
+        """The roll records chapter ``at`` sealed."""
+        return [s.roll for s in self.seals if s.at == at]
+
+    def sealed_ids(self) -> frozenset[str]:
+        """Ids of every roll still sealed."""
+        return frozenset(s.id for s in self.pending())
+
+    def public(self, results: Record) -> Record:
+        """``results`` as the JSON beside the chapter may show it: rolls still sealed masked (DESIGN §10)."""
+        masked: Record = mask_sealed(results, self.sealed_ids())
+        return masked
+
+    def carry(self, arc_length: int) -> list[Record]:
+        """The seals still pending, moved into the next arc, as plain records for a state file."""
+        return [s.carried(arc_length).to_json() for s in self.pending()]
+
+    @classmethod
+    def carried_in(cls, records: Iterable[Mapping[str, object]], arc_word: str = "arc") -> SealBook:
+        """A book holding the seals a state file carried in (records of :meth:`carry`)."""
+        return cls((Seal.from_json(r) for r in records), arc_word)
+
+
+__all__ = ["Apply", "Seal", "SealBook"]
