@@ -435,17 +435,14 @@ def _new_options(rs: Ruleset, city: str | None, pairs: list[str]) -> dict[str, s
         given[key.strip()] = value
     if city is not None:
         given["city"] = city
-    known = {o.name for o in rs.info.new_options}
     missing = [o for o in rs.info.new_options if o.required and o.name not in given]
     if missing:
         flag = "--city" if missing[0].name == "city" else f"--option {missing[0].name}=…"
         raise click_exc.UsageError(f"missing option '{flag}' ({missing[0].help})")
-    if known or given:
-        try:
-            return rs.info.options(given)
-        except ValueError as exc:
-            raise click_exc.UsageError(str(exc)) from None
-    return given
+    try:
+        return rs.info.options(given)
+    except ValueError as exc:
+        raise click_exc.UsageError(str(exc)) from None
 
 
 @app.command()
