@@ -477,6 +477,28 @@ def new(
     _warn(campaign)
 
 
+def _describe_ruleset(rs: Ruleset) -> list[str]:
+    """Lines of ``rulesets``: the name and title, the chapter key's words and paths, the ``new`` options."""
+    info = rs.info
+    u, style = info.units, info.keys
+    head = f"{rs.name}" + (f"  {info.title}" if info.title else "")
+    lines = [head, f"  chapters: --arc = {u.arc_en} ({u.arc_cn}), --part = {u.part_en} ({u.part_cn}); "
+                   f"{style.paths(ChapterKey(1, 1))[0]} …"]
+    for o in info.new_options:
+        need = "required" if o.required else f"default {o.default!r}" if o.default is not None else "optional"
+        lines.append(f"  new --option {o.name}=…  {o.help} ({need})")
+    return lines
+
+
+@app.command()
+def rulesets() -> None:
+    """List the installed rulesets: their chapter words and what 'new' asks for."""
+    with _errors():
+        for name in ruleset_registry.names():
+            for line in _describe_ruleset(ruleset_registry.get(name)):
+                typer.echo(line)
+
+
 def main() -> None:
     """Run the ``anko-writer`` command line (the console script and ``python -m anko_writer``).
 

@@ -56,6 +56,14 @@ def test_not_installed_here() -> None:
     assert "coinduel" not in ruleset.names()
 
 
+def test_rulesets_lists_the_plugin(site: Path, tmp_path: Path) -> None:
+    listed = cli(site, "rulesets", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert "coinduel  掷币决斗\n  chapters: --arc = duel (场), --part = bout (局); d01/b01.md …\n" in listed.stdout
+    assert "  new --option name=…  our duellist's name (required)" in listed.stdout
+    assert "purasbar" in listed.stdout
+
+
 def test_new_and_check(site: Path, duel: Path) -> None:
     text = (duel / "duel.yaml").read_text(encoding="utf-8")
     assert "ruleset: coinduel" in text and 'name: "阿尔托"' in text
