@@ -1,7 +1,10 @@
 """Where built-in and overriding files live: a campaign folder's files win over the shipped ones.
 
-Like a MkDocs theme's ``custom_dir``: ``<campaign>/templates/<ruleset>/x`` overrides the built-in
-``templates/<ruleset>/x`` of the same name; files it does not override still come from the package.
+Like a MkDocs theme's ``custom_dir``: ``<campaign>/templates/<ruleset>/x`` overrides the shipped
+``templates/<ruleset>/x`` of the same name; files it does not override still come from the ruleset.
+A ruleset ships its files under its own roots (:attr:`RulesetInfo.templates` and ``.tables``, inside
+its package, so a plug-in distributed on its own carries them); without roots, the core's built-in
+folders (installed ``_data/`` or the checkout's top level) hold them, as they do the 群英杯's.
 
 A campaign folder may come from someone else, so its override folders must hold their own files: a
 symlink in ``templates/<ruleset>/`` or ``tables/<ruleset>/`` whose target lies outside that folder,
