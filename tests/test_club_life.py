@@ -146,7 +146,7 @@ def test_environment_multiplies_linked_business_money(tmp_path: Path) -> None:
 
 def test_environment_injury_points_reach_the_post_match_risk() -> None:
     from anko_writer.dice import Dice
-    from anko_writer.rulesets.purasbar.injuries import post_match_check
+    from anko_writer.rulesets.purasbar.match.injuries import post_match_check
     from tests.util import player
     p = player("甲", "FW", age=25)
     rec = post_match_check(Dice(1), "k", p, 88, 60, 0, 1, bonus=2)

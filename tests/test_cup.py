@@ -15,7 +15,7 @@ from anko_writer.rulesets.purasbar.cup import (
     FINAL_IS_NEUTRAL, KNOCKOUT_DIE, QUALIFIERS, STAGES, SWISS_DIE, SWISS_ROUNDS, final, home_side,
     quarter_finals, qualify, semi_finals, swiss_round_pairs, swiss_table,
 )
-from anko_writer.rulesets.purasbar.match import COMPETITION_DIE
+from anko_writer.rulesets.purasbar.match.engine import COMPETITION_DIE
 
 CLUBS = [f"T{i:02d}" for i in range(1, 25)]
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.injuries import Infirmary
-from anko_writer.rulesets.purasbar.match import play, prepare
-from anko_writer.rulesets.purasbar.penalties import shootout, takers
-from anko_writer.rulesets.purasbar.side import Plan
-from anko_writer.rulesets.purasbar.substitutions import policy_subs, substitute
-from anko_writer.rulesets.purasbar.tactics import Coach
+from anko_writer.rulesets.purasbar.match.injuries import Infirmary
+from anko_writer.rulesets.purasbar.match.engine import play, prepare
+from anko_writer.rulesets.purasbar.match.penalties import shootout, takers
+from anko_writer.rulesets.purasbar.match.side import Plan
+from anko_writer.rulesets.purasbar.match.substitutions import policy_subs, substitute
+from anko_writer.rulesets.purasbar.match.tactics import Coach
 from tests.util import club, no_reveal, player, side
 
 COACH = Coach("教练", "pragmatic", 50)
@@ -153,7 +153,7 @@ def test_forced_replacement_out_of_position_rolls_temporary_ability() -> None:
     team_gk = s.team_abilities()["GK"]
     d = Dice(1)
     d.fix(1, 33, 20)  # pick among 3 bench players, role stamina, temp 1D50
-    from anko_writer.rulesets.purasbar.inplay import break_before
+    from anko_writer.rulesets.purasbar.match.inplay import break_before
     got = break_before(d, "k", s, 3, 0, False)["substitutions"][0]
     assert got["reason"] == "injury" and got["tier"] == "other" and got["slot"] == "GK"
     assert got["temp"]["value"] == team_gk * 70 // 100 and s.lineup["GK"][0].name == got["in"]

@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.abilities import effective, stamina_factor, team_abilities
-from anko_writer.rulesets.purasbar.formations import FORMATIONS, apply_bonus, counter
-from anko_writer.rulesets.purasbar.match import (
+from anko_writer.rulesets.purasbar.match.abilities import effective, stamina_factor, team_abilities
+from anko_writer.rulesets.purasbar.match.formations import FORMATIONS, apply_bonus, counter
+from anko_writer.rulesets.purasbar.match.engine import (
     COMPETITION_DIE, SLICES, _Ctx, attack, pick_lineup, play, recovery, stamina_loss,
 )
 from tests.util import club, no_reveal, player, side

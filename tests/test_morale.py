@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar import match
+from anko_writer.rulesets.purasbar.match import engine as match
 from anko_writer.rulesets.purasbar.morale import (
     clamp, load_morale, load_morale_table, modifier, monthly_adjustment, offseason_adjustment, overflow,
     season_carry,

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.abilities import team_abilities
+from anko_writer.rulesets.purasbar.match.abilities import team_abilities
 from anko_writer.rulesets.purasbar.data import load_tables
 from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT, Player
 from anko_writer.rulesets.purasbar.youth import (

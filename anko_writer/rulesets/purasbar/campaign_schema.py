@@ -7,10 +7,10 @@ from typing import Any
 
 from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
 from .data import city_clubs
-from .formations import FORMATIONS
+from .match.formations import FORMATIONS
 from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
 from .people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
-from .tactics import TENDENCIES
+from .match.tactics import TENDENCIES
 
 FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)

@@ -25,7 +25,7 @@ from .match_events import MatchDepth, check
 from .morale import monthly_adjustment
 from .owner_actions import monthly_action
 from .people import rapport_training_bonus
-from .side import Side
+from .match.side import Side
 from .training import monthly_training, one_on_one
 from .world import World
 

@@ -8,7 +8,7 @@ from .calendar import cup_week
 from .cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
-from .matchday import advance_week, play_fixture
+from .match.matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
 from .standings import Result
 from .world import World

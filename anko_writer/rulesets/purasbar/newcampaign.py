@@ -7,10 +7,10 @@ from typing import Any
 from ...dice import Dice
 from ...errors import AnkoError
 from ...ruleset import Chapter, NewCampaign
-from .abilities import team_abilities
+from .match.abilities import team_abilities
 from .data import Tables
-from .formations import FORMATIONS, STYLE_FORMATION
-from .tactics import STYLE_TENDENCY, TENDENCIES
+from .match.formations import FORMATIONS, STYLE_FORMATION
+from .match.tactics import STYLE_TENDENCY, TENDENCIES
 from .people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
 from .contracts import assign_contracts
 from .generation import allocate, build_squad, roll_name

@@ -21,7 +21,7 @@ from ...resources import Resources
 from ...schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str
 from ...tables import DiceNotation, DiceTable, Row, load_data, load_table
 from .generation import roll_name
-from .tactics import FLEXIBLE, STUBBORN
+from .match.tactics import FLEXIBLE, STUBBORN
 
 # ---------------------------------------------------------------- rules and designed constants
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .abilities import team_abilities
+from .match.abilities import team_abilities
 from .calendar import league_week, week_of
-from .formations import FORMATIONS, counter
-from .matchday import advance_week, play_fixture
+from .match.formations import FORMATIONS, counter
+from .match.matchday import advance_week, play_fixture
 from .schedule import ROUNDS_BY_MONTH
-from .side import AI_SUB_STAMINA
-from .tactics import adaptation
+from .match.side import AI_SUB_STAMINA
+from .match.tactics import adaptation
 from .models import Club, Player
 from .world import World
 

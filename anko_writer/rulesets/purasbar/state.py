@@ -21,7 +21,7 @@ from ... import yamlio
 from .campaign_schema import FORMATION, PLAYER, club_fields
 from .data import city_slugs
 from .models import ABILITIES, ATTRIBUTES, Club, Player
-from .tactics import TENDENCIES
+from .match.tactics import TENDENCIES
 
 ATTR = Int(min=1, max=99)
 ENDINGS = ("none", "bankruptcy", "owner_retired")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ...dice import Dice, Weighted
-from .injuries import MIN_WEEKS
+from .match.injuries import MIN_WEEKS
 from .models import Player
 
 PER_FACILITY, PER_ASSISTANT = 8, 2

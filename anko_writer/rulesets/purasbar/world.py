@@ -7,14 +7,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ...dice import Dice
-from .formations import STYLE_FORMATION
+from .match.formations import STYLE_FORMATION
 from .generation import allocate, build_squad, roll_core
-from .injuries import Infirmary
+from .match.injuries import Infirmary
 from .ledger import Ledger
 from .models import Club, Player
 from .schedule import Fixture, make_schedule
 from .standings import Result
-from .tactics import STYLE_TENDENCY, Coach
+from .match.tactics import STYLE_TENDENCY, Coach
 
 AI_STUBBORNNESS = "1D100"
 """Designed: an AI coach's stubbornness (固执, used by §7.4.3) is one D100 at the club's creation."""

@@ -16,7 +16,7 @@ from ...dice import Dice, DiceExpr
 from ...resources import Resources
 from ...schema import Check, Field, Int, List, Map, Problem, Str
 from ...tables import DiceNotation, load_data
-from .abilities import team_abilities
+from .match.abilities import team_abilities
 from .ageing import ATTR_MAX, band, bands_problem
 from .generation import CORE_FORMULAS, CORE_STA, GK_ATK_PERCENT, ROLE_MNT, ROLE_SECONDARY, ROLE_STA, roll_name
 from .models import ABILITIES, ATTRIBUTES, POSITIONS, SQUAD_LIMIT, Club, Player

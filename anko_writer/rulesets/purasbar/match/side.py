@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .abilities import effective, team_abilities
-from .models import Club, Player
+from ..models import Club, Player
 from .tactics import ADAPT_PENALTY, Coach
 
 AI_SUB_STAMINA = 30

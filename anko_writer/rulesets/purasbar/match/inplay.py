@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dice import Dice
+from ....dice import Dice
 from .formations import FORMATIONS
-from .models import MAIN, Player
+from ..models import MAIN, Player
 from .side import Side
 from .substitutions import policy_subs, substitute, temp_ability
 from .tactics import (

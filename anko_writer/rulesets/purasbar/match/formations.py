@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .models import Ability
+from ..models import Ability
 
 
 @dataclass(frozen=True)

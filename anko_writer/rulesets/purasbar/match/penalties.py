@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...dice import Dice
-from .models import Player
+from ....dice import Dice
+from ..models import Player
 
 KICKS = 5
 """000 §5.4.2: five takers each, best of five."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
-from ...dice import Dice, Weighted
+from ....dice import Dice, Weighted
 from .abilities import effective
 from .formations import FORMATIONS, counter
 from .inplay import break_before
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
-from .models import Club, Player
+from ..models import Club, Player
 from .penalties import shootout, takers
 from .side import Plan, Side
 from .substitutions import temp_ability
@@ -218,7 +218,7 @@ def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
 def stamina_loss(player: Player, extra_time: bool = False) -> int:
     """000 §5.3.1: 5 a slice, 6 from age 30; doubled in extra time (10 / 12).
 
-    >>> from .models import Player
+    >>> from ..models import Player
     >>> stamina_loss(Player("甲", "FW", True, {"STA": 50}, 29)), stamina_loss(Player("乙", "FW", True, {"STA": 50}, 30))
     (5, 6)
     """

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dice import Dice
-from .models import MAIN, Player
+from ....dice import Dice
+from ..models import MAIN, Player
 from .side import SUBS_EXTRA, SUBS_NORMAL, Side
 
 ROLE_SUB_STAMINA = "1D40+40"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ...dice import Dice, Roll
-from .models import Player
+from ....dice import Dice, Roll
+from ..models import Player
 
 SLICE_MINUTES: dict[int, int] = {1: 18, 2: 26, 3: 0, 4: 19, 5: 25, 6: 0, 7: 15, 8: 15}
 """Designed from 000 §5.2: 1′–18′, 20′–45′, 补时 0, 46′–64′, 66′–90′, 补时 0; extra-time slices 7–8 15 each."""

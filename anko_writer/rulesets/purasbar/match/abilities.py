@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .formations import FORMATIONS
-from .models import ABILITIES, Player
+from ..models import ABILITIES, Player
 
 
 def stamina_factor(stamina: int) -> tuple[int, int]:

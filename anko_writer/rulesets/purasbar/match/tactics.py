@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...dice import Dice, Weighted
+from ....dice import Dice, Weighted
 
 TENDENCIES: dict[str, dict[str, Any]] = {
     "attacking": {"cn": "进攻", "default": "4 3 3", "aligned": "4 3 3", "opposed": "5 4 1"},

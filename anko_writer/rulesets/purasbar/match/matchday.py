@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .match import VENUE_BONUS, play, prepare, recovery
-from .models import Club
+from .engine import VENUE_BONUS, play, prepare, recovery
+from ..models import Club
 from .side import AI_SUB_STAMINA, Plan
-from .club_life import pre_match, slice_hook
-from .environment import injury_bonus
-from .finance import book_gate, ticket_income
-from .match_events import MatchDepth
-from .world import World, disclose_for, reveal_for
+from ..club_life import pre_match, slice_hook
+from ..environment import injury_bonus
+from ..finance import book_gate, ticket_income
+from ..match_events import MatchDepth
+from ..world import World, disclose_for, reveal_for
 
 
 def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Any, them: Any,
