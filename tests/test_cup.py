@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.cup import (
+from anko_writer.rulesets.purasbar.competition.cup import (
     FINAL_IS_NEUTRAL, KNOCKOUT_DIE, QUALIFIERS, STAGES, SWISS_DIE, SWISS_ROUNDS, final, home_side,
     quarter_finals, qualify, semi_finals, swiss_round_pairs, swiss_table,
 )

@@ -11,8 +11,8 @@ import pytest
 from anko_writer.campaign import load_campaign
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.schedule import ROUNDS_BY_MONTH, make_schedule, round_robin
-from anko_writer.rulesets.purasbar.standings import table
+from anko_writer.rulesets.purasbar.competition.schedule import ROUNDS_BY_MONTH, make_schedule, round_robin
+from anko_writer.rulesets.purasbar.competition.standings import table
 from tests.util import RES, campaign_file
 
 TEAMS = [f"队{i:02d}" for i in range(24)]

@@ -13,7 +13,7 @@ from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from anko_writer.hidden import verify_dir
 from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.cup import quarter_finals, semi_finals
+from anko_writer.rulesets.purasbar.competition.cup import quarter_finals, semi_finals
 from tests.util import PINNED, RES, campaign_file, find_seed, tells
 
 SHOOTOUT_SEED = find_seed("sealed_shootout")

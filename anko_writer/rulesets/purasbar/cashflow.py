@@ -12,7 +12,7 @@ from typing import Any
 from .bankruptcy import bankruptcy_step, book_emergency, emergency
 from .contracts import affinity_change
 from .finance import book_monthly, month_cashflow, monthly_income, season_bill
-from .standings import table
+from .competition.standings import table
 from .world import World
 
 

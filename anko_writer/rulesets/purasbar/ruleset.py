@@ -15,7 +15,7 @@ from .data import load_tables
 from .club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
 from .newcampaign import new_campaign
 from .season import SEASON_MONTHS, clubs_json, next_vote, play_league_month, tactics_formation, tired
-from .standings import table
+from .competition.standings import table
 from .world import World, new_world, open_books
 from .cashflow import apps_now, month_money
 from .windows import market_list, post_market, window_phase

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from .match.abilities import team_abilities
-from .calendar import league_week, week_of
+from .competition.calendar import league_week, week_of
 from .match.formations import FORMATIONS, counter
 from .match.matchday import advance_week, play_fixture
-from .schedule import ROUNDS_BY_MONTH
+from .competition.schedule import ROUNDS_BY_MONTH
 from .match.side import AI_SUB_STAMINA
 from .match.tactics import adaptation
 from .models import Club, Player

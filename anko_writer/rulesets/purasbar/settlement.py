@@ -20,7 +20,7 @@ from .finance import SETTLEMENT, book_prizes, pay_maintenance, pay_salaries, pri
 from .morale import clamp as clamp_morale
 from .morale import offseason_adjustment, season_carry
 from .seasons import owner_retirement, poaching
-from .standings import table
+from .competition.standings import table
 from .windows import league_names, post_market, roll_everyone
 from .world import World
 from .youth import promotions, youth_intake

@@ -12,8 +12,8 @@ from .generation import allocate, build_squad, roll_core
 from .match.injuries import Infirmary
 from .ledger import Ledger
 from .models import Club, Player
-from .schedule import Fixture, make_schedule
-from .standings import Result
+from .competition.schedule import Fixture, make_schedule
+from .competition.standings import Result
 from .match.tactics import STYLE_TENDENCY, Coach
 
 AI_STUBBORNNESS = "1D100"

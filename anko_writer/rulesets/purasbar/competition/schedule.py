@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...dice import Dice, shuffle
+from ....dice import Dice, shuffle
 
 ROUNDS_BY_MONTH: dict[int, tuple[int, ...]] = {
     **{m: (2 * m - 1, 2 * m) for m in range(1, 11)},

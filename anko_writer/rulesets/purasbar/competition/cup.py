@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...dice import Dice, Roll, shuffle
+from ....dice import Dice, Roll, shuffle
 from .standings import Result, table_rows
 
 SWISS_DIE = 30
