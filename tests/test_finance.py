@@ -13,11 +13,12 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.bankruptcy import book_emergency, emergency
+from anko_writer.rulesets.purasbar.competition.calendar import SETTLEMENT_MONTH
 from anko_writer.rulesets.purasbar.data import load_tables
 from anko_writer.rulesets.purasbar.environment import Environment
 from anko_writer.rulesets.purasbar.fans import initial_fans, initial_reputation
 from anko_writer.rulesets.purasbar.finance import (
-    BILL_KINDS, CUP_STAGES, GATE_SHARE_PERCENT, SETTLEMENT, accruals, ai_opening_funds, book_gate, book_monthly,
+    BILL_KINDS, CUP_STAGES, GATE_SHARE_PERCENT, accruals, ai_opening_funds, book_gate, book_monthly,
     book_prizes, builtin_rules, cup_prize, gate_share, league_prize, load_prize_table, load_prizes, month_cashflow,
     monthly_income, pay_maintenance, pay_salaries, prize_record, r_coefficient, r_from_ledger, season_bill,
     stadium_capacity, ticket_income,
@@ -94,7 +95,7 @@ def test_prize_record_and_booking() -> None:
     led = Ledger(0)
     lines = book_prizes(led, rec, 1)
     assert [(e["kind"], e["month"], e["amount"]) for e in lines] == [
-        ("prize", SETTLEMENT, 750_000), ("prize", SETTLEMENT, 500_000), ("prize", SETTLEMENT, 100_000)]
+        ("prize", SETTLEMENT_MONTH, 750_000), ("prize", SETTLEMENT_MONTH, 500_000), ("prize", SETTLEMENT_MONTH, 100_000)]
     assert led.balance == 1_350_000
     with pytest.raises(ValueError):
         prize_record(1, "swiss", swiss_wins=6)
@@ -265,7 +266,7 @@ def test_season_end_costs_match_the_bill() -> None:
     assert (pay["role_count"], pay["role_total"]) == (2, 40_000)            # §3.3.1 20,000 each
     assert pay["wages_total"] == bill["wages"] and maint["total"] + pay["total"] == bill["total"]
     assert led.balance == 3_000_000 - bill["total"] == pay["balance"]
-    assert {e.kind for e in led.entries} == set(BILL_KINDS) and all(e.month == SETTLEMENT for e in led.entries)
+    assert {e.kind for e in led.entries} == set(BILL_KINDS) and all(e.month == SETTLEMENT_MONTH for e in led.entries)
 
 
 def test_unrolled_players_are_not_paid() -> None:
@@ -301,7 +302,7 @@ def test_r_from_the_ledger() -> None:
     rec = r_from_ledger(led, 1_500_000, 1, instalments_due=500_000)
     assert (rec["still_due"], rec["denominator"], rec["R"], rec["band"]) == (1_500_000, 2_000_000, 1.5, "balanced")
     assert rec["R"] == r_coefficient(3_000_000, 2_000_000)
-    led.post(1, SETTLEMENT, "wages", -1_000_000)
+    led.post(1, SETTLEMENT_MONTH, "wages", -1_000_000)
     rec = r_from_ledger(led, 1_500_000, 1)
     assert (rec["paid"], rec["still_due"], rec["R"], rec["band"]) == (1_000_000, 500_000, 4.0, "rich")
     assert r_from_ledger(Ledger(-10), 1_000, 2)["band"] == "broke"

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ...dice import Dice
-from .finance import SETTLEMENT, FinanceRules, builtin_rules
+from .competition.calendar import SETTLEMENT_MONTH
+from .finance import FinanceRules, builtin_rules
 from .ledger import Ledger
 from .models import Player
 
@@ -65,7 +66,7 @@ def after(season: int, month: int, checks: int) -> dict[str, int]:
     ({'season': 2, 'month': 1}, {'season': 2, 'month': 1})
     """
     index = (month - 1) + checks
-    return {"season": season + index // SETTLEMENT, "month": index % SETTLEMENT + 1}
+    return {"season": season + index // SETTLEMENT_MONTH, "month": index % SETTLEMENT_MONTH + 1}
 
 
 def _move(state: Bankruptcy, balance: int, b: dict[str, Any]) -> tuple[str, bool]:

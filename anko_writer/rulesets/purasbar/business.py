@@ -21,6 +21,7 @@ from ...dice import Dice
 from ...errors import Location, TableError
 from ...resources import Resources
 from ...tables import DiceTable, Row, load_table
+from .competition.calendar import MONTHS
 from .depth import POLARITIES, Depth, scale
 from .finance import r_band
 
@@ -48,7 +49,7 @@ STAFF_ROLES = ("assistant", "doctor", "commercial", "fitness", "scout")
 """The five staff roles (design doc, People), in the order a 1D5 picks them."""
 STAFF_MAX = 5
 """Staff levels run 1…5 (design doc); 5 is 满级 for §6.2.4."""
-SEASON_MONTHS, COMPENSATION_MONTHS = 12, 6
+COMPENSATION_MONTHS = 6
 """000 §6.2.4: 违约金 = half a year (6 of 12 months) of the staff member's season salary."""
 TABLE_FILES = {"business_events": "business_events.yaml", "business_golden": "business_golden.yaml",
                "business_dark": "business_dark.yaml"}
@@ -210,7 +211,7 @@ def _poaching(dice: Dice, key: str, row: Row, effect: dict[str, Any], staff: Map
     # 000 §6.2.4: no such staff, or unwilling to leave → the other club pays half a year's salary
     table = row.params["salary_by_level"]
     salary = salaries[role] if salaries and role in salaries else int(table[max(1, level) - 1])
-    pay = salary * COMPENSATION_MONTHS // SEASON_MONTHS
+    pay = salary * COMPENSATION_MONTHS // MONTHS
     branch.update(branch="compensation" if level else "absent", salary=salary, compensation=pay)
     return _funds(pay), branch
 

@@ -25,14 +25,13 @@ from ...dice import Dice
 from ...resources import Resources
 from ...schema import Check, Field, Int, List, Map, Problem, Str
 from ...tables import DiceNotation, load_data
+from .competition.calendar import SETTLEMENT_MONTH
 from .models import SQUAD_LIMIT, Club, Player
 
 AFFINITY_MIN, AFFINITY_MAX = 0, 100
 """A player's affinity runs 0–100 (models.Player.affinity, designed)."""
 LEDGER_KIND = "signing_bonus"
 """Ledger kind of the renewal bonus a player asks for (designed §10.4)."""
-SETTLEMENT_MONTH = 13
-"""Ledger month of the 000 §4.4 season settlement (ledger.Entry.month)."""
 RESULTS = ("win", "draw", "loss")
 """A match result from one club's side."""
 

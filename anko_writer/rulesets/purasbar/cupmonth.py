@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .competition.calendar import cup_week
+from .competition.calendar import CUP_MONTH, cup_week
 from .competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
@@ -12,9 +12,6 @@ from .match.matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
 from .competition.standings import Result
 from .world import World
-
-CUP_MONTH = 12
-"""000 §4.3: the 群英杯 is played in month 12."""
 
 
 def _stage_key(world: World, stage: dict[str, Any]) -> str:

@@ -18,6 +18,7 @@ from ...dice import Dice
 from ...resources import Resources
 from ...schema import Check, Field, Int, List, Map, Problem, Str
 from ...tables import load_data
+from .competition.calendar import MONTHS, SETTLEMENT_MONTH
 from .environment import Environment, apply_percent
 from .environment import modifier as env_modifier
 from .ledger import Ledger
@@ -31,10 +32,6 @@ CUP_STAGES = ("swiss", "quarter", "semi", "runner_up", "champion")
 """How far a club went in the 群英杯: out in the Swiss rounds … champion (000 §4.3)."""
 LEAGUE_CLUBS = 24
 """000 §4.2.1: 24 clubs, so league ranks 1–24."""
-MONTHS = 12
-"""000 ch.4: twelve months a season."""
-SETTLEMENT = 13
-"""The month number the §4.4 settlement books its lines under (ledger.Entry)."""
 BILL_KINDS = ("wages", "staff", "maintenance")
 """Ledger kinds of the season bill (paid at the season's end, 000 §4.1 phase 5 item 6)."""
 
@@ -368,7 +365,7 @@ def prize_record(rank: int, stage: str, swiss_wins: int = 0, table: dict[str, An
             "per_swiss_win": t["swiss_win"], "swiss_bonus": wins, "total": league + cup + wins}
 
 
-def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int = SETTLEMENT,
+def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int = SETTLEMENT_MONTH,
                 rules: FinanceRules | None = None) -> list[dict[str, Any]]:
     """Post a :func:`prize_record` (§4.4 step 2: at the settlement, month 13 by default)."""
     labels = (rules or builtin_rules()).labels
@@ -403,7 +400,7 @@ def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> d
 
 
 def pay_maintenance(ledger: Ledger, club: Club, rules: FinanceRules, season: int,
-                    month: int = SETTLEMENT) -> dict[str, Any]:
+                    month: int = SETTLEMENT_MONTH) -> dict[str, Any]:
     """§4.4 step 9: post the facility maintenance (one line) and return the bill with the line."""
     rec = maintenance_due(club, rules)
     entries = []
@@ -413,7 +410,7 @@ def pay_maintenance(ledger: Ledger, club: Club, rules: FinanceRules, season: int
 
 
 def pay_salaries(ledger: Ledger, club: Club, staff: Mapping[str, int], rules: FinanceRules, season: int,
-                 month: int = SETTLEMENT) -> dict[str, Any]:
+                 month: int = SETTLEMENT_MONTH) -> dict[str, Any]:
     """§4.4 step 10 (with the §4.1 phase 5 wages): post staff, core and role wages and return the bill."""
     rec = salaries_due(club, staff, rules)
     parts = (("staff", rec["staff_total"], "staff"), ("wages", rec["core_total"], "wages_core"),
@@ -482,7 +479,7 @@ def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> dict[str, int
 
 
 __all__ = [
-    "GATE_SHARE_PERCENT", "COMPETITIONS", "CUP_STAGES", "LEAGUE_CLUBS", "MONTHS", "SETTLEMENT", "BILL_KINDS",
+    "GATE_SHARE_PERCENT", "COMPETITIONS", "CUP_STAGES", "LEAGUE_CLUBS", "BILL_KINDS",
     "FINANCE", "PRIZES", "FinanceRules", "load_finance", "builtin_rules", "season_bill", "r_coefficient", "r_band",
     "stadium_capacity", "gate_share", "ticket_income", "book_gate", "monthly_income", "book_monthly",
     "load_prize_table", "load_prizes", "league_prize", "cup_prize", "prize_record", "book_prizes",

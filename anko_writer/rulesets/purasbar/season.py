@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .match.abilities import team_abilities
-from .competition.calendar import league_week, week_of
+from .competition.calendar import MONTHS, league_week, week_of
 from .match.formations import FORMATIONS, counter
 from .match.matchday import advance_week, play_fixture
 from .competition.schedule import ROUNDS_BY_MONTH
@@ -21,8 +21,6 @@ from .world import World
 
 LEAGUE_MONTHS = 11
 """000 §4.2.1: the league fills months 1–11; month 12 is the 群英杯."""
-SEASON_MONTHS = 12
-"""000 ch.4: a season is twelve months."""
 
 
 def tactics_formation(world: World, month: int) -> str | None:
@@ -148,7 +146,7 @@ def next_vote(world: World, month: int) -> dict[str, Any]:
         owner_options = [{"key": r.params["key"], "name": r.params["name"], "range": [r.lo, r.hi]} for r in table.rows]
     return {"season": world.season, "month": nxt, "key": f"s{world.season}m{nxt}", "owner_options": owner_options,
             "default": world.ours.formation, "adapt_left": world.ours.adapt_left,
-            "opponents": opponents, "options": options, "cup": nxt == SEASON_MONTHS,
+            "opponents": opponents, "options": options, "cup": nxt == MONTHS,
             "injured": injured(world), "tired": tired(world),
             "penalty_default": [p.name for p in sorted(
                 (p for p in world.ours.players if p.healthy), key=lambda p: (-p.attrs["ATK"], p.name))[:5]]}

@@ -15,12 +15,10 @@ from ...schema import Field, Int, Map, Str
 from ...tables import DiceNotation, load_data
 from .bankruptcy import Bankruptcy
 from .data import tables_stamp
-from .finance import SETTLEMENT
+from .competition.calendar import SETTLEMENT_MONTH
 from .generation import roll_name
 from .world import World
 
-SETTLEMENT_MONTH = SETTLEMENT
-"""The settlement chapter's place in the reveal calendar (after the 群英杯 month; finance books it there too)."""
 
 
 def carried_seals(world: World) -> list[dict[str, Any]]:

@@ -16,7 +16,8 @@ from .contracts import season_contracts
 from .environment import youth_bonus
 from .fans import attendance_percent, season_fans, season_reputation
 from .fans import clamp as clamp_reputation
-from .finance import SETTLEMENT, book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
+from .competition.calendar import SETTLEMENT_MONTH
+from .finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
 from .morale import clamp as clamp_morale
 from .morale import offseason_adjustment, season_carry
 from .seasons import owner_retirement, poaching
@@ -83,7 +84,7 @@ def prizes(world: World, ranks: dict[str, int], stages: dict[str, str], wins: di
     out = {}
     for name, club in world.clubs.items():
         rec = prize_record(ranks[name], stages.get(name, "swiss"), wins.get(name, 0), table)
-        rec["lines"] = book_prizes(club.ledger, rec, world.season, SETTLEMENT, world.life.finance)
+        rec["lines"] = book_prizes(club.ledger, rec, world.season, SETTLEMENT_MONTH, world.life.finance)
         out[name] = rec
     return {"clubs": out, "ours": out[world.ours.name]}
 
@@ -181,7 +182,7 @@ def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], l
            names: dict[str, list[str]]) -> dict[str, Any]:
     """000 §4.4 in order; the record of each step (our club in full, the league in summary)."""
     life, ours = world.life, world.ours
-    world.month = SETTLEMENT
+    world.month = SETTLEMENT_MONTH
     roll_everyone(world)  # the season's end needs every player's numbers (ageing, contracts, the state file)
     out: dict[str, Any] = {}
     out["ranking"] = ranking(world)
@@ -204,7 +205,7 @@ def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], l
     out["salaries"] = paid["salaries"]
     out["poaching"] = poaching(world.dice, f"s{world.season}/settle/poach", life.staff, life.affinity,
                                life_tables["people"], names, league_names(world), tables["seasons"])
-    out["bankruptcy"] = bankruptcy_check(world, SETTLEMENT)
+    out["bankruptcy"] = bankruptcy_check(world, SETTLEMENT_MONTH)
     out["depth"] = depth_reset(world)
     out["next"] = next_season(world, pool, tables, names)
     out["season_money"] = {"by_kind": ours.ledger.by_kind(world.season), "net": ours.ledger.net(world.season),

@@ -21,6 +21,10 @@ SEASON_WEEKS = MONTHS * WEEKS_PER_MONTH
 """Designed: season weeks are numbered 1..48."""
 CUP_MONTH = 12
 """000 §4.3: the 群英杯 is played in month 12."""
+SETTLEMENT_MONTH = 13
+"""The §4.4 settlement counts as month 13: the ledger books its lines there (ledger.Entry.month), and the
+reveal calendar places the settlement chapter after the 群英杯 month (a roll due later is carried into the
+next season's month ``due − 13``)."""
 
 LEAGUE_WEEKS_IN_MONTH: dict[int, tuple[int, ...]] = {
     **{m: (1, 3) for m in range(1, 11)},
@@ -77,6 +81,6 @@ def cup_week(stage_index: int) -> int:
     return week_of(CUP_MONTH, CUP_WEEKS_IN_MONTH[stage_index])
 
 
-__all__ = ["MONTHS", "WEEKS_PER_MONTH", "SEASON_WEEKS", "CUP_MONTH", "LEAGUE_WEEKS_IN_MONTH", "CUP_STAGES",
+__all__ = ["MONTHS", "WEEKS_PER_MONTH", "SEASON_WEEKS", "CUP_MONTH", "SETTLEMENT_MONTH", "LEAGUE_WEEKS_IN_MONTH", "CUP_STAGES",
            "CUP_WEEKS_IN_MONTH", "MONTH_WEEKS", "week_of", "month_of", "week_in_month", "league_week",
            "cup_week"]
