@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.bankruptcy import (
+from anko_writer.rulesets.purasbar.money.bankruptcy import (
     BANKRUPT, EMERGENCY, NORMAL, WARNING, Bankruptcy, after, bankruptcy_step, book_emergency, emergency,
 )
-from anko_writer.rulesets.purasbar.finance import builtin_rules
-from anko_writer.rulesets.purasbar.ledger import Ledger
+from anko_writer.rulesets.purasbar.money.finance import builtin_rules
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from tests.util import render_macro, player
 
 RULES = builtin_rules()

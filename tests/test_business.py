@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.business import (
+from anko_writer.rulesets.purasbar.events.business import (
     dynamic_ranges, load_business_tables, lookup, month_start,
 )
-from anko_writer.rulesets.purasbar.depth import Depth
+from anko_writer.rulesets.purasbar.events.depth import Depth
 from tests.util import RES
 
 TABLES = load_business_tables(RES)
@@ -269,10 +269,10 @@ def test_poaching_a_willing_member_lowers_the_level() -> None:
 
 
 def test_effect_record_feeds_effects_apply() -> None:
-    from anko_writer.rulesets.purasbar.effects import Target, apply
+    from anko_writer.rulesets.purasbar.events.effects import Target, apply
     from tests.util import club, player
     c = run(1, face_of("staff_poached"), 5, staff=dict(ALL_LEVEL_2, scout=0))[0]
-    from anko_writer.rulesets.purasbar.ledger import Ledger
+    from anko_writer.rulesets.purasbar.money.ledger import Ledger
     led = Ledger(1_000_000)
     out = apply(Target(club("雷希特", [player("甲", "FW")]), Dice(1), "fx", funds=led, season=1, month=4), c["effect"])
     assert out["changed"] and led.balance == 1_000_000 + c["branch"]["compensation"] == 1_030_000
@@ -289,7 +289,7 @@ def test_without_staff_the_branch_is_left_to_the_lead() -> None:
 def test_records_are_plain_json() -> None:
     import json
 
-    from anko_writer.rulesets.purasbar.effects import KINDS
+    from anko_writer.rulesets.purasbar.events.effects import KINDS
     d = Dice(3)
     depth = Depth("business")
     for m in range(30):

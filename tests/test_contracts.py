@@ -15,7 +15,7 @@ from anko_writer.rulesets.purasbar.contracts import (
     affinity_change, age_modifier, assign_contracts, contract_offer, initial_contract, load_contracts,
     load_contracts_table, month_affinity, renewal, renewal_band, season_contracts, signing_bonus, start_affinity,
 )
-from anko_writer.rulesets.purasbar.ledger import Ledger
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT
 from tests.util import RES, club, player
 

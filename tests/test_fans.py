@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.data import load_tables
-from anko_writer.rulesets.purasbar.fans import (
+from anko_writer.rulesets.purasbar.club.fans import (
     attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
     season_reputation,
 )
-from anko_writer.rulesets.purasbar.finance import CUP_STAGES, builtin_rules, stadium_capacity
+from anko_writer.rulesets.purasbar.money.finance import CUP_STAGES, builtin_rules, stadium_capacity
 from tests.util import render_macro, RES
 
 TABLE = load_fans(RES)

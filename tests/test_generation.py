@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.generation import allocate, plan_squad, roll_core, roll_role
+from anko_writer.rulesets.purasbar.club.generation import allocate, plan_squad, roll_core, roll_role
 from anko_writer.rulesets.purasbar.models import Player
 from tests.util import RES
 

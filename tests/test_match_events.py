@@ -11,7 +11,7 @@ import pytest
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.resources import Resources
-from anko_writer.rulesets.purasbar.match_events import (
+from anko_writer.rulesets.purasbar.events.match_events import (
     POINTS, PRE, MatchDepth, check, halve, load_match_event_tables, worsen,
 )
 from tests.util import RES
@@ -159,8 +159,8 @@ def test_only_an_injury_row_can_be_sealed(tmp_path: Path) -> None:
     assert bad != text
     path = tmp_path / "match_events.yaml"
     path.write_text(bad, encoding="utf-8")
-    from anko_writer.rulesets.purasbar.depth import POLARITIES
-    from anko_writer.rulesets.purasbar.match_events import EFFECTS, check_rows
+    from anko_writer.rulesets.purasbar.events.depth import POLARITIES
+    from anko_writer.rulesets.purasbar.events.match_events import EFFECTS, check_rows
     from anko_writer.tables import load_table
     with pytest.raises(TableError, match="only an injury row"):
         check_rows(load_table(path, EFFECTS), POLARITIES)

@@ -8,7 +8,7 @@ import pytest
 
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.match import engine as match
-from anko_writer.rulesets.purasbar.morale import (
+from anko_writer.rulesets.purasbar.club.morale import (
     clamp, load_morale, load_morale_table, modifier, monthly_adjustment, offseason_adjustment, overflow,
     season_carry,
 )

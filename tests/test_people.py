@@ -12,7 +12,7 @@ from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.data import load_tables
-from anko_writer.rulesets.purasbar.people import (
+from anko_writer.rulesets.purasbar.club.people import (
     AFFINITY_TIERS, CONTROL_TIERS, DIRECTIONS, FANATICISM_TIERS, PEOPLE, ROLES, WEALTH_TIERS, Affinity, Bond,
     CoachProfile, Owner, Staff, affinity_schema, coach_profile_fields, generate_affinity,
     generate_coach_profile, generate_owner, generate_staff, load_people_tables, owner_schema,

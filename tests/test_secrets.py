@@ -22,7 +22,7 @@ from anko_writer.render import render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.match.injuries import SEALED_WEEKS, Infirmary
-from anko_writer.rulesets.purasbar.match_events import PRE, MatchDepth, check, load_match_event_tables
+from anko_writer.rulesets.purasbar.events.match_events import PRE, MatchDepth, check, load_match_event_tables
 from anko_writer.ruleset import Chapter
 from tests.util import PINNED, RES, campaign_file, player
 

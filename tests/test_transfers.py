@@ -13,7 +13,7 @@ from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.render import find_problems, make_env
 from anko_writer.rulesets.purasbar.data import load_tables
-from anko_writer.rulesets.purasbar.ledger import Ledger
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from anko_writer.rulesets.purasbar.market import (
     city_bands, load_transfer_tables, load_transfer_tables_from, make_market, tag_info, valuation, value_parts,
 )

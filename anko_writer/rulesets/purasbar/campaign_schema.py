@@ -9,7 +9,7 @@ from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, N
 from .data import city_clubs
 from .match.formations import FORMATIONS
 from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
-from .people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
+from .club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
 from .match.tactics import TENDENCIES
 
 FORMATION = Enum(list(FORMATIONS))

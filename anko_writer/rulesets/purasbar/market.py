@@ -28,7 +28,7 @@ from ...resources import Resources
 from ...schema import Check, Field, Int, List, Map, Problem, Str
 from ...tables import TABLE_SCHEMA, DiceNotation, DiceTable, Row, load_data, possible_totals, span_text
 from .contracts import contract_offer, load_contracts, start_affinity
-from .generation import roll_core, roll_name, roll_role
+from .club.generation import roll_core, roll_name, roll_role
 from .models import POSITIONS, Club, Player
 
 TAG_EFFECTS = ("none", "tag")

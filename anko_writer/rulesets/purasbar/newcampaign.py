@@ -11,9 +11,9 @@ from .match.abilities import team_abilities
 from .data import Tables
 from .match.formations import FORMATIONS, STYLE_FORMATION
 from .match.tactics import STYLE_TENDENCY, TENDENCIES
-from .people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
+from .club.people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
 from .contracts import assign_contracts
-from .generation import allocate, build_squad, roll_name
+from .club.generation import allocate, build_squad, roll_name
 from .models import ABILITY_CN, Club, Player
 
 

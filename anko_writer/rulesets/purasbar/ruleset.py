@@ -19,7 +19,7 @@ from .newcampaign import new_campaign
 from .season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
 from .world import World, new_world, open_books
-from .cashflow import apps_now, month_money
+from .money.cashflow import apps_now, month_money
 from .windows import market_list, post_market, window_phase
 from .state import player_from
 from .state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml

@@ -278,7 +278,7 @@ def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any
 def snapshot(world: Any, campaign: dict[str, Any], *, fortunes: dict[str, Any], market: list[dict[str, Any]],
              seals: list[dict[str, Any]], ending: str = "none") -> dict[str, Any]:
     """The season's end as plain data in the order :func:`state_yaml` writes it."""
-    from .people import roster_to_json
+    from .club.people import roster_to_json
     life, ours = world.life, world.ours
     c = campaign["club"]
     club = {"city": c["city"], "name": ours.name, "stadium": c["stadium"], "colours": dict(c["colours"]),

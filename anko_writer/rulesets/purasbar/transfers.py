@@ -22,7 +22,7 @@ from typing import Any
 from ...dice import Dice
 from ...schema import Field, Int, List, Map, Str
 from .contracts import contract_offer, start_affinity
-from .generation import roll_name, roll_role
+from .club.generation import roll_name, roll_role
 from .market import TransferTables, default_tables, tag_affinity, tag_info, value_parts
 from .models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .environment import modifier as env_modifier
+from .events.environment import modifier as env_modifier
 from .market import city_bands, make_market, value_parts
 from .transfers import budget_parts, run_window, window_of
 from .world import World, reveal_for

@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 from ...dice import Dice
 from .match.formations import STYLE_FORMATION
-from .generation import allocate, build_squad, roll_core
+from .club.generation import allocate, build_squad, roll_core
 from .match.injuries import Infirmary
-from .ledger import Ledger
+from .money.ledger import Ledger
 from .models import Club, Player
 from .competition.schedule import Fixture, make_schedule
 from .competition.standings import Result
@@ -107,8 +107,8 @@ def open_books(world: World, campaign: dict[str, Any], cities: list[dict[str, An
     """Designed ch.10, 11, 13 for clubs new this season: opening fans and reputation (ours unless the
     campaign gives them), an AI club's opening funds and its players' contracts (rolled ones 1D3 + age)."""
     from .contracts import assign_contracts
-    from .fans import initial_fans, initial_reputation
-    from .finance import ai_opening_funds
+    from .club.fans import initial_fans, initial_reputation
+    from .money.finance import ai_opening_funds
     rows = {r["city"]: r for r in cities}
     given = campaign["club"]
     for club in world.clubs.values():

@@ -8,9 +8,9 @@ from .engine import VENUE_BONUS, play, prepare, recovery
 from ..models import Club
 from .side import AI_SUB_STAMINA, Plan
 from ..club_life import pre_match, slice_hook
-from ..environment import injury_bonus
-from ..finance import book_gate, ticket_income
-from ..match_events import MatchDepth
+from ..events.environment import injury_bonus
+from ..money.finance import book_gate, ticket_income
+from ..events.match_events import MatchDepth
 from ..world import World, disclose_for, reveal_for
 
 

@@ -14,15 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from ...dice import Dice
-from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Problem, Str
-from ...tables import load_data
-from .competition.calendar import MONTHS, SETTLEMENT_MONTH
-from .environment import Environment, apply_percent
-from .environment import modifier as env_modifier
+from ....dice import Dice
+from ....resources import Resources
+from ....schema import Check, Field, Int, List, Map, Problem, Str
+from ....tables import load_data
+from ..competition.calendar import MONTHS, SETTLEMENT_MONTH
+from ..events.environment import Environment, apply_percent
+from ..events.environment import modifier as env_modifier
 from .ledger import Ledger
-from .models import Club
+from ..models import Club
 
 GATE_SHARE_PERCENT = 25
 """000 §4.2.3: in every league match the home club pays 25% of the gate to the away club."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...dice import Dice, Weighted
-from .match.injuries import MIN_WEEKS
-from .models import Player
+from ....dice import Dice, Weighted
+from ..match.injuries import MIN_WEEKS
+from ..models import Player
 
 PER_FACILITY, PER_ASSISTANT = 8, 2
 """000 §8.1.1: success % = training facility level × 8 + head assistant level × 2."""

@@ -10,10 +10,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
-from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Str
-from ...tables import load_data
-from .finance import CUP_STAGES, LEAGUE_CLUBS
+from ....resources import Resources
+from ....schema import Check, Field, Int, List, Map, Str
+from ....tables import load_data
+from ..money.finance import CUP_STAGES, LEAGUE_CLUBS
 from .morale import rank_bands_problem
 
 REPUTATION_MIN, REPUTATION_MAX = 0, 100

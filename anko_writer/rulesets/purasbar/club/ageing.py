@@ -5,7 +5,7 @@ or departed player never moves another's dice. Records keep every part of the ar
 formats prose. Retired players stay in ``club.players`` until :func:`remove_retired` takes them out.
 
 >>> from anko_writer.dice import Dice
->>> from .models import Club, Player
+>>> from ..models import Club, Player
 >>> t = {"decline": {"attrs": ["STA", "main"], "bands": [{"from": 30, "to": 99, "chance": 50, "loss": "1D3"}]},
 ...      "compensation": {"from": 30, "veteran": 1, "declined": 1},
 ...      "leader": {"from": 30, "mnt": 60, "base": 15, "max_leaders": 2},
@@ -24,11 +24,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice
-from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Problem, Str
-from ...tables import DiceNotation, load_data
-from .models import ATTRIBUTES, Club, Player
+from ....dice import Dice
+from ....resources import Resources
+from ....schema import Check, Field, Int, List, Map, Problem, Str
+from ....tables import DiceNotation, load_data
+from ..models import ATTRIBUTES, Club, Player
 
 ATTR_MIN, ATTR_MAX = 1, 99
 """Design doc: every attribute stays within 1…99 (the decline never takes one below 1)."""

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice
-from ...errors import TableError
-from ...resources import Resources
-from ...schema import Check, Enum, Field, Int, List, Map, Problem, Str, validate
-from ...tables import TABLE_SCHEMA, DiceTable, Row, TotalRange, load_table, span_text
-from ...yamlio import load_yaml
+from ....dice import Dice
+from ....errors import TableError
+from ....resources import Resources
+from ....schema import Check, Enum, Field, Int, List, Map, Problem, Str, validate
+from ....tables import TABLE_SCHEMA, DiceTable, Row, TotalRange, load_table, span_text
+from ....yamlio import load_yaml
 from .depth import POLARITIES, Depth, scale
 
 TARGETS = {

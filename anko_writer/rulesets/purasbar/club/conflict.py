@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...dice import Dice
+from ....dice import Dice
 from .coach_decisions import COACH_FIXED
 from .owner_actions import INTERVENE
 

@@ -6,9 +6,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Problem, Str
-from ...tables import load_data
+from ....resources import Resources
+from ....schema import Check, Field, Int, List, Map, Problem, Str
+from ....tables import load_data
 
 MORALE_MIN, MORALE_MAX = -100, 100
 """000 §5.1.3: team morale runs from −100 to 100."""

@@ -6,8 +6,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from ...dice import Dice
-from ...tables import DiceTable, load_table
+from ....dice import Dice
+from ....tables import DiceTable, load_table
 from .owner_actions import BASE_EFFECTS, Checked, check, pick
 
 COACH_EFFECTS = BASE_EFFECTS | {"one_on_one", "scout", "tactics"}

@@ -7,9 +7,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping
 
-from ...dice import Dice
-from ...errors import Location, TableError
-from ...tables import DiceTable, Row, load_table
+from ....dice import Dice
+from ....errors import Location, TableError
+from ....tables import DiceTable, Row, load_table
 
 BASE_EFFECTS = frozenset({
     "funds", "investment", "morale", "facility", "staff_level", "affinity", "injury", "stamina",

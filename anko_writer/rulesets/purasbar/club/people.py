@@ -15,13 +15,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Literal
 
-from ...dice import Dice, Roll
-from ...errors import Location, TableError
-from ...resources import Resources
-from ...schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str
-from ...tables import DiceNotation, DiceTable, Row, load_data, load_table
+from ....dice import Dice, Roll
+from ....errors import Location, TableError
+from ....resources import Resources
+from ....schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str
+from ....tables import DiceNotation, DiceTable, Row, load_data, load_table
 from .generation import roll_name
-from .match.tactics import FLEXIBLE, STUBBORN
+from ..match.tactics import FLEXIBLE, STUBBORN
 
 # ---------------------------------------------------------------- rules and designed constants
 

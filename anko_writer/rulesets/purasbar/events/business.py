@@ -17,13 +17,13 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from ...dice import Dice
-from ...errors import Location, TableError
-from ...resources import Resources
-from ...tables import DiceTable, Row, load_table
-from .competition.calendar import MONTHS
+from ....dice import Dice
+from ....errors import Location, TableError
+from ....resources import Resources
+from ....tables import DiceTable, Row, load_table
+from ..competition.calendar import MONTHS
 from .depth import POLARITIES, Depth, scale
-from .finance import r_band
+from ..money.finance import r_band
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""

@@ -16,10 +16,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice, Roll
-from ...errors import Location, TableError
-from ...resources import Resources
-from ...tables import DiceTable, Row, load_table
+from ....dice import Dice, Roll
+from ....errors import Location, TableError
+from ....resources import Resources
+from ....tables import DiceTable, Row, load_table
 from .depth import MATCH_LADDER, POLARITIES, Depth, scale
 
 PRE = 0

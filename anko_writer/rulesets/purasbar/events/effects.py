@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ...dice import Dice
-from .models import Club, Player
+from ....dice import Dice
+from ..models import Club, Player
 
 MORALE_MIN, MORALE_MAX = -100, 100
 """000 §5.1.3: team morale runs from −100 to 100."""

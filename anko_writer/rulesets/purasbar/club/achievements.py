@@ -19,10 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice
-from ...resources import Resources
-from ...schema import Check, Data, Field, Int, List, Map, Problem, Str
-from ...tables import load_data
+from ....dice import Dice
+from ....resources import Resources
+from ....schema import Check, Data, Field, Int, List, Map, Problem, Str
+from ....tables import load_data
 
 KINDS = ("in_season", "season_end")
 """When an achievement is checked: after each month, or at §4.4 step 7."""

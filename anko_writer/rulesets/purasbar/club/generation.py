@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...dice import Dice, Roll, shuffle
-from .models import ABILITIES, POSITIONS, Ability, Player, Position
+from ....dice import Dice, Roll, shuffle
+from ..models import ABILITIES, POSITIONS, Ability, Player, Position
 
 ABILITY_CAP = 99
 """000 §2.2: each ability is at least 1 and at most 99."""
