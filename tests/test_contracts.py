@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.render import find_problems, make_env
-from anko_writer.rulesets.purasbar.contracts import (
+from anko_writer.rulesets.purasbar.transfers.contracts import (
     affinity_change, age_modifier, assign_contracts, contract_offer, initial_contract, load_contracts,
     load_contracts_table, month_affinity, renewal, renewal_band, season_contracts, signing_bonus, start_affinity,
 )

@@ -14,17 +14,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def schema_doc() -> str:
     """The text of docs/campaign-schema.md (regenerate: python -m tests.test_docs)."""
     head = ("# The 群英杯 campaign file\n\nEvery key `anko-writer check` accepts, generated from the schema in\n"
-            "`anko_writer/rulesets/purasbar/campaign_schema.py`. Unknown keys are errors.\n\n")
+            "`anko_writer/rulesets/purasbar/setup/campaign_schema.py`. Unknown keys are errors.\n\n")
     return head + describe(RULESET.campaign_schema(RES)) + "\n"
 
 
 def state_doc() -> str:
     """The text of docs/state-schema.md: the keys of a season's ``state-end.yaml``."""
-    from anko_writer.rulesets.purasbar.data import load_tables
-    from anko_writer.rulesets.purasbar.club_life import load_life_tables
-    from anko_writer.rulesets.purasbar.state import state_schema
+    from anko_writer.rulesets.purasbar.setup.data import load_tables
+    from anko_writer.rulesets.purasbar.season.club_life import load_life_tables
+    from anko_writer.rulesets.purasbar.setup.state import state_schema
     head = ("# The 群英杯 season state file (`OUT/sNN/state-end.yaml`)\n\nEvery key the next season reads from a "
-            "season's end, generated from the schema in\n`anko_writer/rulesets/purasbar/state.py`. Edit the file, "
+            "season's end, generated from the schema in\n`anko_writer/rulesets/purasbar/setup/state.py`. Edit the file, "
             "then play the next season; unknown keys are errors.\n\n")
     cities = [c["city"] for c in load_tables(RES).cities]
     return head + describe(state_schema(cities, load_life_tables(RES)["people"])) + "\n"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.data import load_tables
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.club.fans import (
     attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
     season_reputation,

@@ -14,7 +14,7 @@ from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.money.bankruptcy import book_emergency, emergency
 from anko_writer.rulesets.purasbar.competition.calendar import SETTLEMENT_MONTH
-from anko_writer.rulesets.purasbar.data import load_tables
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.events.environment import Environment
 from anko_writer.rulesets.purasbar.club.fans import initial_fans, initial_reputation
 from anko_writer.rulesets.purasbar.money.finance import (

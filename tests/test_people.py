@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.resources import Resources
-from anko_writer.rulesets.purasbar.data import load_tables
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.club.people import (
     AFFINITY_TIERS, CONTROL_TIERS, DIRECTIONS, FANATICISM_TIERS, PEOPLE, ROLES, WEALTH_TIERS, Affinity, Bond,
     CoachProfile, Owner, Staff, affinity_schema, coach_profile_fields, generate_affinity,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anko_writer.rulesets.purasbar.data import load_tables
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.tables import possible_totals
 from tests.util import RES
 

@@ -9,22 +9,22 @@ from ...errors import AnkoError
 from ...hidden import mask_sealed
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun
-from .campaign_schema import campaign_schema
+from .setup.campaign_schema import campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .competition.calendar import MONTHS as SEASON_MONTHS
-from .cupmonth import play_cup_month
-from .data import load_tables
-from .club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
-from .newcampaign import new_campaign
-from .season import clubs_json, next_vote, play_league_month, tactics_formation, tired
+from .season.cupmonth import play_cup_month
+from .setup.data import load_tables
+from .season.club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
+from .setup.newcampaign import new_campaign
+from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
-from .world import World, new_world, open_books
+from .season.world import World, new_world, open_books
 from .money.cashflow import apps_now, month_money
-from .windows import market_list, post_market, window_phase
-from .state import player_from
-from .state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
-from .settlement import settle
-from .seasons import carried_seals, carry_over, fortunes_of, load_season_tables, month_achievements
+from .transfers.windows import market_list, post_market, window_phase
+from .setup.state import player_from
+from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
+from .season.settlement import settle
+from .season.seasons import carried_seals, carry_over, fortunes_of, load_season_tables, month_achievements
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from .bankruptcy import bankruptcy_step, book_emergency, emergency
-from ..contracts import affinity_change
+from ..transfers.contracts import affinity_change
 from .finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..competition.standings import table
-from ..world import World
+from ..season.world import World
 
 
 def club_results(played: dict[str, Any]) -> dict[str, list[str]]:

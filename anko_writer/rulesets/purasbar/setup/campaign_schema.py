@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
 from .data import city_clubs
-from .match.formations import FORMATIONS
-from .models import ABILITIES, POSITIONS, SQUAD_LIMIT
-from .club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
-from .match.tactics import TENDENCIES
+from ..match.formations import FORMATIONS
+from ..models import ABILITIES, POSITIONS, SQUAD_LIMIT
+from ..club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
+from ..match.tactics import TENDENCIES
 
 FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)

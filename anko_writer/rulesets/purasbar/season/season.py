@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .match.abilities import team_abilities
-from .competition.calendar import MONTHS, league_week, week_of
-from .match.formations import FORMATIONS, counter
-from .match.matchday import advance_week, play_fixture
-from .competition.schedule import ROUNDS_BY_MONTH
-from .match.side import AI_SUB_STAMINA
-from .match.tactics import adaptation
-from .models import Club, Player
+from ..match.abilities import team_abilities
+from ..competition.calendar import MONTHS, league_week, week_of
+from ..match.formations import FORMATIONS, counter
+from ..match.matchday import advance_week, play_fixture
+from ..competition.schedule import ROUNDS_BY_MONTH
+from ..match.side import AI_SUB_STAMINA
+from ..match.tactics import adaptation
+from ..models import Club, Player
 from .world import World
 
 LEAGUE_MONTHS = 11

@@ -6,7 +6,7 @@ holds the designed numbers and explains them. ``Player.contract`` counts the sea
 one included: at the season end a player on 1 rolls for renewal and everyone else ticks down.
 
 >>> from anko_writer.dice import Dice
->>> from .models import Player
+>>> from ..models import Player
 >>> d = Dice(1)
 >>> d.fix(2)
 >>> p = Player("甲", "FW", True, {"ATK": 30, "DEF": 9, "MID": 12, "GK": 3, "STA": 60, "MNT": 50}, 21)
@@ -21,12 +21,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...dice import Dice
-from ...resources import Resources
-from ...schema import Check, Field, Int, List, Map, Problem, Str
-from ...tables import DiceNotation, load_data
-from .competition.calendar import SETTLEMENT_MONTH
-from .models import SQUAD_LIMIT, Club, Player
+from ....dice import Dice
+from ....resources import Resources
+from ....schema import Check, Field, Int, List, Map, Problem, Str
+from ....tables import DiceNotation, load_data
+from ..competition.calendar import SETTLEMENT_MONTH
+from ..models import SQUAD_LIMIT, Club, Player
 
 AFFINITY_MIN, AFFINITY_MAX = 0, 100
 """A player's affinity runs 0–100 (models.Player.affinity, designed)."""
@@ -306,7 +306,7 @@ def month_affinity(player: Player, played: bool, results: Sequence[str], tables:
                    injured: bool | None = None) -> int:
     """The player's affinity after this month (designed, small, clamped 0–100); the caller stores it.
 
-    >>> from .models import Player
+    >>> from ..models import Player
     >>> p = Player("甲", "MF", False, {}, 24)
     >>> month_affinity(p, True, ["win", "draw"]), month_affinity(p, False, ["loss", "loss"])
     (52, 48)

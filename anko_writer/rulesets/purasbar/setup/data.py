@@ -8,10 +8,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ...dice import MAX_SIDES
-from ...resources import Resources
-from ...schema import Check, Enum, Field, Int, List, Map, Name, Problem, Str
-from ...tables import DiceTable, load_data, load_table
+from ....dice import MAX_SIDES
+from ....resources import Resources
+from ....schema import Check, Enum, Field, Int, List, Map, Name, Problem, Str
+from ....tables import DiceTable, load_data, load_table
 
 NAME_POOL_MAX = MAX_SIDES
 """The most entries a name pool may hold: a name is picked with 1D{pool size}, a die of at most

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .competition.calendar import CUP_MONTH, cup_week
-from .competition.cup import (
+from ..competition.calendar import CUP_MONTH, cup_week
+from ..competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
-from .match.matchday import advance_week, play_fixture
+from ..match.matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
-from .competition.standings import Result
+from ..competition.standings import Result
 from .world import World
 
 
