@@ -20,8 +20,8 @@ from ....errors import Location, TableError
 from ....resources import Resources
 from ....schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str
 from ....tables import DiceNotation, DiceTable, Row, load_data, load_table
-from .generation import roll_name
 from ..match.tactics import FLEXIBLE, STUBBORN
+from .generation import roll_name
 
 # ---------------------------------------------------------------- rules and designed constants
 

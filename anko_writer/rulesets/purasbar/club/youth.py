@@ -17,9 +17,9 @@ from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import DiceNotation, load_data
 from ..match.abilities import team_abilities
+from ..models import ABILITIES, ATTRIBUTES, POSITIONS, SQUAD_LIMIT, Club, Player
 from .ageing import ATTR_MAX, band, bands_problem
 from .generation import CORE_FORMULAS, CORE_STA, GK_ATK_PERCENT, ROLE_MNT, ROLE_SECONDARY, ROLE_STA, roll_name
-from ..models import ABILITIES, ATTRIBUTES, POSITIONS, SQUAD_LIMIT, Club, Player
 
 K_BASE, K_DIVISOR = 100, 250
 """000 §3.3.1 step 3: k = 0.4 + face / 250 = (100 + face) / 250; the academy replaces the D100 by its die."""

@@ -22,8 +22,8 @@ from ....errors import Location, TableError
 from ....resources import Resources
 from ....tables import DiceTable, Row, load_table
 from ..competition.calendar import MONTHS
-from .depth import POLARITIES, Depth, scale
 from ..money.finance import r_band
+from .depth import POLARITIES, Depth, scale
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""

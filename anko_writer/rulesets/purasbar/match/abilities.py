@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .formations import FORMATIONS
 from ..models import ABILITIES, Player
+from .formations import FORMATIONS
 
 
 def stamina_factor(stamina: int) -> tuple[int, int]:

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, cast
 
 from ....dice import Dice, Weighted
+from ..models import Club, Player
 from .abilities import effective
 from .formations import FORMATIONS, counter
-from .inplay import break_before
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
-from ..models import Club, Player
+from .inplay import break_before
 from .penalties import shootout, takers
 from .side import Plan, Side
 from .substitutions import temp_ability

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ....dice import Dice
-from .formations import FORMATIONS
 from ..models import MAIN, Player
+from .formations import FORMATIONS
 from .side import Side
 from .substitutions import policy_subs, substitute, temp_ability
 from .tactics import (

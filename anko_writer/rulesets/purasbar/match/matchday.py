@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine import VENUE_BONUS, play, prepare, recovery
-from ..models import Club
-from .side import AI_SUB_STAMINA, Plan
-from ..season.club_life import pre_match, slice_hook
 from ..events.environment import injury_bonus
-from ..money.finance import book_gate, ticket_income
 from ..events.match_events import MatchDepth
+from ..models import Club
+from ..money.finance import book_gate, ticket_income
+from ..season.club_life import pre_match, slice_hook
 from ..season.world import World, disclose_for, reveal_for
+from .engine import VENUE_BONUS, play, prepare, recovery
+from .side import AI_SUB_STAMINA, Plan
 
 
 def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Any, them: Any,

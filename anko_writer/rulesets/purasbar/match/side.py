@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .abilities import effective, team_abilities
 from ..models import Club, Player
+from .abilities import effective, team_abilities
 from .tactics import ADAPT_PENALTY, Coach
 
 AI_SUB_STAMINA = 30

@@ -22,9 +22,9 @@ from typing import Any, Iterable
 
 from ....dice import Dice
 from ..competition.calendar import SETTLEMENT_MONTH
+from ..models import Player
 from .finance import FinanceRules, builtin_rules
 from .ledger import Ledger
-from ..models import Player
 
 NORMAL, WARNING, EMERGENCY, BANKRUPT = 0, 1, 2, 3
 """The four stages of the chain."""

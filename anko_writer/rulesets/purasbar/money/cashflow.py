@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bankruptcy import bankruptcy_step, book_emergency, emergency
-from ..transfers.contracts import affinity_change
-from .finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..competition.standings import table
 from ..season.world import World
+from ..transfers.contracts import affinity_change
+from .bankruptcy import bankruptcy_step, book_emergency, emergency
+from .finance import book_monthly, month_cashflow, monthly_income, season_bill
 
 
 def club_results(played: dict[str, Any]) -> dict[str, list[str]]:

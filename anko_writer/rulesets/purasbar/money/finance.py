@@ -21,8 +21,8 @@ from ....tables import load_data
 from ..competition.calendar import MONTHS, SETTLEMENT_MONTH
 from ..events.environment import Environment, apply_percent
 from ..events.environment import modifier as env_modifier
-from .ledger import Ledger
 from ..models import Club
+from .ledger import Ledger
 
 GATE_SHARE_PERCENT = 25
 """000 §4.2.3: in every league match the home club pays 25% of the gate to the away club."""

@@ -10,23 +10,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..events.business import month_start
-from ..club.coach_decisions import monthly_decision, scout_opponent
+from ..club.coach_decisions import load_coach_decisions, monthly_decision, scout_opponent
 from ..club.conflict import contest, forced, halve
+from ..club.morale import load_morale, monthly_adjustment
+from ..club.owner_actions import load_owner_actions, monthly_action
+from ..club.people import Affinity, CoachProfile, Owner, load_people_tables, rapport_training_bonus, roster_from_json
+from ..club.training import monthly_training, one_on_one
+from ..events.business import load_business_tables, month_start
 from ..events.depth import Depth
 from ..events.effects import Target, apply, sealed_absence
-from ..events.environment import apply_percent, morale_bonus, season_start
+from ..events.environment import Environment, apply_percent, extra_trigger, load_external, morale_bonus, season_start
 from ..events.environment import modifier as env_modifier
-from ..money.bankruptcy import Bankruptcy
-from ..money.finance import FinanceRules, r_from_ledger, season_bill
-from ..transfers.transfers import Instalments, window_of
-from ..money.ledger import Ledger
-from ..events.match_events import MatchDepth, check
-from ..club.morale import monthly_adjustment
-from ..club.owner_actions import monthly_action
-from ..club.people import rapport_training_bonus
+from ..events.match_events import MatchDepth, check, load_match_event_tables
 from ..match.side import Side
-from ..club.training import monthly_training, one_on_one
+from ..money.bankruptcy import Bankruptcy
+from ..money.finance import FinanceRules, load_finance, r_from_ledger, season_bill
+from ..money.ledger import Ledger
+from ..setup.data import tables_stamp
+from ..transfers.transfers import Instalments, window_of
 from .world import World
 
 MONEY_TARGETS = ("ticket", "broadcast", "sponsor", "transfer")
@@ -392,7 +393,6 @@ def load_life_tables(resources: Any) -> dict[str, Any]:
 
     Cached per set of table files (path and modification time), so one run reads each file once.
     """
-    from ..setup.data import tables_stamp
     stamp = tables_stamp(resources)
     if stamp not in _LIFE_CACHE:
         _LIFE_CACHE[stamp] = _load_life_tables(resources)
@@ -400,14 +400,6 @@ def load_life_tables(resources: Any) -> dict[str, Any]:
 
 
 def _load_life_tables(resources: Any) -> dict[str, Any]:
-    from ..events.business import load_business_tables
-    from ..club.coach_decisions import load_coach_decisions
-    from ..events.environment import load_external
-    from ..events.match_events import load_match_event_tables
-    from ..club.morale import load_morale
-    from ..club.owner_actions import load_owner_actions
-    from ..club.people import load_people_tables
-    from ..money.finance import load_finance
     return {
         "people": load_people_tables(resources), "business": load_business_tables(resources),
         "match_events": load_match_event_tables(resources), "external": load_external(resources),
@@ -420,8 +412,6 @@ def _load_life_tables(resources: Any) -> dict[str, Any]:
 
 def life_from_campaign(data: dict[str, Any], tables: dict[str, Any], ledger: Ledger | None = None) -> Life:
     """Our club's people and money as the campaign file holds them (``ledger``: our club's, if built)."""
-    from ..events.environment import Environment
-    from ..club.people import Affinity, CoachProfile, Owner, roster_from_json
     coach = data["coach"]
     profile = CoachProfile.from_json({k: coach[k] for k in ("passion", "stubbornness", "empathy", "discipline",
                                                             "resume", "background")})
@@ -439,7 +429,6 @@ def phases_before(world: World, life: Life, month: int, decisions: dict[str, Any
         out["external"] = environment_phase(world, life)
     for check_rec in out["business"]["checks"]:
         if check_rec.get("extra_external"):
-            from ..events.environment import extra_trigger
             extra = extra_trigger(world.dice, f"s{world.season}/m{month:02d}/external-extra", life.environment,
                                   life.tables["external"])
             extra["applied"] = [_league_effect(world, life, e) for e in extra.get("effects", [])]

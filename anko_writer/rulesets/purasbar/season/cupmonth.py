@@ -8,9 +8,9 @@ from ..competition.calendar import CUP_MONTH, cup_week
 from ..competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
+from ..competition.standings import Result
 from ..match.matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
-from ..competition.standings import Result
 from .world import World
 
 

@@ -13,10 +13,16 @@ from ....dice import Dice
 from ....resources import Resources
 from ....schema import Field, Int, Map, Str
 from ....tables import DiceNotation, load_data
-from ..money.bankruptcy import Bankruptcy
-from ..setup.data import tables_stamp
-from ..competition.calendar import SETTLEMENT_MONTH
+from ..club.achievements import check_month, load_achievements, month_facts
+from ..club.ageing import load_ageing
+from ..club.fans import load_fans
 from ..club.generation import roll_name
+from ..club.youth import load_youth
+from ..competition.calendar import SETTLEMENT_MONTH
+from ..money.bankruptcy import Bankruptcy
+from ..money.finance import load_prizes
+from ..setup.data import tables_stamp
+from ..transfers.market import load_transfer_tables
 from .world import World
 
 
@@ -66,12 +72,6 @@ def load_season_tables(resources: Resources) -> dict[str, Any]:
     contracts, prizes, fans, the off-season rules), validated; cached per set of table files."""
     stamp = tables_stamp(resources)
     if stamp not in _CACHE:
-        from ..club.achievements import load_achievements
-        from ..club.ageing import load_ageing
-        from ..club.fans import load_fans
-        from ..money.finance import load_prizes
-        from ..transfers.market import load_transfer_tables
-        from ..club.youth import load_youth
         transfers = load_transfer_tables(resources)
         _CACHE[stamp] = {"ageing": load_ageing(resources), "youth": load_youth(resources),
                          "achievements": load_achievements(resources), "seasons": load_seasons(resources),
@@ -82,7 +82,6 @@ def load_season_tables(resources: Resources) -> dict[str, Any]:
 
 def month_achievements(world: World, record: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
     """§4.1 phase 5 (designed Appendix E): the in-season achievements the month's facts unlock."""
-    from ..club.achievements import check_month, month_facts
     life = world.life
     facts = month_facts(record, world.ours.name, life.facts)
     life.facts = facts

@@ -11,20 +11,20 @@ from typing import Any
 
 from ..club.achievements import check_season, rewards, season_facts
 from ..club.ageing import age_squad, remove_retired
-from ..money.cashflow import bankruptcy_check
-from ..transfers.contracts import season_contracts
-from ..events.environment import youth_bonus
 from ..club.fans import attendance_percent, season_fans, season_reputation
 from ..club.fans import clamp as clamp_reputation
-from ..competition.calendar import SETTLEMENT_MONTH
-from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
-from .seasons import owner_retirement, poaching
-from ..competition.standings import table
-from ..transfers.windows import league_names, post_market, roll_everyone
-from .world import World
 from ..club.youth import promotions, youth_intake
+from ..competition.calendar import SETTLEMENT_MONTH
+from ..competition.standings import table
+from ..events.environment import youth_bonus
+from ..money.cashflow import bankruptcy_check
+from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
+from ..transfers.contracts import season_contracts
+from ..transfers.windows import league_names, post_market, roll_everyone
+from .seasons import owner_retirement, poaching
+from .world import World
 
 STEPS: tuple[str, ...] = ("ranking", "prizes", "fans", "reputation", "morale", "ageing", "achievements",
                           "contracts", "maintenance", "salaries", "depth", "next")

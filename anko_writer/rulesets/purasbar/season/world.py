@@ -7,14 +7,18 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ....dice import Dice
-from ..match.formations import STYLE_FORMATION
+from ..club.fans import initial_fans, initial_reputation
 from ..club.generation import allocate, build_squad, roll_core
-from ..match.injuries import Infirmary
-from ..money.ledger import Ledger
-from ..models import Club, Player
 from ..competition.schedule import Fixture, make_schedule
 from ..competition.standings import Result
-from ..match.tactics import STYLE_TENDENCY, Coach
+from ..match.formations import STYLE_FORMATION
+from ..match.injuries import Infirmary
+from ..match.tactics import Coach, STYLE_TENDENCY
+from ..models import Club, Player
+from ..money.finance import ai_opening_funds
+from ..money.ledger import Ledger
+from ..setup.state import player_from
+from ..transfers.contracts import assign_contracts
 
 AI_STUBBORNNESS = "1D100"
 """Designed: an AI coach's stubbornness (固执, used by §7.4.3) is one D100 at the club's creation."""
@@ -51,7 +55,6 @@ class World:
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
     """Our club as the campaign file describes it."""
-    from ..setup.state import player_from
     c, coach = data["club"], data["coach"]
     players = [player_from(p) for p in data["players"]]
     club = Club(c["city"], c["name"], total, dict(c["initial_abilities"]), c["first_priority"],
@@ -68,7 +71,6 @@ def club_from_campaign(data: dict[str, Any], total: int) -> Club:
 
 def ai_club_from_state(d: dict[str, Any]) -> Club:
     """An AI club as the previous season's ``state-end.yaml`` left it."""
-    from ..setup.state import player_from
     club = Club(d["city"], d["name"], d["total"], dict(d["initial_abilities"]), d["first_priority"],
                 d["formation"], [player_from(p) for p in d["players"]], morale=d["morale"],
                 facilities=dict(d["facilities"]), slug=d["slug"], fans=d["fans"], reputation=d["reputation"])
@@ -106,9 +108,6 @@ def open_books(world: World, campaign: dict[str, Any], cities: list[dict[str, An
                fans: dict[str, Any], contracts: dict[str, Any]) -> None:
     """Designed ch.10, 11, 13 for clubs new this season: opening fans and reputation (ours unless the
     campaign gives them), an AI club's opening funds and its players' contracts (rolled ones 1D3 + age)."""
-    from ..transfers.contracts import assign_contracts
-    from ..club.fans import initial_fans, initial_reputation
-    from ..money.finance import ai_opening_funds
     rows = {r["city"]: r for r in cities}
     given = campaign["club"]
     for club in world.clubs.values():

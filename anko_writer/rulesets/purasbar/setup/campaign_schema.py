@@ -6,11 +6,11 @@ from dataclasses import replace
 from typing import Any
 
 from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
-from .data import city_clubs
-from ..match.formations import FORMATIONS
-from ..models import ABILITIES, POSITIONS, SQUAD_LIMIT
 from ..club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
+from ..match.formations import FORMATIONS
 from ..match.tactics import TENDENCIES
+from ..models import ABILITIES, POSITIONS, SQUAD_LIMIT
+from .data import city_clubs
 
 FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)

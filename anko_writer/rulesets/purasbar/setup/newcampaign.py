@@ -7,14 +7,14 @@ from typing import Any
 from ....dice import Dice
 from ....errors import AnkoError
 from ....ruleset import Chapter, NewCampaign
+from ..club.generation import allocate, build_squad, roll_name
+from ..club.people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
 from ..match.abilities import team_abilities
-from .data import Tables
 from ..match.formations import FORMATIONS, STYLE_FORMATION
 from ..match.tactics import STYLE_TENDENCY, TENDENCIES
-from ..club.people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
-from ..transfers.contracts import assign_contracts
-from ..club.generation import allocate, build_squad, roll_name
 from ..models import ABILITY_CN, Club, Player
+from ..transfers.contracts import assign_contracts
+from .data import Tables
 
 
 def _colours(dice: Dice, key: str, table: Any) -> tuple[dict[str, str], list[dict[str, Any]]]:

@@ -15,13 +15,14 @@ import json
 import re
 from typing import Any
 
+from .... import yamlio
 from ....errors import CampaignError
 from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate
-from .... import yamlio
+from ..club.people import roster_to_json
+from ..match.tactics import TENDENCIES
+from ..models import ABILITIES, ATTRIBUTES, Club, Player
 from .campaign_schema import FORMATION, PLAYER, club_fields
 from .data import city_slugs
-from ..models import ABILITIES, ATTRIBUTES, Club, Player
-from ..match.tactics import TENDENCIES
 
 ATTR = Int(min=1, max=99)
 ENDINGS = ("none", "bankruptcy", "owner_retired")
@@ -278,7 +279,6 @@ def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any
 def snapshot(world: Any, campaign: dict[str, Any], *, fortunes: dict[str, Any], market: list[dict[str, Any]],
              seals: list[dict[str, Any]], ending: str = "none") -> dict[str, Any]:
     """The season's end as plain data in the order :func:`state_yaml` writes it."""
-    from ..club.people import roster_to_json
     life, ours = world.life, world.ours
     c = campaign["club"]
     club = {"city": c["city"], "name": ours.name, "stadium": c["stadium"], "colours": dict(c["colours"]),

@@ -27,9 +27,9 @@ from ....dice import Dice, DiceExpr
 from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import TABLE_SCHEMA, DiceNotation, DiceTable, Row, load_data, possible_totals, span_text
-from .contracts import contract_offer, load_contracts, start_affinity
 from ..club.generation import roll_core, roll_name, roll_role
 from ..models import POSITIONS, Club, Player
+from .contracts import contract_offer, load_contracts, start_affinity
 
 TAG_EFFECTS = ("none", "tag")
 """Effect kinds of the tag table's rows."""

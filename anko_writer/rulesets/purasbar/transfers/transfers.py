@@ -21,10 +21,10 @@ from typing import Any
 
 from ....dice import Dice
 from ....schema import Field, Int, List, Map, Str
-from .contracts import contract_offer, start_affinity
 from ..club.generation import roll_name, roll_role
-from .market import TransferTables, default_tables, tag_affinity, tag_info, value_parts
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
+from .contracts import contract_offer, start_affinity
+from .market import TransferTables, default_tables, tag_affinity, tag_info, value_parts
 
 KIND_IN, KIND_OUT, KIND_INSTALMENT, KIND_SEVERANCE = "transfer_in", "transfer_out", "instalment", "severance"
 """Ledger kinds this module posts."""

@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..events.environment import modifier as env_modifier
+from ..season.world import World, reveal_for
+from ..setup.state import player_data
 from .market import city_bands, make_market, value_parts
 from .transfers import budget_parts, run_window, window_of
-from ..season.world import World, reveal_for
 
 
 def league_names(world: World) -> set[str]:
@@ -35,7 +36,6 @@ def post_market(world: World, season: int, month: int, tables: dict[str, Any], n
 def market_list(world: World, tables: dict[str, Any]) -> list[dict[str, Any]]:
     """The market as the vote and the state file show it: each player with his value."""
     env = env_modifier(world.life.environment, "transfer")
-    from ..setup.state import player_data
     return [{**player_data(p), "value": value_parts(p, tables["transfers"], env)["value"]} for p in world.market]
 
 
