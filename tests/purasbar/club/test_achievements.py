@@ -13,7 +13,7 @@ from anko_writer.rulesets.purasbar.club.achievements import (
     EXTRA_FACTS, MONTH_FACTS, SEASON_FACTS, check_month, check_season, holds, load_achievements,
     load_achievements_table, month_facts, rewards, season_facts, trailed,
 )
-from tests.test_ageing import render_macro
+from tests.purasbar.club.test_ageing import render_macro
 from tests.util import RES
 
 TABLE = load_achievements(RES)

@@ -8,7 +8,7 @@ from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.schema import describe
 from tests.util import RES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def schema_doc() -> str:
@@ -39,10 +39,10 @@ def test_state_schema_doc_is_current() -> None:
 
 
 def test_rules_coverage_names_existing_tests() -> None:
-    """Every ``tests/test_x.py::name`` the coverage map cites exists."""
+    """Every ``tests/<folder>/test_x.py::name`` the coverage map cites exists."""
     import re
     text = (ROOT / "docs/rules-coverage.md").read_text(encoding="utf-8")
-    for file, names in re.findall(r"`tests/(test_\w+\.py)((?:::\w+\*?)?)`", text):
+    for file, names in re.findall(r"`tests/((?:\w+/)*test_\w+\.py)((?:::\w+\*?)?)`", text):
         path = ROOT / "tests" / file
         assert path.exists(), file
         if names:

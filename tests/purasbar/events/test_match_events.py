@@ -45,7 +45,7 @@ def test_tables_follow_the_row_contract() -> None:
 
 
 def test_a_row_limited_in_time_needs_a_fallback(tmp_path: Path) -> None:
-    src = (Path(__file__).resolve().parent.parent / "tables/purasbar/match_events.yaml").read_text("utf-8")
+    src = (Path(__file__).resolve().parents[3] / "tables/purasbar/match_events.yaml").read_text("utf-8")
     folder = tmp_path / "tables/purasbar"
     folder.mkdir(parents=True)
     cut = src.index("    fallback:\n      effect: morale")

@@ -19,7 +19,7 @@ from anko_writer.errors import CampaignError, TableError
 from anko_writer.schema import Invalid, Name, Str, name_problem
 from tests.util import campaign_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUILTIN_TABLES = ROOT / "tables" / "purasbar"
 
 BAD = [

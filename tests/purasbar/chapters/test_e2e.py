@@ -110,7 +110,7 @@ def test_table_with_a_gap_in_the_campaign_folder(tmp_path: Path) -> None:
     camp = campaign_file(tmp_path)
     tables = tmp_path / "tables" / "purasbar"
     tables.mkdir(parents=True)
-    src = Path(__file__).resolve().parent.parent / "tables/purasbar/facilities.yaml"
+    src = Path(__file__).resolve().parents[3] / "tables/purasbar/facilities.yaml"
     (tables / "facilities.yaml").write_text(
         src.read_text(encoding="utf-8").replace("range: 31-75", "range: 32-75"), encoding="utf-8")
     out = tmp_path / "out"

@@ -26,7 +26,7 @@ from anko_writer.cli import app
 from anko_writer.errors import OutputError
 from anko_writer.output import JOURNAL, LOCK, STAGE_PREFIX, locked, read_manifest, write_files
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "campaigns" / "recht.yaml"
 runner = CliRunner()
 

@@ -26,7 +26,7 @@ from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.tables import load_table
 from tests.util import RES, campaign_file
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _python_m(*args: str) -> subprocess.CompletedProcess[str]:

@@ -178,7 +178,7 @@ def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
 def test_real_entry_point_prints_one_line(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "anko_writer", "check", str(tmp_path / "missing.yaml")],
-        capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2],
     )
     assert proc.returncode == 1
     assert proc.stdout == "" and proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")

@@ -20,9 +20,9 @@ from anko_writer import ruleset as ruleset_mod
 from anko_writer.errors import InputError
 from anko_writer.resources import Resources
 from anko_writer.schema import Field, Int, Map, Str
-from tests.test_cli import CAMPAIGN, FakeRuleset, files_under, write_templates
+from tests.core.test_cli import CAMPAIGN, FakeRuleset, files_under, write_templates
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 runner = CliRunner()
 PLAYED: list[int] = []
 

@@ -16,7 +16,7 @@ from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT, Player
 from anko_writer.rulesets.purasbar.club.youth import (
     eligible, load_youth, load_youth_table, promotion_chance, promotions, youth_intake,
 )
-from tests.test_ageing import render_macro
+from tests.purasbar.club.test_ageing import render_macro
 from tests.util import RES, club, player
 
 TABLE = load_youth(RES)
