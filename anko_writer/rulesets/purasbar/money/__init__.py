@@ -1,2 +1,2 @@
-"""000 ch.11 and Appendix: money — the ledger, finance rules (gate, income, prizes, bills), the month's
-cash flow and bankruptcy."""
+"""Money (000 ch.11): the ledger, finance rules (gate, income, prizes, bills), the month's cash flow and
+bankruptcy."""
