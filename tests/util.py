@@ -6,7 +6,7 @@ from pathlib import Path
 
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.match import Side
+from anko_writer.rulesets.purasbar.match.engine import Side
 from anko_writer.rulesets.purasbar.models import Club, Player
 
 RES = Resources("purasbar", None)

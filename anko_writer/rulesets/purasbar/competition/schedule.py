@@ -1,0 +1,77 @@
+"""000 §4.2 league calendar: a 23-round single round robin, home sides by 1D2, rounds by month."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ....dice import Dice, shuffle
+
+ROUNDS_BY_MONTH: dict[int, tuple[int, ...]] = {
+    **{m: (2 * m - 1, 2 * m) for m in range(1, 11)},
+    11: (21, 22, 23),
+}
+"""000 §4.2.1: two rounds a month in months 1–10, three in month 11 (2 × 10 + 3 = 23)."""
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One league pairing: round, the published pair (A, B), and the 1D2 that gave the home side."""
+
+    round: int
+    a: str
+    b: str
+    home_roll: int
+    roll_id: str
+
+    @property
+    def home(self) -> str:
+        """1 = at A's ground, 2 = at B's (000 §4.2.2)."""
+        return self.a if self.home_roll == 1 else self.b
+
+    @property
+    def away(self) -> str:
+        """The other side."""
+        return self.b if self.home_roll == 1 else self.a
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain record."""
+        return {"round": self.round, "a": self.a, "b": self.b, "home_roll": self.home_roll,
+                "roll_id": self.roll_id, "home": self.home, "away": self.away}
+
+
+def round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
+    """Circle method: ``n - 1`` rounds in which every team meets every other exactly once.
+
+    >>> rounds = round_robin(["甲", "乙", "丙", "丁"])
+    >>> len(rounds), sorted(len(r) for r in rounds)
+    (3, [2, 2, 2])
+    """
+    if len(teams) % 2:
+        raise ValueError("round robin needs an even number of teams")
+    fixed, rot = teams[0], teams[1:]
+    rounds = []
+    for r in range(len(teams) - 1):
+        ring = [fixed, *rot[r:], *rot[:r]]
+        n = len(ring)
+        pairs = [(ring[i], ring[n - 1 - i]) for i in range(n // 2)]
+        # alternate the fixed team's listing so it is not always "A"
+        if r % 2:
+            pairs[0] = (pairs[0][1], pairs[0][0])
+        rounds.append(pairs)
+    return rounds
+
+
+def make_schedule(dice: Dice, key: str, clubs: list[str]) -> tuple[list[Fixture], list[str]]:
+    """The season's league schedule, published before month 1 (000 §4.2.2).
+
+    The order of clubs in the circle is shuffled by visible dice (1D24, 1D23, …), then every pairing
+    gets its 1D2 home roll in round order.
+    """
+    order, _ = shuffle(dice, f"{key}/order", clubs, "赛程抽签")
+    fixtures = []
+    for r, pairs in enumerate(round_robin(order), start=1):
+        for a, b in pairs:
+            roll = dice.roll(f"{key}/home", "1D2", f"第{r}轮 {a}—{b} 主客场")
+            fixtures.append(Fixture(r, a, b, roll.total, roll.id))
+    return fixtures, order

@@ -1,0 +1,349 @@
+"""000 §6.2 business events: the monthly 3D100, Appendix B's dynamic ranges, depth and the staff branches.
+
+Records only: the effect of an event is described (kind, params, final amount, polarity); ``effects.py``
+applies it. All prose lives in the rows' ``text`` in ``tables/purasbar/business_*.yaml``.
+
+>>> r_factor(2.0), r_factor(1.0), r_factor(0.99), r_factor(0.49)
+(2.0, 1.0, 0.5, 0.0)
+>>> [facility_width(6, r) for r in (3.0, 1.5, 0.7, 0.1)], facility_width(5, 0.7)
+([12, 6, 3, 0], 2)
+>>> split_faces(3), split_faces(-3), split_faces(6)
+((2, 1), (-2, -1), (3, 3))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ....dice import Dice
+from ....errors import Location, TableError
+from ....resources import Resources
+from ....tables import DiceTable, Row, load_table
+from ..competition.calendar import MONTHS
+from ..money.finance import r_band
+from .depth import POLARITIES, Depth, scale
+
+CHECKS = 3
+"""000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""
+BASE_THRESHOLD = 20
+"""000 §6.2.1: a check triggers an event on D100 ≤ 20 + 商业经理等级."""
+INJECTION_KEY = "injection"
+"""Appendix B row key of 注资."""
+INJECTION_RANGE = (61, 65)
+"""000 §6.2.2: 注资's base range is 61–65."""
+FANATIC_MIN = 67
+"""000 §6.2.2: 狂热 ≥ 67 (事业型) widens 注资 by 1 on each side."""
+TYCOON_MIN = 41
+"""000 §6.2.2: 财富 ≥ 41 (行业大亨及以上) widens 注资 by 1 more on each side."""
+FACILITY_KEY = "facility_upgrade"
+"""Appendix B row key of 设施升级机会 (000 §6.2.3)."""
+TRAINING_KEY = "staff_training"
+"""Appendix B row key of 职员进修 (000 §6.2.4)."""
+POACH_KEY = "staff_poached"
+"""Appendix B row key of 职员挖角 (000 §6.2.4)."""
+R_FACTORS: tuple[tuple[float, float], ...] = ((2.0, 2.0), (1.0, 1.0), (0.5, 0.5))
+"""000 §6.2.3: (lowest R, width factor) — ×2 from 2.0, ×1 from 1.0, ½ from 0.5, 0 below."""
+STAFF_ROLES = ("assistant", "doctor", "commercial", "fitness", "scout")
+"""The five staff roles (design doc, People), in the order a 1D5 picks them."""
+STAFF_MAX = 5
+"""Staff levels run 1…5 (design doc); 5 is 满级 for §6.2.4."""
+COMPENSATION_MONTHS = 6
+"""000 §6.2.4: 违约金 = half a year (6 of 12 months) of the staff member's season salary."""
+TABLE_FILES = {"business_events": "business_events.yaml", "business_golden": "business_golden.yaml",
+               "business_dark": "business_dark.yaml"}
+"""Appendix B and its two exclusive tables (000 §6.2.5)."""
+BASE_EFFECTS = frozenset({"funds", "investment", "morale", "facility", "staff_level", "affinity", "injury",
+                          "stamina", "ability", "environment", "nothing"})
+"""Effect kinds Appendix B may name (design doc; no match_mod outside a match)."""
+EXCLUSIVE_EFFECTS = BASE_EFFECTS | {"depth"}
+"""The exclusive tables may also move a depth pool (design doc: ``depth`` is for exclusive rows)."""
+MAGNITUDE = {"funds": "amount", "investment": "amount", "morale": "amount", "affinity": "amount",
+             "stamina": "amount", "ability": "amount", "depth": "amount", "facility": "levels",
+             "staff_level": "levels", "injury": "weeks", "environment": "percent"}
+"""The parameter of each effect kind that depth scales (000 §6.1.2)."""
+ENV_TARGETS = ("ticket", "broadcast", "sponsor", "youth", "transfer", "injury", "morale")
+"""000 §6.4.3 environment modifiers a row may name with ``env``."""
+META = frozenset({"key", "name", "polarity", "env", "strings", "per_wealth", "bonus", "stay",
+                  "salary_by_level", "cost", "discount_dice", "extra_external"})
+"""Row keys that describe the event or its branches rather than the effect's parameters."""
+
+Ranges = list[tuple[int, int, Row]]
+
+
+def r_factor(R: float) -> float:
+    """000 §6.2.3: the facility-upgrade width factor for a funding-pressure ratio R."""
+    for low, factor in R_FACTORS:
+        if R >= low:
+            return factor
+    return 0.0
+
+
+def facility_width(width: int, R: float) -> int:
+    """000 §6.2.3: the scaled width, rounded down (halving an odd width drops the half face)."""
+    return int(width * r_factor(R))
+
+
+def split_faces(change: int) -> tuple[int, int]:
+    """How a width change is shared by the (left, right) neighbours; the odd face goes to the left."""
+    sign = 1 if change >= 0 else -1
+    return sign * math.ceil(abs(change) / 2), sign * (abs(change) // 2)
+
+
+def _index(rows: list[Row], key: str) -> int:
+    """Position of the row with ``key``; ValueError if the table lacks it."""
+    for i, row in enumerate(rows):
+        if row.params.get("key") == key:
+            return i
+    raise ValueError(f"business table has no {key} row")
+
+
+def _grow(widths: list[int], rows: list[Row], i: int, left: int, right: int) -> None:
+    """Row ``i`` takes ``left`` faces from its left neighbour and ``right`` from its right one (§6.2.3)."""
+    if i == 0 or i == len(widths) - 1:
+        raise ValueError(f"{rows[i].params.get('key')} needs a neighbour on each side")
+    widths[i - 1] -= left
+    widths[i + 1] -= right
+    widths[i] += left + right
+    for j in (i - 1, i + 1):
+        if widths[j] < 1:
+            who, to = rows[j].params.get("key"), rows[i].params.get("key")
+            raise ValueError(f"{who} is too narrow to give faces to {to}")
+
+
+def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> tuple[Ranges, dict[str, Any]]:
+    """This month's Appendix B ranges (§6.2.2 widening, then §6.2.3 R scaling) and their record."""
+    rows = sorted(table.rows, key=lambda r: r.lo)
+    widths = [r.hi - r.lo + 1 for r in rows]
+    inj = _index(rows, INJECTION_KEY)
+    # 000 §6.2.2: each trait widens 注资 by one face on each side, taken from the adjacent rows
+    widen = int(fanaticism >= FANATIC_MIN) + int(wealth >= TYCOON_MIN)
+    _grow(widths, rows, inj, widen, widen)
+    fac = _index(rows, FACILITY_KEY)
+    base_width = widths[fac]
+    # 000 §6.2.3: scale the width by R; the two neighbours absorb the change, odd face on the left
+    left, right = split_faces(facility_width(base_width, R) - base_width)
+    _grow(widths, rows, fac, left, right)
+    ranges: Ranges = []
+    lo = rows[0].lo
+    for row, w in zip(rows, widths):
+        if w:  # zero width: the row cannot fire this month
+            ranges.append((lo, lo + w - 1, row))
+        lo += w
+    spans = {r.params["key"]: [a, b] for a, b, r in ranges}
+    record = {
+        "R": R if math.isfinite(R) else None, "band": r_band(R), "facility_factor": r_factor(R),
+        "widen": widen, "injection": spans[INJECTION_KEY], "facility": spans.get(FACILITY_KEY),
+        "facility_width": widths[fac], "ranges": [[a, b, r.params["key"]] for a, b, r in ranges],
+    }
+    return ranges, record
+
+
+def lookup(ranges: Ranges, face: int) -> Row:
+    """The row whose dynamic range holds ``face``."""
+    for lo, hi, row in ranges:
+        if lo <= face <= hi:
+            return row
+    raise ValueError(f"no business event covers {face}")
+
+
+def _effect(row: Row, depth: int, scaled: bool, wealth: int) -> dict[str, Any]:
+    """The row's effect at ``depth`` in ``effects.apply`` form: ``{effect, polarity, amount, base, **params}``."""
+    params = {k: v for k, v in row.params.items() if k not in META}
+    polarity = row.params["polarity"]
+    kind = row.effect
+    mag = MAGNITUDE.get(kind)
+    base = None if mag is None else int(params[mag]) + wealth * int(row.params.get("per_wealth", 0))
+    # 000 §6.2.2: 注资 is never depth-scaled; exclusive rows are already final (no multiplier at ±3)
+    if not scaled or kind == "investment":
+        amount, final = base, polarity
+    else:
+        amount, final = scale(1 if base is None else base, polarity, depth)
+        amount = None if base is None else amount
+    if mag:
+        params[mag] = amount
+    if final == "neutral" and kind != "nothing":  # 000 §6.1.2: a neutral event only acts once ±2 turns it
+        params["dormant"], kind = kind, "nothing"
+    return {"effect": kind, **params, "polarity": final, "amount": amount, "base": base}
+
+
+def _funds(amount: int) -> dict[str, Any]:
+    """A rule-fixed payment to the club (§6.2.4 bonus or 违约金): never depth-scaled."""
+    return {"effect": "funds", "polarity": "positive", "amount": amount, "base": amount}
+
+
+def _pick_role(dice: Dice, key: str, roles: list[str], purpose: str) -> tuple[str, dict[str, Any] | None]:
+    """A random role by 1D{n} (no roll when there is only one)."""
+    if len(roles) == 1:
+        return roles[0], None
+    r = dice.roll(key, f"1D{len(roles)}", purpose)
+    return roles[r.total - 1], r.to_json()
+
+
+def _training(dice: Dice, key: str, row: Row, effect: dict[str, Any],
+              staff: Mapping[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """000 §6.2.4 职员进修: a random staff member below max goes up, else a 50,000 P$ bonus."""
+    candidates = [r for r in STAFF_ROLES if 1 <= staff.get(r, 0) < STAFF_MAX]
+    if not candidates:  # every staff member is at max: the equivalent bonus
+        return _funds(int(row.params["bonus"])), {"branch": "bonus", "candidates": []}
+    role, roll = _pick_role(dice, key, candidates, "职员进修人选")
+    effect["role"] = role
+    level = staff[role]
+    return effect, {"branch": "level_up", "candidates": candidates, "pick_roll": roll, "role": role,
+                    "from": level, "to": min(STAFF_MAX, level + effect["amount"])}
+
+
+def _poaching(dice: Dice, key: str, row: Row, effect: dict[str, Any], staff: Mapping[str, int],
+              salaries: Mapping[str, int] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """000 §6.2.4 职员挖角: the member leaves (level down), or 违约金 when absent or unwilling to go."""
+    role, roll = (row.params["role"], None) if row.params["role"] != "random" else \
+        _pick_role(dice, key, list(STAFF_ROLES), "挖角对象")
+    effect["role"] = role
+    level = staff.get(role, 0)
+    branch: dict[str, Any] = {"role": role, "pick_roll": roll, "level": level}
+    if level:
+        stay = dice.roll(key, "1D100", "职员去留")
+        branch.update(stay_roll=stay.to_json(), stay_at_most=int(row.params["stay"]))
+        if stay.total > int(row.params["stay"]):  # designed: above the row's ``stay`` the member accepts
+            branch.update(branch="leaves", to=max(1, level - effect["amount"]))
+            return effect, branch
+    # 000 §6.2.4: no such staff, or unwilling to leave → the other club pays half a year's salary
+    table = row.params["salary_by_level"]
+    salary = salaries[role] if salaries and role in salaries else int(table[max(1, level) - 1])
+    pay = salary * COMPENSATION_MONTHS // MONTHS
+    branch.update(branch="compensation" if level else "absent", salary=salary, compensation=pay)
+    return _funds(pay), branch
+
+
+def _facility(dice: Dice, key: str, row: Row) -> dict[str, Any]:
+    """附录 B 设施升级折扣骰 (designed): the club pays ``cost`` less a 1D50 percent discount."""
+    r = dice.roll(key, str(row.params["discount_dice"]), "设施升级折扣骰")
+    cost = int(row.params["cost"])
+    return {"branch": "discount", "discount_roll": r.to_json(), "discount": r.total, "list_cost": cost,
+            "cost": cost * (100 - r.total) // 100}
+
+
+def _strings(depth: int) -> str:
+    """000 §6.2.2: 注资's conditions lean with depth (designed: lenient above 0, harsh below)."""
+    return "lenient" if depth > 0 else "harsh" if depth < 0 else "usual"
+
+
+def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: Mapping[str, DiceTable], wealth: int,
+           staff: Mapping[str, int] | None, salaries: Mapping[str, int] | None) -> dict[str, Any]:
+    """One triggered event: the D100, the row, its described effect and the depth it leaves."""
+    before = depth.value
+    side = depth.exclusive()
+    if side:  # 000 §6.2.5: at ±3 the event comes from the exclusive table, then depth resets
+        name = "business_golden" if side > 0 else "business_dark"
+        r, row = tables[name].roll(dice, key, tables[name].name)
+    else:
+        name = "business_events"
+        r = dice.roll(key, "1D100", tables[name].name)
+        row = lookup(ranges, r.total)
+    rec: dict[str, Any] = {"table": name, "event_roll": r.to_json(), "key": row.params["key"],
+                           "name": row.params["name"], "base_polarity": row.params["polarity"],
+                           "env": row.params.get("env"), "text": row.text, "depth_before": before}
+    effect = _effect(row, before, not side, wealth)
+    rec["branch"] = None
+    if row.params["key"] == INJECTION_KEY and not side:
+        rec["strings"] = _strings(before)
+        rec["strings_text"] = row.params.get("strings", {}).get(rec["strings"])
+    elif row.params["key"] == FACILITY_KEY and not side:
+        rec["branch"] = _facility(dice, key, row)
+    elif row.params["key"] == TRAINING_KEY and not side and staff is not None:
+        effect, rec["branch"] = _training(dice, key, row, effect, staff)
+    elif row.params["key"] == POACH_KEY and not side and staff is not None:
+        effect, rec["branch"] = _poaching(dice, key, row, effect, staff, salaries)
+    rec["effect"] = effect
+    rec["polarity"] = effect["polarity"]
+    rec["extra_external"] = bool(row.params.get("extra_external", False))  # 000 §6.4.1 追加外部判定
+    if side:
+        rec["depth_step"], rec["depth_reset"] = None, depth.reset()
+    else:  # 000 §6.1.3 / §4.1: the ladder moves on this roll and applies to later events at once
+        rec["depth_step"], rec["depth_reset"] = depth.step(r.total), None
+    rec["depth_after"] = depth.value
+    return rec
+
+
+def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanaticism: int, wealth: int,
+                R: float, tables: Mapping[str, DiceTable], *, staff: Mapping[str, int] | None = None,
+                salaries: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+    """000 §4.1 phase 1 step 1: a ``ranges`` record, then the three ``check`` records in throwing order."""
+    ranges, info = dynamic_ranges(tables["business_events"], fanaticism, wealth, R)
+    threshold = BASE_THRESHOLD + commercial_level  # 000 §6.2.1
+    out: list[dict[str, Any]] = [{"kind": "ranges", **info}]
+    for n in range(1, CHECKS + 1):
+        t = dice.roll(key, "1D100", "经营事件判定")
+        rec: dict[str, Any] = {"kind": "check", "n": n, "threshold": threshold, "trigger": t.to_json(),
+                               "triggered": t.total <= threshold}
+        if rec["triggered"]:  # 000 §6.2.1: resolve this event before the next check
+            rec.update(_event(dice, key, depth, ranges, tables, wealth, staff, salaries))
+        out.append(rec)
+    return out
+
+
+def _fail(table: DiceTable, row: Row | None, message: str) -> None:
+    """Raise a TableError at the row (or the file)."""
+    where = "rows" if row is None else f"rows[{table.rows.index(row)}]"
+    raise TableError(Location(table.path, row.line if row else None), where, message)
+
+
+def _check_rows(table: DiceTable) -> None:
+    """Every row has a unique key, a name, a polarity, a positive size and a known env target."""
+    if str(table.dice) != "1D100":
+        _fail(table, None, f"business tables are D100, not {table.dice}")
+    seen: set[str] = set()
+    for row in table.rows:
+        for field in ("key", "name", "polarity"):
+            if field not in row.params:
+                _fail(table, row, f"missing {field}")
+        if row.params["key"] in seen:
+            _fail(table, row, f"duplicate key {row.params['key']!r}")
+        seen.add(row.params["key"])
+        if row.params["polarity"] not in POLARITIES:
+            _fail(table, row, f"polarity must be one of {', '.join(POLARITIES)}")
+        mag = MAGNITUDE.get(row.effect)
+        if mag and not (isinstance(row.params.get(mag), int) and row.params[mag] > 0):
+            _fail(table, row, f"{row.effect} needs a positive integer {mag}")
+        if "env" in row.params and row.params["env"] not in ENV_TARGETS:
+            _fail(table, row, f"env must be one of {', '.join(ENV_TARGETS)}")
+
+
+def _check_appendix_b(table: DiceTable) -> None:
+    """The rule rows exist, 注资 sits at 61–65, and the extreme months still leave every row a face."""
+    keys = {r.params["key"]: r for r in table.rows}
+    for k in (INJECTION_KEY, FACILITY_KEY, TRAINING_KEY, POACH_KEY):
+        if k not in keys:
+            _fail(table, None, f"Appendix B needs a {k} row")
+    inj = keys[INJECTION_KEY]
+    if (inj.lo, inj.hi) != INJECTION_RANGE:
+        _fail(table, inj, "注资 must be 61-65 (000 §6.2.2)")
+    for need in ("stay", "salary_by_level"):
+        if need not in keys[POACH_KEY].params:
+            _fail(table, keys[POACH_KEY], f"staff_poached needs {need}")
+    if "bonus" not in keys[TRAINING_KEY].params:
+        _fail(table, keys[TRAINING_KEY], "staff_training needs bonus")
+    for need in ("cost", "discount_dice"):
+        if need not in keys[FACILITY_KEY].params:
+            _fail(table, keys[FACILITY_KEY], f"facility_upgrade needs {need}")
+    for R in (2.0, 0.0):
+        try:
+            dynamic_ranges(table, 100, 100, R)
+        except ValueError as err:
+            _fail(table, None, str(err))
+
+
+def load_business_tables(resources: Resources) -> dict[str, DiceTable]:
+    """Appendix B and the 黄金时代 / 至暗时刻 tables, validated (campaign folder first)."""
+    out: dict[str, DiceTable] = {}
+    for name, file in TABLE_FILES.items():
+        kinds = BASE_EFFECTS if name == "business_events" else EXCLUSIVE_EFFECTS
+        out[name] = load_table(resources.table_path(file), kinds)
+        _check_rows(out[name])
+    _check_appendix_b(out["business_events"])
+    return out
+
+
+__all__ = ["month_start", "dynamic_ranges", "load_business_tables", "lookup", "r_factor", "facility_width",
+           "split_faces"]

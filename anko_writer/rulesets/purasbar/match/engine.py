@@ -1,0 +1,403 @@
+"""000 ch.5 match engine: line-ups, six slices, 攻势值 and 终结值, stamina loss and recovery.
+
+A match is played on one dice stream (its key), so changing one match never reshuffles another.
+Everything a chapter prints is in the returned record; this module formats no prose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, cast
+
+from ....dice import Dice, Weighted
+from ..models import Club, Player
+from .abilities import effective
+from .formations import FORMATIONS, counter
+from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
+from .inplay import break_before
+from .penalties import shootout, takers
+from .side import Plan, Side
+from .substitutions import temp_ability
+
+COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
+"""000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
+SHOT_THRESHOLD = 15
+"""000 §5.1.1: a shot when 攻势值 > 15."""
+FINISH_DIE = 50
+"""000 §5.1.2 step 2: 终结值 = 1D50 + (ATK − GK) / 2."""
+GOAL_THRESHOLD = 20
+"""000 §5.1.2 step 3: a goal when 终结值 > 20."""
+SHOOTER_WEIGHTS = (("FW", 50), ("MF", 30), ("OTHER", 20))
+"""000 §5.1.2 step 1: FW 50%, MF 30%, DF/GK/others 20%; an empty group's weight is re-spread."""
+VENUE_BONUS = 2
+"""000 §5.1.3: home +2, away −2, neutral 0."""
+MORALE_CAP = 5
+"""000 §5.1.3: floor(team morale / 10), at most +5."""
+SLICES = (
+    ("上半场开局", "1′–18′"), ("上半场中段", "20′–45′"), ("上半场补时", "45′+"),
+    ("下半场开局", "46′–64′"), ("下半场中段", "66′–90′"), ("下半场补时", "90′+"),
+)
+"""000 §5.2: the six slices of normal time."""
+EXTRA_SLICES = (("加时上半场", "91′–105′"), ("加时下半场", "106′–120′"))
+"""000 §5.4.1: two extra-time slices (numbered 7 and 8)."""
+STAMINA_LOSS = 5
+"""000 §5.3.1: −5 per slice for every player on the pitch."""
+VETERAN_AGE = 30
+"""000 §5.3.1: from 30 a player loses one more per slice."""
+RECOVERY_BASE = 10
+"""000 §5.6: recovery = 10 + medical facility level + 2 × team doctor level."""
+YOUNG_AGE = 23
+"""000 §5.6: players aged ≤ 23 recover 2 more."""
+
+Reveal = Callable[[Club, Player], "dict[str, Any] | None"]
+"""Called for every player a calculation reads: rolls an unrolled core player's profile on first
+involvement (000 §5.8.3); returns a record when the chapter should show it, else ``None``."""
+Disclose = Callable[[Club], "dict[str, Any] | None"]
+"""Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
+EventHook = Callable[[int, Side, Side], "list[dict[str, Any]]"]
+"""Called at the start of each slice: the §6.3 match events it rolled and applied (the hook owns the
+event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
+
+
+def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple:
+    """Line-up order: an AI core player not yet rolled (000 §5.8.3) first; then players at or above
+    the rest line before those under it; then the best value of the slot's main attribute after
+    formation bonus and stamina penalty; then squad order."""
+    attr = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[slot]
+    if not p.rolled:
+        return (0, 0, 0, index)
+    return (1, int(p.stamina < rest_below), -effective(p, attr, formation), index)
+
+
+def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
+    """The formation's GK/DF/MF/FW numbers from healthy players (designed rule, stated in chapters).
+
+    Each slot takes players of its own position, the best first by the slot's main attribute after
+    formation bonus and stamina penalty; a player under ``rest_below`` stamina (the coach's
+    substitution line, §5.5) starts only when no fresher player of the position is left — the coach does
+    not start a man he would take off at the first break. A slot short of its own position is filled by
+    the best remaining players at that attribute, who then play that position.
+    """
+    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
+    chosen: set[int] = set()
+    lineup: dict[str, list[Player]] = {}
+    for slot, n in FORMATIONS[formation].counts().items():
+        own = sorted((x for x in pool if x[1].position == slot and x[0] not in chosen),
+                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[:n]
+        if len(own) < n:
+            taken = chosen | {i for i, _ in own}
+            rest = sorted((x for x in pool if x[0] not in taken and x[1].rolled),
+                          key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))
+            own += rest[: n - len(own)]
+        chosen.update(i for i, _ in own)
+        lineup[slot] = [p for _, p in own]
+    return lineup
+
+
+def _avg(values: list[int]) -> int:
+    """Group mean rounded down; an empty group counts 0 (000 §5.1.1)."""
+    return sum(values) // len(values) if values else 0
+
+
+@dataclass
+class _Ctx:
+    dice: Dice
+    key: str
+    die: int
+    reveal: Reveal
+    disclose: Disclose | None = None
+    readers: bool = True
+    """Our match: every involved player goes through ``reveal`` (disclosure); else only unrolled ones."""
+    week: int = 0
+    disclosed: set[str] = field(default_factory=set)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    attacks: list[dict[str, Any]] = field(default_factory=list)
+    records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {
+        "substitutions": [], "timeouts": [], "formation_changes": [], "injuries": [], "match_events": []})
+    risk_bonus: int = 0
+    """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
+    on_point: "EventHook | None" = None
+    """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
+
+    def note(self, kind: str, rec: dict[str, Any]) -> None:
+        """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
+        self.records[kind].append(rec)
+        self.events.append({"kind": kind, "index": len(self.records[kind]) - 1})
+
+
+def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
+    for p in players:
+        if p.rolled and not ctx.readers:
+            continue
+        rec = ctx.reveal(side.club, p)
+        if rec is not None:
+            ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
+
+
+def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
+    groups = {"FW": side.lineup["FW"], "MF": side.lineup["MF"],
+              "OTHER": side.lineup["DF"] + side.lineup["GK"]}
+    weights = Weighted(tuple((g, w) for g, w in SHOOTER_WEIGHTS if groups[g]))
+    group_roll = ctx.dice.roll(ctx.key, f"1D{weights.total}", "射门球员位置")
+    group = weights.pick(group_roll.total)
+    members = groups[group]
+    pick_roll = ctx.dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
+    player = members[pick_roll.total - 1 if pick_roll else 0]
+    slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
+    rec = {"group_roll": group_roll.ref(), "group": group,
+           "weights": [list(o) for o in weights.options],
+           "pick_roll": pick_roll.ref() if pick_roll else None,
+           "candidates": [p.name for p in members]}
+    return rec, player, slot
+
+
+def _disclose(ctx: _Ctx, side: Side) -> None:
+    if ctx.disclose is not None and side.club.name not in ctx.disclosed:
+        ctx.disclosed.add(side.club.name)
+        rec = ctx.disclose(side.club)
+        if rec is not None:
+            ctx.events.append({"kind": "abilities_disclosed", **rec})
+
+
+def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
+    """One attack: 攻势值 (000 §5.1.1, §5.1.3), then on a shot the shooter and 终结值 (§5.1.2)."""
+    _disclose(ctx, att)
+    _disclose(ctx, dfn)
+    _involve(ctx, att, att.lineup["FW"] + att.lineup["MF"])
+    _involve(ctx, dfn, dfn.lineup["DF"] + dfn.lineup["MF"])
+    fw = [att.value(p, "ATK") for p in att.lineup["FW"]]
+    amf = [att.value(p, "MID") for p in att.lineup["MF"]]
+    df = [dfn.value(p, "DEF") for p in dfn.lineup["DF"]]
+    dmf = [dfn.value(p, "MID") for p in dfn.lineup["MF"]]
+    attack_avg = (_avg(fw) + _avg(amf)) // 2
+    defense_avg = (_avg(df) + _avg(dmf)) // 2
+    die = ctx.dice.roll(ctx.key, f"1D{ctx.die}", "攻势骰")
+    mods = {"formation": counter(att.formation, dfn.formation), "venue": att.venue,
+            "morale": min(MORALE_CAP, att.club.morale // 10)}
+    if att.mods:
+        mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
+    value = attack_avg - defense_avg + die.total + sum(mods.values())
+    rec: dict[str, Any] = {
+        "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
+        "formation": att.formation, "adapting": att.adapting,
+        "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
+        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
+        "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
+        "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
+        "finish_die": None, "finish_value": None, "goal": False,
+    }
+    if rec["shot"]:
+        _finish(ctx, rec, att, dfn)
+    ctx.attacks.append(rec)
+    ctx.events.append({"kind": "attack", "attack": len(ctx.attacks) - 1})
+    return rec
+
+
+def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
+    if not any(att.lineup.values()):
+        return  # every player has retired injured: a shot with no one to take it
+
+    pick, shooter, slot = _shooter(ctx, att)
+    keeper = dfn.lineup["GK"][0] if dfn.lineup["GK"] else None
+    _involve(ctx, att, [shooter])
+    if keeper is not None:
+        _involve(ctx, dfn, [keeper])
+    atk = att.value(shooter, "ATK")
+    gk = dfn.value(keeper, "GK") if keeper is not None else 0  # an empty goal counts 0
+    fin = ctx.dice.roll(ctx.key, f"1D{FINISH_DIE}", "终结骰")
+    # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
+    value = fin.total + (atk - gk) // 2
+    rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
+                "shooter_atk": atk, "keeper": keeper.name if keeper else None, "keeper_gk": gk,
+                "finish_die": fin.total, "finish_roll": fin.ref(), "finish_value": value,
+                "goal": value > GOAL_THRESHOLD})
+    if rec["goal"]:
+        att.goals += 1
+
+
+def stamina_loss(player: Player, extra_time: bool = False) -> int:
+    """000 §5.3.1: 5 a slice, 6 from age 30; doubled in extra time (10 / 12).
+
+    >>> from ..models import Player
+    >>> stamina_loss(Player("甲", "FW", True, {"STA": 50}, 29)), stamina_loss(Player("乙", "FW", True, {"STA": 50}, 30))
+    (5, 6)
+    """
+    loss = STAMINA_LOSS + (1 if (player.age or 0) >= VETERAN_AGE else 0)
+    return loss * 2 if extra_time else loss
+
+
+def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) -> None:
+    """Stamina loss (§5.3.1), then the §5.7.3 retirement check for anyone under 20."""
+    for side in sides:
+        pitch = side.on_pitch()
+        _involve(ctx, side, [p for _, p in pitch])  # the age decides the loss
+        side.mark_slice(n, pitch)
+        for _, p in pitch:
+            p.stamina = max(0, p.stamina - stamina_loss(p, extra_time))
+        side.boost.clear()  # §7.3.2 ③ lasts one slice
+        side.tick_mods()
+        for slot, p in pitch:
+            if p.stamina >= RETIRE_STAMINA:
+                continue
+            rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
+            if rec is None:
+                continue
+            rec.update({"team": side.club.name, "kind": "retired"})
+            ctx.note("injuries", rec)
+            if rec["forced_off"]:
+                side.lineup[slot].remove(p)
+                side.gone.add(p.name)
+                side.retired.append((slot, p))
+                side.forced_off.append((slot, p))
+                if side.club.infirmary is not None:
+                    side.club.infirmary.apply(p, rec)
+
+
+def recovery(club: Club, player: Player, match_no: int) -> int:
+    """000 §5.6 post-match recovery: 10 + medical + 2 × doctor, +2 if ≤ 23, morale overflow, 3rd+ halved."""
+    amount = RECOVERY_BASE + club.facilities.get("medical", 0) + 2 * club.doctor
+    if (player.age or 0) <= YOUNG_AGE:
+        amount += 2
+    if club.morale >= 60:
+        amount += (club.morale - 50) // 10
+    if match_no >= 3:
+        amount //= 2
+    return amount
+
+
+def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int, plan: Plan | None) -> tuple[Side, list]:
+    """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
+    whether the club is still adapting (000 §7.2.2)."""
+    rest_below = plan.sub_below if plan is not None else 0
+    side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
+    temps = [temp_ability(dice, key, side, p, slot) for slot, p in side.on_pitch() if p.rolled and p.position != slot]
+    return side, temps
+
+
+def _appearances(side: Side) -> list[dict[str, Any]]:
+    out = []
+    for slot, p, stamina in side.entries:
+        out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
+                    "stamina": stamina, "slices": list(side.slices.get(p.name, []))})
+    return out
+
+
+def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> None:
+    """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
+    by_name = {p.name: p for p in side.club.players}
+    for row in rows:
+        p = by_name[row["name"]]
+        row["stamina_end"] = p.stamina
+        row["minutes"] = minutes_played(row["slices"])
+        if any(q is p for _, q in side.forced_off):
+            continue  # already injured in play (§5.7.3): no second check
+        rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week,
+                               ctx.risk_bonus)
+        if rec is not None:
+            rec.update({"team": side.club.name, "kind": "post_match"})
+            ctx.records["injuries"].append(rec)
+            if side.club.infirmary is not None:
+                side.club.infirmary.apply(p, rec)
+    for row in rows:
+        p = by_name[row["name"]]
+        p.stamina = min(100, p.stamina + recovery(side.club, p, match_no))
+        row["recovered"] = p.stamina
+    if side.adapting:
+        side.club.adapt_left = max(0, side.club.adapt_left - 1)
+    side.club.morale -= side.morale_gained  # a time-out's fire lasts the match (§7.3.2 ②, designed)
+
+
+def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
+           extra_time: bool) -> dict[str, Any]:
+    ctx.events = []
+    if n > 1:
+        for side in (home, away):
+            lead = side.goals - (away.goals if side is home else home.goals)
+            got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
+            for rec in got["substitutions"]:
+                side.entries.append((rec["slot"], side.club.player(rec["in"]), rec["stamina"]))
+                ctx.note("substitutions", rec)
+            for rec in got["timeouts"]:
+                ctx.note("timeouts", rec)
+            for rec in got["changes"]:
+                ctx.note("formation_changes", rec)
+    if ctx.on_point is not None:
+        for rec in ctx.on_point(n, home, away):
+            ctx.note("match_events", rec)
+    for att in order:
+        attack(ctx, n, att, away if att is home else home)
+    _end_slice(ctx, (home, away), n, extra_time)
+    return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
+            "score": [home.goals, away.goals]}
+
+
+def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
+         neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
+         match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None,
+         risk_bonus: int = 0) -> dict[str, Any]:
+    """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
+    each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
+    ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
+               on_point=on_point, risk_bonus=risk_bonus)
+
+    for side in (home, away):
+        if not side.entries:
+            side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
+    kick = dice.roll(key, "1D2", "开球权")
+    order = (home, away) if kick.total == 1 else (away, home)
+    slices = [_slice(ctx, n, name, mins, order, home, away, False) for n, (name, mins) in enumerate(SLICES, 1)]
+    et_kick = shoot = None
+    if competition == "knockout" and home.goals == away.goals:
+        et_kick = dice.roll(key, "1D2", "加时开球权")
+        order = (home, away) if et_kick.total == 1 else (away, home)
+        slices += [_slice(ctx, n, name, mins, order, home, away, True)
+                   for n, (name, mins) in enumerate(EXTRA_SLICES, len(SLICES) + 1)]
+        if home.goals == away.goals:
+            shoot = _shootout(dice, key, home, away)
+    rows = {"home": _appearances(home), "away": _appearances(away)}
+    _after(ctx, home, match_no[0], rows["home"])
+    _after(ctx, away, match_no[1], rows["away"])
+    return {
+        "id": key, "competition": competition, "round": round_no,
+        "home": home.club.name, "away": away.club.name, "neutral": neutral,
+        "score": [home.goals, away.goals], "extra_time": et_kick is not None,
+        "penalties": shoot["score"] if shoot else None,
+        "winner": _winner(home, away, shoot),
+        "formations": {"home": home.formation, "away": away.formation},
+        "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
+        "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
+        "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
+        "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
+    }
+
+
+def _winner(home: Side, away: Side, shoot: dict[str, Any] | None) -> str | None:
+    if shoot:
+        return shoot["winner"]
+    if home.goals == away.goals:
+        return None
+    return home.club.name if home.goals > away.goals else away.club.name
+
+
+def _shootout(dice: Dice, key: str, home: Side, away: Side) -> dict[str, Any]:
+    sides = (home, away)
+    for i, s in enumerate(sides):
+        if not s.on_pitch():  # every player retired injured: the tie goes to the other side
+            other = sides[1 - i].club.name
+            return {"first": None, "first_roll": None, "kicks": [], "score": [0, 0], "winner": other,
+                    "walkover": True, "order_source": {}}
+    orders = [takers([p for _, p in s.on_pitch()], s.plan.penalty_order if s.plan else None) for s in sides]
+    keepers = cast("tuple[Player, Player]", tuple(
+        s.lineup["GK"][0] if s.lineup["GK"] else min((p for _, p in s.on_pitch()), key=lambda p: -p.attrs["GK"])
+        for s in sides))
+    hide = any(s.plan is not None and s.plan.hide_penalties for s in sides)
+
+    def gk_value(i: int, keeper: Player) -> int:
+        """The keeper's GK for a kick: his temporary GK when an outfield player is in goal."""
+        t = sides[i].temp.get(keeper.name)
+        return t[1] if t is not None and t[0] == "GK" else keeper.attrs["GK"]
+
+    rec = shootout(dice, f"{key}/pens", (home.club.name, away.club.name), (orders[0][0], orders[1][0]),
+                   keepers, gk_value, hide)
+    rec["order_source"] = {"home": orders[0][1], "away": orders[1][1]}
+    return rec

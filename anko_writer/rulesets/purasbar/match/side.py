@@ -1,0 +1,121 @@
+"""One team during one match: its eleven by slot, coach's plan, and everything that changes in play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import Club, Player
+from .abilities import effective, team_abilities
+from .tactics import ADAPT_PENALTY, Coach
+
+AI_SUB_STAMINA = 30
+"""Designed AI substitution policy (§3.4.1 "体力管理需要"): replace a player whose stamina fell
+below 30 (the §5.3.2 × 0.6 band) at the next break, while substitutions remain."""
+SUBS_NORMAL, SUBS_EXTRA = 3, 1
+"""000 §5.5: three substitutions in normal time, one more in extra time."""
+
+
+@dataclass
+class Plan:
+    """How a side's coach acts in a match: the readers' votes, or the rulebook's AI rules."""
+
+    coach: Coach
+    timeouts: list[dict[str, Any]] | None = None
+    """Voted time-outs (``{before, use, when, formation, player}``); ``None``: the AI rule of §7.4."""
+    sub_below: int = AI_SUB_STAMINA
+    """Substitute players whose stamina is below this at a break."""
+    subs_voted: bool = False
+    """True when the readers set the policy: the coach then picks the best replacement, not at random."""
+    penalty_order: list[str] | None = None
+    """Voted kick order (names); ``None``: ATK high to low (§5.4.2)."""
+    hide_penalties: bool = False
+    """Seal the decisive kicks (§5.8.4): knockout shoot-outs of the readers' club."""
+
+
+@dataclass
+class Side:
+    """A team in a match."""
+
+    club: Club
+    formation: str
+    lineup: dict[str, list[Player]]
+    venue: int
+    plan: Plan | None = None
+    goals: int = 0
+    adapting: bool = False
+    """In an adaptation period (000 §7.2.2): −2 to every ability."""
+    temp: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Player name → (attribute, temporary value) for a player out of position (000 §3.4.2)."""
+    boost: dict[str, int] = field(default_factory=dict)
+    """Player name → flat bonus for the current slice (000 §7.3.2 ③)."""
+    boosted: set[str] = field(default_factory=set)
+    """Players already given an individual boost this match (it cannot be repeated)."""
+    slices: dict[str, list[int]] = field(default_factory=dict)
+    """Player name → slices he was on the pitch for (minutes for §5.7.1)."""
+    gone: set[str] = field(default_factory=set)
+    """Players who left the pitch (substituted or retired) and may not return."""
+    retired: list[tuple[str, Player]] = field(default_factory=list)
+    """(slot, player) forced off this slice, waiting for a replacement (000 §5.7.3)."""
+    forced_off: list[tuple[str, Player]] = field(default_factory=list)
+    """Everyone forced off injured in this match."""
+    entries: list[tuple[str, Player, int]] = field(default_factory=list)
+    """Everyone who took the pitch: (slot at entry, player, stamina at entry), starters first."""
+    subs_used: int = 0
+    timeouts_used: int = 0
+    morale_boosts: int = 0
+    morale_gained: int = 0
+    """Team morale added by time-outs this match; it lasts the match (designed reading of §7.3.2 ②)."""
+    pre_bonus: dict[str, tuple[str, int]] = field(default_factory=dict)
+    """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
+    mods: list[dict[str, Any]] = field(default_factory=list)
+    """Active 安科事件修正 on this side's attacks: ``{amount, slices}`` (000 §5.1.3)."""
+    _team: dict[str, int] | None = field(default=None, repr=False)
+
+    def team_abilities(self) -> dict[str, int]:
+        """The club's §3.1 dynamic abilities at kick-off (computed once per match)."""
+        if self._team is None:
+            self._team = team_abilities(self.club.players)
+        return self._team
+
+    def event_mod(self) -> int:
+        """The sum of active event modifiers on this side's attacks."""
+        return sum(m["amount"] for m in self.mods)
+
+    def tick_mods(self) -> None:
+        """A slice has passed: event modifiers with slices left count down, spent ones drop."""
+        for m in self.mods:
+            m["slices"] -= 1
+        self.mods = [m for m in self.mods if m["slices"] > 0]
+
+    def on_pitch(self) -> list[tuple[str, Player]]:
+        """(slot, player) pairs, GK first."""
+        return [(slot, p) for slot in ("GK", "DF", "MF", "FW") for p in self.lineup[slot]]
+
+    def slot_of(self, player: Player) -> str:
+        """The slot a player on the pitch fills."""
+        for slot, p in self.on_pitch():
+            if p is player:
+                return slot
+        raise KeyError(player.name)
+
+    def value(self, player: Player, attr: str) -> int:
+        """A value as calculations read it: temporary ability (§3.4.2) or the player's own, formation
+        bonus, then −2 adapting (§7.2.2) and +3 boosted (§7.3.2), then the stamina penalty (§5.3.2)."""
+        t = self.temp.get(player.name)
+        base = t[1] if t is not None and t[0] == attr else None
+        pre = self.pre_bonus.get(player.name)
+        if pre is not None and pre[0] == attr:
+            base = (player.attrs[attr] if base is None else base) + pre[1]
+        flat = (-ADAPT_PENALTY if self.adapting else 0) + self.boost.get(player.name, 0)
+        return effective(player, attr, self.formation, flat, base)
+
+    def bench(self) -> list[Player]:
+        """Healthy squad players who have not played in this match."""
+        here = {p.name for _, p in self.on_pitch()} | self.gone
+        return [p for p in self.club.players if p.healthy and p.name not in here]
+
+    def mark_slice(self, n: int, pitch: list[tuple[str, Player]] | None = None) -> None:
+        """Record that everyone on the pitch played slice ``n``."""
+        for _, p in pitch if pitch is not None else self.on_pitch():
+            self.slices.setdefault(p.name, []).append(n)

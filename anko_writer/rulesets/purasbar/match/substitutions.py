@@ -1,0 +1,98 @@
+"""000 §5.5 substitutions and §3.4 replacements: who comes on, with what stamina and ability."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ....dice import Dice
+from ..models import MAIN, Player
+from .side import SUBS_EXTRA, SUBS_NORMAL, Side
+
+ROLE_SUB_STAMINA = "1D40+40"
+"""000 §5.5: a role player comes on with 1D40 + 40 temporary stamina."""
+TEMP_DIE = "1D50"
+"""000 §3.4.2: temporary ability = team ability × (0.5 + 1D50/100)."""
+
+
+def sub_limit(extra_time: bool) -> int:
+    """000 §5.5: 3 in normal time, 4 in all once extra time starts."""
+    return SUBS_NORMAL + (SUBS_EXTRA if extra_time else 0)
+
+
+def temp_ability(dice: Dice, key: str, side: Side, player: Player, slot: str) -> dict[str, Any]:
+    """000 §3.4.2: a player out of position plays ``slot`` at floor(team ability × (50 + 1D50) / 100)."""
+    attr = MAIN[slot]
+    team = side.team_abilities()[attr]
+    r = dice.roll(key, TEMP_DIE, f"{player.name} 临时{attr}")
+    value = team * (50 + r.total) // 100
+    side.temp[player.name] = (attr, value)
+    return {"player": player.name, "slot": slot, "attr": attr, "team": team, "roll": r.to_json(),
+            "value": value}
+
+
+def _pick(dice: Dice, key: str, side: Side, pool: list[Player], attr: str) -> tuple[Player, Any]:
+    """§3.4.1: the coach chooses (readers' policy: the best at the slot's attribute); AI: at random."""
+    if len(pool) == 1:
+        return pool[0], None
+    if side.plan is not None and side.plan.subs_voted:
+        return max(pool, key=lambda p: (p.attrs[attr], -side.club.players.index(p))), None
+    r = dice.roll(key, f"1D{len(pool)}", "替补人选")
+    return pool[r.total - 1], r.to_json()
+
+
+def replacement(dice: Dice, key: str, side: Side, slot: str,
+                allow_other: bool = True) -> tuple[Player | None, dict[str, Any]]:
+    """Who replaces a player in ``slot`` (000 §3.4.1–3.4.2).
+
+    Order: a same-position role player on the bench; then (designed) a same-position core player; then
+    any bench player, who plays out of position with a temporary ability roll (only when the change is
+    forced: a coach resting a tired player keeps to the position, a designed reading of §3.4.1).
+    """
+    bench = [p for p in side.bench() if p.rolled]
+    attr = MAIN[slot]
+    for tier, pool in (("role", [p for p in bench if p.position == slot and not p.core]),
+                       ("core", [p for p in bench if p.position == slot and p.core]),
+                       ("other", bench if allow_other else [])):
+        if pool:
+            p, roll = _pick(dice, key, side, pool, attr)
+            return p, {"tier": tier, "candidates": [x.name for x in pool], "pick_roll": roll}
+    return None, {"tier": "none", "candidates": [], "pick_roll": None}
+
+
+def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, reason: str,
+               slice_no: int, extra_time: bool) -> dict[str, Any] | None:
+    """Bring a replacement on for ``out`` (or into an empty ``slot``); ``None`` if no one or no sub left."""
+    if side.subs_used >= sub_limit(extra_time):
+        return None
+    on, how = replacement(dice, key, side, slot, allow_other=reason != "stamina")
+    if on is None:
+        return None
+    if out is not None:
+        side.lineup[slot].remove(out)
+        side.gone.add(out.name)
+    side.lineup[slot].append(on)
+    side.subs_used += 1
+    rec: dict[str, Any] = {"team": side.club.name, "before_slice": slice_no, "reason": reason,
+                           "out": out.name if out else None, "out_stamina": out.stamina if out else None,
+                           "in": on.name, "slot": slot, "position": on.position, "core": on.core, **how,
+                           "stamina_roll": None, "temp": None, "count": side.subs_used}
+    if not on.core:
+        r = dice.roll(key, ROLE_SUB_STAMINA, f"{on.name} 临时体力")
+        on.stamina = r.total
+        rec["stamina_roll"] = r.to_json()
+    rec["stamina"] = on.stamina
+    if on.position != slot:
+        rec["temp"] = temp_ability(dice, key, side, on, slot)
+    return rec
+
+
+def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: bool) -> list[dict[str, Any]]:
+    """Stamina management at a break: the most tired below the policy line go off first, while subs last."""
+    out = []
+    limit = side.plan.sub_below if side.plan else 0
+    tired = sorted((x for x in side.on_pitch() if x[1].stamina < limit), key=lambda x: (x[1].stamina, x[1].name))
+    for slot, p in tired:
+        rec = substitute(dice, key, side, slot, p, "stamina", slice_no, extra_time)
+        if rec is not None:
+            out.append(rec)
+    return out

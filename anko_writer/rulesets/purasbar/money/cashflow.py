@@ -1,0 +1,83 @@
+"""000 §4.1 phase 5 item 6 (designed ch.11): the month's money for the whole league and our 月末结算.
+
+Every club is paid its sponsor and broadcast money and pays the transfer instalments due; players'
+regard for their club moves with the month (ch.10); our club's cash-flow lines, accrued bill and the
+§11.3 bankruptcy countdown are recorded for the chapter.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..competition.standings import table
+from ..season.world import World
+from ..transfers.contracts import affinity_change
+from .bankruptcy import bankruptcy_step, book_emergency, emergency
+from .finance import book_monthly, month_cashflow, monthly_income, season_bill
+
+
+def club_results(played: dict[str, Any]) -> dict[str, list[str]]:
+    """Each club's results this month, in order (win / draw / loss; a shoot-out decides a tie)."""
+    out: dict[str, list[str]] = {}
+    for m in played["matches"]:
+        for side in ("home", "away"):
+            name = m[side]
+            res = "draw" if m["winner"] is None else "win" if m["winner"] == name else "loss"
+            out.setdefault(name, []).append(res)
+    return out
+
+
+def apps_now(world: World) -> dict[int, int]:
+    """Every player's appearances so far (taken at a month's start to see who played in it)."""
+    return {id(p): p.apps for c in world.clubs.values() for p in c.players}
+
+
+def player_regard(world: World, results: dict[str, list[str]], before: dict[int, int],
+                  tables: dict[str, Any]) -> list[dict[str, Any]]:
+    """Designed ch.10: each player's regard for his club moves with playing time and results;
+    the records of our players."""
+    ours = []
+    for club in world.clubs.values():
+        res = results.get(club.name, [])
+        for p in club.players:
+            played = p.apps > before.get(id(p), p.apps)
+            rec = affinity_change(p, played, res, tables, injured=not p.healthy)
+            p.affinity = rec["after"]
+            if club.ours and rec["delta"]:
+                ours.append(rec)
+    return ours
+
+
+def bankruptcy_check(world: World, month: int) -> dict[str, Any]:
+    """§11.3: one step of our countdown; stage 2's emergency is carried out at once."""
+    life, ours = world.life, world.ours
+    rec = bankruptcy_step(life.bankruptcy, ours.ledger.balance, world.season, month, life.finance)
+    if rec["action"]:
+        em = emergency(world.dice, f"s{world.season}/m{month:02d}/bankruptcy", ours.ledger.balance,
+                       life.owner.wealth, ours.players, life.finance)
+        em["lines"] = book_emergency(ours.ledger, em, world.season, month, life.finance)
+        if em["outcome"] == "forced_sale" and em["player"]:
+            ours.players.remove(ours.player(em["player"]))
+        rec["emergency"] = em
+    return rec
+
+
+def month_money(world: World, month: int, played: dict[str, Any], before: dict[int, int],
+                tables: dict[str, Any]) -> dict[str, Any]:
+    """The month's money and regard for the league; our club's record for the chapter."""
+    life, s = world.life, world.season
+    ranks = {row.team: i + 1 for i, row in enumerate(table(world.order, world.results))}
+    income = None
+    for club in world.clubs.values():
+        rec = monthly_income(club, ranks[club.name], life.finance, life.environment)
+        book_monthly(club.ledger, rec, s, month, life.finance)
+        if club.ours:
+            income = rec
+    paid = life.book.pay(s, month, world.clubs)
+    regard = player_regard(world, club_results(played), before, tables["contracts"])
+    bill = season_bill(world.ours, (m.level for m in life.staff.values()), life.finance)
+    bank = bankruptcy_check(world, month)
+    cash = month_cashflow(world.ours.ledger, s, month, bill["total"])
+    ours = world.ours.name
+    return {"income": income, "instalments": [p for p in paid if ours in (p["payer"], p["payee"])],
+            "regard": regard, "cashflow": cash, "bankruptcy": bank}

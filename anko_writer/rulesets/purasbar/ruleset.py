@@ -1,0 +1,294 @@
+"""《布拉斯群英杯》(000): the ruleset class — a 24-club league season narrated month by month, and the
+season loop that calls the wings (match, competition, events, money, club, transfers, setup, season)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ...chapters import ChapterKey
+from ...errors import AnkoError
+from ...info import Currency, NewOption, RulesetInfo
+from ...resources import Resources
+from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
+from ...schema import Node
+from ...seals import SealBook
+from .setup.campaign_schema import campaign_schema
+from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
+from .competition.calendar import MONTHS as SEASON_MONTHS
+from .season.cupmonth import play_cup_month
+from .setup.data import load_tables
+from .season.club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
+from .setup.newcampaign import new_campaign
+from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
+from .competition.standings import table
+from .season.world import World, new_world, open_books
+from .money.cashflow import apps_now, month_money
+from .transfers.windows import market_list, post_market, window_phase
+from .setup.state import player_from
+from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
+from .season.settlement import settle
+from .season.seasons import carried_seals, carry_over, fortunes_of, load_season_tables, month_achievements
+
+
+def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
+                  campaign: dict[str, Any], reveals: list[dict[str, Any]], book: SealBook) -> dict[str, Any]:
+    standings = [r.to_json() for r in table(world.order, world.results)]
+    return {
+        "ruleset": "purasbar", "season": world.season, "month": month,
+        "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
+        "stadium": campaign["club"]["stadium"], "doctor": world.ours.doctor,
+        "rolls": [r.to_json() for r in rolls],
+        **played,
+        "standings": standings,
+        "clubs": clubs_json(world),
+        "tired": tired(world),
+        "reveals": reveals,
+        "sealed": book.sealed_at(ChapterKey(world.season, month)),
+        "vote": next_vote(world, month) if month < SEASON_MONTHS else None,
+    }
+
+
+def _prep_record(world: World) -> dict[str, Any]:
+    """What month 1 publishes before the first ball: the draw and our 23 fixtures with their 1D2."""
+    ours = world.ours.name
+    fixtures = [f.to_json() for f in world.fixtures if ours in (f.a, f.b)]
+    return {"draw_order": world.draw_order, "our_fixtures": fixtures,
+            "all_fixtures": [f.to_json() for f in world.fixtures]}
+
+
+def _sealed_moments(played: dict[str, Any], ours: str) -> dict[str, dict[str, Any]]:
+    """Sealed roll id → what the reveal retells: the match, the event and whom it struck (public), and
+    what the sealed die decided (``outcome``, private until the reveal)."""
+    out: dict[str, dict[str, Any]] = {}
+    for m in played.get("matches", []):
+        for ev in [m.get("pre_match_event") or {}, *(m.get("match_events") or [])]:
+            rs = ev.get("response") or {}
+            if not rs.get("sealed"):
+                continue
+            hurt = next((a for a in ev.get("applied", []) if a.get("pending")), None)
+            opp = m["away"] if m["home"] == ours else m["home"]
+            out[rs["roll"]["id"]] = {
+                "moment": {"match": m["id"], "competition": m["competition"], "round": m["round"],
+                           "opponent": opp, "home": m["home"] == ours, "point": ev["point"], "event": ev["name"],
+                           "player": hurt["player"] if hurt else None, "modifier": rs["modifier"],
+                           "threshold": rs["threshold"]},
+                "outcome": {**rs["result"], "absence": {"player": hurt["player"], **hurt["pending"]} if hurt else None}}
+    return out
+
+
+def _revealed_here(played: dict[str, Any]) -> set[str]:
+    """Shoot-out kicks are sealed only for their shoot-out: the bracket goes on in the same chapter, so
+    the chapter reveals them as the shoot-out ends (``match.j2``)."""
+    return {r["id"] for m in played.get("matches", []) for k in (m.get("shootout") or {}).get("kicks", [])
+            if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])}
+
+
+def _seal(world: World, book: SealBook, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
+    """Every other hidden roll of the month waits ``delay`` chapters (at least one) for its reveal
+    (000 §5.8.4), with what the reveal will retell."""
+    book.seal(rolls, ChapterKey(world.season, month), delay, _sealed_moments(played, world.ours.name),
+              _revealed_here(played))
+
+
+def _due(world: World, book: SealBook, month: int, everything: bool = False) -> list[dict[str, Any]]:
+    """Seals whose reveal falls in ``month``, their consequences applied from now (000 §5.8.4)."""
+    return book.due(ChapterKey(world.season, month), lambda outcome: _unseal(world, outcome), everything)
+
+
+def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
+    """A revealed absence takes its real length: out through its last week, or back at once if that has
+    passed (None when there is no absence, or the player is no longer out under a seal)."""
+    absence = (outcome or {}).get("absence")
+    if not absence:
+        return None
+    club = world.ours
+    player = next((p for p in club.players if p.name == absence["player"]), None)
+    if player is None or not club.infirmary.sealed(player.name):
+        return None  # sold, or healed with the off-season
+    club.infirmary.unseal(player, absence["out_until_week"], world.week)
+    return player.injured_weeks == 0
+
+
+def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
+    """Our club's league results, month by month."""
+    out = []
+    for ch in chapters:
+        for i in ch.results["our_matches"]:
+            m = ch.results["matches"][i]
+            out.append({"month": ch.month, "competition": m["competition"], "round": m["round"],
+                        "stage": m.get("stage"), "home": m["home"], "away": m["away"], "score": m["score"],
+                        "extra_time": m["extra_time"], "penalties": m["penalties"], "winner": m["winner"]})
+    return out
+
+
+def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
+    """Goal scorers of the whole league, most goals first (ties by name for a stable order)."""
+    goals: dict[tuple[str, str], int] = {}
+    for ch in chapters:
+        for m in ch.results["matches"]:
+            for a in m["attacks"]:
+                if a["goal"]:
+                    k = (a["shooter"], a["team"])
+                    goals[k] = goals.get(k, 0) + 1
+    ranked = sorted(goals.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
+    return [{"name": n, "team": t, "goals": g} for (n, t), g in ranked]
+
+
+WINTER_MARKET_MONTH = 6
+"""The chapter that posts the winter window's market (the window opens in month 7)."""
+
+
+class Purasbar(Ruleset):
+    """The 群英杯 ruleset plug-in."""
+
+    name = "purasbar"
+
+    @property
+    def info(self) -> RulesetInfo:
+        """Seasons of months, ``1,250,000 P$``, the football abbreviations, ``new --city``."""
+        return INFO
+
+    def campaign_schema(self, resources: Resources) -> Node:
+        """The campaign schema, its city list read from ``cities.yaml``."""
+        life = load_life_tables(resources)
+        owner_keys = [r.params["key"] for r in life["owner_actions"].rows]
+        return campaign_schema([c["city"] for c in load_tables(resources).cities], life["people"], owner_keys)
+
+    def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
+        """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0."""
+        life = load_life_tables(resources)
+        return new_campaign(options["city"], seed, load_tables(resources), life["people"], life["finance"])
+
+    def parts(self, arc: int) -> int:
+        """Months 1–11 are the league, month 12 the 群英杯."""
+        return SEASON_MONTHS
+
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
+        """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
+        life = load_life_tables(resources)
+        return load_state_text(text, path, [c["city"] for c in load_tables(resources).cities], life["people"])
+
+    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
+        """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
+        of an earlier season) or from the campaign, playing any season in between in memory."""
+        season, last_month = until.arc, until.part
+        data = campaign.data if hasattr(campaign, "data") else campaign
+        done, loaded = start if start is not None else (0, None)
+        state = loaded if isinstance(loaded, dict) else None
+        for s in range(done + 1, season):
+            run = self._one(data, state, s, SEASON_MONTHS, resources)
+            state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
+        return self._one(data, state, season, last_month, resources)
+
+    def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
+             resources: Resources) -> SeasonRun:
+        """One season from its start (the campaign for season 1, else the previous season's state)."""
+        if state is not None and state["ending"] != "none":
+            raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
+                            f"there is no season {season}")
+        source = start_data(data, state) if state is not None else data
+        tables = load_tables(resources).as_dict()
+        world = new_world(source, data["seed"], season, tables)
+        life_tables = load_life_tables(resources)
+        tables_growth = load_season_tables(resources)
+        open_books(world, source, tables["cities"], life_tables["finance"], tables_growth["fans"],
+                   tables_growth["contracts"])
+        world.life = life_from_campaign(source, life_tables, world.ours.ledger)
+        book = SealBook(arc_word="season")
+        carry_over(world, state, book)
+        names = tables["names"]
+        summer = None
+        if state is not None and state["market"]:
+            world.market = [player_from(d) for d in state["market"]]
+        else:
+            summer = post_market(world, season, 1, tables_growth, names)
+        prep = _prep_record(world)
+        delay = data["options"]["reveal_delay"]
+        chapters = []
+        mark = 0
+        for month in range(1, last_month + 1):
+            decisions = data["decisions"].get(f"s{season}m{month}", {})
+            world.month = month
+            reveals = _due(world, book, month)  # 000 §5.8.4: told first, in force from the chapter's start
+            apps = apps_now(world)
+            life = phases_before(world, world.life, month, decisions)
+            life["market"] = summer if month == 1 else None
+            life["window"] = window_phase(world, month, decisions, tables_growth, names)
+            coach = life["coach"]
+            tactics = None
+            if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
+                tactics = tactics_formation(world, month) if month != CUP_MONTH else None
+            if month == CUP_MONTH:
+                played = play_cup_month(world, decisions, tactics)
+            else:
+                played = play_league_month(world, month, decisions, tactics)
+            life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
+            league_morale(world, played)
+            life["money"] = month_money(world, month, played, apps, tables_growth)
+            if month == WINTER_MARKET_MONTH:
+                played["market"] = post_market(world, season, month + 1, tables_growth, names)
+            played["market_list"] = market_list(world, tables_growth) if month == WINTER_MARKET_MONTH else []
+            played["life"] = life
+            if month == 1:
+                played["prep"] = prep
+            rolls = world.dice.since(mark)
+            mark = world.dice.mark()
+            _seal(world, book, month, rolls, delay, played)
+            results = _month_record(world, month, played, rolls, data, reveals, book)
+            results["achievements"] = month_achievements(world, results, tables_growth)
+            chapters.append(Chapter(season, month, results, public=book.public(results)))
+        state_text = None
+        if last_month == SEASON_MONTHS:
+            end = _settlement_chapter(self.name, world, book, data, chapters, tables_growth, life_tables, names, mark)
+            chapters.append(end)
+            ending = end.results["settlement"]["next"]["ending"]
+            state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
+                                             market=market_list(world, tables_growth),
+                                             seals=carried_seals(book), ending=ending))
+        months = [c for c in chapters if c.name is None]
+        summary = {"ruleset": self.name, "season": season, "title": data["title"],
+                   "club": world.ours.name, "months": [c.month for c in months],
+                   "standings": months[-1].results["standings"] if months else [],
+                   "our_results": _our_results(months), "scorers": _scorers(months),
+                   "fixtures": prep["our_fixtures"], "reveals": [],
+                   "pending": [{**s.roll, "dice": None, "total": None} for s in book.pending()],
+                   "cup": _cup_summary(months),
+                   "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
+        return SeasonRun(chapters, summary, state_text=state_text)
+
+
+def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
+                        tables_growth: dict[str, Any], life_tables: dict[str, Any], names: Any, mark: int) -> Chapter:
+    """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
+    reveals = _due(world, book, SETTLEMENT_MONTH)
+    rec = settle(world, [c.results for c in chapters], tables_growth, life_tables, names)
+    rolls = world.dice.since(mark)
+    ended = rec["next"]["ending"] != "none"
+    if ended:  # the final chapter: nothing may stay sealed for ever
+        reveals += _due(world, book, SETTLEMENT_MONTH + 99)
+    results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
+               "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
+               "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
+               "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
+               "market_list": market_list(world, tables_growth), "next_key": f"s{world.season + 1}m1",
+               "ended": ended}
+    return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
+                   public=book.public(results))
+
+
+def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
+    """The 群英杯 part of the season summary, once month 12 was played."""
+    cup = next((c.results for c in chapters if c.month == CUP_MONTH), None)
+    if cup is None:
+        return None
+    return {"swiss_table": cup["swiss_table"], "qualifiers": cup["qualifiers"], "bracket": cup["bracket"],
+            "champion": cup["champion"]}
+
+
+INFO = RulesetInfo(
+    "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
+    allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
+    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),))
+"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders."""

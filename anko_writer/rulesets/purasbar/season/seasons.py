@@ -1,0 +1,154 @@
+"""What crosses from one season to the next (000 §4.4 step 12): carried fortunes and sealed rolls.
+
+Months of the season are 1–12 and the §4.4 settlement chapter counts as month 13 for reveals; a roll
+due later is carried into the next season's month ``due − 13``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from ....chapters import ChapterKey
+from ....dice import Dice
+from ....resources import Resources
+from ....schema import Field, Int, Map, Str
+from ....seals import Seal, SealBook
+from ....tables import DiceNotation, load_data
+from ..club.achievements import check_month, load_achievements, month_facts
+from ..club.ageing import load_ageing
+from ..club.fans import load_fans
+from ..club.generation import roll_name
+from ..club.youth import load_youth
+from ..competition.calendar import SETTLEMENT_MONTH
+from ..money.bankruptcy import Bankruptcy
+from ..money.finance import load_prizes
+from ..setup.data import tables_stamp
+from ..transfers.market import load_transfer_tables
+from .world import World
+
+
+
+def carried_seals(book: SealBook) -> list[dict[str, Any]]:
+    """Hidden rolls still sealed at the season's end, with the next season's month they are due in."""
+    out = []
+    for s in book.pending():
+        c = s.carried(SETTLEMENT_MONTH)
+        out.append({"roll": dict(c.roll), "sealed_in": {"season": c.at.arc, "month": c.at.part}, "due": c.due.part,
+                    **{k: _present(v) for k, v in (("moment", c.moment), ("outcome", c.outcome)) if v}})
+    return out
+
+
+def _present(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` without its empty (None) values, as the state file writes it."""
+    return {k: _present(v) if isinstance(v, dict) else v for k, v in record.items() if v is not None}
+
+
+def carry_over(world: World, state: dict[str, Any] | None, book: SealBook) -> None:
+    """Start a season from the previous one's state: sealed rolls and fortunes that carry over."""
+    if state is None:
+        return
+    for s in state["seals"]:
+        book.add(Seal(dict(s["roll"]), ChapterKey(s["sealed_in"]["season"], s["sealed_in"]["month"]),
+                      ChapterKey(world.season, s["due"]), s.get("moment"), s.get("outcome")))
+    fort = state["fortunes"]
+    world.life.depth["external"].value = fort.get("external_depth", 0)
+    world.life.achievements = set(fort.get("achievements", []))
+    world.life.bankruptcy = Bankruptcy.from_json(fort.get("bankruptcy"))
+
+
+def fortunes_of(world: World) -> dict[str, Any]:
+    """The fortunes ``state-end.yaml`` carries (§4.4 step 11: business depth resets, external stays)."""
+    return {"external_depth": world.life.depth["external"].value,
+            "achievements": sorted(world.life.achievements), "bankruptcy": world.life.bankruptcy.to_json()}
+
+
+_CACHE: dict[tuple, dict[str, Any]] = {}
+
+
+def load_season_tables(resources: Resources) -> dict[str, Any]:
+    """The tables of money and of the seasons that follow (ageing, youth, achievements, transfers,
+    contracts, prizes, fans, the off-season rules), validated; cached per set of table files."""
+    stamp = tables_stamp(resources)
+    if stamp not in _CACHE:
+        transfers = load_transfer_tables(resources)
+        _CACHE[stamp] = {"ageing": load_ageing(resources), "youth": load_youth(resources),
+                         "achievements": load_achievements(resources), "seasons": load_seasons(resources),
+                         "transfers": transfers, "contracts": transfers.contracts, "prizes": load_prizes(resources),
+                         "fans": load_fans(resources)}
+    return _CACHE[stamp]
+
+
+def month_achievements(world: World, record: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
+    """§4.1 phase 5 (designed Appendix E): the in-season achievements the month's facts unlock."""
+    life = world.life
+    facts = month_facts(record, world.ours.name, life.facts)
+    life.facts = facts
+    rec = check_month(facts, life.achievements, tables["achievements"])
+    life.provisional += [e["key"] for e in rec["unlocked"]]
+    return rec
+
+
+SEASONS = Map({
+    "source": Field(Str()),
+    "poach": Field(Map({"offer_base": Field(Int(min=0, max=100)), "offer_per_level": Field(Int(min=0)),
+                        "accept_base": Field(Int(min=0, max=100)), "replacement_die": Field(DiceNotation())}),
+                   doc="§4.4 step 10 off-season poaching (designed)."),
+    "owner_retirement": Field(Map({"from_age": Field(Int(min=18)), "per_year": Field(Int(min=1, max=100))}),
+                              doc="§4.4 step 12 the owner's retirement (designed)."),
+})
+"""Schema of ``seasons.yaml``."""
+
+
+def load_seasons(resources: Resources) -> dict[str, Any]:
+    """The validated ``seasons.yaml`` (campaign folder first)."""
+    return load_data(resources.table_path("seasons.yaml"), SEASONS)
+
+
+def poaching(dice: Dice, key: str, staff: dict[str, Any], affinity: Any, people: Any, names: dict[str, list[str]],
+             used: set[str], rules: dict[str, Any]) -> list[dict[str, Any]]:
+    """§4.4 step 10 (designed): each staff member may get an outside offer (D100 ≤ base + level × n);
+    he takes it on D100 ≤ accept_base + his affinity tier's ``poach`` points, and a newcomer of level
+    1D3 with neutral affinity takes the post."""
+    p = rules["poach"]
+    out = []
+    for role in list(staff):
+        member = staff[role]
+        offer_at = p["offer_base"] + p["offer_per_level"] * member.level
+        offer = dice.roll(f"{key}/{role}", "D100", f"{member.name}收到挖角邀约")
+        rec: dict[str, Any] = {"role": role, "name": member.name, "level": member.level, "offer_roll": offer.to_json(),
+                               "offer_at": offer_at, "offer": offer.total <= offer_at}
+        if rec["offer"]:
+            tier = people.affinity_tier(affinity.get(role, "to_owner"))
+            accept_at = max(0, min(100, p["accept_base"] + tier.params["poach"]))
+            accept = dice.roll(f"{key}/{role}", "D100", f"{member.name}是否接受")
+            rec.update(accept_roll=accept.to_json(), accept_at=accept_at, tier=tier.params["name"],
+                       poach=tier.params["poach"], left=accept.total <= accept_at)
+            if rec["left"]:
+                level = dice.roll(f"{key}/{role}", p["replacement_die"], "继任者等级")
+                name = roll_name(dice, f"{key}/{role}/name", names, used)
+                staff[role] = replace(member, name=name, level=level.total)
+                affinity.bonds[role] = type(affinity.bonds[role])(50, 50)
+                rec.update(successor=name, successor_level=level.total, level_roll=level.to_json())
+        out.append(rec)
+    return out
+
+
+def owner_retirement(dice: Dice, key: str, owner: Any, rules: dict[str, Any]) -> dict[str, Any]:
+    """§4.4 step 12 (designed): the owner grows a year older; from ``from_age`` he retires on
+    D100 ≤ (age − from_age + 1) × per_year, and the story ends.
+
+    >>> from types import SimpleNamespace as NS
+    >>> d = Dice(1); d.fix(30)
+    >>> r = owner_retirement(d, "k", NS(age=72), {"owner_retirement": {"from_age": 70, "per_year": 10}})
+    >>> (r["age"], r["chance"], r["retires"])
+    (73, 40, True)
+    """
+    rule = rules["owner_retirement"]
+    owner.age += 1
+    rec: dict[str, Any] = {"age": owner.age, "chance": 0, "roll": None, "retires": False}
+    if owner.age >= rule["from_age"]:
+        chance = min(100, (owner.age - rule["from_age"] + 1) * rule["per_year"])
+        roll = dice.roll(key, "D100", "老板退休判定")
+        rec.update(chance=chance, roll=roll.to_json(), retires=roll.total <= chance)
+    return rec

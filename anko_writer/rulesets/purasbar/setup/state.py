@@ -1,0 +1,295 @@
+"""A season's end as a file the host may edit (``OUT/sNN/state-end.yaml``) and the next season's start.
+
+The snapshot holds everything season N+1 needs that the campaign file does not: our club, its people
+and money as they ended the season, the other 23 clubs and their squads, the fortunes that carry over
+(external depth, achievements, instalments, the bankruptcy countdown), the summer market the readers
+vote on and the hidden rolls still sealed. The campaign file keeps the title, seed, options and votes.
+
+A season started from memory goes through the same text as one started from the file, so both are
+byte-identical (:func:`start_from_text`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .... import yamlio
+from ....errors import CampaignError
+from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate
+from ..club.people import roster_to_json
+from ..match.tactics import TENDENCIES
+from ..models import ABILITIES, ATTRIBUTES, Club, Player
+from .campaign_schema import FORMATION, PLAYER, club_fields
+from .data import city_slugs
+
+ATTR = Int(min=1, max=99)
+ENDINGS = ("none", "bankruptcy", "owner_retired")
+ENDING_CN = {"none": "故事继续", "bankruptcy": "破产", "owner_retired": "老板退休"}
+"""How the story stands: still running, or ended by §11.3 bankruptcy or the owner's retirement (§4.4 step 12)."""
+
+def ai_club_schema(cities: list[str]) -> Map:
+    """One of the other clubs in ``state-end.yaml``; its city is one of ``cities``."""
+    return Map({
+        "name": Field(Name(), doc="Club name (unique in the league)."),
+        "city": Field(Enum(cities), doc="City group (000 §2.1); one club per city, fixed for good."),
+        "slug": Field(Str(pattern=r"[a-z][a-z0-9_-]*", pattern_doc="lower-case latin slug"),
+                      doc="Latin key of the city (cities.yaml); names the club's dice streams."),
+        "total": Field(Int(min=1), doc="The §2.1 total ability."),
+        "initial_abilities": Field(Map({a: Field(ATTR) for a in ABILITIES}), doc="000 §2.2 result."),
+        "first_priority": Field(Enum(list(ABILITIES)), doc="The §2.2 first priority (the club's style)."),
+        "formation": Field(FORMATION, doc="Current formation."),
+        "morale": Field(Int(min=-100, max=100), doc="Team morale."),
+        "fans": Field(Int(min=0), doc="Fan base (§13.1)."),
+        "reputation": Field(Int(min=0, max=100), doc="Reputation (§13.2)."),
+        "funds": Field(Int(), doc="Money in P$."),
+        "facilities": Field(Map({k: Field(Int(min=1, max=5)) for k in ("training", "youth", "medical")})),
+        "doctor": Field(Int(min=0, max=10), doc="Team doctor level."),
+        "coach": Field(Map({"name": Field(Name()), "tendency": Field(Enum(list(TENDENCIES))),
+                            "stubbornness": Field(Int(min=1, max=100))})),
+        "players": Field(List(PLAYER, min_len=11, max_len=33)),
+    }, doc="One of the other 23 clubs.")
+
+
+SEAL = Map({
+    "roll": Field(Map({"id": Field(Str(pattern=r"[^\s｜〕]+", pattern_doc="a roll id (no whitespace, ｜ or 〕)")),
+                       "purpose": Field(Str()),
+                       "expr": Field(Str(pattern=r"[^\s｜〕＝]+",
+                                         pattern_doc="dice notation (no whitespace, ｜, 〕 or ＝)")),
+                       "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool())})),
+    "sealed_in": Field(Map({"season": Field(Int(min=1)), "month": Field(Int(min=1, max=13))})),
+    "due": Field(Int(min=1), doc="Month of the coming season it is revealed in."),
+    "moment": Field(Map({
+        "match": Field(Str()), "competition": Field(Str()), "round": Field(Int()), "opponent": Field(Name()),
+        "home": Field(Bool()), "point": Field(Int(min=0, max=8)), "event": Field(Str()),
+        "player": Field(Name(), required=False), "modifier": Field(Int()), "threshold": Field(Int()),
+    }), required=False, doc="What the reveal retells: the match, the event and whom it struck."),
+    "outcome": Field(Map({
+        "sealed_by": Field(Str()), "face": Field(Int()), "total": Field(Int()),
+        "outcome": Field(Enum(["worse", "halved", "failed"])),
+        "absence": Field(Map({
+            "player": Field(Name()), "sealed_by": Field(Str()), "weeks": Field(Int(min=1)),
+            "weeks_base": Field(Int(min=1)), "doctor": Field(Int(min=0)), "from_week": Field(Int(min=0)),
+            "out_until_week": Field(Int(min=0)),
+        }), required=False),
+    }), required=False, doc="What the sealed die decided, told at its reveal (private until then)."),
+}, doc="A hidden roll still sealed (000 §5.8.4).")
+
+
+def _league_problem(cities: list[str], slugs: dict[str, str] | None) -> Any:
+    """The rule the next season relies on: every city but ours has exactly one club, for good."""
+    def problem(state: dict[str, Any]) -> Problem:
+        """The first club the next season would drop or move, or a city without its club."""
+        ours = state["club"]
+        by_city: dict[str, int] = {}
+        by_name: dict[str, int] = {}
+        for i, c in enumerate(state["league"]):
+            if c["city"] == ours["city"]:
+                return (("league", i, "city"), f"{c['city']!r} is our club's city (one club per city)")
+            if c["city"] in by_city:
+                return (("league", i, "city"),
+                        f"{c['city']!r} repeats league[{by_city[c['city']]}] (one club per city)")
+            moved = _moved(c, slugs)
+            if moved:
+                return moved(i)
+            if c["name"] == ours["name"]:
+                return (("league", i, "name"), f"{c['name']!r} is our club's name")
+            if c["name"] in by_name:
+                return (("league", i, "name"), f"{c['name']!r} repeats league[{by_name[c['name']]}]")
+            by_city[c["city"]] = by_name[c["name"]] = i
+        missing = [city for city in cities if city != ours["city"] and city not in by_city]
+        if missing:
+            return ("league", f"{len(by_city)} clubs, the league needs {len(cities) - 1} (every city but ours): "
+                              f"no club for {', '.join(missing)} (a club cannot be removed)")
+        return None
+    return problem
+
+
+def _moved(club: dict[str, Any], slugs: dict[str, str] | None) -> Any:
+    """None, or the problem (given the club's index) of a club whose city is not the one its slug names."""
+    if slugs is None or slugs.get(club["city"]) == club["slug"]:
+        return None
+    was = next((city for city, slug in slugs.items() if slug == club["slug"]), None)
+    if was is None:
+        return lambda i: (("league", i, "slug"), f"unknown slug {club['slug']!r}; {club['city']}'s is "
+                                                 f"{slugs[club['city']]!r}")
+    return lambda i: (("league", i, "city"), f"{club['city']!r} is not this club's city: it was {was} "
+                                             f"(slug {club['slug']!r}) and a club cannot move")
+
+
+def state_schema(cities: list[str], people: Any = None, slugs: dict[str, str] | None = None) -> Check:
+    """The shape of ``state-end.yaml``: the campaign's club keys plus the league and what carries over.
+
+    ``slugs`` (city → slug, from cities.yaml) also refuses a club moved to another city.
+    """
+    top = Map({
+        "season": Field(Int(min=1), doc="The season that ended."),
+        "ending": Field(Enum(list(ENDINGS)), default="none", doc="Whether the story ended (§4.4 step 12)."),
+        **club_fields(cities, people),
+        "fortunes": Field(Map({
+            "external_depth": Field(Int(min=-3, max=3), default=0, doc="External environment depth (kept, §4.4 step 11)."),
+            "achievements": Field(List(Str()), default=[], doc="Achievements unlocked so far (Appendix E)."),
+            "bankruptcy": Field(Map({"stage": Field(Int(min=0, max=3), default=0),
+                                     "months_left": Field(Int(min=0, max=12), default=0)}),
+                                default={"stage": 0, "months_left": 0}, doc="The §11.3 countdown."),
+        }), default={}),
+        "market": Field(List(Map({**PLAYER.fields, "value": Field(Int(min=0), required=False,
+                                                                    doc="Shown for the vote; recomputed.")})),
+                        default=[], doc="The players on the summer market (Appendix D), shown before the vote."),
+        "league": Field(List(ai_club_schema(cities), min_len=1, max_len=max(1, len(cities) - 1)),
+                        doc=f"The other clubs: one for each city but ours ({max(1, len(cities) - 1)})."),
+        "seals": Field(List(SEAL), default=[], doc="Hidden rolls still sealed."),
+    })
+    return Check(top, _league_problem(cities, slugs),
+                 doc="Every city but ours has one club in `league`, in its own city; no club name twice.")
+
+
+def player_data(p: Player) -> dict[str, Any]:
+    """A player as the campaign and the state file write him."""
+    out: dict[str, Any] = {"name": p.name, "position": p.position, "core": p.core, "age": p.age,
+                           **{a: p.attrs[a] for a in ATTRIBUTES}}
+    if p.k is not None:
+        out["k"] = round(p.k, 3)
+    out.update(contract=p.contract, affinity=p.affinity, leader=p.leader, youth=p.youth)
+    if p.tag:
+        out["tag"] = p.tag
+    return out
+
+
+def player_from(data: dict[str, Any]) -> Player:
+    """A player from his campaign / state record."""
+    p = Player(data["name"], data["position"], data["core"], {a: data[a] for a in ATTRIBUTES}, data["age"],
+               data.get("k"))
+    p.contract = data.get("contract", 2)
+    p.affinity = data.get("affinity", 50)
+    p.leader = data.get("leader", False)
+    p.youth = data.get("youth", False)
+    p.tag = data.get("tag")
+    return p
+
+
+def ai_club_data(c: Club) -> dict[str, Any]:
+    """One AI club's record in the state file."""
+    return {"name": c.name, "city": c.city, "slug": c.slug, "total": c.total, "initial_abilities": dict(c.initial),
+            "first_priority": c.style, "formation": c.formation, "morale": c.morale, "fans": c.fans,
+            "reputation": c.reputation, "funds": c.ledger.balance, "facilities": dict(c.facilities),
+            "doctor": c.doctor, "coach": {"name": c.coach.name, "tendency": c.coach.tendency,
+                                         "stubbornness": c.coach.stubbornness},
+            "players": [player_data(p) for p in c.players]}
+
+
+_PLAIN = re.compile(r"[\w\u00b7\u2013\u2014\u3000-\u9fff\uff00-\uffef][\w \u00b7\u2013\u2014\u3000-\u9fff\uff00-\uffef.-]*")
+_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "none", "~"}
+
+
+def _scalar(v: Any) -> str:
+    """One scalar in YAML flow style: strings quoted unless plainly safe."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, (int, float)):
+        return repr(v)
+    text = str(v)
+    if _PLAIN.fullmatch(text) and not text.endswith(" ") and text.lower() not in _WORDS - {"none"} \
+            and not re.fullmatch(r"[-+.\d][\d._eE+-]*", text):
+        return text
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _flow(v: Any) -> str:
+    """A value in one-line YAML flow style.
+
+    >>> _flow({"name": "卡尔·穆勒", "id": "s1/x#3", "k": 0.5, "f": "4 3 3", "n": None, "t": [True, "12"]})
+    '{name: 卡尔·穆勒, id: "s1/x#3", k: 0.5, f: 4 3 3, n: null, t: [true, "12"]}'
+    """
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_flow(x) for x in v) + "]"
+    return _scalar(v)
+
+
+def _line(indent: str, data: dict[str, Any]) -> str:
+    return f"{indent}- {_flow(data)}"
+
+
+def state_yaml(snap: dict[str, Any]) -> str:
+    """The commented ``state-end.yaml`` text (Chinese comments; keys in the schema's order)."""
+    c = snap["club"]
+    coach = snap["coach"]
+    fort = snap["fortunes"]
+    lines = [
+        f"# 第 {snap['season']} 赛季结束时的存档（anko-writer 写出，§4.4 十二步结算之后）。",
+        "# 下一赛季从这里开始：主持人可以改（给新援改名、修正一个数字），改完运行",
+        f"# `anko-writer season <战役文件> --season {snap['season'] + 1}`；格式错误会像战役文件一样报出行号和键名。",
+        "# 种子、选项与读者投票仍在战役文件里。",
+        f"season: {snap['season']}",
+        f"ending: {snap['ending']}          # none 故事继续 / bankruptcy 破产 / owner_retired 老板退休（§4.4 第 12 步）",
+        "club:",
+        *[f"  {k}: {_flow(v)}" for k, v in c.items()],
+        "owner: " + _flow(snap["owner"]),
+        "coach:",
+        *[f"  {k}: {_flow(v)}" for k, v in coach.items()],
+        "staff:",
+        *[f"  {role}: {_flow(m)}" for role, m in snap["staff"].items()],
+        "affinity:",
+        *[f"  {who}: {_flow(b)}" for who, b in snap["affinity"].items()],
+        f"# 我方球员 {len(snap['players'])} 人：contract = 合同剩余赛季（含本季），affinity = 球员对俱乐部的好感",
+        "players:",
+        *[_line("  ", p) for p in snap["players"]],
+        "# 延续到下赛季的命运：外部环境深度、已解锁成就、破产倒计时、未付清的转会分期、往季成绩",
+        "fortunes:",
+        *[f"  {k}: {_flow(v)}" for k, v in fort.items()],
+        "# 夏窗（下赛季第 1 月）的转会市场，读者按 s<赛季>m1 的 transfers 投票",
+        "market:" + (" []" if not snap["market"] else ""),
+        *[_line("  ", p) for p in snap["market"]],
+        "# 尚未揭晓的隐藏骰：due = 在下赛季第几月揭晓",
+        "seals:" + (" []" if not snap["seals"] else ""),
+        *[_line("  ", s) for s in snap["seals"]],
+        "# 联赛其余 23 支球队（核心球员已全部掷出）",
+        "league:",
+    ]
+    for club in snap["league"]:
+        head = {k: v for k, v in club.items() if k != "players"}
+        lines.append("  - " + ", ".join(f"{k}: {_flow(v)}" for k, v in list(head.items())[:1]))
+        lines += [f"    {k}: {_flow(v)}" for k, v in list(head.items())[1:]]
+        lines.append("    players:")
+        lines += [_line("      ", p) for p in club["players"]]
+    return "\n".join(lines) + "\n"
+
+
+def load_state_text(text: str, path: Any, cities: list[str], people: Any = None,
+                    slugs: dict[str, str] | None = None) -> dict[str, Any]:
+    """Parse and validate a state file's text (errors name file, line and key).
+
+    ``slugs`` defaults to those of the cities.yaml last loaded with exactly ``cities``.
+    """
+    doc = yamlio.load_yaml_text(text, path, CampaignError)
+    return validate(doc, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
+
+
+def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+    """The next season's input: the campaign's title, seed, options and votes with the state's club."""
+    keep = ("title", "ruleset", "seed", "output", "options", "decisions")
+    return {**{k: campaign[k] for k in keep if k in campaign}, **state}
+
+
+def snapshot(world: Any, campaign: dict[str, Any], *, fortunes: dict[str, Any], market: list[dict[str, Any]],
+             seals: list[dict[str, Any]], ending: str = "none") -> dict[str, Any]:
+    """The season's end as plain data in the order :func:`state_yaml` writes it."""
+    life, ours = world.life, world.ours
+    c = campaign["club"]
+    club = {"city": c["city"], "name": ours.name, "stadium": c["stadium"], "colours": dict(c["colours"]),
+            "facilities": dict(ours.facilities), "initial_abilities": dict(ours.initial),
+            "first_priority": ours.style, "morale": ours.morale, "funds": ours.ledger.balance,
+            "fans": ours.fans, "reputation": ours.reputation}
+    coach = {"name": ours.coach.name, "formation": ours.formation, "tendency": ours.coach.tendency,
+             **life.coach.to_json()}
+    return {
+        "season": world.season, "ending": ending, "club": club, "owner": life.owner.to_json(), "coach": coach,
+        "staff": roster_to_json(list(life.staff.values())), "affinity": life.affinity.to_json(),
+        "players": [player_data(p) for p in ours.players], "fortunes": fortunes, "market": market,
+        "seals": seals, "league": [ai_club_data(world.clubs[n]) for n in world.order if not world.clubs[n].ours],
+    }

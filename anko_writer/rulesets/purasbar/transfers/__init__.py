@@ -1,0 +1,2 @@
+"""000 Appendix D: transfers — valuation and the market, the windows' negotiations and AI, contracts,
+and the window phase of the month."""

@@ -1,0 +1,1 @@
+"""Tests of the core: dice, hidden dice, tables, schema, YAML, output, rendering and the command line."""

@@ -1,0 +1,1 @@
+"""The club wing: people, owner and coach, morale, training, youth, ageing, achievements, fans, generation."""

@@ -1,0 +1,1 @@
+"""The competition wing: schedule, standings, the 群英杯 draw."""

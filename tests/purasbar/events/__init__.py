@@ -1,0 +1,1 @@
+"""The events wing: business, environment and match events."""

@@ -1,0 +1,1 @@
+"""The match wing: engine, extra time and penalties, tactics, injuries."""

@@ -1,0 +1,1 @@
+"""The money wing: finance and bankruptcy."""

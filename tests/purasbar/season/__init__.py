@@ -1,0 +1,1 @@
+"""The season wing: the month's phases, a whole season with the cup, seasons that follow."""

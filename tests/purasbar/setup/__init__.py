@@ -1,0 +1,1 @@
+"""The setup wing: the shipped tables and their loader."""

@@ -1,0 +1,1 @@
+"""The transfers wing: the market, windows and contracts."""
