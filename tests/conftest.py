@@ -26,3 +26,26 @@ def three(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
         res = CliRunner().invoke(app, ["season", str(camp), "--season", str(s), "--out", str(out)])
         assert res.exit_code == 0, res.output
     return out, load_campaign(camp).seed
+
+
+@pytest.fixture(scope="session")
+def season_245(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
+    """Season 1 of the generated 雷希特 campaign (:func:`tests.util.campaign_file`, seed 245) played once in
+    memory, months 1 to 12: (campaign path, season run). Shared by every file that plays this very season;
+    read it, never change it (deep-copy a record before editing it)."""
+    from tests.util import campaign_file, season_run
+    camp = campaign_file(tmp_path_factory.mktemp("season245"))
+    return camp, season_run(245)
+
+
+@pytest.fixture(scope="session")
+def season_245_cli(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The same campaign's season 1 written by ``anko-writer season`` (``out/s01``): (campaign path, out).
+    Shared; tests that write must copy ``out`` first."""
+    from tests.util import campaign_file
+    tmp = tmp_path_factory.mktemp("season245cli")
+    camp = campaign_file(tmp)
+    out = tmp / "out"
+    res = CliRunner().invoke(app, ["season", str(camp), "--season", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return camp, out

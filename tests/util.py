@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 from anko_writer.resources import Resources
@@ -89,14 +90,21 @@ def find_seed(scenario: str) -> int:
     return PINNED[scenario]
 
 
-def tells(scenario: str, seed: int) -> bool:
-    """Whether season 1 of the campaign with ``seed`` tells ``scenario``."""
+@functools.lru_cache(maxsize=None)
+def season_run(seed: int):  # noqa: ANN201
+    """Season 1 (months 1 to 12) of the campaign :func:`campaign_file` writes for ``seed``, played in memory
+    once per test session and shared: several files read the very same season (a pinned seed's story, the
+    seed-245 campaign). Read it, never change it; deep-copy a record before editing it."""
     import tempfile
 
     from anko_writer.campaign import load_campaign
     with tempfile.TemporaryDirectory() as tmp:
-        run = RULESET.play_season(load_campaign(campaign_file(Path(tmp), seed=seed)), 1, 12, RES)
-    return SCENARIOS[scenario](run)
+        return RULESET.play_season(load_campaign(campaign_file(Path(tmp), seed=seed)), 1, 12, RES)
+
+
+def tells(scenario: str, seed: int) -> bool:
+    """Whether season 1 of the campaign with ``seed`` tells ``scenario``."""
+    return SCENARIOS[scenario](season_run(seed))
 
 
 def scan(last: int = 600) -> dict[str, int]:

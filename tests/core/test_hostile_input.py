@@ -295,11 +295,10 @@ def test_a_template_linked_to_a_file_outside_the_template_folders_is_refused(tmp
 
 
 @pytest.fixture(scope="module")
-def season_end(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """A campaign and the state-end.yaml text of its first season (played once, in memory)."""
-    tmp = tmp_path_factory.mktemp("state")
-    camp = campaign_file(tmp)
-    run = RULESET.play_season(load_campaign(camp), 1, 12, RES)
+def season_end(season_245) -> tuple[Path, str]:  # noqa: ANN001
+    """A campaign and the state-end.yaml text of its first season (played once, in memory:
+    ``conftest.season_245``)."""
+    camp, run = season_245
     assert run.state_text
     return camp, run.state_text
 

@@ -25,7 +25,7 @@ from anko_writer.hidden import scan, verify_dir
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import find_seed, render_ctx
+from tests.util import campaign_file, find_seed, render_ctx, season_run
 
 CITY, SEASON, LAST_MONTH = "雷希特", 1, 12
 SEED = find_seed("lost_sudden_death")
@@ -99,8 +99,12 @@ def campaign(campaign_path: Path) -> Any:
 
 
 @pytest.fixture(scope="module")
-def season(campaign: Any, res: Resources) -> Any:
-    return RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
+def season(campaign: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Season 1 of ``campaign`` (SEED's, as tests.util.campaign_file writes it): ``season_run`` plays it once
+    per session and shares it with ``tells`` (read only)."""
+    assert (SEASON, LAST_MONTH) == (1, 12) and campaign.data == load_campaign(campaign_file(
+        tmp_path_factory.mktemp("shared"), seed=SEED)).data
+    return season_run(SEED)
 
 
 @pytest.fixture(scope="module")
@@ -600,7 +604,9 @@ def test_knocked_out_club_sees_the_rest_as_results(chapters: Any) -> None:
 
 def test_champion_club_final(tmp_path: Path, res: Resources) -> None:
     campaign = load_campaign(_write_campaign(tmp_path, CHAMPION_SEED, res))
-    run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)
+    (tmp_path / "shared").mkdir()
+    assert campaign.data == load_campaign(campaign_file(tmp_path / "shared", seed=CHAMPION_SEED)).data
+    run = season_run(CHAMPION_SEED)  # this campaign's season 1, played once per session (read only)
     ch = run.months[-1]
     results = ch.results
     assert results["champion"] == results["club"]

@@ -22,13 +22,9 @@ def _files(out: Path) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def first(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    tmp = tmp_path_factory.mktemp("e2e")
-    camp = campaign_file(tmp)
-    out = tmp / "out"
-    res = _season(camp, out)
-    assert res.exit_code == 0, res.output
-    return camp, out
+def first(season_245_cli: tuple[Path, Path]) -> tuple[Path, Path]:
+    """The seed-245 campaign's season 1 through the CLI (``conftest.season_245_cli``, shared: read only)."""
+    return season_245_cli
 
 
 def test_season_writes_months_1_to_12_with_json(first: tuple[Path, Path]) -> None:

@@ -107,6 +107,11 @@ def _rich(run: Any) -> bool:
 # --------------------------------------------------------------------------- fixtures
 
 
+RICH_SEED = 5
+"""The first seed (1..119) whose voted season is ``_rich`` at the last scan; a hint that spares the scan
+(about 1.5 s a season), not a hard-wired story: ``story`` falls back to scanning when it is not rich."""
+
+
 @pytest.fixture(scope="module")
 def res() -> Resources:
     return Resources("purasbar", None)
@@ -114,8 +119,10 @@ def res() -> Resources:
 
 @pytest.fixture(scope="module")
 def story(tmp_path_factory: pytest.TempPathFactory, res: Resources) -> tuple[Any, Any, dict[int, tuple[dict, str]]]:
-    """(campaign, season run, month → (results, Markdown)) of the first seed whose voted season is rich."""
-    for seed in range(1, 120):
+    """(campaign, season run, month → (results, Markdown)) of a seed whose voted season is rich: RICH_SEED,
+    the first such seed when last scanned, is tried first; if the engine's dice stop telling its story, the
+    scan runs from seed 1 as before."""
+    for seed in dict.fromkeys([RICH_SEED, *range(1, 120)]):
         folder = tmp_path_factory.mktemp(f"life{seed}")
         campaign = load_campaign(campaign_file(folder, seed=seed, extra=VOTES))
         run = RULESET.play_season(campaign, SEASON, LAST_MONTH, res)

@@ -24,7 +24,7 @@ from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.match.injuries import SEALED_WEEKS, Infirmary
 from anko_writer.rulesets.purasbar.events.match_events import PRE, MatchDepth, check, load_match_event_tables
 from anko_writer.ruleset import Chapter
-from tests.util import PINNED, RES, campaign_file, player
+from tests.util import PINNED, RES, campaign_file, player, season_run
 
 T = load_match_event_tables(RES)
 KEY = "s1/league/r01/ev"
@@ -175,7 +175,7 @@ def _published(chapter: Chapter, camp_path: Path) -> dict[str, str]:
 def sealed_month(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int, str, int]:
     """The pinned campaign, the month of its first seal, the sealed roll's id and its real face."""
     camp = campaign_file(tmp_path_factory.mktemp("sealed"), seed=PINNED["sealed_injury"])
-    run = RULESET.play_season(load_campaign(camp), 1, 12, RES)
+    run = season_run(PINNED["sealed_injury"])  # this campaign's season 1, played once per session
     month = next(c for c in run.months if c.results["sealed"])
     roll = month.results["sealed"][0]
     return camp, month.month, roll["id"], roll["total"]

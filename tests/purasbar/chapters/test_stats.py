@@ -10,7 +10,7 @@ import pytest
 from anko_writer.campaign import load_campaign
 from anko_writer.dice import Stream
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import RES, campaign_file
+from tests.util import RES, campaign_file, season_run
 
 CHI2_999 = {29: 58.30, 49: 85.35, 99: 148.23}
 """χ² critical values at p = 0.001 for the degrees of freedom used here."""
@@ -31,11 +31,17 @@ def test_stream_faces_are_uniform(sides: int) -> None:
 
 @pytest.fixture(scope="module")
 def attacks(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    """Every attack of the league months (1 to 11) of two seasons: seed 245's is ``season_run``'s, shared with
+    other files (months 1 to 11 of a whole season are those of a season played to month 11)."""
     out = []
     for seed in (245, 98):
-        path = campaign_file(tmp_path_factory.mktemp(f"s{seed}"), seed=seed)
-        run = RULESET.play_season(load_campaign(path), 1, 11, RES)
-        out += [a for ch in run.months for m in ch.results["matches"] for a in m["attacks"]]
+        if seed == 245:
+            months = season_run(seed).months[:11]
+        else:
+            path = campaign_file(tmp_path_factory.mktemp(f"s{seed}"), seed=seed)
+            months = RULESET.play_season(load_campaign(path), 1, 11, RES).months
+        assert [ch.month for ch in months] == list(range(1, 12))
+        out += [a for ch in months for m in ch.results["matches"] for a in m["attacks"]]
     return out
 
 

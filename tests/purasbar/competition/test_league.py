@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,7 +14,7 @@ from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.competition.schedule import ROUNDS_BY_MONTH, make_schedule, round_robin
 from anko_writer.rulesets.purasbar.competition.standings import table
-from tests.util import RES, campaign_file
+from tests.util import RES, campaign_file, season_run
 
 TEAMS = [f"队{i:02d}" for i in range(24)]
 
@@ -79,9 +80,12 @@ def test_standings_head_to_head_decides() -> None:
 
 
 @pytest.fixture(scope="module")
-def season(tmp_path_factory: pytest.TempPathFactory):
-    path = campaign_file(tmp_path_factory.mktemp("c"))
-    return RULESET.play_season(load_campaign(path), 1, 11, RES)
+def season():  # noqa: ANN201
+    """The league months (1 to 11) of the seed-245 campaign's season 1: ``season_run``'s, played once per session
+    and shared (read only); they are those of a season played to month 11 (test_season_is_deterministic)."""
+    months = season_run(245).months[:11]
+    assert [ch.month for ch in months] == list(range(1, 12))
+    return SimpleNamespace(months=months)
 
 
 def test_season_json_contract(season) -> None:  # noqa: ANN001

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from anko_writer.campaign import load_campaign
-from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.season.club_life import (
     business_phase, coach_phase, finances, life_from_campaign, load_life_tables, month_end_phase, owner_phase,
 )
@@ -89,9 +88,9 @@ def test_month_end_training_boost_reaches_next_months_first_match(tmp_path: Path
 
 
 @pytest.fixture(scope="module")
-def season(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
-    path = campaign_file(tmp_path_factory.mktemp("life"))
-    return RULESET.play_season(load_campaign(path), 1, 12, RES)
+def season(season_245):  # noqa: ANN001, ANN201
+    """Season 1 of the seed-245 campaign (``conftest.season_245``, shared: read only)."""
+    return season_245[1]
 
 
 def test_every_month_runs_the_phases_in_order(season) -> None:  # noqa: ANN001

@@ -14,16 +14,16 @@ from anko_writer.cli import app
 from anko_writer.hidden import verify_dir
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.competition.cup import quarter_finals, semi_finals
-from tests.util import PINNED, RES, campaign_file, find_seed, tells
+from tests.util import PINNED, RES, campaign_file, find_seed, season_run, tells
 
 SHOOTOUT_SEED = find_seed("sealed_shootout")
 """A seed whose club reaches a knockout shoot-out with sealed kicks (pinned in tests/util.py)."""
 
 
 @pytest.fixture(scope="module")
-def season(tmp_path_factory: pytest.TempPathFactory):
-    path = campaign_file(tmp_path_factory.mktemp("cup"), seed=SHOOTOUT_SEED)
-    return RULESET.play_season(load_campaign(path), 1, 12, RES)
+def season():  # noqa: ANN201
+    """Season 1 of the campaign with SHOOTOUT_SEED (played once per session: ``tells`` reads it too)."""
+    return season_run(SHOOTOUT_SEED)
 
 
 def _all(season) -> list[tuple[int, dict]]:  # noqa: ANN001

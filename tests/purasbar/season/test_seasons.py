@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.rulesets.purasbar import RULESET
-from tests.util import RES, campaign_file, render_ctx
+from tests.util import RES, render_ctx
 
 runner = CliRunner()
 
@@ -25,14 +25,14 @@ def _files(out: Path, season: int) -> dict[str, bytes]:
 
 
 @pytest.fixture(scope="module")
-def two(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """Seasons 1 and 2 written one after the other (season 2 starts from s01/state-end.yaml)."""
-    tmp = tmp_path_factory.mktemp("seasons")
-    camp = campaign_file(tmp)
-    out = tmp / "out"
-    for s in (1, 2):
-        res = _season(camp, out, s)
-        assert res.exit_code == 0, res.output
+def two(season_245_cli: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Seasons 1 and 2 written one after the other (season 2 starts from s01/state-end.yaml). Season 1 is
+    ``conftest.season_245_cli`` (the same CLI run test_e2e reads), copied here before season 2 is added."""
+    camp, first = season_245_cli
+    out = tmp_path_factory.mktemp("seasons") / "out"
+    shutil.copytree(first, out, symlinks=True)
+    res = _season(camp, out, 2)
+    assert res.exit_code == 0, res.output
     return camp, out
 
 
