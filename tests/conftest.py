@@ -49,3 +49,13 @@ def season_245_cli(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     res = CliRunner().invoke(app, ["season", str(camp), "--season", "1", "--out", str(out)])
     assert res.exit_code == 0, res.output
     return camp, out
+
+
+@pytest.fixture(scope="session")
+def state_245(season_245) -> tuple[str, dict]:  # noqa: ANN001
+    """``season_245``'s state-end.yaml text and the ruleset's ``load_state`` of it, parsed once (about 1.5 s)
+    for the files that check that this very text loads. Read only."""
+    from anko_writer.rulesets.purasbar import RULESET
+    from tests.util import RES
+    text = season_245[1].state_text
+    return text, RULESET.load_state(text, "state-end.yaml", RES)

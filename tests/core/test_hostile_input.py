@@ -331,8 +331,9 @@ def _load(text: str) -> dict:
     return RULESET.load_state(text, "state-end.yaml", RES)
 
 
-def test_the_state_as_written_loads(season_end: tuple[Path, str]) -> None:
-    state = _load(season_end[1])
+def test_the_state_as_written_loads(season_end: tuple[Path, str], state_245: tuple[str, dict]) -> None:
+    text, state = state_245  # _load(text), done once per session (test_seasons reads it too)
+    assert text == season_end[1]
     assert len(state["league"]) == 23 and state["club"]["city"] not in {c["city"] for c in state["league"]}
 
 

@@ -255,7 +255,8 @@ def leaks(out: Path, seed: int) -> list[str]:
             revealed_at.setdefault(r.roll_id, _order(f))
     for f in files:
         text = f.read_text(encoding="utf-8")
-        if re.search(rf"(?<![0-9]){seed}(?![0-9])", text) or '"seed"' in text:
+        # the plain substring test first: the regex (the seed as a whole number) only where it can match
+        if (str(seed) in text and re.search(rf"(?<![0-9]){seed}(?![0-9])", text)) or '"seed"' in text:
             problems.append(f"{f}: holds the seed")
         secret = [rid for rid, at in sealed_at.items() if at <= _order(f) < revealed_at.get(rid, (99, 99))]
         for rid in secret:

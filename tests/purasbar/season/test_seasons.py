@@ -43,10 +43,11 @@ def test_each_season_writes_its_state_file(two: tuple[Path, Path]) -> None:
         assert text.startswith(f"# 第 {s} 赛季结束时的存档") and f"\nseason: {s}\n" in text
 
 
-def test_state_file_round_trips_through_its_schema(two: tuple[Path, Path]) -> None:
+def test_state_file_round_trips_through_its_schema(two: tuple[Path, Path], state_245: tuple[str, dict]) -> None:
     _, out = two
     path = out / "s01" / "state-end.yaml"
-    state = RULESET.load_state(path.read_text(encoding="utf-8"), path, RES)
+    text, state = state_245  # RULESET.load_state of this very text, parsed once per session
+    assert path.read_text(encoding="utf-8") == text
     assert state["season"] == 1 and state["ending"] == "none"
     assert len(state["league"]) == 23 and all(11 <= len(c["players"]) <= 33 for c in state["league"])
     names = {p["name"] for p in state["players"]}
@@ -123,8 +124,9 @@ def test_our_money_runs_on_from_month_to_month_and_season_to_season(three_out: P
     closing = None
     for s in (1, 2, 3):
         d = three_out / f"s{s:02d}"
+        months = [json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8")) for m in range(1, 13)]  # read once
         for m in range(1, 13):
-            cash = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["life"]["money"]["cashflow"]
+            cash = months[m - 1]["life"]["money"]["cashflow"]
             assert cash["closing"] == cash["opening"] + sum(e["amount"] for e in cash["lines"])
             if closing is not None and m > 1:
                 assert cash["opening"] == closing
@@ -133,7 +135,7 @@ def test_our_money_runs_on_from_month_to_month_and_season_to_season(three_out: P
         state = load_yaml(d / "state-end.yaml")
         assert end["balance"] == state["club"]["funds"]
         for m in range(1, 13):  # no club ever holds more than 33 players (000 §3.2)
-            clubs = json.loads((d / f"m{m:02d}.json").read_text(encoding="utf-8"))["clubs"]
+            clubs = months[m - 1]["clubs"]
             assert all(len(c["players"]) <= 33 for c in clubs)
         assert all(11 <= len(c["players"]) <= 33 for c in state["league"])
 
