@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -272,14 +271,7 @@ def check_rows(table: DiceTable, polarities: tuple[str, ...]) -> DiceTable:
 
 def load_match_event_tables(resources: Resources) -> MatchEventTables:
     """Appendix A and the exclusive tables from the search path (campaign folder first), validated."""
-    return _load(tuple((str(p), p.stat().st_mtime_ns) for p in
-                       (resources.table_path(n) for n in TABLE_FILES.values())))
-
-
-@lru_cache(maxsize=8)
-def _load(stamp: tuple[tuple[str, int], ...]) -> MatchEventTables:
-    """Load once per set of files (path and modification time)."""
-    base, golden, dark = (load_table(Path(p), EFFECTS) for p, _ in stamp)
+    base, golden, dark = (load_table(resources.table_path(n), EFFECTS) for n in TABLE_FILES.values())
     return MatchEventTables(check_rows(base, POLARITIES), check_rows(golden, ("positive",)),
                             check_rows(dark, ("negative",)))
 
