@@ -19,6 +19,7 @@ from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.data import load_tables
+from .glossary import cn
 from .season.club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
@@ -290,5 +291,7 @@ def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
 INFO = RulesetInfo(
     "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
     allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
-    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),))
-"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders."""
+    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),),
+    filters={"cn": cn})
+"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders; its
+one filter, ``cn``, prints the chapter's word for a key from ``glossary.yaml``."""
