@@ -179,3 +179,19 @@ def test_morale_adjustment_says_when_it_was_clamped() -> None:
 
 def test_templates_folder_is_the_checkouts() -> None:
     assert Path(TEMPLATES).is_dir() and "match.j2" in SOURCES
+
+
+def test_a_campaigns_glossary_overrides_the_shipped_one(tmp_path: Path) -> None:
+    from anko_writer.render import render_chapter
+    from anko_writer.rulesets.purasbar import RULESET
+
+    shipped = (builtin_dir("tables") / "purasbar" / "glossary.yaml").read_text(encoding="utf-8")
+    (tmp_path / "tables" / "purasbar").mkdir(parents=True)
+    (tmp_path / "tables" / "purasbar" / "glossary.yaml").write_text(
+        shipped.replace("training: 训练设施", "training: 训练场"), encoding="utf-8")
+    (tmp_path / "templates" / "purasbar").mkdir(parents=True)
+    (tmp_path / "templates" / "purasbar" / "x.md.j2").write_text(
+        "{{ 'training' | cn('facility') }}、{{ 'youth' | cn('facility') }}\n", encoding="utf-8")
+    res = RULESET.resources(tmp_path)
+    assert render_chapter(res, "x.md.j2", {}) == "训练场、青训设施\n"
+    assert cn("training", "facility") == "训练设施"  # the shipped filter is untouched
