@@ -146,6 +146,7 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
     slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
     rec = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in weights.options],
+           "reweighted": len(weights.options) != len(SHOOTER_WEIGHTS),  # a group is empty: its weight is gone
            "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
