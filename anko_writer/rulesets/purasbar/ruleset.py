@@ -4,6 +4,7 @@ season loop that calls the wings (match, competition, events, money, club, trans
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.tables import PurasbarTables, load_purasbar_tables
+from .glossary import cn, make_cn
 from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
@@ -158,6 +160,14 @@ class Purasbar(Ruleset):
         """Seasons of months, ``1,250,000 P$``, the football abbreviations, ``new --city``."""
         return INFO
 
+    def resources(self, campaign_dir: Path | None) -> Resources:
+        """The core's search path, described with a ``cn`` filter over this campaign's glossary (a
+        ``tables/purasbar/glossary.yaml`` in the campaign folder overrides the shipped one)."""
+        res = Resources(self.name, campaign_dir, INFO)
+        if campaign_dir is not None:
+            res.info = replace(INFO, filters={**INFO.filters, "cn": make_cn(res)})
+        return res
+
     def campaign_schema(self, resources: Resources) -> Node:
         """The campaign schema, its city list read from ``cities.yaml``."""
         tables = load_purasbar_tables(resources)
@@ -295,5 +305,7 @@ def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
 INFO = RulesetInfo(
     "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
     allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
-    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),))
-"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders."""
+    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),),
+    filters={"cn": cn})
+"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders; its
+one filter, ``cn``, prints the chapter's word for a key from ``glossary.yaml``."""

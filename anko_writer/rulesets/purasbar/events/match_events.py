@@ -19,7 +19,7 @@ from ....dice import Dice, Roll
 from ....errors import Location, TableError
 from ....resources import Resources
 from ....tables import DiceTable, Row, load_table
-from .depth import MATCH_LADDER, POLARITIES, Depth, scale
+from .depth import MATCH_LADDER, POLARITIES, Depth, multiplier, scale
 
 PRE = 0
 """The pre-match point; in-play points are the slice numbers of :mod:`.match` (1–8)."""
@@ -203,7 +203,7 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
         "range": [row.lo, row.hi], "when": row.params.get("when"), "fits": fits,
         "effect": use["effect"], "params": _plain(use), "text": use.get("text"),
         "fallback": None if fits else dict(row.params["fallback"]),
-        "base_amount": base, "scale_depth": at, "amount": amount, "polarity": resolved, "lean": lean,
+        "base_amount": base, "scale_depth": at, "multiplier": multiplier(polarity, at), "amount": amount, "polarity": resolved, "lean": lean,
         "harmful": harmful, "response": response, "worse": dict(worse) if worse else None,
         "apply": applied,
         "depth_before": before, "depth_move": move, "depth_after": depth.value, "depth_spent": depth.spent,

@@ -121,19 +121,18 @@ def r_coefficient(funds: int, bill: int) -> float:
     return round(funds / bill, 2) if bill > 0 else 99.0
 
 
+R_BANDS: dict[str, tuple[float | None, float | None]] = {
+    "rich": (2.0, None), "balanced": (1.0, 2.0), "tight": (0.5, 1.0), "broke": (None, 0.5)}
+"""000 §6.2.3's four bands of R, each ``(lowest, below)``: 充裕 R ≥ 2.0 … 极度缺钱 R < 0.5 (None: open)."""
+
+
 def r_band(r: float) -> str:
     """000 §6.2.3's four bands: 充裕 (≥ 2.0), 平衡 (1.0–2.0), 偏紧 (0.5–1.0), 极度缺钱 (< 0.5).
 
     >>> [r_band(x) for x in (2.0, 1.99, 1.0, 0.5, 0.49)]
     ['rich', 'balanced', 'balanced', 'tight', 'broke']
     """
-    if r >= 2.0:
-        return "rich"
-    if r >= 1.0:
-        return "balanced"
-    if r >= 0.5:
-        return "tight"
-    return "broke"
+    return next(band for band, (lo, _) in R_BANDS.items() if lo is None or r >= lo)
 
 
 # --------------------------------------------------------------------------------------- 11.1 gate
@@ -450,7 +449,8 @@ def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due:
     denominator = still + instalments_due
     r = r_coefficient(ledger.balance, denominator)
     return {"funds": ledger.balance, "bill": bill_total, "paid": paid, "still_due": still,
-            "instalments": instalments_due, "denominator": denominator, "R": r, "band": r_band(r)}
+            "instalments": instalments_due, "denominator": denominator, "R": r, "band": r_band(r),
+            "band_bounds": list(R_BANDS[r_band(r)])}
 
 
 # ------------------------------------------------------------------------------- AI opening funds
@@ -472,6 +472,7 @@ def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> dict[str, int
 __all__ = [
     "GATE_SHARE_PERCENT", "COMPETITIONS", "CUP_STAGES", "LEAGUE_CLUBS", "BILL_KINDS",
     "FINANCE", "PRIZES", "FinanceRules", "load_finance", "season_bill", "r_coefficient", "r_band",
+    "R_BANDS",
     "stadium_capacity", "gate_share", "ticket_income", "book_gate", "monthly_income", "book_monthly",
     "load_prize_table", "load_prizes", "league_prize", "cup_prize", "prize_record", "book_prizes",
     "maintenance_due", "salaries_due", "pay_maintenance", "pay_salaries", "accruals", "month_cashflow",
