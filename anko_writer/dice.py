@@ -139,6 +139,9 @@ class Roll(NamedTuple):
     """The expression's value."""
     hidden: bool = False
     """Sealed in the chapter (``D100＝？？？``) and revealed later (000 §5.8.4)."""
+    kind: str | None = None
+    """What the roll decides, for machines (``schedule_draw``, ``given_name``): templates select rolls
+    by it, never by the human :attr:`purpose`. None for rolls nothing selects."""
 
     def ref(self) -> dict:
         """A short reference to a public roll inside another record: ``{id, expr, total}``.
@@ -150,9 +153,18 @@ class Roll(NamedTuple):
         return {"id": self.id, "expr": self.expr, "total": self.total}
 
     def to_json(self) -> dict:
-        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``."""
-        return {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),
-                "total": self.total, "hidden": self.hidden}
+        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set.
+
+        >>> Roll("s1/x#1", "名", "1D9", (4,), 4, kind="given_name").to_json()["kind"]
+        'given_name'
+        >>> "kind" in Roll("s1/x#2", "攻势骰", "1D30", (7,), 7).to_json()
+        False
+        """
+        out = {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),
+               "total": self.total, "hidden": self.hidden}
+        if self.kind is not None:
+            out["kind"] = self.kind
+        return out
 
 
 class Stream:
@@ -237,19 +249,20 @@ class Dice:
                 return v
         return self.stream(key).randint(sides)
 
-    def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False) -> Roll:
-        """Throw ``expr`` on the stream ``key``, log it and return its record."""
+    def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False,
+             kind: str | None = None) -> Roll:
+        """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
         e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
         faces = (self._face(key, e.sides),) if e.count == 1 and not e.is_d68 else \
             tuple(self._face(key, s) for s in e.die_sides())
         n = self._counts[key] = self._counts.get(key, 0) + 1
-        r = Roll(f"{key}#{n}", purpose, str(e), faces, e.total(faces), hidden)
+        r = Roll(f"{key}#{n}", purpose, str(e), faces, e.total(faces), hidden, kind)
         self.log.append(r)
         return r
 
-    def value(self, key: str, expr: str, purpose: str, hidden: bool = False) -> int:
+    def value(self, key: str, expr: str, purpose: str, hidden: bool = False, kind: str | None = None) -> int:
         """Throw and return only the total (the record still goes to the log)."""
-        return self.roll(key, expr, purpose, hidden).total
+        return self.roll(key, expr, purpose, hidden, kind).total
 
     def mark(self) -> int:
         """Position in the log, to slice out the rolls of a phase later."""
@@ -282,13 +295,14 @@ class Weighted:
         return sum(w for _, w in self.options)
 
 
-def shuffle(dice: Dice, key: str, items: Sequence[str], purpose: str) -> tuple[list[str], list[Roll]]:
+def shuffle(dice: Dice, key: str, items: Sequence[str], purpose: str,
+            kind: str | None = None) -> tuple[list[str], list[Roll]]:
     """Random order by visible dice: pick with 1D(n), then 1D(n-1) … (a host can replay it by hand)."""
     pool = list(items)
     out: list[str] = []
     rolls: list[Roll] = []
     while len(pool) > 1:
-        r = dice.roll(key, f"1D{len(pool)}", purpose)
+        r = dice.roll(key, f"1D{len(pool)}", purpose, kind=kind)
         rolls.append(r)
         out.append(pool.pop(r.total - 1))
     out.extend(pool)

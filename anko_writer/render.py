@@ -656,12 +656,14 @@ def ruleset_filters(info: RulesetInfo) -> dict[str, Callable[..., str]]:
     return {"money": info.currency.format, **info.filters}
 
 
-_ENVS: dict[tuple[str, str], SandboxedEnvironment] = {}
+_ENVS: dict[tuple[str, str, str], SandboxedEnvironment] = {}
 
 
-def _key(resources: Resources) -> tuple[str, str]:
-    """Cache key: the template search path (folders) of these resources."""
-    return resources.ruleset, "|".join(str(p) for p in resources.search_path("templates"))
+def _key(resources: Resources) -> tuple[str, str, str]:
+    """Cache key: the template and table search paths (folders) of these resources (a ruleset's filters
+    may read its tables, as the 群英杯's ``cn`` reads ``glossary.yaml``)."""
+    return (resources.ruleset, "|".join(str(p) for p in resources.search_path("templates")),
+            "|".join(str(p) for p in resources.search_path("tables")))
 
 
 def _shared_env(resources: Resources) -> SandboxedEnvironment:

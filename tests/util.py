@@ -9,8 +9,11 @@ from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.match.engine import Side
 from anko_writer.rulesets.purasbar.models import Club, Player
+from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
 
 RES = Resources("purasbar", None)
+TABLES = load_purasbar_tables(RES)
+"""The shipped tables as one bundle: what a rule function is given in tests."""
 
 
 def player(name: str, pos: str, *, atk: int = 30, df: int = 30, mid: int = 30, gk: int = 30,

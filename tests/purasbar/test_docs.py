@@ -21,13 +21,13 @@ def schema_doc() -> str:
 def state_doc() -> str:
     """The text of docs/state-schema.md: the keys of a season's ``state-end.yaml``."""
     from anko_writer.rulesets.purasbar.setup.data import load_tables
-    from anko_writer.rulesets.purasbar.season.club_life import load_life_tables
+    from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
     from anko_writer.rulesets.purasbar.setup.state import state_schema
     head = ("# The 群英杯 season state file (`OUT/sNN/state-end.yaml`)\n\nEvery key the next season reads from a "
             "season's end, generated from the schema in\n`anko_writer/rulesets/purasbar/setup/state.py`. Edit the file, "
             "then play the next season; unknown keys are errors.\n\n")
     cities = [c["city"] for c in load_tables(RES).cities]
-    return head + describe(state_schema(cities, load_life_tables(RES)["people"])) + "\n"
+    return head + describe(state_schema(cities, load_purasbar_tables(RES).people)) + "\n"
 
 
 def test_campaign_schema_doc_is_current() -> None:

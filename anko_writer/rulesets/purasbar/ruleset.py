@@ -4,6 +4,7 @@ season loop that calls the wings (match, competition, events, money, club, trans
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,9 @@ from .setup.campaign_schema import campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
-from .setup.data import load_tables
-from .season.club_life import league_morale, life_from_campaign, load_life_tables, month_end_phase, our_results, phases_before
+from .setup.tables import PurasbarTables, load_purasbar_tables
+from .glossary import cn, make_cn
+from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
@@ -29,7 +31,7 @@ from .transfers.windows import market_list, post_market, window_phase
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season.settlement import settle
-from .season.seasons import carried_seals, carry_over, fortunes_of, load_season_tables, month_achievements
+from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -136,8 +138,16 @@ def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
     return [{"name": n, "team": t, "goals": g} for (n, t), g in ranked]
 
 
-WINTER_MARKET_MONTH = 6
-"""The chapter that posts the winter window's market (the window opens in month 7)."""
+def market_months(tables: PurasbarTables) -> dict[int, int]:
+    """Chapter month → the month of the window whose market it posts: the chapter before each window
+    after month 1 (transfers.yaml ``windows``; the shipped winter window opens in month 7, so month 6).
+    The summer window's market is posted by the settlement before it, or in month 1 of the first season.
+
+    >>> from ...resources import Resources
+    >>> market_months(load_purasbar_tables(Resources("purasbar", None)))
+    {6: 7}
+    """
+    return {m - 1: m for m in sorted(tables.windows.values()) if m > 1}
 
 
 class Purasbar(Ruleset):
@@ -150,16 +160,23 @@ class Purasbar(Ruleset):
         """Seasons of months, ``1,250,000 P$``, the football abbreviations, ``new --city``."""
         return INFO
 
+    def resources(self, campaign_dir: Path | None) -> Resources:
+        """The core's search path, described with a ``cn`` filter over this campaign's glossary (a
+        ``tables/purasbar/glossary.yaml`` in the campaign folder overrides the shipped one)."""
+        res = Resources(self.name, campaign_dir, INFO)
+        if campaign_dir is not None:
+            res.info = replace(INFO, filters={**INFO.filters, "cn": make_cn(res)})
+        return res
+
     def campaign_schema(self, resources: Resources) -> Node:
         """The campaign schema, its city list read from ``cities.yaml``."""
-        life = load_life_tables(resources)
-        owner_keys = [r.params["key"] for r in life["owner_actions"].rows]
-        return campaign_schema([c["city"] for c in load_tables(resources).cities], life["people"], owner_keys)
+        tables = load_purasbar_tables(resources)
+        owner_keys = [r.params["key"] for r in tables.owner_actions.rows]
+        return campaign_schema([c["city"] for c in tables.cities], tables.people, owner_keys)
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0."""
-        life = load_life_tables(resources)
-        return new_campaign(options["city"], seed, load_tables(resources), life["people"], life["finance"])
+        return new_campaign(options["city"], seed, load_purasbar_tables(resources))
 
     def parts(self, arc: int) -> int:
         """Months 1–11 are the league, month 12 the 群英杯."""
@@ -167,8 +184,8 @@ class Purasbar(Ruleset):
 
     def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
-        life = load_life_tables(resources)
-        return load_state_text(text, path, [c["city"] for c in load_tables(resources).cities], life["people"])
+        tables = load_purasbar_tables(resources)
+        return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
     def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
@@ -189,21 +206,19 @@ class Purasbar(Ruleset):
             raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
                             f"there is no season {season}")
         source = start_data(data, state) if state is not None else data
-        tables = load_tables(resources).as_dict()
+        tables = load_purasbar_tables(resources)
         world = new_world(source, data["seed"], season, tables)
-        life_tables = load_life_tables(resources)
-        tables_growth = load_season_tables(resources)
-        open_books(world, source, tables["cities"], life_tables["finance"], tables_growth["fans"],
-                   tables_growth["contracts"])
-        world.life = life_from_campaign(source, life_tables, world.ours.ledger)
+        open_books(world, source, tables)
+        world.life = life_from_campaign(source, tables, world.ours.ledger)
         book = SealBook(arc_word="season")
         carry_over(world, state, book)
-        names = tables["names"]
+        names = tables.names
+        posts = market_months(tables)
         summer = None
         if state is not None and state["market"]:
             world.market = [player_from(d) for d in state["market"]]
         else:
-            summer = post_market(world, season, 1, tables_growth, names)
+            summer = post_market(world, season, 1, tables, names)
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
@@ -215,7 +230,7 @@ class Purasbar(Ruleset):
             apps = apps_now(world)
             life = phases_before(world, world.life, month, decisions)
             life["market"] = summer if month == 1 else None
-            life["window"] = window_phase(world, month, decisions, tables_growth, names)
+            life["window"] = window_phase(world, month, decisions, tables, names)
             coach = life["coach"]
             tactics = None
             if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
@@ -226,10 +241,10 @@ class Purasbar(Ruleset):
                 played = play_league_month(world, month, decisions, tactics)
             life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
             league_morale(world, played)
-            life["money"] = month_money(world, month, played, apps, tables_growth)
-            if month == WINTER_MARKET_MONTH:
-                played["market"] = post_market(world, season, month + 1, tables_growth, names)
-            played["market_list"] = market_list(world, tables_growth) if month == WINTER_MARKET_MONTH else []
+            life["money"] = month_money(world, month, played, apps, tables)
+            if month in posts:
+                played["market"] = post_market(world, season, posts[month], tables, names)
+            played["market_list"] = market_list(world, tables) if month in posts else []
             played["life"] = life
             if month == 1:
                 played["prep"] = prep
@@ -237,15 +252,15 @@ class Purasbar(Ruleset):
             mark = world.dice.mark()
             _seal(world, book, month, rolls, delay, played)
             results = _month_record(world, month, played, rolls, data, reveals, book)
-            results["achievements"] = month_achievements(world, results, tables_growth)
+            results["achievements"] = month_achievements(world, results, tables)
             chapters.append(Chapter(season, month, results, public=book.public(results)))
         state_text = None
         if last_month == SEASON_MONTHS:
-            end = _settlement_chapter(self.name, world, book, data, chapters, tables_growth, life_tables, names, mark)
+            end = _settlement_chapter(self.name, world, book, data, chapters, tables, names, mark)
             chapters.append(end)
             ending = end.results["settlement"]["next"]["ending"]
             state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
-                                             market=market_list(world, tables_growth),
+                                             market=market_list(world, tables),
                                              seals=carried_seals(book), ending=ending))
         months = [c for c in chapters if c.name is None]
         summary = {"ruleset": self.name, "season": season, "title": data["title"],
@@ -260,10 +275,10 @@ class Purasbar(Ruleset):
 
 
 def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
-                        tables_growth: dict[str, Any], life_tables: dict[str, Any], names: Any, mark: int) -> Chapter:
+                        tables: PurasbarTables, names: Any, mark: int) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
     reveals = _due(world, book, SETTLEMENT_MONTH)
-    rec = settle(world, [c.results for c in chapters], tables_growth, life_tables, names)
+    rec = settle(world, [c.results for c in chapters], tables, names)
     rolls = world.dice.since(mark)
     ended = rec["next"]["ending"] != "none"
     if ended:  # the final chapter: nothing may stay sealed for ever
@@ -272,7 +287,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
                "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
-               "market_list": market_list(world, tables_growth), "next_key": f"s{world.season + 1}m1",
+               "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
                    public=book.public(results))
@@ -290,5 +305,7 @@ def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
 INFO = RulesetInfo(
     "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
     allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
-    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),))
-"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders."""
+    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),),
+    filters={"cn": cn})
+"""The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders; its
+one filter, ``cn``, prints the chapter's word for a key from ``glossary.yaml``."""

@@ -152,8 +152,9 @@ def _play(camp_path: Path, month: int, force: tuple[str, int] | None,
     """Months 1..month of season 1, the roll ``force[0]`` forced to show ``force[1]``."""
     original = Dice.roll
 
-    def forced(self: Dice, key: str, expr: Any, purpose: str, hidden: bool = False) -> Roll:
-        r = original(self, key, expr, purpose, hidden)
+    def forced(self: Dice, key: str, expr: Any, purpose: str, hidden: bool = False,
+               kind: str | None = None) -> Roll:
+        r = original(self, key, expr, purpose, hidden, kind)
         if force is not None and r.id == force[0]:
             r = r._replace(dice=(force[1],), total=force[1])
             self.log[-1] = r

@@ -14,8 +14,8 @@ from anko_writer.rulesets.purasbar.club.fans import (
     attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
     season_reputation,
 )
-from anko_writer.rulesets.purasbar.money.finance import CUP_STAGES, builtin_rules, stadium_capacity
-from tests.util import render_macro, RES
+from anko_writer.rulesets.purasbar.money.finance import CUP_STAGES, stadium_capacity
+from tests.util import render_macro, RES, TABLES
 
 TABLE = load_fans(RES)
 
@@ -29,17 +29,17 @@ def test_table_is_designed() -> None:
 
 def test_initial_values_of_the_cities() -> None:
     cities = load_tables(RES).cities
-    fans = [initial_fans(c["pbs"]) for c in cities]
-    reps = [initial_reputation(c["total"]) for c in cities]
+    fans = [initial_fans(c["pbs"], TABLE) for c in cities]
+    reps = [initial_reputation(c["total"], TABLE) for c in cities]
     assert (fans[0], fans[5], fans[-1]) == (30_908, 24_057, 8_240)   # 8,000 + PBS × 1.5
     assert (reps[0], reps[5], reps[-1]) == (60, 53, 14)              # total × 40%
     assert fans == sorted(fans, reverse=True) and reps == sorted(reps, reverse=True)
     for c, f in zip(cities, fans):  # every fan base is about its stadium's size (smallest cities included)
-        assert 80 <= f * 100 // stadium_capacity(c["total"], builtin_rules()) <= 130
-    assert initial_values(10705, 134) == {"pbs": 10705, "total": 134, "fans_base": 8000,
+        assert 80 <= f * 100 // stadium_capacity(c["total"], TABLES.finance) <= 130
+    assert initial_values(10705, 134, TABLE) == {"pbs": 10705, "total": 134, "fans_base": 8000,
                                           "fans_per_pbs_permille": 1500, "fans": 24_057,
                                           "reputation_percent": 40, "reputation": 53, "morale": 0}
-    assert initial_reputation(300) == 100
+    assert initial_reputation(300, TABLE) == 100
 
 
 def test_attendance_percent_reads_league_home_gates() -> None:
@@ -143,7 +143,7 @@ def test_mid_table_is_stable_over_ten_seasons() -> None:
 
 
 def test_render_fans_macros(tmp_path: Path) -> None:
-    text = render_macro(tmp_path, "initial(i)", i=initial_values(10705, 134))
+    text = render_macro(tmp_path, "initial(i)", i=initial_values(10705, 134, TABLE))
     assert "8,000 + 布拉斯得分 10,705 × 1.5 = 24,057 人" in text and "总能力 134 × 40% = 53" in text
     text = render_macro(tmp_path, "fans(f)", f=season_fans(24_057, 100, 1, "champion", TABLE))
     assert "（平均上座率 100% − 60%）× 3‰ = +2,886" in text

@@ -46,12 +46,14 @@ def test_monthly_record_parts() -> None:
     rec = monthly_adjustment(["win", "draw", "win"], 47, TABLE, bonus=2)
     assert rec == {
         "before": 47, "results": {"win": 2, "draw": 1, "loss": 0}, "drift": -7, "streak": 0,
-        "raw_swing": 9, "swing": 9, "bonus": 2, "delta": 4, "morale": 51, "modifier_before": 4, "modifier": 5,
+        "raw_swing": 9, "swing": 9, "bonus": 2, "delta": 4, "morale": 51, "clamped": False,
+        "modifier_before": 4, "modifier": 5,
     }
 
 
 def test_monthly_adjustment_is_clamped() -> None:
     assert monthly_adjustment(["win"] * 3, 100, TABLE, bonus=5)["morale"] == 100
+    assert monthly_adjustment(["win"] * 3, 100, TABLE, bonus=5)["clamped"] is True
     assert monthly_adjustment(["loss"] * 3, -100, TABLE, bonus=-5)["morale"] == -100
     assert monthly_adjustment(["win"] * 8, 95, TABLE, bonus=10)["morale"] == 100  # 95 − 14 + 12 + 10
 

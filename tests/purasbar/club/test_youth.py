@@ -132,7 +132,8 @@ def test_eligibility_thresholds(apps: int, goals: int, why: list[str]) -> None:
                                        (30, 0), (31, -5), (38, -5)])
 def test_chance_age_terms(age: int, term: int) -> None:
     got = promotion_chance(2, 2, age, TABLE)
-    assert got == {"training": 6, "assistant": 4, "age_term": term, "bonus": 0, "chance": 10 + term}
+    assert got == {"training": 6, "assistant": 4, "age_term": term, "bonus": 0, "chance": 10 + term,
+                   "clamped": False}
 
 
 def test_chance_bonus_and_bounds() -> None:

@@ -12,11 +12,10 @@ from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.money.bankruptcy import (
     BANKRUPT, EMERGENCY, NORMAL, WARNING, Bankruptcy, after, bankruptcy_step, book_emergency, emergency,
 )
-from anko_writer.rulesets.purasbar.money.finance import builtin_rules
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
-from tests.util import render_macro, player
+from tests.util import render_macro, player, TABLES
 
-RULES = builtin_rules()
+RULES = TABLES.finance
 
 
 def test_designed_numbers() -> None:
@@ -141,7 +140,7 @@ def test_emergency_failure_sells_the_most_valuable_player() -> None:
     assert book_emergency(led, rec, 1, 5, RULES)[0]["kind"] == "forced_sale" and led.balance == 975_000
     d.fix(100)
     nobody = emergency(d, "k", -1, 0, [], RULES)
-    assert (nobody["player"], nobody["amount"]) == (None, 0) and book_emergency(Ledger(-1), nobody, 1, 5) == []
+    assert (nobody["player"], nobody["amount"]) == (None, 0) and book_emergency(Ledger(-1), nobody, 1, 5, RULES) == []
 
 
 def test_emergency_success_rate_matches_the_threshold() -> None:

@@ -19,15 +19,15 @@ from anko_writer.rulesets.purasbar.events.environment import Environment
 from anko_writer.rulesets.purasbar.club.fans import initial_fans, initial_reputation
 from anko_writer.rulesets.purasbar.money.finance import (
     BILL_KINDS, CUP_STAGES, GATE_SHARE_PERCENT, accruals, ai_opening_funds, book_gate, book_monthly,
-    book_prizes, builtin_rules, cup_prize, gate_share, league_prize, load_prize_table, load_prizes, month_cashflow,
+    book_prizes, cup_prize, gate_share, league_prize, load_prize_table, load_prizes, month_cashflow,
     monthly_income, pay_maintenance, pay_salaries, prize_record, r_coefficient, r_from_ledger, season_bill,
     stadium_capacity, ticket_income,
 )
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from anko_writer.rulesets.purasbar.models import Club
-from tests.util import render_macro, RES, club, player
+from tests.util import render_macro, RES, TABLES, club, player
 
-RULES = builtin_rules()
+RULES = TABLES.finance
 PRIZES = load_prizes(RES)
 STAFF = {"assistant": 3, "doctor": 2, "commercial": 2, "fitness": 1, "scout": 2}
 
@@ -62,14 +62,14 @@ def test_prize_table_covers_24_places_and_never_rises() -> None:
     assert PRIZES["source"] == "designed" and len(league) == 24
     assert all(a >= b for a, b in zip(league, league[1:]))
     assert all(p > 0 for p in league)  # 导读: 联赛奖金覆盖全部24名
-    assert [league_prize(r) for r in (1, 2, 4, 12, 23, 24)] == [1_200_000, 900_000, 650_000, 300_000, 120_000, 100_000]
-    assert [cup_prize(s) for s in CUP_STAGES] == [100_000, 300_000, 500_000, 800_000, 1_500_000]
-    assert cup_prize("champion") > league_prize(1)
+    assert [league_prize(r, PRIZES) for r in (1, 2, 4, 12, 23, 24)] == [1_200_000, 900_000, 650_000, 300_000, 120_000, 100_000]
+    assert [cup_prize(s, PRIZES) for s in CUP_STAGES] == [100_000, 300_000, 500_000, 800_000, 1_500_000]
+    assert cup_prize("champion", PRIZES) > league_prize(1, PRIZES)
     for bad in (0, 25):
         with pytest.raises(ValueError):
-            league_prize(bad)
+            league_prize(bad, PRIZES)
     with pytest.raises(ValueError):
-        cup_prize("final")
+        cup_prize("final", PRIZES)
 
 
 def test_prize_table_refuses_a_rising_place(tmp_path: Path) -> None:
@@ -89,16 +89,16 @@ def test_prize_table_needs_all_24_places(tmp_path: Path) -> None:
 
 
 def test_prize_record_and_booking() -> None:
-    rec = prize_record(3, "semi", swiss_wins=4)
+    rec = prize_record(3, "semi", 4, PRIZES)
     assert rec == {"rank": 3, "league": 750_000, "stage": "semi", "cup": 500_000, "swiss_wins": 4,
                    "per_swiss_win": 25_000, "swiss_bonus": 100_000, "total": 1_350_000}
     led = Ledger(0)
-    lines = book_prizes(led, rec, 1)
+    lines = book_prizes(led, rec, 1, 13, RULES)
     assert [(e["kind"], e["month"], e["amount"]) for e in lines] == [
         ("prize", SETTLEMENT_MONTH, 750_000), ("prize", SETTLEMENT_MONTH, 500_000), ("prize", SETTLEMENT_MONTH, 100_000)]
     assert led.balance == 1_350_000
     with pytest.raises(ValueError):
-        prize_record(1, "swiss", swiss_wins=6)
+        prize_record(1, "swiss", 6, PRIZES)
 
 
 # --- 11.1 gate money ---------------------------------------------------------------------------------
@@ -184,13 +184,13 @@ def test_book_gate_lines() -> None:
     d = Dice(1)
     d.fix(12)
     rec = ticket_income(d, "k", recht(), wald(), "league", RULES)
-    lines = book_gate(home, away, rec, 1, 3, "联赛第5轮")
+    lines = book_gate(home, away, rec, 1, 3, "联赛第5轮", RULES)
     assert [(e["club"], e["kind"], e["amount"]) for e in lines] == [
         ("雷希特竞技", "ticket", 122_840), ("雷希特竞技", "gate_share", -30_710),
         ("沃尔德森林", "gate_share", 30_710)]
     assert lines[1]["label"] == "联赛第5轮·门票分成（付客队 25%）"
     assert (home.balance, away.balance) == (1_092_130, 530_710)
-    assert book_gate(home, None, rec, 1, 3, "x")[-1]["club"] == "雷希特竞技"  # an AI club without a ledger
+    assert book_gate(home, None, rec, 1, 3, "x", RULES)[-1]["club"] == "雷希特竞技"  # an AI club without a ledger
 
 
 def test_book_gate_cup_and_final() -> None:
@@ -198,10 +198,10 @@ def test_book_gate_cup_and_final() -> None:
     d = Dice(1)
     d.fix(12, 7)
     swiss = ticket_income(d, "k", recht(), wald(), "swiss", RULES)
-    book_gate(home, away, swiss, 1, 12, "瑞士轮第1轮")
+    book_gate(home, away, swiss, 1, 12, "瑞士轮第1轮", RULES)
     assert (home.balance, away.balance) == (swiss["gross"], 0)
     final = ticket_income(d, "k", recht(), wald(), "final", RULES)
-    book_gate(home, away, final, 1, 12, "决赛")
+    book_gate(home, away, final, 1, 12, "决赛", RULES)
     assert home.balance - swiss["gross"] + away.balance == final["gross"]
 
 
@@ -242,7 +242,7 @@ def test_monthly_income_environment_multiplies() -> None:
     assert (rec["broadcast"]["env_percent"], rec["broadcast"]["amount"]) == (-30, 48_370)  # §6.4.3 × 0.7
     assert (rec["sponsor"]["env_percent"], rec["sponsor"]["amount"]) == (20, 72_240)
     led = Ledger(0)
-    lines = book_monthly(led, rec, 1, 5)
+    lines = book_monthly(led, rec, 1, 5, RULES)
     assert [(e["kind"], e["amount"], e["label"]) for e in lines] == [
         ("sponsor", 72_240, "本月赞助"), ("broadcast", 48_370, "本月转播分成")]
     with pytest.raises(ValueError):
@@ -321,7 +321,7 @@ def test_a_mid_table_season_roughly_pays_the_bill() -> None:
     clubs = []
     for row in load_tables(RES).cities:
         c = club(row["club"], [])
-        c.total, c.fans, c.reputation = row["total"], initial_fans(row["pbs"]), initial_reputation(row["total"])
+        c.total, c.fans, c.reputation = row["total"], initial_fans(row["pbs"], TABLES.fans), initial_reputation(row["total"], TABLES.fans)
         clubs.append(c)
     us = next(c for c in clubs if c.name == "雷希特竞技")
     others = [c for c in clubs if c is not us]
@@ -329,11 +329,11 @@ def test_a_mid_table_season_roughly_pays_the_bill() -> None:
     for i, other in enumerate(others):  # 23 rounds: 12 at home, 11 away (§4.2.1)
         home, away = (us, other) if i % 2 == 0 else (other, us)
         rec = ticket_income(d, f"s1/r{i + 1:02d}", home, away, "league", RULES)
-        book_gate(ours if home is us else None, ours if away is us else None, rec, 1, i // 2 + 1, "联赛")
+        book_gate(ours if home is us else None, ours if away is us else None, rec, 1, i // 2 + 1, "联赛", RULES)
     gates = ours.balance
     for month in range(1, 13):
-        book_monthly(ours, monthly_income(us, 12, RULES), 1, month)
-    book_prizes(ours, prize_record(12, "swiss", 2), 1)
+        book_monthly(ours, monthly_income(us, 12, RULES), 1, month, RULES)
+    book_prizes(ours, prize_record(12, "swiss", 2, PRIZES), 1, 13, RULES)
     assert 1_150_000 < gates < 1_600_000  # 1,319,846 with this seed
     assert 2_900_000 < ours.balance < 3_500_000  # 3,195,446: about 0.5 million over the bill
 
@@ -361,16 +361,16 @@ def test_ledger_lines_sum_to_the_change_in_balance(ops: list[tuple[str, int, int
             comp = {"gate": "league", "cup_gate": "knockout", "final": "final"}[op]
             home, away = (a, b) if face % 2 else (b, a)
             led_h, led_a = (ours, theirs) if home is a else (theirs, ours)
-            book_gate(led_h, led_a, ticket_income(d, f"g{i}", home, away, comp, RULES, env), season, month, "x")
+            book_gate(led_h, led_a, ticket_income(d, f"g{i}", home, away, comp, RULES, env), season, month, "x", RULES)
         elif op == "monthly":
-            book_monthly(ours, monthly_income(a, rank, RULES, env), season, month)
+            book_monthly(ours, monthly_income(a, rank, RULES, env), season, month, RULES)
         elif op == "prizes":
-            book_prizes(ours, prize_record(rank, CUP_STAGES[face % 5], face % 6), season)
+            book_prizes(ours, prize_record(rank, CUP_STAGES[face % 5], face % 6, PRIZES), season, 13, RULES)
         elif op == "settle":
             pay_maintenance(ours, a, RULES, season)
             pay_salaries(ours, a, STAFF, RULES, season)
         else:
-            book_emergency(ours, emergency(d, f"e{i}", ours.balance, rank * 4, a.players, RULES), season, month)
+            book_emergency(ours, emergency(d, f"e{i}", ours.balance, rank * 4, a.players, RULES), season, month, RULES)
         flow = month_cashflow(ours, season, month, 2_000_000)
         assert flow["closing"] - flow["opening"] == flow["net"]
     assert sum(e.amount for e in ours.entries) == ours.balance - start
@@ -402,7 +402,7 @@ def test_render_income_prizes_costs_cashflow_r(tmp_path: Path) -> None:
     inc = monthly_income(recht(), None, RULES, Environment(modifiers={"broadcast": -30}))
     text = render_macro(tmp_path, "income(r)", r=inc)
     assert "还没有积分榜，按第 12 名计" in text and "58,600 P$ → 41,020 P$" in text
-    assert "3 胜 × 25,000 = 75,000 P$" in render_macro(tmp_path, "prizes(p)", p=prize_record(2, "champion", 3))
+    assert "3 胜 × 25,000 = 75,000 P$" in render_macro(tmp_path, "prizes(p)", p=prize_record(2, "champion", 3, PRIZES))
     led = Ledger(3_000_000)
     c = recht()
     maint, pay = pay_maintenance(led, c, RULES, 1), pay_salaries(led, c, STAFF, RULES, 1)

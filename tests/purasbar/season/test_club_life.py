@@ -8,17 +8,17 @@ import pytest
 
 from anko_writer.campaign import load_campaign
 from anko_writer.rulesets.purasbar.season.club_life import (
-    business_phase, coach_phase, finances, life_from_campaign, load_life_tables, month_end_phase, owner_phase,
+    business_phase, coach_phase, finances, life_from_campaign, month_end_phase, owner_phase,
 )
 from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.season.world import new_world
-from tests.util import RES, campaign_file
+from tests.util import RES, TABLES, campaign_file
 
 
 def _world(tmp: Path, extra: str = ""):  # noqa: ANN202
     data = load_campaign(campaign_file(tmp, extra=extra)).data
-    world = new_world(data, data["seed"], 1, load_tables(RES).as_dict())
-    world.life = life_from_campaign(data, load_life_tables(RES), world.ours.ledger)
+    world = new_world(data, data["seed"], 1, TABLES)
+    world.life = life_from_campaign(data, TABLES, world.ours.ledger)
     world.month = 1
     return world
 
@@ -130,7 +130,7 @@ def test_morale_moves_and_stays_in_range(season) -> None:  # noqa: ANN001
 def test_environment_multiplies_linked_business_money(tmp_path: Path) -> None:
     """000 §6.4.3: a business event marked 受外部环境修正 takes the season's modifier (e.g. × 0.7)."""
     w = _world(tmp_path)
-    table = w.life.tables["business"]["business_events"]
+    table = w.life.tables.business["business_events"]
     row = next(r for r in table.rows if r.params.get("env") in ("ticket", "broadcast", "sponsor", "transfer")
                and r.effect == "funds")
     w.life.environment.add(row.params["env"], -30)

@@ -46,7 +46,7 @@ def test_initial_contract_is_1d3_plus_age(age: int, face: int, length: int) -> N
     d = Dice(1)
     d.fix(face, prefix="k")
     assert initial_contract(d, "k", player("甲", "FW", age=age), TABLE) == length
-    assert [age_modifier(a) for a in (23, 24, 30, 31)] == [1, 0, 0, -1]
+    assert [age_modifier(a, TABLE) for a in (23, 24, 30, 31)] == [1, 0, 0, -1]
 
 
 def test_contract_offer_record_and_assign() -> None:
@@ -105,7 +105,7 @@ def test_renewal_bonus_is_posted_in_the_settlement() -> None:
     d.fix(1, 3, prefix="r")
     rec = renewal(d, "r", p, home, ["死敌"], TABLE, clubs, season=2)
     assert p.wage == 230 * 2500 and rec["bonus_percent"] == 20
-    assert rec["bonus"] == signing_bonus(p.wage, 20) == 115_000
+    assert rec["bonus"] == signing_bonus(p.wage, 20, TABLE) == 115_000
     assert [(e.season, e.month, e.kind, e.amount) for e in home.ledger.entries] == [(2, 13, "signing_bonus", -115_000)]
     assert home.ledger.balance == 885_000 and p.contract == 3
 

@@ -6,7 +6,6 @@ season updates. No dice: every term is a formula the chapter prints.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -61,41 +60,37 @@ def load_fans(resources: Resources) -> dict[str, Any]:
     return load_fans_table(resources.table_path("fans.yaml"))
 
 
-@lru_cache(maxsize=1)
-def builtin_fans() -> dict[str, Any]:
-    """The shipped ``fans.yaml``."""
-    return load_fans(Resources("purasbar", None))
-
-
 def _toward_zero(value: int, num: int, den: int) -> int:
     """``value × num ÷ den`` rounded toward zero."""
     part = abs(value) * abs(num) // den
     return part if (value >= 0) == (num >= 0) else -part
 
 
-def initial_fans(pbs: int, table: dict[str, Any] | None = None) -> int:
+def initial_fans(pbs: int, table: dict[str, Any]) -> int:
     """Designed ch.13 opening fan base: fans_base + PBS × 1.5 (down).
 
-    >>> initial_fans(15272), initial_fans(10705), initial_fans(160)
+    >>> T = load_fans(Resources("purasbar", None))
+    >>> initial_fans(15272, T), initial_fans(10705, T), initial_fans(160, T)
     (30908, 24057, 8240)
     """
-    i = (table or builtin_fans())["initial"]
+    i = table["initial"]
     return i["fans_base"] + pbs * i["fans_per_pbs_permille"] // 1000
 
 
-def initial_reputation(total: int, table: dict[str, Any] | None = None) -> int:
+def initial_reputation(total: int, table: dict[str, Any]) -> int:
     """Designed ch.13 opening reputation: the §2.1 total ability × 40% (down), within 0–100.
 
-    >>> initial_reputation(150), initial_reputation(134), initial_reputation(36)
+    >>> T = load_fans(Resources("purasbar", None))
+    >>> initial_reputation(150, T), initial_reputation(134, T), initial_reputation(36, T)
     (60, 53, 14)
     """
-    i = (table or builtin_fans())["initial"]
+    i = table["initial"]
     return clamp(total * i["reputation_percent_of_total"] // 100)
 
 
-def initial_values(pbs: int, total: int, table: dict[str, Any] | None = None) -> dict[str, Any]:
+def initial_values(pbs: int, total: int, table: dict[str, Any]) -> dict[str, Any]:
     """The rulebook's step 8: opening fans, reputation and morale with their terms."""
-    t = table or builtin_fans()
+    t = table
     i = t["initial"]
     return {"pbs": pbs, "total": total, "fans_base": i["fans_base"],
             "fans_per_pbs_permille": i["fans_per_pbs_permille"], "fans": initial_fans(pbs, t),
@@ -139,17 +134,17 @@ def _stage(cup: dict[str, int], stage: str) -> int:
 
 
 def season_fans(fans: int, attendance: int | None, league_rank: int, cup_stage: str,
-                table: dict[str, Any] | None = None, capacity: int | None = None) -> dict[str, Any]:
+                table: dict[str, Any], capacity: int | None = None) -> dict[str, Any]:
     """§4.4 step 3 (designed §13.1): new fans = old + attendance, league and cup terms, floored (and capped).
 
     ``attendance`` is :func:`attendance_percent` (``None`` counts as the pivot: no term); ``capacity``
     (the home stadium) caps the base at capacity × max_per_seat when given.
 
-    >>> r = season_fans(24057, 62, 12, "swiss")
+    >>> r = season_fans(24057, 62, 12, "swiss", load_fans(Resources("purasbar", None)))
     >>> r["attendance_term"], r["league_term"], r["cup_term"], r["fans"]
     (144, 0, 0, 24201)
     """
-    f = (table or builtin_fans())["fans"]
+    f = table["fans"]
     used = attendance if attendance is not None else f["pivot_percent"]
     att = _toward_zero(fans, (used - f["pivot_percent"]) * f["per_point_permille"], 1000)
     league_pct, cup_pct = _band(f["league"], league_rank, "percent"), _stage(f["cup"], cup_stage)
@@ -165,14 +160,14 @@ def season_fans(fans: int, attendance: int | None, league_rank: int, cup_stage: 
 
 
 def season_reputation(reputation: int, league_rank: int, cup_stage: str,
-                      table: dict[str, Any] | None = None) -> dict[str, Any]:
+                      table: dict[str, Any]) -> dict[str, Any]:
     """§4.4 step 4 (designed §13.2): old − drift toward the anchor + league band + cup stage, within 0–100.
 
-    >>> r = season_reputation(53, 1, "champion")
+    >>> r = season_reputation(53, 1, "champion", load_fans(Resources("purasbar", None)))
     >>> r["drift"], r["league"], r["cup"], r["reputation"]
     (0, 8, 8, 69)
     """
-    t = (table or builtin_fans())["reputation"]
+    t = table["reputation"]
     drift = _toward_zero(reputation - t["anchor"], t["drift_percent"], 100)
     league, cup = _band(t["league"], league_rank, "points"), _stage(t["cup"], cup_stage)
     raw = reputation - drift + league + cup
@@ -183,6 +178,6 @@ def season_reputation(reputation: int, league_rank: int, cup_stage: str,
 
 
 __all__ = [
-    "REPUTATION_MIN", "REPUTATION_MAX", "SCHEMA", "load_fans_table", "load_fans", "builtin_fans", "initial_fans",
+    "REPUTATION_MIN", "REPUTATION_MAX", "SCHEMA", "load_fans_table", "load_fans", "initial_fans",
     "initial_reputation", "initial_values", "clamp", "attendance_percent", "season_fans", "season_reputation",
 ]

@@ -160,9 +160,9 @@ def _protect_floor(result: dict[str, int], order: list[Ability], alloc: Allocati
 
 def roll_name(dice: Dice, key: str, names: dict[str, list[str]], used: set[str]) -> str:
     """A transliterated ``名·姓`` from the designed name table; the family name is re-rolled on a clash."""
-    given = names["given"][dice.value(key, f"1D{len(names['given'])}", "名") - 1]
+    given = names["given"][dice.value(key, f"1D{len(names['given'])}", "名", kind="given_name") - 1]
     for _ in range(200):
-        family = names["family"][dice.value(key, f"1D{len(names['family'])}", "姓") - 1]
+        family = names["family"][dice.value(key, f"1D{len(names['family'])}", "姓", kind="family_name") - 1]
         name = f"{given}·{family}"
         if name not in used:
             used.add(name)

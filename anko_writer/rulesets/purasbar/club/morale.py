@@ -121,6 +121,7 @@ def monthly_adjustment(results: list[str], morale: int, table: dict[str, Any], b
     return {
         "before": morale, "results": {r: count[r] for r in RESULTS}, "drift": -drift, "streak": streak,
         "raw_swing": raw, "swing": swing, "bonus": bonus, "delta": after - morale, "morale": after,
+        "clamped": after != morale - drift + swing + bonus,
         "modifier_before": modifier(morale), "modifier": modifier(after),
     }
 

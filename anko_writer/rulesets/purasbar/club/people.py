@@ -11,7 +11,6 @@ every roll, for chapter 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -252,15 +251,7 @@ def _check_rules(t: PeopleTables) -> None:
 
 def load_people_tables(resources: Resources) -> PeopleTables:
     """Load and validate every people table (campaign folder first); a broken one raises a located TableError."""
-    names = [*DATA, *TABLES, STAFF_LEVELS]
-    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in (resources.table_path(n) for n in names))
-    return _load(stamp)
-
-
-@lru_cache(maxsize=8)
-def _load(stamp: tuple[tuple[str, int], ...]) -> PeopleTables:
-    """Read the files once per set of (path, mtime)."""
-    path = {Path(p).name: Path(p) for p, _ in stamp}
+    path = {name: resources.table_path(name) for name in [*DATA, *TABLES, STAFF_LEVELS]}
     data = {name: load_data(path[name], schema) for name, schema in DATA.items()}
     dice: dict[str, DiceTable] = {}
     for name, (effect, params) in TABLES.items():

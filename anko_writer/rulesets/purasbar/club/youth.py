@@ -154,7 +154,8 @@ def promotion_chance(training: int, assistant: int, age: int, table: dict[str, A
     term = band(pt["age_terms"], age)
     parts = {"training": training * pt["per_training"], "assistant": assistant * pt["per_assistant"],
              "age_term": term["term"] if term else 0, "bonus": bonus}
-    return {**parts, "chance": max(pt["min_chance"], min(100, sum(parts.values())))}
+    chance = max(pt["min_chance"], min(100, sum(parts.values())))
+    return {**parts, "chance": chance, "clamped": chance != sum(parts.values())}
 
 
 def _order(players: list[Player]) -> list[Player]:

@@ -68,7 +68,7 @@ def make_schedule(dice: Dice, key: str, clubs: list[str]) -> tuple[list[Fixture]
     The order of clubs in the circle is shuffled by visible dice (1D24, 1D23, …), then every pairing
     gets its 1D2 home roll in round order.
     """
-    order, _ = shuffle(dice, f"{key}/order", clubs, "赛程抽签")
+    order, _ = shuffle(dice, f"{key}/order", clubs, "赛程抽签", kind="schedule_draw")
     fixtures = []
     for r, pairs in enumerate(round_robin(order), start=1):
         for a, b in pairs:

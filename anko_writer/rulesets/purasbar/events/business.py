@@ -23,7 +23,7 @@ from ....resources import Resources
 from ....tables import DiceTable, Row, load_table
 from ..competition.calendar import MONTHS
 from ..money.finance import r_band
-from .depth import POLARITIES, Depth, scale
+from .depth import POLARITIES, Depth, multiplier, scale
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""
@@ -257,6 +257,7 @@ def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: Mapping[s
         effect, rec["branch"] = _poaching(dice, key, row, effect, staff, salaries)
     rec["effect"] = effect
     rec["polarity"] = effect["polarity"]
+    rec["multiplier"] = None if side else multiplier(effect["polarity"], before)  # §6.1.2; exclusive rows: none
     rec["extra_external"] = bool(row.params.get("extra_external", False))  # 000 §6.4.1 追加外部判定
     if side:
         rec["depth_step"], rec["depth_reset"] = None, depth.reset()

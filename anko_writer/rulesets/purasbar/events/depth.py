@@ -41,6 +41,25 @@ def _ceil_div(a: int, b: int) -> int:
     return -(-a // b)
 
 
+MULTIPLIERS = {2: 2.0, 1: 1.5, 0: 1.0, -1: 0.5, -2: 0.25}
+"""000 §6.1.2: a positive event's size multiplier by depth (a negative event's is the mirror); :func:`scale`
+applies them with its rounding."""
+
+
+def multiplier(polarity: str, depth: int) -> float:
+    """The §6.1.2 multiplier :func:`scale` puts on an event of ``polarity`` at ``depth`` (1 for neutral).
+
+    >>> [multiplier("positive", d) for d in (-2, -1, 0, 1, 2, 3)]
+    [0.25, 0.5, 1.0, 1.5, 2.0, 2.0]
+    >>> multiplier("negative", 1), multiplier("negative", -2), multiplier("neutral", 2)
+    (0.5, 2.0, 1.0)
+    """
+    if polarity == "neutral":
+        return 1.0
+    d = max(-2, min(2, depth))
+    return MULTIPLIERS[-d if polarity == "negative" else d]
+
+
 def scale(amount: int, polarity: str, depth: int) -> tuple[int, str]:
     """000 §6.1.2: an effect's size at a depth, and the polarity it ends with.
 

@@ -101,7 +101,8 @@ def _facility(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     before = t.club.facilities.get(name, LEVEL_MIN)
     after = max(LEVEL_MIN, min(LEVEL_MAX, before + _sign(eff["polarity"]) * eff.get("levels", 1)))
     t.club.facilities[name] = after
-    return {"changed": after != before, "facility": name, "before": before, "after": after, "pick_roll": roll}
+    return {"changed": after != before, "facility": name, "before": before, "after": after, "pick_roll": roll,
+            **({"pick_from": list(FACILITIES)} if roll else {})}
 
 
 def _staff(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
@@ -117,7 +118,7 @@ def _staff(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     if role == "doctor":
         t.club.doctor = member.level
     return {"changed": member.level != before, "role": role, "before": before, "after": member.level,
-            "pick_roll": roll}
+            "pick_roll": roll, **({"pick_from": sorted(t.staff)} if roll else {})}
 
 
 def _affinity(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
@@ -136,7 +137,7 @@ def _affinity(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
             before = t.affinity.get(person, d)
             after = t.affinity.adjust(person, d, _sign(eff["polarity"]) * amount)
             changes.append({"who": person, "direction": d, "before": before, "after": after})
-    return {"changed": True, "changes": changes, "pick_roll": roll}
+    return {"changed": True, "changes": changes, "pick_roll": roll, **({"pick_from": people} if roll else {})}
 
 
 def _injury(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from ....dice import Dice, Roll
 from ....errors import Location, TableError
 from ....resources import Resources
 from ....tables import DiceTable, Row, load_table
-from .depth import MATCH_LADDER, POLARITIES, Depth, scale
+from .depth import MATCH_LADDER, POLARITIES, Depth, multiplier, scale
 
 PRE = 0
 """The pre-match point; in-play points are the slice numbers of :mod:`.match` (1–8)."""
@@ -204,7 +203,7 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
         "range": [row.lo, row.hi], "when": row.params.get("when"), "fits": fits,
         "effect": use["effect"], "params": _plain(use), "text": use.get("text"),
         "fallback": None if fits else dict(row.params["fallback"]),
-        "base_amount": base, "scale_depth": at, "amount": amount, "polarity": resolved, "lean": lean,
+        "base_amount": base, "scale_depth": at, "multiplier": multiplier(polarity, at), "amount": amount, "polarity": resolved, "lean": lean,
         "harmful": harmful, "response": response, "worse": dict(worse) if worse else None,
         "apply": applied,
         "depth_before": before, "depth_move": move, "depth_after": depth.value, "depth_spent": depth.spent,
@@ -272,14 +271,7 @@ def check_rows(table: DiceTable, polarities: tuple[str, ...]) -> DiceTable:
 
 def load_match_event_tables(resources: Resources) -> MatchEventTables:
     """Appendix A and the exclusive tables from the search path (campaign folder first), validated."""
-    return _load(tuple((str(p), p.stat().st_mtime_ns) for p in
-                       (resources.table_path(n) for n in TABLE_FILES.values())))
-
-
-@lru_cache(maxsize=8)
-def _load(stamp: tuple[tuple[str, int], ...]) -> MatchEventTables:
-    """Load once per set of files (path and modification time)."""
-    base, golden, dark = (load_table(Path(p), EFFECTS) for p, _ in stamp)
+    base, golden, dark = (load_table(resources.table_path(n), EFFECTS) for n in TABLE_FILES.values())
     return MatchEventTables(check_rows(base, POLARITIES), check_rows(golden, ("positive",)),
                             check_rows(dark, ("negative",)))
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, cast
 
 from ....dice import Dice, Weighted
 from ..models import Club, Player
-from .abilities import effective
+from .abilities import effective, stamina_factor
 from .formations import FORMATIONS, counter
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
@@ -146,6 +146,7 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
     slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
     rec = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in weights.options],
+           "reweighted": len(weights.options) != len(SHOOTER_WEIGHTS),  # a group is empty: its weight is gone
            "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
@@ -183,6 +184,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
         "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
         "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
         "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
+        "shot_threshold": SHOT_THRESHOLD,
         "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
         "finish_die": None, "finish_value": None, "goal": False,
     }
@@ -210,7 +212,7 @@ def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
     rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
                 "shooter_atk": atk, "keeper": keeper.name if keeper else None, "keeper_gk": gk,
                 "finish_die": fin.total, "finish_roll": fin.ref(), "finish_value": value,
-                "goal": value > GOAL_THRESHOLD})
+                "goal": value > GOAL_THRESHOLD, "goal_threshold": GOAL_THRESHOLD})
     if rec["goal"]:
         att.goals += 1
 
@@ -278,7 +280,8 @@ def _appearances(side: Side) -> list[dict[str, Any]]:
     out = []
     for slot, p, stamina in side.entries:
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
-                    "stamina": stamina, "slices": list(side.slices.get(p.name, []))})
+                    "stamina": stamina, "stamina_factor": list(stamina_factor(stamina)),
+                    "slices": list(side.slices.get(p.name, []))})
     return out
 
 

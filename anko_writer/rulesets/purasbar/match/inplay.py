@@ -30,7 +30,7 @@ def change_formation(dice: Dice, key: str, side: Side, to: str, how: str, slice_
     _reslot(side, to)
     adapt: dict[str, Any]
     if how == "ai":
-        adapt = {"roll": None, "modifiers": {}, "matches": AI_ADAPT}
+        adapt = {"roll": None, "modifiers": {}, "raw": AI_ADAPT, "matches": AI_ADAPT, "clamped": False}
     else:
         adapt = adaptation(dice, key, side.club.coach if how == "active" else None, to)
     side.adapting = True

@@ -72,8 +72,9 @@ def adaptation(dice: Dice, key: str, coach: Coach | None, formation: str) -> dic
             mods["stubbornness"] = -1
         elif coach.stubbornness >= STUBBORN:
             mods["stubbornness"] = +1
-    matches = max(1, r.total + sum(mods.values()))
-    return {"roll": r.to_json(), "modifiers": mods, "matches": matches}
+    raw = r.total + sum(mods.values())
+    matches = max(1, raw)
+    return {"roll": r.to_json(), "modifiers": mods, "raw": raw, "matches": matches, "clamped": matches != raw}
 
 
 def morale_boost(uses_before: int) -> int:

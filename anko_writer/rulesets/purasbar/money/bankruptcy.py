@@ -10,8 +10,11 @@ Checked at every month end (months 1–12) and after the §4.4 settlement (month
   checks of probation; funds < 0 at that deadline → stage 3 破产 (the story ends, §4.4 step 12),
   funds ≥ 0 → back to 0.
 
+>>> from ....resources import Resources
+>>> from .finance import load_finance
+>>> rules = load_finance(Resources("purasbar", None))
 >>> s = Bankruptcy()
->>> [bankruptcy_step(s, b, 1, m)["event"] for m, b in enumerate([5, -1, -1, -1, -1, 9, -1, -1], 1)]
+>>> [bankruptcy_step(s, b, 1, m, rules)["event"] for m, b in enumerate([5, -1, -1, -1, -1, 9, -1, -1], 1)]
 ['none', 'warning', 'countdown', 'countdown', 'emergency', 'probation', 'probation', 'bankrupt']
 """
 
@@ -23,7 +26,7 @@ from typing import Any, Iterable
 from ....dice import Dice
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..models import Player
-from .finance import FinanceRules, builtin_rules
+from .finance import FinanceRules
 from .ledger import Ledger
 
 NORMAL, WARNING, EMERGENCY, BANKRUPT = 0, 1, 2, 3
@@ -96,9 +99,9 @@ def _move(state: Bankruptcy, balance: int, b: dict[str, Any]) -> tuple[str, bool
 
 
 def bankruptcy_step(state: Bankruptcy, balance: int, season: int, month: int,
-                    rules: FinanceRules | None = None) -> dict[str, Any]:
+                    rules: FinanceRules) -> dict[str, Any]:
     """One month-end check of the chain (month 13: after §4.4 step 10); ``state`` is updated in place."""
-    b = (rules or builtin_rules()).bankruptcy
+    b = rules.bankruptcy
     before = state.to_json()
     event, act = _move(state, balance, b)
     deadline = after(season, month, state.months_left) if state.stage in (WARNING, EMERGENCY) else None
@@ -119,10 +122,10 @@ def _most_valuable(players: Iterable[Player]) -> Player | None:
 
 
 def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: Iterable[Player],
-              rules: FinanceRules | None = None) -> dict[str, Any]:
+              rules: FinanceRules) -> dict[str, Any]:
     """Stage 2's action: the owner's emergency injection 1D100 ≤ base + wealth ÷ divisor (deficit + cushion),
     else the forced sale of the most valuable player at the designed fire-sale price."""
-    b = (rules or builtin_rules()).bankruptcy
+    b = rules.bankruptcy
     deficit = max(0, -balance)
     bonus = owner_wealth // b["owner_wealth_divisor"]
     threshold = b["owner_base"] + bonus
@@ -140,12 +143,12 @@ def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: It
 
 
 def book_emergency(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
-                   rules: FinanceRules | None = None) -> list[dict[str, Any]]:
+                   rules: FinanceRules) -> list[dict[str, Any]]:
     """Post an :func:`emergency` record's money (the integrator removes a sold player from the squad)."""
     if not rec["amount"]:
         return []
     kind = "emergency_injection" if rec["outcome"] == "injection" else "forced_sale"
-    return [ledger.post(season, month, kind, rec["amount"], (rules or builtin_rules()).labels[kind]).to_json()]
+    return [ledger.post(season, month, kind, rec["amount"], rules.labels[kind]).to_json()]
 
 
 __all__ = [

@@ -7,13 +7,16 @@ regard for their club moves with the month (ch.10); our club's cash-flow lines, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..competition.standings import table
 from ..season.world import World
 from ..transfers.contracts import affinity_change
 from .bankruptcy import bankruptcy_step, book_emergency, emergency
 from .finance import book_monthly, month_cashflow, monthly_income, season_bill
+
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
 
 
 def club_results(played: dict[str, Any]) -> dict[str, list[str]]:
@@ -63,7 +66,7 @@ def bankruptcy_check(world: World, month: int) -> dict[str, Any]:
 
 
 def month_money(world: World, month: int, played: dict[str, Any], before: dict[int, int],
-                tables: dict[str, Any]) -> dict[str, Any]:
+                tables: PurasbarTables) -> dict[str, Any]:
     """The month's money and regard for the league; our club's record for the chapter."""
     life, s = world.life, world.season
     ranks = {row.team: i + 1 for i, row in enumerate(table(world.order, world.results))}
@@ -74,7 +77,7 @@ def month_money(world: World, month: int, played: dict[str, Any], before: dict[i
         if club.ours:
             income = rec
     paid = life.book.pay(s, month, world.clubs)
-    regard = player_regard(world, club_results(played), before, tables["contracts"])
+    regard = player_regard(world, club_results(played), before, tables.contracts)
     bill = season_bill(world.ours, (m.level for m in life.staff.values()), life.finance)
     bank = bankruptcy_check(world, month)
     cash = month_cashflow(world.ours.ledger, s, month, bill["total"])

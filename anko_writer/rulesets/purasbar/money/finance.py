@@ -10,7 +10,6 @@ Every function returns plain records with each part of its arithmetic; money mov
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -104,12 +103,6 @@ def load_finance(resources: Resources) -> FinanceRules:
     return FinanceRules.from_data(load_data(resources.table_path("finance.yaml"), FINANCE))
 
 
-@lru_cache(maxsize=1)
-def builtin_rules() -> FinanceRules:
-    """The shipped finance.yaml (for callers without a campaign's resources)."""
-    return load_finance(Resources("purasbar", None))
-
-
 def season_bill(club: Club, staff_levels: Iterable[int], rules: FinanceRules) -> dict[str, int]:
     """Everything due at the season's end (000 §4.1 phase 5 item 6: wages and upkeep are paid then):
     player wages (§3.2.2, §3.3.1), staff salaries and facility maintenance (designed)."""
@@ -128,19 +121,18 @@ def r_coefficient(funds: int, bill: int) -> float:
     return round(funds / bill, 2) if bill > 0 else 99.0
 
 
+R_BANDS: dict[str, tuple[float | None, float | None]] = {
+    "rich": (2.0, None), "balanced": (1.0, 2.0), "tight": (0.5, 1.0), "broke": (None, 0.5)}
+"""000 §6.2.3's four bands of R, each ``(lowest, below)``: 充裕 R ≥ 2.0 … 极度缺钱 R < 0.5 (None: open)."""
+
+
 def r_band(r: float) -> str:
     """000 §6.2.3's four bands: 充裕 (≥ 2.0), 平衡 (1.0–2.0), 偏紧 (0.5–1.0), 极度缺钱 (< 0.5).
 
     >>> [r_band(x) for x in (2.0, 1.99, 1.0, 0.5, 0.49)]
     ['rich', 'balanced', 'balanced', 'tight', 'broke']
     """
-    if r >= 2.0:
-        return "rich"
-    if r >= 1.0:
-        return "balanced"
-    if r >= 0.5:
-        return "tight"
-    return "broke"
+    return next(band for band, (lo, _) in R_BANDS.items() if lo is None or r >= lo)
 
 
 # --------------------------------------------------------------------------------------- 11.1 gate
@@ -149,7 +141,8 @@ def r_band(r: float) -> str:
 def stadium_capacity(total: int, rules: FinanceRules) -> int:
     """Designed §11.1 home capacity: the club's §2.1 total ability × ``stadium_per_total`` seats.
 
-    >>> stadium_capacity(134, builtin_rules()), stadium_capacity(36, builtin_rules())
+    >>> rules = load_finance(Resources("purasbar", None))
+    >>> stadium_capacity(134, rules), stadium_capacity(36, rules)
     (24120, 6480)
     """
     return total * rules.stadium_per_total
@@ -240,9 +233,9 @@ def ticket_income(dice: Dice, key: str, home: Club, away: Club, competition: str
 
 
 def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: dict[str, Any], season: int,
-              month: int, label: str, rules: FinanceRules | None = None) -> list[dict[str, Any]]:
+              month: int, label: str, rules: FinanceRules) -> list[dict[str, Any]]:
     """Post a gate (:func:`ticket_income` record): the ticket line and any share; ``None`` ledgers are skipped."""
-    labels = (rules or builtin_rules()).labels
+    labels = rules.labels
     split, home, away = rec["split"], (home_ledger, rec["home"]), (away_ledger, rec["away"])
     if rec["competition"] == "league":  # 000 §4.2.3
         posts = [(home, "ticket", rec["gross"], label),
@@ -289,9 +282,9 @@ def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Envir
 
 
 def book_monthly(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
-                 rules: FinanceRules | None = None) -> list[dict[str, Any]]:
+                 rules: FinanceRules) -> list[dict[str, Any]]:
     """Post a :func:`monthly_income` record: one sponsor line and one broadcast line."""
-    labels = (rules or builtin_rules()).labels
+    labels = rules.labels
     return [ledger.post(season, month, kind, rec[kind]["amount"], labels[kind]).to_json()
             for kind in ("sponsor", "broadcast") if rec[kind]["amount"]]
 
@@ -327,37 +320,33 @@ def load_prizes(resources: Resources) -> dict[str, Any]:
     return load_prize_table(resources.table_path("prizes.yaml"))
 
 
-@lru_cache(maxsize=1)
-def _builtin_prizes() -> dict[str, Any]:
-    """The shipped prizes.yaml."""
-    return load_prizes(Resources("purasbar", None))
-
-
-def league_prize(rank: int, table: dict[str, Any] | None = None) -> int:
+def league_prize(rank: int, table: dict[str, Any]) -> int:
     """§4.4 step 2 league prize for a final rank 1–24 (designed prizes.yaml).
 
-    >>> league_prize(1), league_prize(12), league_prize(24)
+    >>> T = load_prizes(Resources("purasbar", None))
+    >>> league_prize(1, T), league_prize(12, T), league_prize(24, T)
     (1200000, 300000, 100000)
     """
     if not 1 <= rank <= LEAGUE_CLUBS:
         raise ValueError(f"league rank {rank} is not 1–{LEAGUE_CLUBS}")
-    return int((table or _builtin_prizes())["league"][rank - 1])
+    return int(table["league"][rank - 1])
 
 
-def cup_prize(stage: str, table: dict[str, Any] | None = None) -> int:
+def cup_prize(stage: str, table: dict[str, Any]) -> int:
     """§4.4 step 2 群英杯 prize for the stage a club reached (designed prizes.yaml).
 
-    >>> cup_prize("swiss"), cup_prize("champion")
+    >>> T = load_prizes(Resources("purasbar", None))
+    >>> cup_prize("swiss", T), cup_prize("champion", T)
     (100000, 1500000)
     """
     if stage not in CUP_STAGES:
         raise ValueError(f"unknown cup stage {stage!r} (expected one of {', '.join(CUP_STAGES)})")
-    return int((table or _builtin_prizes())["cup"][stage])
+    return int(table["cup"][stage])
 
 
-def prize_record(rank: int, stage: str, swiss_wins: int = 0, table: dict[str, Any] | None = None) -> dict[str, Any]:
+def prize_record(rank: int, stage: str, swiss_wins: int, table: dict[str, Any]) -> dict[str, Any]:
     """A club's season prizes: league place, cup stage and the designed bonus per Swiss win."""
-    t = table or _builtin_prizes()
+    t = table
     if not 0 <= swiss_wins <= 5:  # 000 §4.3.1: five Swiss rounds
         raise ValueError(f"{swiss_wins} Swiss wins is not 0–5")
     league, cup, wins = league_prize(rank, t), cup_prize(stage, t), swiss_wins * t["swiss_win"]
@@ -365,10 +354,10 @@ def prize_record(rank: int, stage: str, swiss_wins: int = 0, table: dict[str, An
             "per_swiss_win": t["swiss_win"], "swiss_bonus": wins, "total": league + cup + wins}
 
 
-def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int = SETTLEMENT_MONTH,
-                rules: FinanceRules | None = None) -> list[dict[str, Any]]:
+def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
+                rules: FinanceRules) -> list[dict[str, Any]]:
     """Post a :func:`prize_record` (§4.4 step 2: at the settlement, month 13 by default)."""
-    labels = (rules or builtin_rules()).labels
+    labels = rules.labels
     parts = (("league", "league_prize"), ("cup", "cup_prize"), ("swiss_bonus", "swiss_wins"))
     return [ledger.post(season, month, "prize", rec[part], labels[label]).to_json()
             for part, label in parts if rec[part]]
@@ -460,7 +449,8 @@ def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due:
     denominator = still + instalments_due
     r = r_coefficient(ledger.balance, denominator)
     return {"funds": ledger.balance, "bill": bill_total, "paid": paid, "still_due": still,
-            "instalments": instalments_due, "denominator": denominator, "R": r, "band": r_band(r)}
+            "instalments": instalments_due, "denominator": denominator, "R": r, "band": r_band(r),
+            "band_bounds": list(R_BANDS[r_band(r)])}
 
 
 # ------------------------------------------------------------------------------- AI opening funds
@@ -469,7 +459,8 @@ def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due:
 def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> dict[str, int]:
     """Designed §11.1: an AI club's opening funds, base + total × per_total + PBS × per_pbs (no dice).
 
-    >>> ai_opening_funds(150, 15272, builtin_rules())["funds"], ai_opening_funds(36, 160, builtin_rules())["funds"]
+    >>> rules = load_finance(Resources("purasbar", None))
+    >>> ai_opening_funds(150, 15272, rules)["funds"], ai_opening_funds(36, 160, rules)["funds"]
     (4013600, 1548000)
     """
     a = rules.ai_funds
@@ -480,7 +471,8 @@ def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> dict[str, int
 
 __all__ = [
     "GATE_SHARE_PERCENT", "COMPETITIONS", "CUP_STAGES", "LEAGUE_CLUBS", "BILL_KINDS",
-    "FINANCE", "PRIZES", "FinanceRules", "load_finance", "builtin_rules", "season_bill", "r_coefficient", "r_band",
+    "FINANCE", "PRIZES", "FinanceRules", "load_finance", "season_bill", "r_coefficient", "r_band",
+    "R_BANDS",
     "stadium_capacity", "gate_share", "ticket_income", "book_gate", "monthly_income", "book_monthly",
     "load_prize_table", "load_prizes", "league_prize", "cup_prize", "prize_record", "book_prizes",
     "maintenance_due", "salaries_due", "pay_maintenance", "pay_salaries", "accruals", "month_cashflow",

@@ -8,27 +8,29 @@ life: the 23 AI clubs play the §5 rules without events (their stories are not t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from ..club.coach_decisions import load_coach_decisions, monthly_decision, scout_opponent
+from ..club.coach_decisions import monthly_decision, scout_opponent
 from ..club.conflict import contest, forced, halve
-from ..club.morale import load_morale, monthly_adjustment
-from ..club.owner_actions import load_owner_actions, monthly_action
-from ..club.people import Affinity, CoachProfile, Owner, load_people_tables, rapport_training_bonus, roster_from_json
+from ..club.morale import monthly_adjustment
+from ..club.owner_actions import monthly_action
+from ..club.people import Affinity, CoachProfile, Owner, rapport_training_bonus, roster_from_json
 from ..club.training import monthly_training, one_on_one
-from ..events.business import load_business_tables, month_start
+from ..events.business import month_start
 from ..events.depth import Depth
 from ..events.effects import Target, apply, sealed_absence
-from ..events.environment import Environment, apply_percent, extra_trigger, load_external, morale_bonus, season_start
+from ..events.environment import Environment, apply_percent, extra_trigger, morale_bonus, season_start
 from ..events.environment import modifier as env_modifier
-from ..events.match_events import MatchDepth, check, load_match_event_tables
+from ..events.match_events import MatchDepth, check
 from ..match.side import Side
 from ..money.bankruptcy import Bankruptcy
-from ..money.finance import FinanceRules, load_finance, r_from_ledger, season_bill
+from ..money.finance import FinanceRules, r_from_ledger, season_bill
 from ..money.ledger import Ledger
-from ..setup.data import tables_stamp
 from ..transfers.transfers import Instalments, window_of
 from .world import World
+
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
 
 MONEY_TARGETS = ("ticket", "broadcast", "sponsor", "transfer")
 """Environment modifiers that multiply an amount of money (000 §6.4.3)."""
@@ -47,7 +49,8 @@ class Life:
     ledger: Any
     """Our club's :class:`ledger.Ledger` (the same object as ``world.ours.ledger``)."""
     finance: FinanceRules
-    tables: dict[str, Any]
+    tables: PurasbarTables
+    """Every table of the campaign (its own files first)."""
     environment: Any = None
     depth: dict[str, Depth] = field(default_factory=lambda: {"business": Depth("business"),
                                                               "external": Depth("external")})
@@ -104,7 +107,7 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
     staff = {role: m.level for role, m in life.staff.items()}
     salaries = {role: m.level * life.finance.staff_salary_per_level for role, m in life.staff.items()}
     records = month_start(world.dice, key, life.depth["business"], life.level("commercial"),
-                          life.owner.fanaticism, life.owner.wealth, money["R"], life.tables["business"],
+                          life.owner.fanaticism, life.owner.wealth, money["R"], life.tables.business,
                           staff=staff, salaries=salaries)
     for rec in records:
         if rec.get("kind") == "check" and rec.get("triggered") and rec.get("effect"):
@@ -166,8 +169,8 @@ def _in_play_injury(world: World, side: Side, entry: dict[str, Any], key: str) -
 
 def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, theirs: Any) -> dict[str, Any]:
     """The §6.3.1 pre-match check (before the line-ups, so a pre-match injury keeps a player out)."""
-    rec = check(world.dice, f"{key}/events", 0, depth, life.coach.resume_modifier(life.tables["people"]),
-                True, life.tables["match_events"])
+    rec = check(world.dice, f"{key}/events", 0, depth, life.coach.resume_modifier(life.tables.people),
+                True, life.tables.match_events)
     pending: dict[str, list[dict[str, Any]]] = {"us": [], "them": []}
     if rec and rec.get("triggered"):
         rec["applied"] = []
@@ -187,11 +190,11 @@ def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, 
 def slice_hook(world: World, life: Life, key: str, depth: MatchDepth,
                our_side_name: str) -> Callable[[int, Side, Side], list[dict[str, Any]]]:
     """The match engine's hook for our match: a §6.3 check at each slice that has one."""
-    resume = life.coach.resume_modifier(life.tables["people"])
+    resume = life.coach.resume_modifier(life.tables.people)
 
     def on_point(n: int, home: Side, away: Side) -> list[dict[str, Any]]:
         """Check slice ``n``; apply the event to the side it concerns."""
-        rec = check(world.dice, f"{key}/events", n, depth, resume, True, life.tables["match_events"])
+        rec = check(world.dice, f"{key}/events", n, depth, resume, True, life.tables.match_events)
         if rec is None:
             return []
         if rec.get("triggered"):
@@ -222,7 +225,7 @@ def _apply_in_play(world: World, side: Side, entry: dict[str, Any], key: str) ->
 
 def environment_phase(world: World, life: Life) -> dict[str, Any]:
     """000 §4.1 phase 1 item 2 / §6.4.1: the forced external event of the season's first month."""
-    rec = season_start(world.dice, f"s{world.season}/m01/external", life.environment, life.tables["external"])
+    rec = season_start(world.dice, f"s{world.season}/m01/external", life.environment, life.tables.external)
     rec["applied"] = [_league_effect(world, life, e) for e in rec.get("effects", [])]
     return rec
 
@@ -245,7 +248,7 @@ def _state(world: World, life: Life) -> dict[str, Any]:
     """What the action tables check before an action can be carried out (000 §4.1 phase 2)."""
     club = world.ours
     return {"facilities": dict(club.facilities), "staff": {r: m.level for r, m in life.staff.items()},
-            "morale": club.morale, "transfer_window": window_of(world.month) is not None,
+            "morale": club.morale, "transfer_window": window_of(world.month, life.tables.transfers) is not None,
             "young_players": any(p.rolled and (p.age or 99) <= 23 for p in club.players),
             "losing_streak": life.losing_streak, "owner_to_coach": life.affinity.get("coach", "owner_to"),
             "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
@@ -256,7 +259,7 @@ def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any])
     o = life.owner
     traits = {"wealth": o.wealth, "fanaticism": o.fanaticism, "control": o.control}
     rec = monthly_action(world.dice, f"s{world.season}/m{month:02d}/owner", traits, _state(world, life),
-                         {"owner_actions": life.tables["owner_actions"]}, vote=decisions.get("owner"))
+                         {"owner_actions": life.tables.owner_actions}, vote=decisions.get("owner"))
     if rec["effect"]["kind"] != "intervene":
         rec["applied"] = apply(life.target(world, f"s{world.season}/m{month:02d}/owner/effect"),
                                _sized(rec["effect"], o, life))
@@ -267,7 +270,7 @@ def _sized(effect: dict[str, Any], owner: Any, life: Life) -> dict[str, Any]:
     """An owner's own investment scales with his wealth tier's injection percent (owner_wealth.yaml)."""
     out = dict(effect)
     if out.get("kind") == "investment":
-        tables = life.tables["people"]
+        tables = life.tables.people
         tier = tables.entry(tables.wealth, owner.wealth_tier)
         out["amount"] = out.get("amount", 0) * tier.params["injection_percent"] // 100
         out["injection_percent"] = tier.params["injection_percent"]
@@ -280,7 +283,7 @@ def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
     c = life.coach
     traits = {"passion": c.passion, "stubbornness": c.stubbornness, "tendency": world.ours.coach.tendency}
     key = f"s{world.season}/m{month:02d}/coach"
-    rec = monthly_decision(world.dice, key, traits, {"coach_decisions": life.tables["coach_decisions"]},
+    rec = monthly_decision(world.dice, key, traits, {"coach_decisions": life.tables.coach_decisions},
                            club_state=_state(world, life), vote=decisions.get("coach"))
     action = rec["action"] or rec["row"]["key"]
     intervene = owner["effect"]["kind"] == "intervene"
@@ -320,7 +323,7 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
         pick = world.dice.roll(f"{key}/pupil", f"1D{len(pool)}", "指导对象") if len(pool) > 1 else None
         p = pool[pick.total - 1 if pick else 0]
         rec = one_on_one(world.dice, f"{key}/pupil", p, life.level("assistant"), world.ours.doctor,
-                         rapport_training_bonus(list(life.staff.values()), life.tables["people"]),
+                         rapport_training_bonus(list(life.staff.values()), life.tables.people),
                          tuple(effect.get("factor", (1, 1))))
         if rec.get("injury"):  # 000 §5.7.2: hurt in training, out at once
             world.ours.infirmary.set_injury(p, world.week + rec["injury"]["weeks"], world.week)
@@ -351,16 +354,16 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
     club = world.ours
     club.morale -= life.temp_morale  # §4.5.2 教练胜出: 士气临时 +2 ends with the month
     life.temp_morale = 0
-    tier = life.tables["people"].affinity_tier(life.affinity.get("coach", "to_owner"))
+    tier = life.tables.people.affinity_tier(life.affinity.get("coach", "to_owner"))
     loyalty = tier.params["morale"]  # §15.5 (designed): the coach's regard for the owner reaches the dressing room
-    morale = monthly_adjustment(results, club.morale, life.tables["morale"],
+    morale = monthly_adjustment(results, club.morale, life.tables.morale,
                                 bonus=morale_bonus(life.environment) + loyalty)
     morale["loyalty"] = {"tier": tier.params["key"], "name": tier.params["name"], "amount": loyalty}
     club.morale = morale["morale"]
     training = monthly_training(world.dice, f"s{world.season}/m{month:02d}/training",
                                 [p for p in club.players if p.rolled and p.healthy], club.facilities["training"],
                                 life.level("assistant"),
-                                rapport_training_bonus(list(life.staff.values()), life.tables["people"]))
+                                rapport_training_bonus(list(life.staff.values()), life.tables.people))
     life.boost = {}
     if training.get("boost"):
         b = training["boost"]
@@ -382,42 +385,17 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
             "chained": chained_checks(world, life, month)}
 
 
-# ------------------------------------------------------------------ loading
+# ------------------------------------------------------------------ the campaign
 
 
-_LIFE_CACHE: dict[tuple, dict[str, Any]] = {}
-
-
-def load_life_tables(resources: Any) -> dict[str, Any]:
-    """Every table our club's life reads, validated (a broken one is a located TableError).
-
-    Cached per set of table files (path and modification time), so one run reads each file once.
-    """
-    stamp = tables_stamp(resources)
-    if stamp not in _LIFE_CACHE:
-        _LIFE_CACHE[stamp] = _load_life_tables(resources)
-    return _LIFE_CACHE[stamp]
-
-
-def _load_life_tables(resources: Any) -> dict[str, Any]:
-    return {
-        "people": load_people_tables(resources), "business": load_business_tables(resources),
-        "match_events": load_match_event_tables(resources), "external": load_external(resources),
-        "owner_actions": load_owner_actions(resources.table_path("owner_actions.yaml")),
-        "coach_decisions": load_coach_decisions(resources.table_path("coach_decisions.yaml")),
-        "morale": load_morale(resources),
-        "finance": load_finance(resources),
-    }
-
-
-def life_from_campaign(data: dict[str, Any], tables: dict[str, Any], ledger: Ledger | None = None) -> Life:
+def life_from_campaign(data: dict[str, Any], tables: PurasbarTables, ledger: Ledger | None = None) -> Life:
     """Our club's people and money as the campaign file holds them (``ledger``: our club's, if built)."""
     coach = data["coach"]
     profile = CoachProfile.from_json({k: coach[k] for k in ("passion", "stubbornness", "empathy", "discipline",
                                                             "resume", "background")})
     staff = {m.role: m for m in roster_from_json(data["staff"])}
     return Life(Owner.from_json(data["owner"]), profile, staff, Affinity.from_json(data["affinity"]),
-                ledger if ledger is not None else Ledger(data["club"]["funds"]), tables["finance"], tables, environment=Environment())
+                ledger if ledger is not None else Ledger(data["club"]["funds"]), tables.finance, tables, environment=Environment())
 
 
 def phases_before(world: World, life: Life, month: int, decisions: dict[str, Any]) -> dict[str, Any]:
@@ -430,7 +408,7 @@ def phases_before(world: World, life: Life, month: int, decisions: dict[str, Any
     for check_rec in out["business"]["checks"]:
         if check_rec.get("extra_external"):
             extra = extra_trigger(world.dice, f"s{world.season}/m{month:02d}/external-extra", life.environment,
-                                  life.tables["external"])
+                                  life.tables.external)
             extra["applied"] = [_league_effect(world, life, e) for e in extra.get("effects", [])]
             out.setdefault("external_extra", []).append(extra)
     out["owner"] = owner_phase(world, life, month, decisions)
@@ -459,13 +437,13 @@ def league_morale(world: World, played: dict[str, Any]) -> None:
     for name, res in results.items():
         club = world.clubs[name]
         if not club.ours:
-            club.morale = monthly_adjustment(res, club.morale, world.life.tables["morale"], bonus=bonus)["morale"]
+            club.morale = monthly_adjustment(res, club.morale, world.life.tables.morale, bonus=bonus)["morale"]
 
 
 def chained_checks(world: World, life: Life, month: int) -> list[dict[str, Any]]:
     """§15.5 连锁判定 (designed): a line that reaches an extreme tier during the season rolls its origin
     narrative then, as the creation roll does; a line leaving the extremes forgets its old origin."""
-    tables = life.tables["people"]
+    tables = life.tables.people
     out = []
     for who, bond in sorted(life.affinity.bonds.items()):
         for direction in ("owner_to", "to_owner"):

@@ -142,7 +142,7 @@ def next_vote(world: World, month: int) -> dict[str, Any]:
                         "change": name != world.ours.formation})
     owner_options = []
     if world.life is not None:
-        table = world.life.tables["owner_actions"]
+        table = world.life.tables.owner_actions
         owner_options = [{"key": r.params["key"], "name": r.params["name"], "range": [r.lo, r.hi]} for r in table.rows]
     return {"season": world.season, "month": nxt, "key": f"s{world.season}m{nxt}", "owner_options": owner_options,
             "default": world.ours.formation, "adapt_left": world.ours.adapt_left,

@@ -7,7 +7,7 @@ due later is carried into the next season's month ``due − 13``.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ....chapters import ChapterKey
 from ....dice import Dice
@@ -15,17 +15,14 @@ from ....resources import Resources
 from ....schema import Field, Int, Map, Str
 from ....seals import Seal, SealBook
 from ....tables import DiceNotation, load_data
-from ..club.achievements import check_month, load_achievements, month_facts
-from ..club.ageing import load_ageing
-from ..club.fans import load_fans
+from ..club.achievements import check_month, month_facts
 from ..club.generation import roll_name
-from ..club.youth import load_youth
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..money.bankruptcy import Bankruptcy
-from ..money.finance import load_prizes
-from ..setup.data import tables_stamp
-from ..transfers.market import load_transfer_tables
 from .world import World
+
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
 
 
 
@@ -63,28 +60,12 @@ def fortunes_of(world: World) -> dict[str, Any]:
             "achievements": sorted(world.life.achievements), "bankruptcy": world.life.bankruptcy.to_json()}
 
 
-_CACHE: dict[tuple, dict[str, Any]] = {}
-
-
-def load_season_tables(resources: Resources) -> dict[str, Any]:
-    """The tables of money and of the seasons that follow (ageing, youth, achievements, transfers,
-    contracts, prizes, fans, the off-season rules), validated; cached per set of table files."""
-    stamp = tables_stamp(resources)
-    if stamp not in _CACHE:
-        transfers = load_transfer_tables(resources)
-        _CACHE[stamp] = {"ageing": load_ageing(resources), "youth": load_youth(resources),
-                         "achievements": load_achievements(resources), "seasons": load_seasons(resources),
-                         "transfers": transfers, "contracts": transfers.contracts, "prizes": load_prizes(resources),
-                         "fans": load_fans(resources)}
-    return _CACHE[stamp]
-
-
-def month_achievements(world: World, record: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
+def month_achievements(world: World, record: dict[str, Any], tables: PurasbarTables) -> dict[str, Any]:
     """§4.1 phase 5 (designed Appendix E): the in-season achievements the month's facts unlock."""
     life = world.life
     facts = month_facts(record, world.ours.name, life.facts)
     life.facts = facts
-    rec = check_month(facts, life.achievements, tables["achievements"])
+    rec = check_month(facts, life.achievements, tables.achievements)
     life.provisional += [e["key"] for e in rec["unlocked"]]
     return rec
 

@@ -7,7 +7,7 @@ the chapter tells our club's part in full and the others' in summary.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..club.achievements import check_season, rewards, season_facts
 from ..club.ageing import age_squad, remove_retired
@@ -25,6 +25,9 @@ from ..transfers.contracts import season_contracts
 from ..transfers.windows import league_names, post_market, roll_everyone
 from .seasons import owner_retirement, poaching
 from .world import World
+
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
 
 STEPS: tuple[str, ...] = ("ranking", "prizes", "fans", "reputation", "morale", "ageing", "achievements",
                           "contracts", "maintenance", "salaries", "depth", "next")
@@ -118,7 +121,7 @@ def reputation_update(world: World, ranks: dict[str, int], stages: dict[str, str
     return {"clubs": out, "ours": out[world.ours.name]}
 
 
-def growth(world: World, tables: dict[str, Any]) -> dict[str, Any]:
+def growth(world: World, tables: PurasbarTables) -> dict[str, Any]:
     """Step 6: the §3.3.2 promotions (before the ageing; the AI clubs have no assistant, level 0), then
     every player a year older with the §8.4 decline, veterans' compensation, leaders and retirements."""
     key = f"s{world.season}/settle"
@@ -127,9 +130,9 @@ def growth(world: World, tables: dict[str, Any]) -> dict[str, Any]:
     for name, club in world.clubs.items():
         level = life.level("assistant") if club.ours else 0
         bonus = youth_bonus(life.environment) if club.ours else 0
-        promos[name] = promotions(world.dice, f"{key}/promo/{club.slug}", club, level, tables["youth"], bonus=bonus)
+        promos[name] = promotions(world.dice, f"{key}/promo/{club.slug}", club, level, tables.youth, bonus=bonus)
     for name, club in world.clubs.items():
-        ageing[name] = age_squad(world.dice, f"{key}/ageing/{club.slug}", club, tables["ageing"])
+        ageing[name] = age_squad(world.dice, f"{key}/ageing/{club.slug}", club, tables.ageing)
         remove_retired(club, ageing[name])
     ai = [n for n in world.clubs if n != world.ours.name]
     return {"promotions": promos[world.ours.name], "ageing": ageing[world.ours.name],
@@ -138,13 +141,13 @@ def growth(world: World, tables: dict[str, Any]) -> dict[str, Any]:
             "ai_declined": sum(len(ageing[n]["declined"]) for n in ai)}
 
 
-def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: dict[str, Any]) -> dict[str, Any]:
+def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: PurasbarTables) -> dict[str, Any]:
     """Step 7: the in-season achievements confirmed, the season-end ones checked (some rolled), and
     their designed rewards applied to morale and reputation."""
     life, ours = world.life, world.ours
     facts = season_facts(months, ours.name, extra)
     rec = check_season(world.dice, f"s{world.season}/settle/achievements", facts, life.achievements,
-                       tables["achievements"], life.provisional)
+                       tables.achievements, life.provisional)
     got = rewards(rec)
     ours.morale = clamp_morale(ours.morale + got["morale"])
     ours.reputation = clamp_reputation(ours.reputation + got["reputation"])
@@ -153,9 +156,9 @@ def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, An
     return rec
 
 
-def contracts(world: World, pool: list[Any], tables: dict[str, Any]) -> dict[str, Any]:
+def contracts(world: World, pool: list[Any], tables: PurasbarTables) -> dict[str, Any]:
     """Step 8: every contract that ends now is rolled for renewal (§10.4); the rest tick down."""
-    rec = season_contracts(world.dice, f"s{world.season}/settle/contracts", world.clubs, tables["contracts"],
+    rec = season_contracts(world.dice, f"s{world.season}/settle/contracts", world.clubs, tables.contracts,
                            season=world.season, free_pool=pool)
     ours = world.ours.name
     mine = [r for r in rec["renewals"] if r["club"] == ours]
@@ -178,7 +181,7 @@ def bills(world: World) -> dict[str, Any]:
     return out
 
 
-def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], life_tables: dict[str, Any],
+def settle(world: World, months: list[dict[str, Any]], tables: PurasbarTables,
            names: dict[str, list[str]]) -> dict[str, Any]:
     """000 §4.4 in order; the record of each step (our club in full, the league in summary)."""
     life, ours = world.life, world.ours
@@ -188,11 +191,11 @@ def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], l
     out["ranking"] = ranking(world)
     ranks = out["ranking"]["ranks"]
     stages = cup_stages(months[-1]) if len(months) >= 12 else {}
-    out["prizes"] = prizes(world, ranks, stages, swiss_wins(months[-1]) if stages else {}, tables["prizes"])
+    out["prizes"] = prizes(world, ranks, stages, swiss_wins(months[-1]) if stages else {}, tables.prizes)
     fans_before = ours.fans
-    out["fans"] = fans_update(world, ranks, stages, months, tables["fans"])
-    out["reputation"] = reputation_update(world, ranks, stages, tables["fans"])
-    out["morale"] = morale_carry(world, ranks, stages, life_tables["morale"])
+    out["fans"] = fans_update(world, ranks, stages, months, tables.fans)
+    out["reputation"] = reputation_update(world, ranks, stages, tables.fans)
+    out["morale"] = morale_carry(world, ranks, stages, tables.morale)
     out["ageing"] = growth(world, tables)
     extra = {"promoted": len(out["ageing"]["promotions"]["promoted"]), "net": ours.ledger.net(world.season),
              "fans_before": fans_before, "fans_after": ours.fans,
@@ -204,7 +207,7 @@ def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], l
     out["maintenance"] = paid["maintenance"]
     out["salaries"] = paid["salaries"]
     out["poaching"] = poaching(world.dice, f"s{world.season}/settle/poach", life.staff, life.affinity,
-                               life_tables["people"], names, league_names(world), tables["seasons"])
+                               tables.people, names, league_names(world), tables.seasons)
     out["bankruptcy"] = bankruptcy_check(world, SETTLEMENT_MONTH)
     out["depth"] = depth_reset(world)
     out["next"] = next_season(world, pool, tables, names)
@@ -213,16 +216,16 @@ def settle(world: World, months: list[dict[str, Any]], tables: dict[str, Any], l
     return out
 
 
-def next_season(world: World, pool: list[Any], tables: dict[str, Any], names: dict[str, list[str]]) -> dict[str, Any]:
+def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: dict[str, list[str]]) -> dict[str, Any]:
     """Step 12: the owner's retirement roll, the story's end if it came, the academy's intake, next
     summer's market (with the players who left on a free) and the marks that are cleared."""
     life = world.life
     key = f"s{world.season}/settle"
-    retire = owner_retirement(world.dice, f"{key}/owner", life.owner, tables["seasons"])
+    retire = owner_retirement(world.dice, f"{key}/owner", life.owner, tables.seasons)
     ending = "bankruptcy" if life.bankruptcy.ended else "owner_retired" if retire["retires"] else "none"
     intake = {}
     for name, club in world.clubs.items():
-        intake[name] = youth_intake(world.dice, f"{key}/youth/{club.slug}", club, tables["youth"], names,
+        intake[name] = youth_intake(world.dice, f"{key}/youth/{club.slug}", club, tables.youth, names,
                                     league_names(world))
     market = None
     if ending == "none":

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ....dice import Dice
 from ..club.fans import initial_fans, initial_reputation
@@ -19,6 +19,9 @@ from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
 from ..setup.state import player_from
 from ..transfers.contracts import assign_contracts
+
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
 
 AI_STUBBORNNESS = "1D100"
 """Designed: an AI coach's stubbornness (固执, used by §7.4.3) is one D100 at the club's creation."""
@@ -104,11 +107,11 @@ def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, l
                   "tendency": club.coach.tendency, "doctor_roll": doc.to_json(), "doctor": club.doctor}
 
 
-def open_books(world: World, campaign: dict[str, Any], cities: list[dict[str, Any]], finance: Any,
-               fans: dict[str, Any], contracts: dict[str, Any]) -> None:
+def open_books(world: World, campaign: dict[str, Any], tables: PurasbarTables) -> None:
     """Designed ch.10, 11, 13 for clubs new this season: opening fans and reputation (ours unless the
     campaign gives them), an AI club's opening funds and its players' contracts (rolled ones 1D3 + age)."""
-    rows = {r["city"]: r for r in cities}
+    rows = {r["city"]: r for r in tables.cities}
+    fans, finance, contracts = tables.fans, tables.finance, tables.contracts
     given = campaign["club"]
     for club in world.clubs.values():
         row = rows[club.city]
@@ -125,11 +128,11 @@ def open_books(world: World, campaign: dict[str, Any], cities: list[dict[str, An
         assign_contracts(world.dice, key, club.players, contracts)
 
 
-def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str, Any]) -> World:
+def new_world(campaign: dict[str, Any], seed: int, season: int, tables: PurasbarTables) -> World:
     """Season start: AI clubs created by the dice (or kept from last season), our club from the file
     (or last season's state), the schedule drawn."""
     dice = Dice(seed)
-    cities = tables["cities"]
+    cities = tables.cities
     ours_row = next(r for r in cities if r["city"] == campaign["club"]["city"])
     ours = club_from_campaign(campaign, ours_row["total"])
     ours.slug = ours_row["slug"]
@@ -144,8 +147,8 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: dict[str
             clubs[club.name] = club
             creations[club.name] = {"slug": club.slug, "kept": True}
         else:
-            club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables["names"],
-                                       tables["facilities"], tables["staff_levels"])
+            club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables.names,
+                                       tables.facilities, tables.staff_levels)
             clubs[club.name] = club
             rec["index"] = {p.name: i for i, p in enumerate(club.players)}
             creations[club.name] = rec

@@ -1,11 +1,10 @@
-"""Loading the 群英杯 tables from ``tables/purasbar/`` (campaign folder first) into one bundle."""
+"""The 群英杯 setup tables (cities, names, facilities, stadiums, colours, staff levels) and the stamp of
+the table files; :mod:`.tables` loads them with every other table into :class:`~.tables.PurasbarTables`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from ....dice import MAX_SIDES
@@ -60,7 +59,7 @@ EFFECTS = {
 
 @dataclass(frozen=True)
 class Tables:
-    """Every table the ruleset reads, validated."""
+    """The setup tables, validated (part of :class:`~.tables.PurasbarTables`)."""
 
     cities: list[dict[str, Any]]
     names: dict[str, list[str]]
@@ -76,11 +75,6 @@ class Tables:
                 return row
         raise KeyError(name)
 
-    def as_dict(self) -> dict[str, Any]:
-        """The bundle as the season code reads it."""
-        return {"cities": self.cities, "names": self.names, "facilities": self.facilities,
-                "stadiums": self.stadiums, "colours": self.colours, "staff_levels": self.staff_levels}
-
 
 def tables_stamp(resources: Resources) -> tuple[tuple[str, int], ...]:
     """Every table file on the search path with its modification time: the key of a per-run cache."""
@@ -89,15 +83,18 @@ def tables_stamp(resources: Resources) -> tuple[tuple[str, int], ...]:
 
 
 def load_tables(resources: Resources) -> Tables:
-    """Load and validate every table; a broken one raises a located ``TableError``.
+    """Load and validate the setup tables; a broken one raises a located ``TableError``.
 
-    Cached per set of files (path and modification time), so one run reads each table once.
+    Not cached: :func:`~.tables.load_purasbar_tables` reads every table once per set of files.
     """
-    names = ["cities.yaml", "names.yaml", *EFFECTS]
-    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in (resources.table_path(n) for n in names))
-    tables = _load(stamp)
-    _ROWS[tuple(c["city"] for c in tables.cities)] = {c["city"]: c for c in tables.cities}
+    tables = Tables(*_read(resources))
+    register_cities(tables.cities)
     return tables
+
+
+def register_cities(cities: list[dict[str, Any]]) -> None:
+    """Remember the rows of a loaded ``cities.yaml`` for :func:`city_slugs` and :func:`city_clubs`."""
+    _ROWS[tuple(c["city"] for c in cities)] = {c["city"]: c for c in cities}
 
 
 _ROWS: dict[tuple[str, ...], dict[str, dict[str, Any]]] = {}
@@ -118,16 +115,10 @@ def city_clubs(cities: Sequence[str]) -> dict[str, str] | None:
     return None if rows is None else {city: row["club"] for city, row in rows.items()}
 
 
-@lru_cache(maxsize=8)
-def _load(stamp: tuple[tuple[str, int], ...]) -> Tables:
-    path = {Path(p).name: Path(p) for p, _ in stamp}
-    return _read(path)
-
-
-def _read(path: dict[str, Path]) -> Tables:
-    cities = load_data(path["cities.yaml"], CITIES)["cities"]
-    names = load_data(path["names.yaml"], NAMES)
-    dice_tables = {name: load_table(path[name], kinds) for name, kinds in EFFECTS.items()}
-    return Tables(cities, {"given": names["given"], "family": names["family"]},
-                  dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"],
-                  dice_tables["staff_levels.yaml"])
+def _read(resources: Resources) -> tuple[Any, ...]:
+    cities = load_data(resources.table_path("cities.yaml"), CITIES)["cities"]
+    names = load_data(resources.table_path("names.yaml"), NAMES)
+    dice_tables = {name: load_table(resources.table_path(name), kinds) for name, kinds in EFFECTS.items()}
+    return (cities, {"given": names["given"], "family": names["family"]},
+            dice_tables["facilities.yaml"], dice_tables["stadiums.yaml"], dice_tables["colours.yaml"],
+            dice_tables["staff_levels.yaml"])

@@ -14,7 +14,7 @@ from ..match.formations import FORMATIONS, STYLE_FORMATION
 from ..match.tactics import STYLE_TENDENCY, TENDENCIES
 from ..models import ABILITY_CN, Club, Player
 from ..transfers.contracts import assign_contracts
-from .data import Tables
+from .tables import PurasbarTables
 
 
 def _colours(dice: Dice, key: str, table: Any) -> tuple[dict[str, str], list[dict[str, Any]]]:
@@ -29,14 +29,14 @@ def _colours(dice: Dice, key: str, table: Any) -> tuple[dict[str, str], list[dic
              {"roll": away_r.to_json(), "colour": away.params["colour"], "bumped": bumped}])
 
 
-def generate(city: str, seed: int, tables: Tables, people: Any = None,
-             finance: Any = None) -> tuple[dict[str, Any], dict[str, Any]]:
+def generate(city: str, seed: int, tables: PurasbarTables) -> tuple[dict[str, Any], dict[str, Any]]:
     """Roll a new club; return (campaign data, chapter-0 record)."""
     try:
         row = tables.city(city)
     except KeyError:
         known = "、".join(c["city"] for c in tables.cities)
         raise AnkoError(f"--city: unknown city {city!r} (000 §2.1 lists: {known})") from None
+    people, finance = tables.people, tables.finance
     dice = Dice(seed)
     key = f"new/{row['slug']}"
     alloc = allocate(dice, f"{key}/alloc", row["total"])
@@ -52,7 +52,7 @@ def generate(city: str, seed: int, tables: Tables, people: Any = None,
         stadium, stadium_roll = city + hit.params["suffix"], r.to_json()
     colours, colour_rolls = _colours(dice, f"{key}/colours", tables.colours)
     players, squad = build_squad(dice, f"{key}/squad", alloc.result, tables.names, roll_cores=True)
-    squad["contracts"] = assign_contracts(dice, f"{key}/contracts", players)  # ch.10 (designed): 1D3 ± age
+    squad["contracts"] = assign_contracts(dice, f"{key}/contracts", players, tables.contracts)  # ch.10 (designed): 1D3 ± age
     used = {p.name for p in players}
     # the intro's order: owner (ch.15), coach (ch.16), two-way affinity (§15.5), staff (ch.12)
     owner, owner_rec = generate_owner(dice, f"{key}/owner", people, tables.names, used)
@@ -166,8 +166,8 @@ def campaign_yaml(d: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def new_campaign(city: str, seed: int, tables: Tables, people: Any = None, finance: Any = None) -> NewCampaign:
+def new_campaign(city: str, seed: int, tables: PurasbarTables) -> NewCampaign:
     """``anko-writer new``: the campaign text and chapter 0."""
-    data, record = generate(city, seed, tables, people, finance)
+    data, record = generate(city, seed, tables)
     return NewCampaign(f"{data['slug']}.yaml", campaign_yaml(data),
                        Chapter(0, 0, record, template="chapter0.md.j2"))

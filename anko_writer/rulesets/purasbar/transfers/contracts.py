@@ -10,14 +10,14 @@ one included: at the season end a player on 1 rolls for renewal and everyone els
 >>> d = Dice(1)
 >>> d.fix(2)
 >>> p = Player("甲", "FW", True, {"ATK": 30, "DEF": 9, "MID": 12, "GK": 3, "STA": 60, "MNT": 50}, 21)
->>> initial_contract(d, "s1/demo", p)   # 1D3 = 2, age ≤ 23 → +1
+>>> from ....resources import Resources
+>>> initial_contract(d, "s1/demo", p, load_contracts(Resources("purasbar", None)))   # 1D3 = 2, age ≤ 23 → +1
 3
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -90,17 +90,6 @@ def load_contracts(resources: Resources) -> dict[str, Any]:
     return load_contracts_table(resources.table_path("contracts.yaml"))
 
 
-@lru_cache(maxsize=1)
-def default_contracts() -> dict[str, Any]:
-    """The built-in ``contracts.yaml`` (used when a caller passes no table)."""
-    return load_contracts(Resources("purasbar", None))
-
-
-def _table(table: dict[str, Any] | None) -> dict[str, Any]:
-    """``table`` or the built-in one."""
-    return table if table is not None else default_contracts()
-
-
 def clamp_affinity(value: int) -> int:
     """Keep affinity within 0–100.
 
@@ -113,34 +102,35 @@ def clamp_affinity(value: int) -> int:
 # ---------------------------------------------------------------- contract length
 
 
-def age_modifier(age: int, table: dict[str, Any] | None = None) -> int:
+def age_modifier(age: int, table: dict[str, Any]) -> int:
     """Designed §10: +1 up to 23, 0 up to 30, −1 from 31 (contracts.yaml ``initial.age``).
 
-    >>> age_modifier(23), age_modifier(24), age_modifier(30), age_modifier(31)
+    >>> T = load_contracts(Resources("purasbar", None))
+    >>> age_modifier(23, T), age_modifier(24, T), age_modifier(30, T), age_modifier(31, T)
     (1, 0, 0, -1)
     """
-    for band in _table(table)["initial"]["age"]:
+    for band in table["initial"]["age"]:
         if age <= band["to"]:
             return band["mod"]
-    return _table(table)["initial"]["age"][-1]["mod"]
+    return table["initial"]["age"][-1]["mod"]
 
 
-def contract_offer(dice: Dice, key: str, player: Player, table: dict[str, Any] | None = None) -> dict[str, Any]:
+def contract_offer(dice: Dice, key: str, player: Player, table: dict[str, Any]) -> dict[str, Any]:
     """Designed §10: 1D3 + the age modifier, at least 1 season; the record of the roll."""
-    t = _table(table)["initial"]
+    t = table["initial"]
     roll = dice.roll(key, t["dice"], f"{player.name} 合同年限")
     mod = age_modifier(player.age, table) if player.age is not None else 0  # an unrolled core: no modifier
     return {"player": player.name, "age": player.age, "roll": roll.to_json(), "mod": mod,
             "length": max(t["minimum"], roll.total + mod)}
 
 
-def initial_contract(dice: Dice, key: str, player: Player, table: dict[str, Any] | None = None) -> int:
+def initial_contract(dice: Dice, key: str, player: Player, table: dict[str, Any]) -> int:
     """Seasons a new signing's contract runs, the current one included (designed §10)."""
     return contract_offer(dice, key, player, table)["length"]
 
 
 def assign_contracts(dice: Dice, key: str, players: Sequence[Player],
-                     table: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+                     table: dict[str, Any]) -> list[dict[str, Any]]:
     """Roll a contract for every player of a new squad (so expiries are spread, not all at once)."""
     out = []
     for p in players:
@@ -153,26 +143,28 @@ def assign_contracts(dice: Dice, key: str, players: Sequence[Player],
 # ---------------------------------------------------------------- renewal (§4.4 step 8)
 
 
-def renewal_band(affinity: int, table: dict[str, Any] | None = None) -> dict[str, Any]:
+def renewal_band(affinity: int, table: dict[str, Any]) -> dict[str, Any]:
     """The contracts.yaml band an affinity value falls in (0–100).
 
-    >>> [renewal_band(a)["key"] for a in (0, 10, 11, 30, 31, 70, 71, 90, 91)]
+    >>> T = load_contracts(Resources("purasbar", None))
+    >>> [renewal_band(a, T)["key"] for a in (0, 10, 11, 30, 31, 70, 71, 90, 91)]
     ['hostile', 'hostile', 'distant', 'distant', 'professional', 'professional', 'trusted', 'trusted', 'devoted']
     """
     value = clamp_affinity(affinity)
-    for band in _table(table)["renewal"]["bands"]:
+    for band in table["renewal"]["bands"]:
         if band["from"] <= value <= band["to"]:
             return band
     raise ValueError(f"no renewal band for affinity {affinity}")  # pragma: no cover - bands are checked
 
 
-def signing_bonus(wage: int, percent: int, table: dict[str, Any] | None = None) -> int:
+def signing_bonus(wage: int, percent: int, table: dict[str, Any]) -> int:
     """The renewal bonus: wage × percent / 100, rounded down to ``bonus_round`` (1,000 P$).
 
-    >>> signing_bonus(435000, 20), signing_bonus(20000, 30), signing_bonus(435000, 0)
+    >>> T = load_contracts(Resources("purasbar", None))
+    >>> signing_bonus(435000, 20, T), signing_bonus(20000, 30, T), signing_bonus(435000, 0, T)
     (87000, 6000, 0)
     """
-    step = _table(table)["renewal"]["bonus_round"]
+    step = table["renewal"]["bonus_round"]
     return wage * percent // 100 // step * step
 
 
@@ -238,7 +230,7 @@ def _leave(dice: Dice, key: str, player: Player, club: Club, roll: int, band: di
 
 
 def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[str],
-            tables: dict[str, Any] | None = None, clubs: Mapping[str, Club] | None = None,
+            tables: dict[str, Any], clubs: Mapping[str, Club] | None = None,
             season: int | None = None) -> dict[str, Any]:
     """000 §4.4 step 8 / designed §10.4: the renewal roll of a player whose contract runs out.
 
@@ -247,7 +239,7 @@ def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[s
     leaves: on a free, or — in a band with ``rival_from`` and a roll that high — to a rival picked by
     1D{len(rivals)}, who signs him if ``clubs`` is given and that club has room (else he leaves on a free).
     """
-    t = _table(tables)
+    t = tables
     band = renewal_band(player.affinity, t)
     roll = dice.roll(key, "1D100", f"{player.name} 续约意愿")
     rec = {**_base_record(player, club, band), "roll": roll.to_json(), "renewed": roll.total <= band["chance"]}
@@ -256,7 +248,7 @@ def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[s
     return {**rec, **_leave(dice, key, player, club, roll.total, band, rivals, clubs, t)}
 
 
-def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: dict[str, Any] | None = None,
+def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: dict[str, Any],
                      season: int | None = None, free_pool: list[Player] | None = None) -> dict[str, Any]:
     """000 §4.4 step 8 for the whole league: every contract on 1 (or less) is rolled, the rest tick down.
 
@@ -282,14 +274,14 @@ def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: di
 # ---------------------------------------------------------------- affinity
 
 
-def affinity_change(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any] | None = None,
+def affinity_change(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any],
                     injured: bool | None = None) -> dict[str, Any]:
     """Designed: the month's move of a player's affinity, with every part (not applied).
 
     Played +1, healthy but not played −1, injured 0; more wins than losses +1, more losses −1;
     clamped 0–100. ``injured`` defaults to the player's state at the month's end.
     """
-    a = _table(tables)["affinity"]
+    a = tables["affinity"]
     unknown = [r for r in results if r not in RESULTS]
     if unknown:
         raise ValueError(f"unknown results {unknown} (expected {', '.join(RESULTS)})")
@@ -302,30 +294,32 @@ def affinity_change(player: Player, played: bool, results: Sequence[str], tables
             "team_delta": team, "after": after, "delta": after - player.affinity}
 
 
-def month_affinity(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any] | None = None,
+def month_affinity(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any],
                    injured: bool | None = None) -> int:
     """The player's affinity after this month (designed, small, clamped 0–100); the caller stores it.
 
     >>> from ..models import Player
+    >>> T = load_contracts(Resources("purasbar", None))
     >>> p = Player("甲", "MF", False, {}, 24)
-    >>> month_affinity(p, True, ["win", "draw"]), month_affinity(p, False, ["loss", "loss"])
+    >>> month_affinity(p, True, ["win", "draw"], T), month_affinity(p, False, ["loss", "loss"], T)
     (52, 48)
     """
     return affinity_change(player, played, results, tables, injured)["after"]
 
 
-def start_affinity(amount: int = 0, tables: dict[str, Any] | None = None) -> int:
+def start_affinity(amount: int, tables: dict[str, Any]) -> int:
     """A new signing's affinity: the start value plus a tag's ``affinity_start`` amount, clamped.
 
-    >>> start_affinity(), start_affinity(20), start_affinity(-20)
+    >>> T = load_contracts(Resources("purasbar", None))
+    >>> start_affinity(0, T), start_affinity(20, T), start_affinity(-20, T)
     (50, 70, 30)
     """
-    return clamp_affinity(_table(tables)["affinity"]["start"] + amount)
+    return clamp_affinity(tables["affinity"]["start"] + amount)
 
 
 __all__ = [
     "AFFINITY_MIN", "AFFINITY_MAX", "LEDGER_KIND", "SCHEMA", "load_contracts", "load_contracts_table",
-    "default_contracts", "clamp_affinity", "age_modifier", "contract_offer", "initial_contract",
+    "clamp_affinity", "age_modifier", "contract_offer", "initial_contract",
     "assign_contracts", "renewal_band", "signing_bonus", "renewal", "season_contracts", "affinity_change",
     "month_affinity", "start_affinity",
 ]

@@ -7,11 +7,12 @@ the age die 1D18+17 those formulas include, a contract and a tag from a D100 tab
 stream under the market's own key, so the market can be posted a chapter before its window opens.
 
 >>> from ..models import Player
+>>> T = load_transfer_tables(Resources("purasbar", None))
 >>> p = Player("甲", "FW", True, {"ATK": 31, "DEF": 10, "MID": 11, "GK": 2, "STA": 65, "MNT": 55}, 27)
->>> valuation(p)      # 174 × 5,000 × 100%
+>>> valuation(p, T)      # 174 × 5,000 × 100%
 870000
 >>> p.age = 20
->>> valuation(p)      # × 120%, rounded down to 10,000
+>>> valuation(p, T)      # × 120%, rounded down to 10,000
 1040000
 """
 
@@ -19,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -137,31 +137,21 @@ def load_transfer_tables(resources: Resources) -> TransferTables:
     return load_transfer_tables_from(resources.table_path("transfers.yaml"), load_contracts(resources))
 
 
-@lru_cache(maxsize=1)
-def default_tables() -> TransferTables:
-    """The built-in tables (used when a caller passes none)."""
-    return load_transfer_tables(Resources("purasbar", None))
-
-
-def _rules(tables: TransferTables | None) -> dict[str, Any]:
-    """The transfers.yaml data of ``tables`` or of the built-in tables."""
-    return (tables or default_tables()).rules
-
-
 # ---------------------------------------------------------------- valuation (§3.1.3)
 
 
-def age_percent(age: int, tables: TransferTables | None = None) -> int:
+def age_percent(age: int, tables: TransferTables) -> int:
     """The designed age factor of a value, in percent.
 
-    >>> [age_percent(a) for a in (18, 21, 22, 25, 26, 29, 30, 32, 33, 35)]
+    >>> T = load_transfer_tables(Resources("purasbar", None))
+    >>> [age_percent(a, T) for a in (18, 21, 22, 25, 26, 29, 30, 32, 33, 35)]
     [120, 120, 110, 110, 100, 100, 70, 70, 40, 40]
     """
-    bands = _rules(tables)["valuation"]["age"]
+    bands = tables.rules["valuation"]["age"]
     return next((b["percent"] for b in bands if age <= b["to"]), bands[-1]["percent"])
 
 
-def value_parts(player: Player, tables: TransferTables | None = None, env_percent: int = 0) -> dict[str, Any]:
+def value_parts(player: Player, tables: TransferTables, env_percent: int = 0) -> dict[str, Any]:
     """000 §3.1.3 (Appendix D designed): total × per point × age% × environment%, rounded down.
 
     ``env_percent`` is the external environment's ``transfer`` percent (附录 C, e.g. −20). Raises
@@ -169,7 +159,7 @@ def value_parts(player: Player, tables: TransferTables | None = None, env_percen
     """
     if not player.rolled or player.age is None:
         raise ValueError(f"{player.name} is not rolled yet: no value")
-    v = _rules(tables)["valuation"]
+    v = tables.rules["valuation"]
     per_point = v["core_per_point"] if player.core else v["role_per_point"]
     pct = age_percent(player.age, tables)
     raw = player.total * per_point * pct // 100
@@ -180,7 +170,7 @@ def value_parts(player: Player, tables: TransferTables | None = None, env_percen
             "after_env": after_env, "value": value}
 
 
-def valuation(player: Player, tables: TransferTables | None = None, env_percent: int = 0) -> int:
+def valuation(player: Player, tables: TransferTables, env_percent: int = 0) -> int:
     """A player's transfer value in P$ (000 §3.1.3, designed Appendix D)."""
     return value_parts(player, tables, env_percent)["value"]
 
@@ -209,15 +199,16 @@ def tag_record(row: Row) -> dict[str, Any] | None:
             "amount": row.params["amount"], "text": row.text}
 
 
-def tag_info(key: str | None, tables: TransferTables | None = None) -> dict[str, Any] | None:
+def tag_info(key: str | None, tables: TransferTables) -> dict[str, Any] | None:
     """The tag record of a ``Player.tag`` key (``big_game`` → 大赛专家 …); None for no tag.
 
-    >>> tag_info("big_game")["name"], tag_info(None)
+    >>> T = load_transfer_tables(Resources("purasbar", None))
+    >>> tag_info("big_game", T)["name"], tag_info(None, T)
     ('大赛专家', None)
     """
     if key is None:
         return None
-    for row in (tables or default_tables()).tags.rows:
+    for row in tables.tags.rows:
         if row.effect == "tag" and row.params["key"] == key:
             return tag_record(row)
     raise KeyError(f"unknown tag {key!r}")
@@ -256,7 +247,7 @@ def _listing(dice: Dice, key: str, refs: Sequence[dict[str, Any]], names: dict[s
 
 
 def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abilities: Sequence[dict[str, Any]],
-                names: dict[str, list[str]], used_names: set[str], tables: TransferTables | None = None,
+                names: dict[str, list[str]], used_names: set[str], tables: TransferTables,
                 extra: int = 0, env_percent: int = 0) -> tuple[list[Player], dict[str, Any]]:
     """Appendix D (designed): the players on offer in one window, and the record of every die.
 
@@ -267,7 +258,7 @@ def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abiliti
     """
     if not reference_abilities:
         raise ValueError("a market needs at least one reference band")
-    t = tables or default_tables()
+    t = tables
     size = _size(dice, key, size_or_rule, extra)
     players: list[Player] = []
     listings: list[dict[str, Any]] = []
@@ -281,6 +272,6 @@ def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abiliti
 
 __all__ = [
     "SCHEMA", "TAG_APPLIES", "TransferTables", "load_transfer_tables", "load_transfer_tables_from",
-    "default_tables", "age_percent", "value_parts", "valuation", "city_bands", "tag_record", "tag_info",
+    "age_percent", "value_parts", "valuation", "city_bands", "tag_record", "tag_info",
     "tag_affinity", "make_market",
 ]

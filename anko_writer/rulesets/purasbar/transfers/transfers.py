@@ -9,7 +9,8 @@ Money: a fee between two clubs is posted on both ledgers (buyer ``transfer_in`` 
 the league's total. A market player's fee goes to his agent outside the league, and a release's
 severance to the player: those are the window's ``outflow``.
 
->>> chance(69), chance(70), chance(100), chance(119), chance(120)
+>>> T = load_transfer_tables(Resources("purasbar", None))
+>>> chance(69, T), chance(70, T), chance(100, T), chance(119, T), chance(120, T)
 (0, 30, 60, 79, 100)
 """
 
@@ -20,11 +21,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ....dice import Dice
+from ....resources import Resources  # noqa: F401  (the doctests load the shipped tables)
 from ....schema import Field, Int, List, Map, Str
 from ..club.generation import roll_name, roll_role
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 from .contracts import contract_offer, start_affinity
-from .market import TransferTables, default_tables, tag_affinity, tag_info, value_parts
+from .market import TransferTables, load_transfer_tables, tag_affinity, tag_info, value_parts
 
 KIND_IN, KIND_OUT, KIND_INSTALMENT, KIND_SEVERANCE = "transfer_in", "transfer_out", "instalment", "severance"
 """Ledger kinds this module posts."""
@@ -48,29 +50,32 @@ VOTE_SCHEMA = Map({
 # ---------------------------------------------------------------- windows and budget
 
 
-def window_of(month: int, tables: TransferTables | None = None) -> str | None:
-    """``summer`` (month 1, 000 §4.4 step 12), ``winter`` (month 7, designed) or None.
+def window_of(month: int, tables: TransferTables) -> str | None:
+    """The window that opens in ``month`` (transfers.yaml ``windows``): ``summer`` (month 1, 000 §4.4
+    step 12), ``winter`` (month 7, designed) in the shipped table; None in a month without one.
 
-    >>> window_of(1), window_of(7), window_of(3)
+    >>> T = load_transfer_tables(Resources("purasbar", None))
+    >>> window_of(1, T), window_of(7, T), window_of(3, T)
     ('summer', 'winter', None)
     """
-    windows = (tables or default_tables()).rules["windows"]
+    windows = tables.rules["windows"]
     return next((name for name, m in windows.items() if m == month), None)
 
 
-def budget_parts(funds: int, injection_percent: int, tables: TransferTables | None = None) -> dict[str, Any]:
+def budget_parts(funds: int, injection_percent: int, tables: TransferTables) -> dict[str, Any]:
     """Designed: funds × 30% × the owner's wealth injection% / 100, rounded down to 10,000, 0 when broke."""
-    r = (tables or default_tables()).rules
+    r = tables.rules
     step = r["valuation"]["round_to"]
     raw = max(0, funds) * r["budget"]["funds_percent"] * injection_percent // 10000
     return {"funds": funds, "funds_percent": r["budget"]["funds_percent"], "injection_percent": injection_percent,
             "budget": min(max(0, funds), raw // step * step)}
 
 
-def transfer_budget(funds: int, injection_percent: int, tables: TransferTables | None = None) -> int:
+def transfer_budget(funds: int, injection_percent: int, tables: TransferTables) -> int:
     """The owner's transfer budget for a window (designed).
 
-    >>> transfer_budget(5_000_000, 100), transfer_budget(5_000_000, 200), transfer_budget(-1, 100)
+    >>> T = load_transfer_tables(Resources("purasbar", None))
+    >>> transfer_budget(5_000_000, 100, T), transfer_budget(5_000_000, 200, T), transfer_budget(-1, 100, T)
     (1500000, 3000000, 0)
     """
     return budget_parts(funds, injection_percent, tables)["budget"]
@@ -79,10 +84,10 @@ def transfer_budget(funds: int, injection_percent: int, tables: TransferTables |
 # ---------------------------------------------------------------- negotiation
 
 
-def chance(ratio: int, tables: TransferTables | None = None) -> int:
+def chance(ratio: int, tables: TransferTables) -> int:
     """Designed: the D100 chance of an offer at ``ratio``% of the basis: 0 below 70, 100 from 120,
     else ratio − 40."""
-    n = (tables or default_tables()).rules["negotiation"]
+    n = tables.rules["negotiation"]
     if ratio < n["refuse_below"]:
         return 0
     if ratio >= n["sure_at"]:
@@ -104,7 +109,7 @@ def _settle(dice: Dice, key: str, ratio: int, t: TransferTables, purpose: str) -
     return {"ratio": ratio, "chance": c, "roll": roll.to_json(), "agreed": roll.total <= c}
 
 
-def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTables | None = None,
+def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTables,
               limit: int | None = None, purpose: str = "转会谈判") -> dict[str, Any]:
     """Designed Appendix D: a buyer's ``offer`` against the seller's ``basis`` (the value, or ×150% unlisted).
 
@@ -112,7 +117,7 @@ def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTabl
     failed roll the seller counters once at basis × 120% (rounded up to 10,000), which the buyer takes
     when it is within ``limit``. ``outcome``: refused, agreed, countered or failed; ``fee`` is the price.
     """
-    t = tables or default_tables()
+    t = tables
     ratio = offer * 100 // max(1, basis)
     rec: dict[str, Any] = {"basis": basis, "offer": offer, **_settle(dice, key, ratio, t, purpose),
                            "counter": None, "limit": limit}
@@ -125,12 +130,12 @@ def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTabl
     return {**rec, "counter": counter, "outcome": "countered" if ok else "failed", "fee": counter if ok else None}
 
 
-def sell_offer(dice: Dice, key: str, value: int, price: int, tables: TransferTables | None = None,
+def sell_offer(dice: Dice, key: str, value: int, price: int, tables: TransferTables,
                minimum: int | None = None, purpose: str = "出售谈判") -> dict[str, Any]:
     """Designed: a buyer's answer to our asking ``price`` — the same rule on the mirrored ratio
     200 − floor(price × 100 / value); on a failed roll the buyer counters at value × 80% (rounded down),
     which we take when it is at least ``minimum``."""
-    t = tables or default_tables()
+    t = tables
     n, step = t.rules["negotiation"], t.rules["valuation"]["round_to"]
     ratio = n["sale_mirror"] - price * 100 // max(1, value)
     rec: dict[str, Any] = {"basis": value, "price": price, **_settle(dice, key, ratio, t, purpose),
@@ -616,7 +621,7 @@ def _trialists(w: _Window, club: Club, names: dict[str, list[str]], used: set[st
 
 def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str, Club], ours: str,
                market: list[Player], votes: dict[str, Any] | None, budget: int,
-               tables: TransferTables | None = None, *, book: Instalments | None = None,
+               tables: TransferTables, *, book: Instalments | None = None,
                names: dict[str, list[str]] | None = None,
                env_percent: int = 0) -> dict[str, Any]:
     """One transfer window (Appendix D, designed), in this order:
@@ -631,7 +636,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
     ``market`` loses the players signed; a signing's ``Player.tag`` sets his starting affinity (忠诚 /
     雇佣兵 ±20); new instalments go into ``book``. Squads never pass 33 (§3.2).
     """
-    t = tables or default_tables()
+    t = tables
     w = _Window(dice, key, season, month, clubs, ours, market, t, env_percent,
                 book if book is not None else Instalments(), budget)
     our_club = clubs[ours]

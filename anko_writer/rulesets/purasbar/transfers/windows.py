@@ -1,14 +1,14 @@
 """The transfer windows in the season (Appendix D, designed): the market posted before the vote and
-the window itself, summer in month 1 and winter in month 7.
+the window itself, in the months of transfers.yaml ``windows`` (shipped: summer in month 1, winter in 7).
 
 A window's market is generated once, a chapter before the window, so readers vote on the players they
-were shown: month 6 posts the winter market; the §4.4 settlement posts next summer's (kept in
+were shown: the month before the winter window posts its market; the §4.4 settlement posts next summer's (kept in
 ``state-end.yaml``); the first season's summer market is posted in month 1 itself.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..events.environment import modifier as env_modifier
 from ..season.world import World, reveal_for
@@ -16,27 +16,30 @@ from ..setup.state import player_data
 from .market import city_bands, make_market, value_parts
 from .transfers import budget_parts, run_window, window_of
 
+if TYPE_CHECKING:
+    from ..setup.tables import PurasbarTables
+
 
 def league_names(world: World) -> set[str]:
     """Every player name in the league and on the market (new names must differ)."""
     return {p.name for c in world.clubs.values() for p in c.players} | {p.name for p in world.market}
 
 
-def post_market(world: World, season: int, month: int, tables: dict[str, Any], names: dict[str, list[str]]) -> dict[str, Any]:
+def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> dict[str, Any]:
     """Generate the market of the window in (``season``, ``month``) and keep it for that window."""
-    rules = tables["transfers"].rules["market"]
+    rules = tables.transfers.rules["market"]
     players, rec = make_market(world.dice, f"s{season}/m{month:02d}/market", rules["size"],
                                city_bands(world.clubs.values()), names, league_names(world),
-                               tables["transfers"], extra=world.life.level("scout"),
+                               tables.transfers, extra=world.life.level("scout"),
                                env_percent=env_modifier(world.life.environment, "transfer"))
     world.market = players
     return rec
 
 
-def market_list(world: World, tables: dict[str, Any]) -> list[dict[str, Any]]:
+def market_list(world: World, tables: PurasbarTables) -> list[dict[str, Any]]:
     """The market as the vote and the state file show it: each player with his value."""
     env = env_modifier(world.life.environment, "transfer")
-    return [{**player_data(p), "value": value_parts(p, tables["transfers"], env)["value"]} for p in world.market]
+    return [{**player_data(p), "value": value_parts(p, tables.transfers, env)["value"]} for p in world.market]
 
 
 def roll_everyone(world: World) -> None:
@@ -49,19 +52,19 @@ def roll_everyone(world: World) -> None:
                 reveal(club, p)
 
 
-def window_phase(world: World, month: int, decisions: dict[str, Any], tables: dict[str, Any],
+def window_phase(world: World, month: int, decisions: dict[str, Any], tables: PurasbarTables,
                  names: dict[str, list[str]]) -> dict[str, Any] | None:
     """Appendix D: the month's window, if it has one; the readers' ``transfers`` vote or the AI rule."""
-    if window_of(month, tables["transfers"]) is None:
+    if window_of(month, tables.transfers) is None:
         return None
     life = world.life
     roll_everyone(world)
-    people = life.tables["people"]
+    people = tables.people
     injection = people.entry(people.wealth, life.owner.wealth_tier).params["injection_percent"]
-    budget = budget_parts(world.ours.ledger.balance, injection, tables["transfers"])
+    budget = budget_parts(world.ours.ledger.balance, injection, tables.transfers)
     rec = run_window(world.dice, f"s{world.season}/m{month:02d}/window", world.season, month, world.clubs,
                      world.ours.name, world.market, decisions.get("transfers"), budget["budget"],
-                     tables["transfers"], book=life.book, names=names,
+                     tables.transfers, book=life.book, names=names,
                      env_percent=env_modifier(life.environment, "transfer"))
     rec["budget_parts"] = budget
     world.market = []  # designed: whoever is not signed in the window signs elsewhere, outside the league

@@ -1,0 +1,128 @@
+"""Every 群英杯 table in one typed bundle, loaded and validated once per set of table files.
+
+:func:`load_purasbar_tables` reads ``tables/purasbar/`` (a campaign folder's ``tables/purasbar/`` first)
+and returns a frozen :class:`PurasbarTables`. Rule functions take the table they read as a required
+argument: nothing falls back to the shipped files, so a campaign's override cannot be skipped by a
+call site that forgets it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ....resources import Resources
+from ....tables import DiceTable
+from ..club.achievements import load_achievements
+from ..club.ageing import load_ageing
+from ..club.coach_decisions import load_coach_decisions
+from ..club.fans import load_fans
+from ..club.morale import load_morale
+from ..club.owner_actions import load_owner_actions
+from ..club.people import PeopleTables, load_people_tables
+from ..club.youth import load_youth
+from ..events.business import load_business_tables
+from ..events.environment import ExternalTables, load_external
+from ..events.match_events import MatchEventTables, load_match_event_tables
+from ..money.finance import FinanceRules, load_finance, load_prizes
+from ..transfers.market import TransferTables, load_transfer_tables
+from .data import Tables, load_tables, register_cities, tables_stamp
+
+
+@dataclass(frozen=True)
+class PurasbarTables:
+    """Every table the ruleset reads, validated (the campaign folder's files first)."""
+
+    cities: list[dict[str, Any]]
+    """cities.yaml: the 24 city groups of 000 §2.1."""
+    names: dict[str, list[str]]
+    """names.yaml: the ``given`` and ``family`` name pools."""
+    facilities: DiceTable
+    stadiums: DiceTable
+    colours: DiceTable
+    staff_levels: DiceTable
+    people: PeopleTables
+    """owner*, coach*, staff*, affinity* tables (ch.15, 16, 12, §15.5)."""
+    business: dict[str, DiceTable]
+    """Appendix B and its 黄金时代 / 至暗时刻 tables, by name."""
+    match_events: MatchEventTables
+    external: ExternalTables
+    owner_actions: DiceTable
+    coach_decisions: DiceTable
+    morale: dict[str, Any]
+    finance: FinanceRules
+    prizes: dict[str, Any]
+    fans: dict[str, Any]
+    ageing: dict[str, Any]
+    youth: dict[str, Any]
+    achievements: list[dict[str, Any]]
+    seasons: dict[str, Any]
+    """seasons.yaml: the off-season rules (poaching, the owner's retirement)."""
+    transfers: TransferTables
+    """transfers.yaml (windows, valuation, market, negotiation, tags) with contracts.yaml."""
+
+    @property
+    def contracts(self) -> dict[str, Any]:
+        """contracts.yaml as plain data (the same object as ``transfers.contracts``)."""
+        return self.transfers.contracts
+
+    @property
+    def windows(self) -> dict[str, int]:
+        """transfers.yaml ``windows``: window name → the month it opens in."""
+        return dict(self.transfers.rules["windows"])
+
+    def window_of(self, month: int) -> str | None:
+        """The transfer window that opens in ``month`` (transfers.yaml), or None."""
+        return next((name for name, m in self.windows.items() if m == month), None)
+
+    def city(self, name: str) -> dict[str, Any]:
+        """The §2.1 row of ``name``."""
+        for row in self.cities:
+            if row["city"] == name:
+                return row
+        raise KeyError(name)
+
+
+_CACHE: dict[tuple[tuple[str, int], ...], PurasbarTables] = {}
+"""Bundles by the (path, mtime) stamp of every table file on the search path."""
+_CACHE_MAX = 8
+
+
+def load_purasbar_tables(resources: Resources) -> PurasbarTables:
+    """Load and validate every table (a broken one raises a located ``TableError``).
+
+    Cached per set of table files (path and modification time): one run reads each file once, and an
+    edited or added file is read again.
+    """
+    stamp = tables_stamp(resources)
+    found = _CACHE.get(stamp)
+    if found is None:
+        found = _read(resources)
+        if len(_CACHE) >= _CACHE_MAX:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[stamp] = found
+    register_cities(found.cities)  # the schemas read the slugs and clubs of the cities last loaded
+    return found
+
+
+def _read(resources: Resources) -> PurasbarTables:
+    base: Tables = load_tables(resources)
+    return PurasbarTables(
+        cities=base.cities, names=base.names, facilities=base.facilities, stadiums=base.stadiums,
+        colours=base.colours, staff_levels=base.staff_levels,
+        people=load_people_tables(resources), business=load_business_tables(resources),
+        match_events=load_match_event_tables(resources), external=load_external(resources),
+        owner_actions=load_owner_actions(resources.table_path("owner_actions.yaml")),
+        coach_decisions=load_coach_decisions(resources.table_path("coach_decisions.yaml")),
+        morale=load_morale(resources), finance=load_finance(resources), prizes=load_prizes(resources),
+        fans=load_fans(resources), ageing=load_ageing(resources), youth=load_youth(resources),
+        achievements=load_achievements(resources), seasons=_load_seasons(resources),
+        transfers=load_transfer_tables(resources))
+
+
+def _load_seasons(resources: Resources) -> dict[str, Any]:
+    from ..season.seasons import load_seasons  # the season wing imports the rule wings; load it late
+    return load_seasons(resources)
+
+
+__all__ = ["PurasbarTables", "load_purasbar_tables"]
