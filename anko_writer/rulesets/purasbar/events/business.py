@@ -230,8 +230,8 @@ def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: EventTabl
     # 000 §6.2.5: at ±3 the event comes from the exclusive table, then depth resets
     drawn = draw(dice, key, tables, depth, lookup=lambda face: lookup(ranges, face))
     side, row = drawn.exclusive, drawn.row
-    rec: dict[str, Any] = {"table": TABLE_NAMES[drawn.side], "event_roll": drawn.roll.to_json(), "key": row.params["key"],
-                           "name": row.params["name"], "base_polarity": row.params["polarity"],
+    rec: dict[str, Any] = {"table": TABLE_NAMES[drawn.side], "event_roll": drawn.roll.to_json(),
+                           "key": row.params["key"], "name": row.params["name"], "base_polarity": row.params["polarity"],
                            "env": row.params.get("env"), "text": row.text, "depth_before": before}
     effect = _effect(row, before, not side, wealth)
     rec["branch"] = None

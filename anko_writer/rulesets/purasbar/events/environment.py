@@ -83,19 +83,14 @@ ROW = Check(Map({
 """An Appendix C row with the parameters its effect needs."""
 
 
-def _validate(side: str, table: DiceTable) -> None:
-    """Every row is a :data:`ROW` with a unique key (design doc)."""
-    check_rows(table, schema=ROW)
-
-
 def load_event_table(path: Path) -> DiceTable:
-    """Load one external event table: full D100 coverage, then every row a :data:`ROW` (TableError)."""
+    """Load one external event table: full D100 coverage, then every row a :data:`ROW` with a unique key."""
     return check_rows(load_table(path, EFFECTS), schema=ROW)
 
 
 def load_external(resources: Resources) -> EventTables:
     """Appendix C and the two exclusive tables from the ruleset's table path (campaign folder first)."""
-    return load_event_tables(resources, FILES, _validate, EFFECTS)
+    return load_event_tables(resources, FILES, lambda side, table: check_rows(table, schema=ROW), EFFECTS)
 
 
 @dataclass
