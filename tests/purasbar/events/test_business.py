@@ -16,7 +16,7 @@ from anko_writer.rulesets.purasbar.events.depth import Depth
 from tests.util import RES
 
 TABLES = load_business_tables(RES)
-BASE = TABLES["business_events"]
+BASE = TABLES.base
 ALL_LEVEL_2 = {"assistant": 2, "doctor": 2, "commercial": 2, "fitness": 2, "scout": 2}
 ALL_MAX = {r: 5 for r in ALL_LEVEL_2}
 
@@ -51,15 +51,15 @@ def run(*faces: int, depth: Depth | None = None, level: int = 2, fan: int = 50, 
 # --- tables -----------------------------------------------------------------------------------------------
 
 def test_tables_shape() -> None:
-    assert len(BASE) >= 20 and len(TABLES["business_golden"]) >= 6 and len(TABLES["business_dark"]) >= 6
+    assert len(BASE) >= 20 and len(TABLES.golden) >= 6 and len(TABLES.dark) >= 6
     assert span("injection") == (61, 65)
     for key in ("facility_upgrade", "staff_training", "staff_poached"):
         span(key)
-    for t in TABLES.values():
+    for t in (TABLES.base, TABLES.golden, TABLES.dark):
         assert t.source == "designed" and str(t.dice) == "1D100"
         assert all(r.text and r.text.endswith(("。", "！", "？", "”")) for r in t.rows)  # full-width prose
-    assert {r.params["polarity"] for r in TABLES["business_golden"].rows} == {"positive"}
-    assert {r.params["polarity"] for r in TABLES["business_dark"].rows} == {"negative"}
+    assert {r.params["polarity"] for r in TABLES.golden.rows} == {"positive"}
+    assert {r.params["polarity"] for r in TABLES.dark.rows} == {"negative"}
 
 
 # --- §6.2.1 trigger threshold -------------------------------------------------------------------------------
@@ -210,7 +210,7 @@ def test_reaching_three_mid_month_switches_the_next_event() -> None:
 
 
 def test_super_events_ask_for_an_extra_external_check() -> None:
-    golden = run(1, span("golden_consortium_wave", TABLES["business_golden"])[0], depth=Depth("business", 3))[0]
+    golden = run(1, span("golden_consortium_wave", TABLES.golden)[0], depth=Depth("business", 3))[0]
     assert golden["extra_external"] and golden["effect"]["effect"] == "depth"
     assert golden["effect"]["pool"] == "external"
 

@@ -36,19 +36,19 @@ def start(depth: int, face: int) -> tuple[dict, Environment]:
 
 
 def test_tables_have_enough_designed_rows() -> None:
-    assert len(TABLES.events) >= 12 and len(TABLES.golden) >= 6 and len(TABLES.dark) >= 6
-    for table in (TABLES.events, TABLES.golden, TABLES.dark):
+    assert len(TABLES.base) >= 12 and len(TABLES.golden) >= 6 and len(TABLES.dark) >= 6
+    for table in (TABLES.base, TABLES.golden, TABLES.dark):
         assert table.source == "designed" and str(table.dice) == "1D100"
         keys = [r.params["key"] for r in table.rows]
         assert len(set(keys)) == len(keys)
         assert all(r.text and r.params["name"] for r in table.rows)
     assert {r.params["polarity"] for r in TABLES.golden.rows} == {"positive"}
     assert {r.params["polarity"] for r in TABLES.dark.rows} == {"negative"}
-    by_key = {r.params["key"]: r for r in TABLES.events.rows}
+    by_key = {r.params["key"]: r for r in TABLES.base.rows}
     # 000 §6.4.3's two examples, as written
     assert (by_key["broadcast_cut"].params["target"], by_key["broadcast_cut"].params["percent"]) == ("broadcast", -30)
     assert (by_key["youth_boom"].params["target"], by_key["youth_boom"].params["percent"]) == ("youth", 5)
-    assert {r.effect for r in TABLES.events.rows} >= {"environment", "funds", "morale"}
+    assert {r.effect for r in TABLES.base.rows} >= {"environment", "funds", "morale"}
 
 
 def test_loader_refuses_a_row_whose_sign_contradicts_its_polarity(tmp_path: Path) -> None:
@@ -225,7 +225,7 @@ def test_appendix_c_rows_fire_at_their_widths() -> None:
     counts: Counter[str] = Counter()
     for _ in range(n):
         counts[season_start(dice, "stat/env", Environment(), TABLES)["event"]["key"]] += 1
-    for row in TABLES.events.rows:
+    for row in TABLES.base.rows:
         p = (row.hi - row.lo + 1) / 100
         sigma = math.sqrt(n * p * (1 - p))
         assert abs(counts[row.params["key"]] - n * p) <= 4 * sigma, row.params["key"]

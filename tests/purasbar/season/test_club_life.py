@@ -130,7 +130,7 @@ def test_morale_moves_and_stays_in_range(season) -> None:  # noqa: ANN001
 def test_environment_multiplies_linked_business_money(tmp_path: Path) -> None:
     """000 §6.4.3: a business event marked 受外部环境修正 takes the season's modifier (e.g. × 0.7)."""
     w = _world(tmp_path)
-    table = w.life.tables.business["business_events"]
+    table = w.life.tables.business.base
     row = next(r for r in table.rows if r.params.get("env") in ("ticket", "broadcast", "sponsor", "transfer")
                and r.effect == "funds")
     w.life.environment.add(row.params["env"], -30)

@@ -18,12 +18,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from ....dice import Dice
-from ....errors import Location, TableError
 from ....resources import Resources
-from ....tables import DiceTable, Row, load_table
+from ....tables import DiceTable, Row
 from ..competition.calendar import MONTHS
 from ..money.finance import r_band
 from .depth import POLARITIES, Depth, multiplier, scale
+from .effects import pick
+from .pool import EventTables, RowAt, check_rows, draw, load_event_tables, row_at, table_fail
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""
@@ -51,9 +52,10 @@ STAFF_MAX = 5
 """Staff levels run 1…5 (design doc); 5 is 满级 for §6.2.4."""
 COMPENSATION_MONTHS = 6
 """000 §6.2.4: 违约金 = half a year (6 of 12 months) of the staff member's season salary."""
-TABLE_FILES = {"business_events": "business_events.yaml", "business_golden": "business_golden.yaml",
-               "business_dark": "business_dark.yaml"}
+TABLE_FILES = {"base": "business_events.yaml", "golden": "business_golden.yaml", "dark": "business_dark.yaml"}
 """Appendix B and its two exclusive tables (000 §6.2.5)."""
+TABLE_NAMES = {"base": "business_events", "golden": "business_golden", "dark": "business_dark"}
+"""The ``table`` a record names for each side."""
 BASE_EFFECTS = frozenset({"funds", "investment", "morale", "facility", "staff_level", "affinity", "injury",
                           "stamina", "ability", "environment", "nothing"})
 """Effect kinds Appendix B may name (design doc; no match_mod outside a match)."""
@@ -173,21 +175,13 @@ def _funds(amount: int) -> dict[str, Any]:
     return {"effect": "funds", "polarity": "positive", "amount": amount, "base": amount}
 
 
-def _pick_role(dice: Dice, key: str, roles: list[str], purpose: str) -> tuple[str, dict[str, Any] | None]:
-    """A random role by 1D{n} (no roll when there is only one)."""
-    if len(roles) == 1:
-        return roles[0], None
-    r = dice.roll(key, f"1D{len(roles)}", purpose)
-    return roles[r.total - 1], r.to_json()
-
-
 def _training(dice: Dice, key: str, row: Row, effect: dict[str, Any],
               staff: Mapping[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
     """000 §6.2.4 职员进修: a random staff member below max goes up, else a 50,000 P$ bonus."""
     candidates = [r for r in STAFF_ROLES if 1 <= staff.get(r, 0) < STAFF_MAX]
     if not candidates:  # every staff member is at max: the equivalent bonus
         return _funds(int(row.params["bonus"])), {"branch": "bonus", "candidates": []}
-    role, roll = _pick_role(dice, key, candidates, "职员进修人选")
+    role, roll = pick(dice, key, candidates, "职员进修人选")
     effect["role"] = role
     level = staff[role]
     return effect, {"branch": "level_up", "candidates": candidates, "pick_roll": roll, "role": role,
@@ -198,7 +192,7 @@ def _poaching(dice: Dice, key: str, row: Row, effect: dict[str, Any], staff: Map
               salaries: Mapping[str, int] | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """000 §6.2.4 职员挖角: the member leaves (level down), or 违约金 when absent or unwilling to go."""
     role, roll = (row.params["role"], None) if row.params["role"] != "random" else \
-        _pick_role(dice, key, list(STAFF_ROLES), "挖角对象")
+        pick(dice, key, STAFF_ROLES, "挖角对象")
     effect["role"] = role
     level = staff.get(role, 0)
     branch: dict[str, Any] = {"role": role, "pick_roll": roll, "level": level}
@@ -229,20 +223,15 @@ def _strings(depth: int) -> str:
     return "lenient" if depth > 0 else "harsh" if depth < 0 else "usual"
 
 
-def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: Mapping[str, DiceTable], wealth: int,
+def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: EventTables, wealth: int,
            staff: Mapping[str, int] | None, salaries: Mapping[str, int] | None) -> dict[str, Any]:
     """One triggered event: the D100, the row, its described effect and the depth it leaves."""
     before = depth.value
-    side = depth.exclusive()
-    if side:  # 000 §6.2.5: at ±3 the event comes from the exclusive table, then depth resets
-        name = "business_golden" if side > 0 else "business_dark"
-        r, row = tables[name].roll(dice, key, tables[name].name)
-    else:
-        name = "business_events"
-        r = dice.roll(key, "1D100", tables[name].name)
-        row = lookup(ranges, r.total)
-    rec: dict[str, Any] = {"table": name, "event_roll": r.to_json(), "key": row.params["key"],
-                           "name": row.params["name"], "base_polarity": row.params["polarity"],
+    # 000 §6.2.5: at ±3 the event comes from the exclusive table, then depth resets
+    drawn = draw(dice, key, tables, depth, lookup=lambda face: lookup(ranges, face))
+    side, row = drawn.exclusive, drawn.row
+    rec: dict[str, Any] = {"table": TABLE_NAMES[drawn.side], "event_roll": drawn.roll.to_json(),
+                           "key": row.params["key"], "name": row.params["name"], "base_polarity": row.params["polarity"],
                            "env": row.params.get("env"), "text": row.text, "depth_before": before}
     effect = _effect(row, before, not side, wealth)
     rec["branch"] = None
@@ -259,19 +248,17 @@ def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: Mapping[s
     rec["polarity"] = effect["polarity"]
     rec["multiplier"] = None if side else multiplier(effect["polarity"], before)  # §6.1.2; exclusive rows: none
     rec["extra_external"] = bool(row.params.get("extra_external", False))  # 000 §6.4.1 追加外部判定
-    if side:
-        rec["depth_step"], rec["depth_reset"] = None, depth.reset()
-    else:  # 000 §6.1.3 / §4.1: the ladder moves on this roll and applies to later events at once
-        rec["depth_step"], rec["depth_reset"] = depth.step(r.total), None
+    # 000 §6.1.3 / §4.1: the ladder moves on this roll and applies to later events at once
+    rec["depth_step"], rec["depth_reset"] = drawn.settle(depth)
     rec["depth_after"] = depth.value
     return rec
 
 
 def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanaticism: int, wealth: int,
-                R: float, tables: Mapping[str, DiceTable], *, staff: Mapping[str, int] | None = None,
+                R: float, tables: EventTables, *, staff: Mapping[str, int] | None = None,
                 salaries: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
     """000 §4.1 phase 1 step 1: a ``ranges`` record, then the three ``check`` records in throwing order."""
-    ranges, info = dynamic_ranges(tables["business_events"], fanaticism, wealth, R)
+    ranges, info = dynamic_ranges(tables.base, fanaticism, wealth, R)
     threshold = BASE_THRESHOLD + commercial_level  # 000 §6.2.1
     out: list[dict[str, Any]] = [{"kind": "ranges", **info}]
     for n in range(1, CHECKS + 1):
@@ -284,31 +271,19 @@ def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanat
     return out
 
 
-def _fail(table: DiceTable, row: Row | None, message: str) -> None:
-    """Raise a TableError at the row (or the file)."""
-    where = "rows" if row is None else f"rows[{table.rows.index(row)}]"
-    raise TableError(Location(table.path, row.line if row else None), where, message)
-
-
-def _check_rows(table: DiceTable) -> None:
-    """Every row has a unique key, a name, a polarity, a positive size and a known env target."""
-    if str(table.dice) != "1D100":
-        _fail(table, None, f"business tables are D100, not {table.dice}")
-    seen: set[str] = set()
-    for row in table.rows:
-        for field in ("key", "name", "polarity"):
-            if field not in row.params:
-                _fail(table, row, f"missing {field}")
-        if row.params["key"] in seen:
-            _fail(table, row, f"duplicate key {row.params['key']!r}")
-        seen.add(row.params["key"])
-        if row.params["polarity"] not in POLARITIES:
-            _fail(table, row, f"polarity must be one of {', '.join(POLARITIES)}")
-        mag = MAGNITUDE.get(row.effect)
-        if mag and not (isinstance(row.params.get(mag), int) and row.params[mag] > 0):
-            _fail(table, row, f"{row.effect} needs a positive integer {mag}")
-        if "env" in row.params and row.params["env"] not in ENV_TARGETS:
-            _fail(table, row, f"env must be one of {', '.join(ENV_TARGETS)}")
+def _check_row(at: RowAt) -> None:
+    """A name, a polarity, a positive size and a known env target (a unique key: :func:`check_rows`)."""
+    params, effect = at.row.params, at.row.effect
+    for field in ("key", "name", "polarity"):
+        if field not in params:
+            at.fail(field, f"missing {field}")
+    if params["polarity"] not in POLARITIES:
+        at.fail("polarity", f"polarity must be one of {', '.join(POLARITIES)}")
+    mag = MAGNITUDE.get(effect)
+    if mag and not (isinstance(params.get(mag), int) and params[mag] > 0):
+        at.fail(mag, f"{effect} needs a positive integer {mag}")
+    if "env" in params and params["env"] not in ENV_TARGETS:
+        at.fail("env", f"env must be one of {', '.join(ENV_TARGETS)}")
 
 
 def _check_appendix_b(table: DiceTable) -> None:
@@ -316,34 +291,37 @@ def _check_appendix_b(table: DiceTable) -> None:
     keys = {r.params["key"]: r for r in table.rows}
     for k in (INJECTION_KEY, FACILITY_KEY, TRAINING_KEY, POACH_KEY):
         if k not in keys:
-            _fail(table, None, f"Appendix B needs a {k} row")
+            table_fail(table, f"Appendix B needs a {k} row")
     inj = keys[INJECTION_KEY]
     if (inj.lo, inj.hi) != INJECTION_RANGE:
-        _fail(table, inj, "注资 must be 61-65 (000 §6.2.2)")
+        row_at(table, inj).fail("range", "注资 must be 61-65 (000 §6.2.2)")
     for need in ("stay", "salary_by_level"):
         if need not in keys[POACH_KEY].params:
-            _fail(table, keys[POACH_KEY], f"staff_poached needs {need}")
+            row_at(table, keys[POACH_KEY]).fail(need, f"staff_poached needs {need}")
     if "bonus" not in keys[TRAINING_KEY].params:
-        _fail(table, keys[TRAINING_KEY], "staff_training needs bonus")
+        row_at(table, keys[TRAINING_KEY]).fail("bonus", "staff_training needs bonus")
     for need in ("cost", "discount_dice"):
         if need not in keys[FACILITY_KEY].params:
-            _fail(table, keys[FACILITY_KEY], f"facility_upgrade needs {need}")
+            row_at(table, keys[FACILITY_KEY]).fail(need, f"facility_upgrade needs {need}")
     for R in (2.0, 0.0):
         try:
             dynamic_ranges(table, 100, 100, R)
         except ValueError as err:
-            _fail(table, None, str(err))
+            table_fail(table, str(err))
 
 
-def load_business_tables(resources: Resources) -> dict[str, DiceTable]:
+def _validate(side: str, table: DiceTable) -> None:
+    """The row contract of every business table (D100 rows); Appendix B's rule rows on the base table."""
+    if str(table.dice) != "1D100":
+        table_fail(table, f"business tables are D100, not {table.dice}")
+    check_rows(table, _check_row)
+    if side == "base":
+        _check_appendix_b(table)
+
+
+def load_business_tables(resources: Resources) -> EventTables:
     """Appendix B and the 黄金时代 / 至暗时刻 tables, validated (campaign folder first)."""
-    out: dict[str, DiceTable] = {}
-    for name, file in TABLE_FILES.items():
-        kinds = BASE_EFFECTS if name == "business_events" else EXCLUSIVE_EFFECTS
-        out[name] = load_table(resources.table_path(file), kinds)
-        _check_rows(out[name])
-    _check_appendix_b(out["business_events"])
-    return out
+    return load_event_tables(resources, TABLE_FILES, _validate, BASE_EFFECTS, EXCLUSIVE_EFFECTS)
 
 
 __all__ = ["month_start", "dynamic_ranges", "load_business_tables", "lookup", "r_factor", "facility_width",

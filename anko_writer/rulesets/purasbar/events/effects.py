@@ -7,7 +7,8 @@ changes the world for it, and returns a record of exactly what changed, for the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Sequence
+from typing import Any, Callable, TypeVar
 
 from ....dice import Dice
 from ..models import Club, Player
@@ -25,6 +26,7 @@ FACILITIES = ("training", "youth", "medical")
 KINDS = ("funds", "investment", "morale", "facility", "staff_level", "affinity", "injury", "stamina",
          "ability", "match_mod", "depth", "environment", "nothing")
 """Every effect kind a table may name."""
+T = TypeVar("T")
 
 
 @dataclass
@@ -56,14 +58,19 @@ def _sign(polarity: str) -> int:
     return -1 if polarity == "negative" else 1
 
 
-def _pick(t: Target, pool: list[Any], purpose: str) -> tuple[Any, dict[str, Any] | None]:
-    """A random member of ``pool`` by a visible 1Dn (no roll when there is one)."""
-    if not pool:
-        return None, None
+def pick(dice: Dice, key: str, pool: Sequence[T], purpose: str) -> tuple[T, dict[str, Any] | None]:
+    """A random member of a non-empty ``pool`` by a visible 1Dn on stream ``key`` (no roll when there is one)."""
     if len(pool) == 1:
         return pool[0], None
-    r = t.dice.roll(t.key, f"1D{len(pool)}", purpose)
+    r = dice.roll(key, f"1D{len(pool)}", purpose)
     return pool[r.total - 1], r.to_json()
+
+
+def _pick(t: Target, pool: list[Any], purpose: str) -> tuple[Any, dict[str, Any] | None]:
+    """:func:`pick` on the target's stream; ``(None, None)`` for an empty pool."""
+    if not pool:
+        return None, None
+    return pick(t.dice, t.key, pool, purpose)
 
 
 def _players(t: Target, target: str) -> list[Player]:

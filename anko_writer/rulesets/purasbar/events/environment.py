@@ -7,12 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from ....dice import Dice
-from ....errors import TableError
 from ....resources import Resources
-from ....schema import Check, Enum, Field, Int, List, Map, Problem, Str, validate
-from ....tables import TABLE_SCHEMA, DiceTable, Row, TotalRange, load_table, span_text
-from ....yamlio import load_yaml
+from ....schema import Check, Enum, Field, Int, List, Map, Problem, Str
+from ....tables import DiceTable, Row, TotalRange, load_table, span_text
 from .depth import POLARITIES, Depth, scale
+from .pool import EventTables, check_rows, draw, load_event_tables
 
 TARGETS = {
     "ticket": "multiplier",
@@ -30,7 +29,7 @@ EFFECTS = ("environment", "funds", "morale", "depth", "nothing")
 """Effect kinds Appendix C and its exclusive tables may name (docs/design-club-life.md)."""
 DEPTH_POOLS = ("business",)
 """Pools an external `depth` row may move (the external pool resets after its own exclusive event)."""
-FILES = {"events": "external_events.yaml", "golden": "external_golden.yaml", "dark": "external_dark.yaml"}
+FILES = {"base": "external_events.yaml", "golden": "external_golden.yaml", "dark": "external_dark.yaml"}
 """Appendix C and its two exclusive tables (000 §6.4.2: 黄金纪元 / 至暗纪元)."""
 
 _MOD = Map({"target": Field(Enum(list(TARGETS))), "percent": Field(Int())}, doc="One season modifier.")
@@ -43,25 +42,26 @@ def _row_problem(row: dict[str, Any]) -> Problem:
     """Cross-field rules of one event row (design doc: effect parameters, signs, neutral-only keys)."""
     effect, polarity = row["effect"], row["polarity"]
     if effect == "environment" and ("target" not in row or "percent" not in row):
-        return "an environment row needs target and percent"
+        return "target" if "target" not in row else "percent", "an environment row needs target and percent"
     if effect in ("funds", "morale", "depth") and "amount" not in row:
-        return f"a {effect} row needs amount"
+        return "amount", f"a {effect} row needs amount"
     if effect == "depth" and "pool" not in row:
-        return "a depth row needs pool"
+        return "pool", "a depth row needs pool"
     if effect in ("funds", "morale", "depth") and polarity == "neutral":
-        return f"a {effect} row takes its sign from its polarity, so it cannot be neutral"
+        return "polarity", f"a {effect} row takes its sign from its polarity, so it cannot be neutral"
     if polarity != "neutral" and ("turn" in row or "lean" in row):
-        return "turn and lean belong to neutral rows"
-    mods = ([{"target": row["target"], "percent": row["percent"]}] if "target" in row else []) + row.get("also", [])
-    for m in mods:
+        return "turn" if "turn" in row else "lean", "turn and lean belong to neutral rows"
+    mods = ([("percent", {"target": row["target"], "percent": row["percent"]})] if "target" in row else []) + \
+        [(("also", j, "percent"), m) for j, m in enumerate(row.get("also", []))]
+    for where, m in mods:
         if m["percent"] == 0:
-            return f"{m['target']} percent must not be 0"
+            return where, f"{m['target']} percent must not be 0"
         sign = GOOD[m["target"]] * (1 if m["percent"] > 0 else -1)
         if (polarity == "positive" and sign <= 0) or (polarity == "negative" and sign >= 0):
             helpful = GOOD[m["target"]]
-            return f"{m['target']} {m['percent']:+d} does not fit a {polarity} row (helpful sign {helpful:+d})"
+            return where, f"{m['target']} {m['percent']:+d} does not fit a {polarity} row (helpful sign {helpful:+d})"
     if "turn" in row and not GOOD[row["turn"]["target"]]:
-        return f"turn needs a target with a helpful sign, not {row['turn']['target']}"
+        return ("turn", "target"), f"turn needs a target with a helpful sign, not {row['turn']['target']}"
     return None
 
 
@@ -83,38 +83,14 @@ ROW = Check(Map({
 """An Appendix C row with the parameters its effect needs."""
 
 
-def _unique_keys(table: dict[str, Any]) -> Problem:
-    """Every row key appears once in its table (design doc)."""
-    seen: set[str] = set()
-    for i, row in enumerate(table["rows"]):
-        if row["key"] in seen:
-            return ("rows", f"rows[{i}].key {row['key']!r} repeats")
-        seen.add(row["key"])
-    return None
-
-
-SCHEMA = Check(Map({**TABLE_SCHEMA.fields, "rows": Field(List(ROW, min_len=1))}), _unique_keys)
-"""An external event table: a dice table whose rows are :data:`ROW`."""
-
-
 def load_event_table(path: Path) -> DiceTable:
-    """Load one external event table: row parameters checked, then full D100 coverage (TableError)."""
-    validate(load_yaml(Path(path), TableError), SCHEMA, path, TableError)
-    return load_table(path, EFFECTS)
+    """Load one external event table: full D100 coverage, then every row a :data:`ROW` with a unique key."""
+    return check_rows(load_table(path, EFFECTS), schema=ROW)
 
 
-@dataclass(frozen=True)
-class ExternalTables:
-    """Appendix C and the two exclusive tables."""
-
-    events: DiceTable
-    golden: DiceTable
-    dark: DiceTable
-
-
-def load_external(resources: Resources) -> ExternalTables:
-    """The three tables from the ruleset's table path (campaign folder first)."""
-    return ExternalTables(**{k: load_event_table(resources.table_path(f)) for k, f in FILES.items()})
+def load_external(resources: Resources) -> EventTables:
+    """Appendix C and the two exclusive tables from the ruleset's table path (campaign folder first)."""
+    return load_event_tables(resources, FILES, lambda side, table: check_rows(table, schema=ROW), EFFECTS)
 
 
 @dataclass
@@ -188,11 +164,10 @@ def _other(row: Row, depth: int, scaled: bool) -> list[dict[str, Any]]:
     return [rec]
 
 
-def _resolve(dice: Dice, key: str, env: Environment, tables: ExternalTables, forced: bool) -> dict[str, Any]:
+def _resolve(dice: Dice, key: str, env: Environment, tables: EventTables, forced: bool) -> dict[str, Any]:
     """One external event: table, roll, depth, scaled effects applied to ``env``."""
-    exclusive = env.depth.exclusive() if forced else 0  # §6.4.2: only the forced event switches tables
-    table = {1: tables.golden, -1: tables.dark}.get(exclusive, tables.events)
-    roll, row = table.roll(dice, key, table.name)
+    drawn = draw(dice, key, tables, env.depth, exclusive=forced)  # §6.4.2: only the forced event switches
+    exclusive, table, roll, row = drawn.exclusive, drawn.table, drawn.roll, drawn.row
     before = env.depth.value
     scaled = not exclusive  # §6.1.2: the ±3 tables carry their own sizes
     polarity = scale(1, row.params["polarity"], before)[1] if scaled else row.params["polarity"]
@@ -203,8 +178,8 @@ def _resolve(dice: Dice, key: str, env: Environment, tables: ExternalTables, for
     lean = None
     if row.params["polarity"] == "neutral" and before and not exclusive:  # §6.1.2 "略微偏向" at ±1
         lean = "positive" if before > 0 else "negative"
-    step = env.depth.step(roll.total)  # §6.1.3 ladder on the event's own D100 (no move at ±3)
-    reset = env.depth.reset() if exclusive else None  # §6.4.2: reset after the exclusive event
+    # §6.1.3 ladder on the event's own D100 (no move at ±3); §6.4.2: reset after the exclusive event
+    step, reset = drawn.settle(env.depth)
     return {
         "forced": forced, "table": table.name, "exclusive": exclusive, "roll": roll.ref(),
         "event": {"key": row.params["key"], "name": row.params["name"], "range": span_text(row.lo, row.hi),
@@ -216,13 +191,13 @@ def _resolve(dice: Dice, key: str, env: Environment, tables: ExternalTables, for
     }
 
 
-def season_start(dice: Dice, key: str, env: Environment, tables: ExternalTables) -> dict[str, Any]:
+def season_start(dice: Dice, key: str, env: Environment, tables: EventTables) -> dict[str, Any]:
     """000 §6.4.1: the forced D100 at the first month of a season; the season's modifiers start over."""
     env.new_season()
     return _resolve(dice, key, env, tables, forced=True)
 
 
-def extra_trigger(dice: Dice, key: str, env: Environment, tables: ExternalTables) -> dict[str, Any]:
+def extra_trigger(dice: Dice, key: str, env: Environment, tables: EventTables) -> dict[str, Any]:
     """000 §6.4.1 extra roll after a super-event: Appendix C even at ±3, added to the season's modifiers."""
     return _resolve(dice, key, env, tables, forced=False)
 
@@ -262,6 +237,6 @@ def morale_bonus(env: Environment) -> int:
 
 
 __all__ = [
-    "TARGETS", "GOOD", "EFFECTS", "FILES", "ExternalTables", "Environment", "load_event_table", "load_external",
+    "TARGETS", "GOOD", "EFFECTS", "FILES", "Environment", "load_event_table", "load_external",
     "season_start", "extra_trigger", "modifier", "apply_percent", "youth_bonus", "injury_bonus", "morale_bonus",
 ]

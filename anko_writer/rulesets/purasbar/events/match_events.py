@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ....dice import Dice, Roll
-from ....errors import Location, TableError
+from ....dice import Dice
 from ....resources import Resources
-from ....tables import DiceTable, Row, load_table
+from ....tables import DiceTable
+from . import pool
 from .depth import MATCH_LADDER, POLARITIES, Depth, multiplier, scale
+from .pool import EventTables, RowAt, draw, load_event_tables
 
 PRE = 0
 """The pre-match point; in-play points are the slice numbers of :mod:`.match` (1–8)."""
@@ -54,15 +54,6 @@ class MatchDepth(Depth):
     pool: str = "match"
     spent: bool = False
     """The ±3 exclusive event has happened: depth stays at ±3 and no longer affects this match."""
-
-
-@dataclass(frozen=True)
-class MatchEventTables:
-    """Appendix A and the two exclusive tables, validated."""
-
-    base: DiceTable
-    golden: DiceTable
-    dark: DiceTable
 
 
 def halve(amount: int) -> int:
@@ -148,7 +139,7 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: int, hidden_rules: bool,
-          tables: MatchEventTables, odds_modifier: int = 0) -> dict[str, Any] | None:
+          tables: EventTables, odds_modifier: int = 0) -> dict[str, Any] | None:
     """One §6.3 check point: trigger, event, depth, scaling, response; ``None`` where no check is made."""
     if point not in POINTS:
         return None  # §5.2 补时 slices: no §6.3.1 odds (designed mapping, see POINTS)
@@ -158,10 +149,8 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
                            "triggered": trigger.total <= odds}
     if not rec["triggered"]:
         return rec
-    side = 0 if depth.spent else depth.exclusive()  # §6.3.2: the ±3 table once per match
-    table = {1: tables.golden, -1: tables.dark}.get(side, tables.base)
-    roll = dice.roll(key, table.dice, table.name)
-    row = table.lookup(roll.total)
+    drawn = draw(dice, key, tables, depth, exclusive=not depth.spent)  # §6.3.2: the ±3 table once per match
+    side, roll, row = drawn.exclusive, drawn.roll, drawn.row
     when = "pre" if point == PRE else "play"
     fits = row.params.get("when", when) == when
     critical = roll.total <= CRITICAL_LOW or roll.total >= CRITICAL_HIGH
@@ -171,7 +160,7 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
     # the exclusive one are taken as written (§6.3.2 "后续事件不再受深度影响").
     at = 0 if side or depth.spent else depth.value
     before = depth.value
-    move = depth.step(roll.total)  # §6.3.2: 1–2 −1, 99–100 +1; stays put at ±3
+    move, _ = drawn.settle(depth, reset=False)  # §6.3.2: 1–2 −1, 99–100 +1; stays put at ±3
     if side:
         depth.spent = True
     base = int(use.get("amount", 0))
@@ -197,7 +186,7 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
         applied = [_pending(e, response["roll"]["id"]) if e["effect"] == "injury" and _harms(e) else e
                    for e in applied]
     rec.update({
-        "table": {1: "golden", -1: "dark"}.get(side, "base"), "exclusive": bool(side),
+        "table": drawn.side, "exclusive": bool(side),
         "event_roll": roll.ref(), "critical": critical, "hidden": sealed,
         "key": row.params["key"], "name": row.params["name"], "row_polarity": row.params["polarity"],
         "range": [row.lo, row.hi], "when": row.params.get("when"), "fits": fits,
@@ -211,70 +200,68 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
     return rec
 
 
-def _fail(table: DiceTable, row: Row, index: int, field: str, message: str) -> None:
-    """Raise a located TableError for one row's field."""
-    raise TableError(Location(table.path, row.line), f"rows[{index}].{field}", message)
-
-
-def _check_effect(table: DiceTable, row: Row, i: int, where: str, effect: str, p: dict[str, Any],
-                  polarity: str) -> None:
+def _check_effect(at: RowAt, where: str, effect: str, p: dict[str, Any], polarity: str) -> None:
     """The parameters one effect (a row, its fallback or its worse) needs."""
     if effect not in EFFECTS:
-        _fail(table, row, i, f"{where}effect", f"unknown effect kind {effect!r} (known: {', '.join(sorted(EFFECTS))})")
+        at.fail(f"{where}effect", f"unknown effect kind {effect!r} (known: {', '.join(sorted(EFFECTS))})")
     if effect == "nothing":
         return
     if not isinstance(p.get("amount"), int) or p["amount"] < 1:
-        _fail(table, row, i, f"{where}amount", "needs a positive integer amount")
+        at.fail(f"{where}amount", "needs a positive integer amount")
     side = p.get("side")
     if side not in SIDES or (side == "both") != (polarity == "neutral"):
-        _fail(table, row, i, f"{where}side", "us or them (both on neutral rows, and only there)")
+        at.fail(f"{where}side", "us or them (both on neutral rows, and only there)")
     if p.get("dir", "down") not in ("down", "up"):
-        _fail(table, row, i, f"{where}dir", "down or up")
+        at.fail(f"{where}dir", "down or up")
     if effect == "injury" and (polarity == "neutral" or (side == "us") != (polarity == "negative")):
-        _fail(table, row, i, f"{where}side", "an injury is ours on a negative row, theirs on a positive one")
+        at.fail(f"{where}side", "an injury is ours on a negative row, theirs on a positive one")
     if effect in TARGETS and p.get("target") not in TARGETS[effect]:
-        _fail(table, row, i, f"{where}target", f"one of {', '.join(TARGETS[effect])}")
+        at.fail(f"{where}target", f"one of {', '.join(TARGETS[effect])}")
     slices = p.get("slices")
     if effect == "match_mod" and not (slices == "all" or (isinstance(slices, int) and slices >= 1)):
-        _fail(table, row, i, f"{where}slices", "a number of slices ≥ 1 or all")
+        at.fail(f"{where}slices", "a number of slices ≥ 1 or all")
 
 
 def check_rows(table: DiceTable, polarities: tuple[str, ...]) -> DiceTable:
     """The design-doc row contract on top of the D100 coverage ``load_table`` checks."""
-    keys: set[str] = set()
-    for i, row in enumerate(table.rows):
-        p = row.params
-        if not isinstance(p.get("key"), str) or not _KEY.fullmatch(p["key"]) or p["key"] in keys:
-            _fail(table, row, i, "key", "a unique latin snake_case key")
-        keys.add(p["key"])
-        if not isinstance(p.get("name"), str) or not row.text:
-            _fail(table, row, i, "name", "every row needs a name and a text")
-        if p.get("polarity") not in polarities:
-            _fail(table, row, i, "polarity", f"one of {', '.join(polarities)}")
-        _check_effect(table, row, i, "", row.effect, p, p["polarity"])
-        if "when" in p and (p["when"] not in WHEN or not isinstance(p.get("fallback"), dict)):
-            _fail(table, row, i, "when", "pre or play, with a fallback row for the other time")
-        for extra in ("fallback", "worse"):
-            sub = p.get(extra)
-            if sub is None:
-                continue
-            if not isinstance(sub, dict) or not sub.get("text"):
-                _fail(table, row, i, extra, "a mapping with effect, its parameters and text")
-            pol = "negative" if extra == "worse" else sub.get("polarity", p["polarity"])
-            _check_effect(table, row, i, f"{extra}.", sub.get("effect", ""), sub, pol)
-        if "worse" in p and p["polarity"] == "positive":
-            _fail(table, row, i, "worse", "only a harmful row can get worse")
-        if p.get("hidden") and (row.effect != "injury" or "worse" in p):
-            _fail(table, row, i, "hidden", "only an injury row without a worse row can be sealed (§5.8.4)")
-    return table
+    return pool.check_rows(table, lambda at: _check_row(at, polarities))
 
 
-def load_match_event_tables(resources: Resources) -> MatchEventTables:
+def _check_row(at: RowAt, polarities: tuple[str, ...]) -> None:
+    """One row's contract (a unique key is checked by :func:`pool.check_rows`)."""
+    row, p = at.row, at.row.params
+    if not isinstance(p.get("key"), str) or not _KEY.fullmatch(p["key"]):
+        at.fail("key", "a unique latin snake_case key")
+    if not isinstance(p.get("name"), str) or not row.text:
+        at.fail("name", "every row needs a name and a text")
+    if p.get("polarity") not in polarities:
+        at.fail("polarity", f"one of {', '.join(polarities)}")
+    _check_effect(at, "", row.effect, p, p["polarity"])
+    if "when" in p and (p["when"] not in WHEN or not isinstance(p.get("fallback"), dict)):
+        at.fail("when", "pre or play, with a fallback row for the other time")
+    for extra in ("fallback", "worse"):
+        sub = p.get(extra)
+        if sub is None:
+            continue
+        if not isinstance(sub, dict) or not sub.get("text"):
+            at.fail(extra, "a mapping with effect, its parameters and text")
+        pol = "negative" if extra == "worse" else sub.get("polarity", p["polarity"])
+        _check_effect(at, f"{extra}.", sub.get("effect", ""), sub, pol)
+    if "worse" in p and p["polarity"] == "positive":
+        at.fail("worse", "only a harmful row can get worse")
+    if p.get("hidden") and (row.effect != "injury" or "worse" in p):
+        at.fail("hidden", "only an injury row without a worse row can be sealed (§5.8.4)")
+
+
+ROW_POLARITIES = {"base": POLARITIES, "golden": ("positive",), "dark": ("negative",)}
+"""The polarities each table's rows may have: the ±3 tables are all good or all bad."""
+
+
+def load_match_event_tables(resources: Resources) -> EventTables:
     """Appendix A and the exclusive tables from the search path (campaign folder first), validated."""
-    base, golden, dark = (load_table(resources.table_path(n), EFFECTS) for n in TABLE_FILES.values())
-    return MatchEventTables(check_rows(base, POLARITIES), check_rows(golden, ("positive",)),
-                            check_rows(dark, ("negative",)))
+    return load_event_tables(resources, TABLE_FILES, lambda side, table: check_rows(table, ROW_POLARITIES[side]),
+                             EFFECTS)
 
 
-__all__ = ["PRE", "POINTS", "MatchDepth", "MatchEventTables", "check", "check_rows", "halve", "worsen",
+__all__ = ["PRE", "POINTS", "MatchDepth", "check", "check_rows", "halve", "worsen",
            "load_match_event_tables"]

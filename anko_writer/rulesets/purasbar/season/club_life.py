@@ -18,7 +18,7 @@ from ..club.people import Affinity, CoachProfile, Owner, rapport_training_bonus,
 from ..club.training import monthly_training, one_on_one
 from ..events.business import month_start
 from ..events.depth import Depth
-from ..events.effects import Target, apply, sealed_absence
+from ..events.effects import Target, apply, pick, sealed_absence
 from ..events.environment import Environment, apply_percent, extra_trigger, morale_bonus, season_start
 from ..events.environment import modifier as env_modifier
 from ..events.match_events import MatchDepth, check
@@ -150,13 +150,11 @@ def _in_play_injury(world: World, side: Side, entry: dict[str, Any], key: str) -
         pool = pitch
     if not pool:
         return {"effect": "injury", "changed": False, "reason": "no player"}
-    pick = world.dice.roll(key, f"1D{len(pool)}", "伤者抽取") if len(pool) > 1 else None
-    slot, p = pool[pick.total - 1 if pick else 0]
+    (slot, p), picked = pick(world.dice, key, pool, "伤者抽取")
     side.lineup[slot].remove(p)
     side.gone.add(p.name)
     side.retired.append((slot, p))
     side.forced_off.append((slot, p))
-    picked = pick.to_json() if pick else None
     if entry.get("pending"):
         return {"effect": "injury", "changed": True, "player": p.name,
                 **sealed_absence(side.club, p, entry["pending"], world.week), "pick_roll": picked}
@@ -320,14 +318,13 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
         return {"effect": "scout", **rec}
     if kind == "one_on_one":
         pool = [p for p in world.ours.players if p.rolled and p.healthy]
-        pick = world.dice.roll(f"{key}/pupil", f"1D{len(pool)}", "指导对象") if len(pool) > 1 else None
-        p = pool[pick.total - 1 if pick else 0]
+        p, picked = pick(world.dice, f"{key}/pupil", pool, "指导对象")
         rec = one_on_one(world.dice, f"{key}/pupil", p, life.level("assistant"), world.ours.doctor,
                          rapport_training_bonus(list(life.staff.values()), life.tables.people),
                          tuple(effect.get("factor", (1, 1))))
         if rec.get("injury"):  # 000 §5.7.2: hurt in training, out at once
             world.ours.infirmary.set_injury(p, world.week + rec["injury"]["weeks"], world.week)
-        return {"effect": "one_on_one", "pick_roll": pick.to_json() if pick else None, **rec}
+        return {"effect": "one_on_one", "pick_roll": picked, **rec}
     if kind == "tactics":
         return {"effect": "tactics", "changed": False, "note": "formation"}
     return apply(life.target(world, f"{key}/effect"), effect)

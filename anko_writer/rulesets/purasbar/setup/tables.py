@@ -22,8 +22,9 @@ from ..club.owner_actions import load_owner_actions
 from ..club.people import PeopleTables, load_people_tables
 from ..club.youth import load_youth
 from ..events.business import load_business_tables
-from ..events.environment import ExternalTables, load_external
-from ..events.match_events import MatchEventTables, load_match_event_tables
+from ..events.environment import load_external
+from ..events.match_events import load_match_event_tables
+from ..events.pool import EventTables
 from ..money.finance import FinanceRules, load_finance, load_prizes
 from ..transfers.market import TransferTables, load_transfer_tables
 from .data import Tables, load_tables, register_cities, tables_stamp
@@ -43,10 +44,12 @@ class PurasbarTables:
     staff_levels: DiceTable
     people: PeopleTables
     """owner*, coach*, staff*, affinity* tables (ch.15, 16, 12, §15.5)."""
-    business: dict[str, DiceTable]
-    """Appendix B and its 黄金时代 / 至暗时刻 tables, by name."""
-    match_events: MatchEventTables
-    external: ExternalTables
+    business: EventTables
+    """Appendix B and its 黄金时代 / 至暗时刻 tables (000 §6.2)."""
+    match_events: EventTables
+    """Appendix A and its ±3 tables (000 §6.3)."""
+    external: EventTables
+    """Appendix C and its 黄金纪元 / 至暗纪元 tables (000 §6.4)."""
     owner_actions: DiceTable
     coach_decisions: DiceTable
     morale: dict[str, Any]
