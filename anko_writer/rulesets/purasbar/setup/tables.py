@@ -8,7 +8,7 @@ call site that forgets it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ....resources import Resources
@@ -31,17 +31,10 @@ from .data import Tables, load_tables, register_cities, tables_stamp
 
 
 @dataclass(frozen=True)
-class PurasbarTables:
-    """Every table the ruleset reads, validated (the campaign folder's files first)."""
+class PurasbarTables(Tables):
+    """Every table the ruleset reads, validated (the campaign folder's files first): the setup tables
+    of :class:`~.data.Tables` (cities, names, facilities, stadiums, colours, staff levels) and these."""
 
-    cities: list[dict[str, Any]]
-    """cities.yaml: the 24 city groups of 000 §2.1."""
-    names: dict[str, list[str]]
-    """names.yaml: the ``given`` and ``family`` name pools."""
-    facilities: DiceTable
-    stadiums: DiceTable
-    colours: DiceTable
-    staff_levels: DiceTable
     people: PeopleTables
     """owner*, coach*, staff*, affinity* tables (ch.15, 16, 12, §15.5)."""
     business: EventTables
@@ -78,13 +71,6 @@ class PurasbarTables:
         """The transfer window that opens in ``month`` (transfers.yaml), or None."""
         return next((name for name, m in self.windows.items() if m == month), None)
 
-    def city(self, name: str) -> dict[str, Any]:
-        """The §2.1 row of ``name``."""
-        for row in self.cities:
-            if row["city"] == name:
-                return row
-        raise KeyError(name)
-
 
 _CACHE: dict[tuple[tuple[str, int], ...], PurasbarTables] = {}
 """Bundles by the (path, mtime) stamp of every table file on the search path."""
@@ -111,8 +97,7 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
 def _read(resources: Resources) -> PurasbarTables:
     base: Tables = load_tables(resources)
     return PurasbarTables(
-        cities=base.cities, names=base.names, facilities=base.facilities, stadiums=base.stadiums,
-        colours=base.colours, staff_levels=base.staff_levels,
+        **{f.name: getattr(base, f.name) for f in fields(Tables)},
         people=load_people_tables(resources), business=load_business_tables(resources),
         match_events=load_match_event_tables(resources), external=load_external(resources),
         owner_actions=load_owner_actions(resources.table_path("owner_actions.yaml")),
