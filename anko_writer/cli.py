@@ -409,6 +409,39 @@ def verify(outdir: Annotated[Path, typer.Argument(help="A folder of posted chapt
 
 
 # ---------------------------------------------------------------------------------------------
+# export
+
+
+@app.command()
+def export(
+    outdir: Annotated[Path, typer.Argument(help="An output folder of written chapters.", show_default=False)],
+    forum: Annotated[str, typer.Option("--forum", help="A shipped profile (nga, discuz, tieba, markdown, html) "
+                                       "or a profile file (*.yaml).", show_default=False)],
+    script: Annotated[Optional[str], typer.Option("--script", help="hant: traditional script (OpenCC).")] = None,
+    region: Annotated[str, typer.Option("--region", help="Traditional script of tw (Taiwan) or hk (Hong Kong).")] = "tw",
+    force: ForceOpt = False,
+) -> None:
+    """Turn the chapters under OUTDIR into posts a forum accepts, under OUTDIR/export/PROFILE/."""
+    from .export.posts import INDEX, export_files
+    from .export.profile import load_profile
+    from .export.script import REGIONS
+
+    with _errors():
+        if script not in (None, "hant"):
+            raise AnkoError(f"--script: expected hant, got {script!r}")
+        if region not in REGIONS:
+            raise AnkoError(f"--region: expected one of {', '.join(REGIONS)}, got {region!r}")
+        if not outdir.is_dir():
+            raise AnkoError(f"{outdir}: not a folder of chapters")
+        profile = load_profile(forum)
+        folder, files = export_files(outdir, profile, script, region)
+        written = output.write_files(outdir, files, force, replace_under=folder)
+    posts = len(files) - 1
+    typer.echo(f"{posts} post(s) in {_shown(outdir / folder)} ({len(written)} written); "
+               f"post them in the order of {INDEX}")
+
+
+# ---------------------------------------------------------------------------------------------
 # new
 
 

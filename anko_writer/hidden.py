@@ -41,6 +41,7 @@ from pathlib import Path
 
 from .dice import Roll
 from .errors import VerifyError
+from .order import Order, place
 
 _ID = r"[^｜〕\s]+"
 _EXPR = r"[^｜〕＝\s]+"
@@ -198,6 +199,11 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
     return out
 
 
+def hidden_spans(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of every seal or reveal span (well-formed or not) in ``text``, in order."""
+    return [m.span() for m in _LOOSE.finditer(text)]
+
+
 def scan(text: str) -> tuple[list[Seal], list[Reveal]]:
     """All well-formed seal and reveal lines in ``text``, in order, with their line numbers."""
     seals, reveals, _ = _parse(text)
@@ -224,11 +230,6 @@ class VerifyReport:
 POST_SUFFIXES = (".md", ".txt", ".html", ".htm", ".bbcode")
 """The files ``verify`` reads: chapters and the exports of every forum profile."""
 _TAG = re.compile(r"<[^>\n]*>")
-_SEASON_DIR = re.compile(r"[a-z]{1,3}\d+")
-"""An arc's folder as a ruleset's key style writes it: ``s01`` (a season), ``d01``, ``m03`` …"""
-_DIGITS = re.compile(r"(\d+)")
-
-
 @dataclass(frozen=True)
 class Post:
     """One posted file as ``verify`` reads it."""
@@ -237,7 +238,7 @@ class Post:
     """The path as reported."""
     series: str
     """Files of one series are one thread in posting order: the chapters, or one export profile."""
-    order: tuple[Any, ...]
+    order: Order
     """Sort key of the file within its series (season, then months, the settlement, the index)."""
     seals: list[Seal]
     reveals: list[Reveal]
@@ -256,20 +257,6 @@ def _post_text(path: Path) -> str:
     return unescape(_TAG.sub("", text)) if path.suffix in (".html", ".htm") else text
 
 
-def _natural(text: str) -> tuple[Any, ...]:
-    """``m10`` after ``m9``: digit runs compare as numbers."""
-    return tuple(int(p) if p.isdigit() else p for p in _DIGITS.split(text))
-
-
-def _place(rel: Path) -> tuple[str, tuple[Any, ...]]:
-    """The series of a file and its order in it: ``s01/m03.md`` is in the chapters' series; an export
-    ``export/nga/…`` is its own. In an arc folder the parts come first, then ``end``, then ``index``."""
-    parts = rel.parts[:-1]
-    cut = next((i for i, p in enumerate(parts) if _SEASON_DIR.fullmatch(p)), len(parts))
-    rank = {"end": 1, "index": 2}.get(rel.stem, 0)
-    return "/".join(parts[:cut]), (*(_natural(p) for p in parts[cut:]), rank, _natural(rel.stem))
-
-
 def _collect(out: Path) -> list[Post]:
     """Read every post under ``out`` (chapters and exports), in posting order within each series."""
     if not out.is_dir():
@@ -280,7 +267,7 @@ def _collect(out: Path) -> list[Post]:
         if path.suffix not in POST_SUFFIXES or not path.is_file() or any(p.startswith(".") for p in rel.parts):
             continue
         text = _post_text(path)
-        series, order = _place(rel)
+        series, order = place(rel)
         posts.append(Post(str(path), series, order, *_parse(text), prose_mismatches(text)))
     return sorted(posts, key=lambda p: (p.series, p.order))
 
@@ -368,6 +355,7 @@ def format_report(report: VerifyReport) -> str:
 
 
 __all__ = [
+    "hidden_spans",
     "salt_for",
     "commitment",
     "seal_line",

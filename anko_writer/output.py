@@ -566,12 +566,14 @@ def _commit(out: Path, stage: Path) -> None:
     _fsync_dir(out)
 
 
-def write_files(out: Path, files: dict[str, str], force: bool = False) -> list[Path]:
+def write_files(out: Path, files: dict[str, str], force: bool = False, replace_under: str | None = None) -> list[Path]:
     """Write ``files`` (relative posix path → text) under ``out`` and record them in the manifest.
 
     Nothing is written if any target is protected (see :func:`plan_writes`). Everything is staged
     first and moved into place only when all of it is on disk, under :func:`locked`. Files whose
     content is unchanged are recorded but not rewritten; the returned list holds the paths written.
+    With ``replace_under`` (a folder), files the manifest lists there that ``files`` no longer holds
+    are removed after the commit (an export re-cut into fewer posts); one edited by hand is refused.
     """
     out = Path(out)
     encoded = {_relpath(rel): _encode(text) for rel, text in sorted(files.items())}
@@ -579,13 +581,32 @@ def write_files(out: Path, files: dict[str, str], force: bool = False) -> list[P
         plan_writes(out, files, force)
         _refuse_link(out / MANIFEST)
         manifest = _safe_manifest(out, force)
+        stale = _stale(out, manifest, set(encoded), replace_under, force)
         changed = {norm: data for norm, data in encoded.items() if not _same_content(out / norm, data)}
         manifest.update((norm, _sha256(data)) for norm, data in encoded.items())
+        for norm in stale:
+            del manifest[norm]
         text = _manifest_text(dict(sorted(manifest.items()))).encode("utf-8")
         new_manifest = None if _same_content(out / MANIFEST, text) else text
         if changed or new_manifest is not None:
             _commit(out, _stage(out, changed, new_manifest))
+        for norm in stale:
+            (out / norm).unlink(missing_ok=True)
     return [out / norm for norm in changed]
+
+
+def _stale(out: Path, manifest: dict[str, str], keep: set[str], under: str | None, force: bool) -> list[str]:
+    """The manifest's files under ``under`` not in ``keep``; refuse if one was edited by hand."""
+    if under is None:
+        return []
+    prefix = _relpath(under).rstrip("/") + "/"
+    stale = sorted(rel for rel in manifest if rel.startswith(prefix) and rel not in keep)
+    for rel in stale:
+        path = out / rel
+        if not force and path.is_file() and _sha256(path.read_bytes()) != manifest[rel]:
+            raise OutputError(f"{path}: edited by hand since it was generated, and the new export no longer "
+                              "has it (use --force to remove it)")
+    return stale
 
 
 def _same_content(path: Path, data: bytes) -> bool:

@@ -25,12 +25,14 @@ if TYPE_CHECKING:
 
 KINDS = ("templates", "tables")
 """The resource kinds a ruleset ships (top-level folders of the repository)."""
+CORE_KINDS = ("profiles",)
+"""Shipped folders the core owns for every ruleset (forum profiles)."""
 
 
 def builtin_dir(kind: str) -> Path:
     """The shipped folder of ``kind``: inside the installed package, else the source checkout's."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown resource kind {kind!r} (expected one of {', '.join(KINDS)})")
+    if kind not in KINDS + CORE_KINDS:
+        raise ValueError(f"unknown resource kind {kind!r} (expected one of {', '.join(KINDS + CORE_KINDS)})")
     here = Path(__file__).resolve().parent
     inside = here / "_data" / kind
     return inside if inside.is_dir() else here.parent / kind
@@ -115,4 +117,4 @@ def check_contained(campaign_dir: Path, folder: Path) -> None:
                                  "a campaign's override files must lie inside its override folder")
 
 
-__all__ = ["KINDS", "builtin_dir", "check_contained", "Resources"]
+__all__ = ["CORE_KINDS", "KINDS", "builtin_dir", "check_contained", "Resources"]

@@ -1,0 +1,74 @@
+"""The ``html`` profile: one self-contained page per arc (no network, no scripts), with a contents
+list, tables as tables and folds as ``<details>``; for previewing a season and for blogs.
+
+>>> page = arc_page("第一赛季", [("m01", "# 第一月\\n\\n::: fold 明细\\n\\n| a |\\n|---|\\n| 1 |\\n:::\\n")])
+>>> "<details><summary>明细</summary>" in page and "<table>" in page and 'href="#m01"' in page
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from html import escape
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.container import container_plugin
+
+from .doc import CONTAINERS, Heading, parse, plain
+
+STYLE = """
+body { font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
+       sans-serif; max-width: 52em; margin: 2em auto; padding: 0 1em; line-height: 1.7; color: #222; }
+nav { border: 1px solid #ddd; padding: .5em 1.5em; margin-bottom: 2em; background: #fafafa; }
+article { border-top: 2px solid #888; margin-top: 3em; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #bbb; padding: .2em .6em; }
+th { background: #f0f0f0; }
+blockquote { border-left: 4px solid #ccc; margin-left: 0; padding-left: 1em; color: #444; }
+details { border: 1px solid #ddd; padding: .3em 1em; margin: 1em 0; }
+summary { cursor: pointer; font-weight: bold; }
+"""
+"""The page's only style sheet (inline, so the page needs nothing else)."""
+
+
+def _render_container(name: str) -> object:
+    """markdown-it's render rule for a ``fold`` (``<details>``) or ``vote`` (a plain section)."""
+    def render(self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: EnvType) -> str:
+        tok = tokens[idx]
+        if name == "vote":
+            return '<section class="vote">\n' if tok.nesting == 1 else "</section>\n"
+        if tok.nesting == 1:
+            title = tok.info.strip().removeprefix("fold").strip() or "详情"
+            return f"<details><summary>{escape(title)}</summary>\n"
+        return "</details>\n"
+    return render
+
+
+@lru_cache(maxsize=1)
+def _md() -> MarkdownIt:
+    """CommonMark with tables and the two containers rendered as HTML (raw HTML in chapters escaped)."""
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    for name in CONTAINERS:
+        container_plugin(md, name, render=_render_container(name))
+    return md
+
+
+def title_of(markdown: str) -> str:
+    """A chapter's first heading as plain text (or an empty string)."""
+    return next((plain(b.text) for b in parse(markdown) if isinstance(b, Heading)), "")
+
+
+def arc_page(title: str, chapters: Sequence[tuple[str, str]]) -> str:
+    """One page holding ``chapters`` (``(anchor, markdown)`` in order) under a contents list."""
+    items = "\n".join(f'<li><a href="#{escape(a)}">{escape(title_of(md) or a)}</a></li>' for a, md in chapters)
+    body = "\n".join(f'<article id="{escape(a)}">\n{_md().render(md)}</article>' for a, md in chapters)
+    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            f"<h1>{escape(title)}</h1>\n<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n</body>\n</html>\n")
+
+
+__all__ = ["STYLE", "arc_page", "title_of"]

@@ -1,0 +1,189 @@
+"""``anko-writer export``: the chapters under an output folder as ready-to-paste posts for one forum.
+
+Reads the written chapters (never re-simulates): the rules post ``rules.md`` first, then each arc's
+parts and its settlement in posting order (:mod:`anko_writer.order`); the arc index is not a post.
+Each chapter becomes one or more posts under the profile's limit, named so they sort in posting
+order (``export/nga/s01/003-m03-2.bbcode``), with a small header (「第一赛季 · 第三月（2/4）」) when a
+chapter takes more than one. Profiles without folds move each fold to appendix posts after the
+chapter's main text; the vote (``::: vote``) always ends the chapter's last post. ``发帖顺序.txt``
+lists every post in order with its size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from ..errors import AnkoError
+from ..order import is_arc_dir, place
+from ..textfile import read_text
+from .doc import Block, Fold, Heading, MarkupError, Para, Vote, parse, text_line
+from .html import arc_page, title_of
+from .markup import SEP, render
+from .profile import Profile
+from .script import to_traditional
+from .split import TooLarge, pack
+
+RULES = "rules.md"
+"""The pinned rules post (开帖) a ruleset writes at the top of the output folder."""
+RULES_TITLE = "开帖"
+INDEX = "发帖顺序.txt"
+"""The list of posts in posting order, beside them."""
+SKIP = {"index"}
+"""Chapter files that are not posts (the arc's table of contents)."""
+
+
+class ExportError(AnkoError):
+    """A chapter cannot be exported (broken fold markup, a line longer than a post)."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """One chapter file to export."""
+
+    rel: str
+    """Its path under the output folder (``s01/m03.md``)."""
+    arc: str
+    """Its arc folder (``s01``), or ``""`` for the rules post."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Post:
+    """One post, ready to paste."""
+
+    rel: str
+    """Its path under the profile's export folder."""
+    label: str
+    """What the index calls it (「第一赛季 · 第三月（2/4）」)."""
+    text: str
+    size: int
+
+
+def sources(out: Path) -> list[Source]:
+    """The rules post and every chapter under ``out``, in posting order."""
+    found: list[Source] = []
+    if (out / RULES).is_file():
+        found.append(Source(RULES, "", read_text(out / RULES)))
+    for arc in sorted((d for d in out.iterdir() if d.is_dir() and is_arc_dir(d.name)), key=lambda d: place(
+            PurePosixPath(d.name, "x"))[1]):
+        files = [f for f in arc.glob("*.md") if f.stem not in SKIP]
+        for f in sorted(files, key=lambda f: place(PurePosixPath(arc.name, f.name))[1]):
+            found.append(Source(f"{arc.name}/{f.name}", arc.name, read_text(f)))
+    return found
+
+
+def short_title(source: Source) -> str:
+    """The chapter's name for post headers: its first heading without the subtitle after 「　」."""
+    if not source.arc:
+        return RULES_TITLE
+    return title_of(source.text).split("　")[0] or PurePosixPath(source.rel).stem
+
+
+def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[Block], list[Block]]:
+    """Main text with each top-level fold replaced by a reference, and the appendix holding them."""
+    main: list[Block] = []
+    appendix: list[Block] = []
+    n = 0
+    for b in blocks:
+        if isinstance(b, Fold):
+            n += 1
+            main.append(Para([text_line(p.tag("appendix_ref", "", title=b.title, n=n))]))
+            appendix += [Heading(3, text_line(f"附录 {n}　{b.title}")), *b.blocks]
+        else:
+            main.append(b)
+    if appendix:
+        appendix.insert(0, Heading(2, text_line(f"{name} · 附录")))
+    return main, appendix
+
+
+def chapter_posts(text: str, p: Profile, name: str) -> list[str]:
+    """One chapter's Markdown as the texts of its posts, in order."""
+    try:
+        blocks = parse(text)
+    except MarkupError as err:
+        raise ExportError(str(err)) from None
+    votes = [b for b in blocks if isinstance(b, Vote)]
+    body = [b for b in blocks if not isinstance(b, Vote)]
+    appendix: list[Block] = []
+    if p.folds == "appendix":
+        body, appendix = _to_appendix(body, p, name)
+    budget = p.limit - p.size(p.tag("header", f"{name}（99/99）") + SEP) if p.limit else 0
+    try:
+        posts = pack(body, p, budget) + pack(appendix, p, budget)
+        if votes:
+            if posts and (not budget or p.size(render(posts[-1] + votes, p)) <= budget):
+                posts[-1] = posts[-1] + votes
+            else:
+                posts += pack(votes, p, budget)
+    except TooLarge as err:
+        raise ExportError(str(err)) from None
+    texts = [render(post, p) for post in posts]
+    if len(texts) > 1:
+        texts = [p.tag("header", f"{name}（{k}/{len(texts)}）") + SEP + t for k, t in enumerate(texts, 1)]
+    return [t + "\n" for t in texts]
+
+
+def _posts(srcs: Sequence[Source], p: Profile) -> list[Post]:
+    """Every post of every chapter, in posting order."""
+    out: list[Post] = []
+    seq: dict[str, int] = {}
+    for src in srcs:
+        name = short_title(src)
+        seq[src.arc] = seq.get(src.arc, 0) + 1
+        number = 0 if not src.arc else seq[src.arc]
+        stem = PurePosixPath(src.rel).stem
+        try:
+            texts = chapter_posts(src.text, p, name)
+        except ExportError as err:
+            raise ExportError(f"{src.rel}: {err}") from None
+        folder = f"{src.arc}/" if src.arc else ""
+        for k, t in enumerate(texts, 1):
+            label = f"{name}（{k}/{len(texts)}）" if len(texts) > 1 else name
+            out.append(Post(f"{folder}{number:03d}-{stem}-{k}{p.extension}", label, t, p.size(t)))
+    return out
+
+
+def _pages(srcs: Sequence[Source], p: Profile) -> list[Post]:
+    """The ``html`` profile: one page per arc (the rules post opens the first one)."""
+    rules = [s for s in srcs if not s.arc]
+    arcs: dict[str, list[Source]] = {}
+    for s in srcs:
+        if s.arc:
+            arcs.setdefault(s.arc, []).append(s)
+    pages = []
+    for i, (arc, chapters) in enumerate(arcs.items()):
+        shown = (rules if i == 0 else []) + chapters
+        title = title_of(chapters[0].text).split(" · ")[0] or arc
+        items = [(PurePosixPath(s.rel).stem if s.arc else "rules", s.text) for s in shown]
+        text = arc_page(title, items)
+        pages.append(Post(f"{arc}{p.extension}", title, text, p.size(text)))
+    return pages
+
+
+def _index(posts: Sequence[Post], p: Profile) -> str:
+    """``发帖顺序.txt``: every post in posting order, with its size as the forum counts it."""
+    unit = {"chars": "字", "utf8": "字节（UTF-8）", "gbk": "字节（GBK）"}[p.count]
+    limit = f"单帖上限 {p.limit:,} {unit}" if p.limit else "不限长度"
+    lines = [f"{p.description or p.name}：按下面的顺序发帖，一行一帖（{limit}）。", ""]
+    lines += [f"{i}. {post.rel}　{post.label}　{post.size:,} {unit}" for i, post in enumerate(posts, 1)]
+    return "\n".join(lines) + "\n"
+
+
+def export_files(out: Path, p: Profile, script: str | None = None, region: str = "tw") -> tuple[str, dict[str, str]]:
+    """The export folder (relative to ``out``) and its files (relative path → text)."""
+    srcs = sources(out)
+    if not srcs:
+        raise ExportError(f"{out}: no chapters to export (write some with `season` or `month` first)")
+    if script == "hant":
+        srcs = [Source(s.rel, s.arc, to_traditional(s.text, region)) for s in srcs]
+    folder = f"export/{p.name}" + ({"tw": "-hant"}.get(region, f"-hant-{region}") if script == "hant" else "")
+    posts = _pages(srcs, p) if p.format == "html" else _posts(srcs, p)
+    files = {f"{folder}/{post.rel}": post.text for post in posts}
+    files[f"{folder}/{INDEX}"] = _index(posts, p)
+    return folder, files
+
+
+__all__ = ["ExportError", "INDEX", "Post", "RULES", "Source", "chapter_posts", "export_files", "short_title",
+           "sources"]
