@@ -8,7 +8,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from html import escape
 
@@ -34,7 +34,7 @@ summary { cursor: pointer; font-weight: bold; }
 """The page's only style sheet (inline, so the page needs nothing else)."""
 
 
-def _render_container(name: str) -> object:
+def _render_container(name: str) -> Callable[..., str]:
     """markdown-it's render rule for a ``fold`` (``<details>``) or ``vote`` (a plain section)."""
     def render(self: object, tokens: Sequence[Token], idx: int, _options: OptionsDict, env: EnvType) -> str:
         tok = tokens[idx]

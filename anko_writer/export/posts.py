@@ -104,8 +104,8 @@ def chapter_posts(text: str, p: Profile, name: str) -> list[str]:
         blocks = parse(text)
     except MarkupError as err:
         raise ExportError(str(err)) from None
-    votes = [b for b in blocks if isinstance(b, Vote)]
-    body = [b for b in blocks if not isinstance(b, Vote)]
+    votes: list[Block] = [b for b in blocks if isinstance(b, Vote)]
+    body: list[Block] = [b for b in blocks if not isinstance(b, Vote)]
     appendix: list[Block] = []
     if p.folds == "appendix":
         body, appendix = _to_appendix(body, p, name)
