@@ -234,6 +234,21 @@ def index_file(resources: Resources, run: Run, campaign: Campaign, season: int) 
     return {rel: md}
 
 
+RULES_TEMPLATE = "rules.md.j2"
+"""A ruleset's pinned rules post (开帖), if it ships one; written as ``OUT/rules.md`` with every chapter."""
+
+
+def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
+    """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none)."""
+    try:
+        resources.find("templates", RULES_TEMPLATE)
+    except AnkoError:
+        return {}
+    md = render_chapter(resources, RULES_TEMPLATE, {"campaign": public_campaign(campaign)}, seed=campaign.seed)
+    _no_seed("rules.md", md, campaign.seed)
+    return {"rules.md": md}
+
+
 def out_dir(campaign: Campaign, out: Path | None) -> Path:
     """Where chapters go: ``--out``, else the campaign's ``output:``, else ``out/`` beside the campaign.
 
@@ -334,7 +349,7 @@ def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force:
             if not chapters:
                 raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for {words[0][2:]} {arc}, "
                                 f"{words[1][2:]} {part}")
-            _write(target, chapter_files(resources, chapters[-1], c), force)
+            _write(target, {**rules_file(resources, c), **chapter_files(resources, chapters[-1], c)}, force)
     _warn(c)
 
 
@@ -347,7 +362,7 @@ def _write_arc(campaign: Path, arc: int, out: Path | None, force: bool, words: t
         target = out_dir(c, out)
         with output.locked(target):
             _, resources, run = _play(c, arc, rs.parts(arc), target)
-            files: dict[str, str] = {}
+            files = rules_file(resources, c)
             for chapter in run.chapters:
                 files.update(chapter_files(resources, chapter, c))
             files.update(index_file(resources, run, c, arc))

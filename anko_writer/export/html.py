@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.container import container_plugin
 
-from .doc import CONTAINERS, Heading, parse, plain
+from .doc import CONTAINERS
 
 STYLE = """
 body { font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "PingFang SC", "Microsoft YaHei",
@@ -56,15 +56,26 @@ def _md() -> MarkdownIt:
     return md
 
 
+def _title(tokens: Sequence[Token]) -> str:
+    """The text of the first heading in ``tokens`` (or an empty string)."""
+    for i, tok in enumerate(tokens[:-1]):
+        if tok.type == "heading_open":
+            return "".join(c.content for c in tokens[i + 1].children or [] if c.type in ("text", "code_inline"))
+    return ""
+
+
 def title_of(markdown: str) -> str:
     """A chapter's first heading as plain text (or an empty string)."""
-    return next((plain(b.text) for b in parse(markdown) if isinstance(b, Heading)), "")
+    return _title(_md().parse(markdown))
 
 
 def arc_page(title: str, chapters: Sequence[tuple[str, str]]) -> str:
     """One page holding ``chapters`` (``(anchor, markdown)`` in order) under a contents list."""
-    items = "\n".join(f'<li><a href="#{escape(a)}">{escape(title_of(md) or a)}</a></li>' for a, md in chapters)
-    body = "\n".join(f'<article id="{escape(a)}">\n{_md().render(md)}</article>' for a, md in chapters)
+    md = _md()
+    parsed = [(anchor, md.parse(text)) for anchor, text in chapters]
+    items = "\n".join(f'<li><a href="#{escape(a)}">{escape(_title(toks) or a)}</a></li>' for a, toks in parsed)
+    body = "\n".join(f'<article id="{escape(a)}">\n{md.renderer.render(toks, md.options, {})}</article>'
+                     for a, toks in parsed)
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"

@@ -18,7 +18,7 @@ from pathlib import Path, PurePosixPath
 from ..errors import AnkoError
 from ..order import is_arc_dir, place
 from ..textfile import read_text
-from .doc import Block, Fold, Heading, MarkupError, Para, Vote, parse, text_line
+from .doc import Block, Fold, Heading, MarkupError, Para, Vote, parse, plain, text_line
 from .html import arc_page, title_of
 from .markup import SEP, render
 from .profile import Profile
@@ -74,11 +74,12 @@ def sources(out: Path) -> list[Source]:
     return found
 
 
-def short_title(source: Source) -> str:
+def short_title(source: Source, blocks: Sequence[Block]) -> str:
     """The chapter's name for post headers: its first heading without the subtitle after 「　」."""
     if not source.arc:
         return RULES_TITLE
-    return title_of(source.text).split("　")[0] or PurePosixPath(source.rel).stem
+    first = next((plain(b.text) for b in blocks if isinstance(b, Heading)), "")
+    return first.split("　")[0] or PurePosixPath(source.rel).stem
 
 
 def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[Block], list[Block]]:
@@ -98,12 +99,8 @@ def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[B
     return main, appendix
 
 
-def chapter_posts(text: str, p: Profile, name: str) -> list[str]:
-    """One chapter's Markdown as the texts of its posts, in order."""
-    try:
-        blocks = parse(text)
-    except MarkupError as err:
-        raise ExportError(str(err)) from None
+def chapter_posts(blocks: Sequence[Block], p: Profile, name: str) -> list[str]:
+    """One chapter's blocks as the texts of its posts, in order."""
     votes: list[Block] = [b for b in blocks if isinstance(b, Vote)]
     body: list[Block] = [b for b in blocks if not isinstance(b, Vote)]
     appendix: list[Block] = []
@@ -130,13 +127,14 @@ def _posts(srcs: Sequence[Source], p: Profile) -> list[Post]:
     out: list[Post] = []
     seq: dict[str, int] = {}
     for src in srcs:
-        name = short_title(src)
         seq[src.arc] = seq.get(src.arc, 0) + 1
         number = 0 if not src.arc else seq[src.arc]
         stem = PurePosixPath(src.rel).stem
         try:
-            texts = chapter_posts(src.text, p, name)
-        except ExportError as err:
+            blocks = parse(src.text)
+            name = short_title(src, blocks)
+            texts = chapter_posts(blocks, p, name)
+        except (ExportError, MarkupError) as err:
             raise ExportError(f"{src.rel}: {err}") from None
         folder = f"{src.arc}/" if src.arc else ""
         for k, t in enumerate(texts, 1):
@@ -155,7 +153,7 @@ def _pages(srcs: Sequence[Source], p: Profile) -> list[Post]:
     pages = []
     for i, (arc, chapters) in enumerate(arcs.items()):
         shown = (rules if i == 0 else []) + chapters
-        title = title_of(chapters[0].text).split(" · ")[0] or arc
+        title = title_of(chapters[0].text.split("\n", 1)[0]).split(" · ")[0] or arc
         items = [(PurePosixPath(s.rel).stem if s.arc else "rules", s.text) for s in shown]
         text = arc_page(title, items)
         pages.append(Post(f"{arc}{p.extension}", title, text, p.size(text)))

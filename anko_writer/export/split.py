@@ -21,7 +21,7 @@ from dataclasses import replace
 from typing import TypeVar
 
 from .doc import Block, Fold, Heading, ListBlock, Para, Quote, Table, Vote
-from .markup import SEP, block, render
+from .markup import SEP, block
 from .profile import Profile
 
 T = TypeVar("T")
@@ -34,13 +34,27 @@ class TooLarge(ValueError):
 
 
 def _group(atoms: Sequence[T], build: Callable[[list[T]], Block], p: Profile, budget: int) -> list[Block]:
-    """Consecutive ``atoms`` packed greedily into blocks made by ``build``, each within ``budget``."""
+    """Consecutive ``atoms`` packed greedily into blocks made by ``build``, each within ``budget``.
+
+    Sizes are estimated by adding each atom's own share (an upper bound: the join between two atoms
+    costs at most a separator); the exact size is measured only when the estimate passes ``budget``.
+    """
+    base = p.size(block(build([]), p))
+    slack = p.size(SEP)
     groups: list[list[T]] = []
     current: list[T] = []
+    estimate = base
     for atom in atoms:
-        if current and p.size(block(build(current + [atom]), p)) > budget:
-            groups.append(current)
-            current = []
+        share = p.size(block(build([atom]), p)) - base + slack
+        if current and estimate + share > budget:
+            exact = p.size(block(build(current + [atom]), p))
+            if exact > budget:
+                groups.append(current)
+                current, estimate = [], base + share
+            else:
+                estimate = exact
+        else:
+            estimate += share
         current.append(atom)
     groups.append(current)
     out = [build(g) for g in groups if g]
@@ -84,25 +98,32 @@ def pack(blocks: Sequence[Block], p: Profile, budget: int) -> list[list[Block]]:
     """``blocks`` cut to fit and gathered into posts of at most ``budget`` (0: one post)."""
     if budget <= 0:
         return [list(blocks)] if blocks else []
-    pieces = [piece for b in blocks for piece in fit(b, p, budget)]
+    pieces = [(piece, p.size(block(piece, p))) for b in blocks for piece in fit(b, p, budget)]
+    sep = p.size(SEP)
     posts: list[list[Block]] = []
-    current: list[Block] = []
-    for piece in pieces:
-        while current and p.size(render(current + [piece], p)) > budget:
-            cut = _heading_cut(current, p, budget)
-            posts.append(current[:cut])
+    current: list[tuple[Block, int]] = []
+    for piece, size in pieces:
+        while current and _size(current + [(piece, size)], sep) > budget:
+            cut = _heading_cut(current, sep, budget)
+            posts.append([b for b, _ in current[:cut]])
             current = current[cut:]
-        current.append(piece)
+        current.append((piece, size))
     if current:
-        posts.append(current)
+        posts.append([b for b, _ in current])
     return posts
 
 
-def _heading_cut(current: list[Block], p: Profile, budget: int) -> int:
+def _size(sized: Sequence[tuple[Block, int]], sep: int) -> int:
+    """The size of rendered blocks joined by separators (a block that renders empty is left out)."""
+    sizes = [size for _, size in sized if size]
+    return sum(sizes) + sep * max(0, len(sizes) - 1)
+
+
+def _heading_cut(current: list[tuple[Block, int]], sep: int, budget: int) -> int:
     """Where to end a full post: before its last heading when that leaves it at least half full."""
     for i in range(len(current) - 1, 0, -1):
-        if isinstance(current[i], Heading):
-            return i if p.size(render(current[:i], p)) * 2 >= budget else len(current)
+        if isinstance(current[i][0], Heading):
+            return i if _size(current[:i], sep) * 2 >= budget else len(current)
     return len(current)
 
 
