@@ -100,6 +100,15 @@ def test_chapter_arcs_and_verify(site: Path, duel: Path) -> None:
         assert find_problems(text, {"DUEL"}) == [], md
         assert "P$" not in text
     assert any("DUEL" in p for p in find_problems((out / "d01/b01.md").read_text(encoding="utf-8")))
+    # the core exports any ruleset's chapters, and the export still verifies
+    for forum in ("nga", "discuz", "html"):
+        exported = cli(site, "export", out, "--forum", forum, cwd=duel)
+        assert exported.returncode == 0, exported.stderr
+    posts = sorted(p.relative_to(out / "export/nga").as_posix() for p in (out / "export/nga").rglob("*.bbcode"))
+    assert posts[:2] == ["d01/001-b01-1.bbcode", "d01/002-b02-1.bbcode"] and "d02/003-b03-1.bbcode" in posts
+    assert (out / "export/html/d01.html").is_file()
+    again = cli(site, "verify", out, cwd=duel)
+    assert again.returncode == 0, again.stdout + again.stderr
     assert "枚金币" in (out / "d02/b01.md").read_text(encoding="utf-8")
 
 

@@ -252,7 +252,7 @@ def test_every_attack_line_has_the_records_numbers_in_order(chapters: Any) -> No
                 finish = (f"终结值 = {roll_text(a['finish_roll'])} + ({a['shooter_atk']} {MINUS} {a['keeper_gk']}) / 2 "
                           f"= {num(a['finish_value'])} ")
                 assert finish in shot, (month, shot)
-                assert ("**球进了！**" in shot) == a["goal"], shot
+                assert ("**球进了**！" in shot) == a["goal"], shot
             pos += 1
             checked += 1
     assert checked > 200
@@ -271,7 +271,7 @@ def test_attack_value_adds_up(chapters: Any) -> None:
 def test_goal_lines_and_headings_match_the_matches(chapters: Any) -> None:
     for month, (results, md) in chapters.items():
         goals = [a for _, a in our_attacks(results) if a["goal"]]
-        assert md.count("**球进了！**") == len(goals), month
+        assert md.count("**球进了**！") == len(goals), month
         for m in our_matches(results):
             level = "###" if m["competition"] == "league" else "####"
             assert f"\n{level} {heading(m)}\n" in md, (month, heading(m))
@@ -371,7 +371,7 @@ def test_timeouts_and_formation_changes_appear_with_their_dice(chapters: Any, vo
                             pos = find_line(lines, pos, f"**{team}半场变阵判定**", f"{roll_text(c['roll'])}")
                             assert f"落后 {c['deficit']} 球" in lines[pos] and f"= {p}%" in lines[pos]
                             if c["change"]:
-                                assert f"≤ {p}，**变阵！**方向骰{roll_text(c['direction_roll'])}" in lines[pos]
+                                assert f"≤ {p}，**变阵**！方向骰{roll_text(c['direction_roll'])}" in lines[pos]
                                 assert f"→ {c['to']}" in lines[pos]
                             else:
                                 assert f"> {p}，维持 {c['from']}" in lines[pos]
@@ -439,7 +439,7 @@ def test_post_match_injury_checks_of_our_club(chapters: Any) -> None:
             mine = [r for r in m["injuries"] if r["kind"] == "post_match" and r["team"] == club]
             hurt = [r for r in mine if r["injured"]]
             for r in hurt:
-                assert (f"风险 {r['risk']}%：{roll_text(r['rolls'][0])} ≤ {r['risk']}，**受伤！**缺阵骰"
+                assert (f"风险 {r['risk']}%：{roll_text(r['rolls'][0])} ≤ {r['risk']}，**受伤**！缺阵骰"
                         f"{roll_text(r['rolls'][1])}→ {r['weeks_table']} 周") in text
                 assert f"缺阵至第 {r['out_until_week']} 周" in text
             fine = len(mine) - len(hurt)
@@ -699,11 +699,11 @@ def test_month_one_publishes_the_schedule(chapters: Any) -> None:
 def test_coach_decision_states_the_rules(chapters: Any) -> None:
     for month, (results, md) in chapters.items():
         part = section(md, "三、主教练决策")
-        assert "按主属性（计阵型加成与体力惩罚）从高到低择优" in part
+        assert "首发按开帖里的规则挑人" in part  # the rule itself is in the rules post (rules.md)
         choice = results["choice"]
         assert choice["source"] in ("coach", "tactics")
         if choice["source"] == "coach":
-            assert f"没有安价投票的月份，主教练沿用当前阵型（{choice['before']}" in part
+            assert choice["formation"] == choice["before"] and f"{choice['before']}" in part
         else:  # 调整战术体系 (designed §16.3): the formation that counters the first opponent
             assert results["life"]["coach"]["carried_out"]
             assert f"调整战术体系挑出克制它的 **{choice['formation']}" in part

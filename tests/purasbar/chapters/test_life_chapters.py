@@ -213,7 +213,7 @@ def test_business_dice_and_results_appear_in_order(chapters: Any) -> None:
                 assert part.startswith(f" > {c['threshold']}，", pos), (month, c["n"])
                 continue
             triggered += 1
-            assert part.startswith(f" ≤ {c['threshold']}，**触发！**", pos), (month, c["n"])
+            assert part.startswith(f" ≤ {c['threshold']}，**触发**！", pos), (month, c["n"])
             pos = after(part, f"事件骰{dice(c['event_roll'])}", pos)
             if c["table"] == "business_events":
                 lo, hi = next((a, z) for a, z, _ in rg["ranges"] if a <= c["event_roll"]["total"] <= z)
@@ -262,7 +262,7 @@ def _action_lines(part: str, rec: dict[str, Any], label: str) -> None:
     assert f"本月的表：{table}。" in part
     row = rec["row"]
     if rec["vote"]:
-        assert f"**安价结果：{row['name']}。**" in part
+        assert f"**安价结果：{row['name']}**。" in part
     else:
         assert f"{label}{dice(rec['roll'])}→ {row['lo']}–{row['hi']} **{row['name']}**。" in part
     assert ("按替代规则" in part) == bool(rec["fallback"])
@@ -313,9 +313,9 @@ def test_coach_decision_dice_and_conflict_formulas(chapters: Any) -> None:
             lines = part.splitlines()
             assert owner_line in lines and coach_line in lines, (month, part)
             assert lines.index(owner_line) + 1 == lines.index(coach_line)
-            verdict = {"owner": f"**{o['total']} > {k['total']}，老板胜出！**",
-                       "coach": f"**{k['total']} > {o['total']}，主教练胜出！**",
-                       "tie": f"**{o['total']} = {k['total']}，平局。**"}[cf["winner"]]
+            verdict = {"owner": f"**{o['total']} > {k['total']}，老板胜出**！",
+                       "coach": f"**{k['total']} > {o['total']}，主教练胜出**！",
+                       "tie": f"**{o['total']} = {k['total']}，平局**。"}[cf["winner"]]
             assert verdict in part
             assert ("4.5.1 规定的强制冲突" in part) == cf["forced"]
             assert ("4.5.3 的非强制冲突" in part) == (not cf["forced"])
@@ -334,7 +334,7 @@ def test_coach_decision_dice_and_conflict_formulas(chapters: Any) -> None:
         elif a and a.get("pick_roll"):
             assert dice(a["pick_roll"]) in part
         # the formation part of the phase follows the decision
-        assert part.index("首发规则") > (part.index("- 教练方") if cf else 0)
+        assert part.index("首发按开帖里的规则挑人") > (part.index("- 教练方") if cf else 0)
     assert contests >= 4
 
 
@@ -367,7 +367,7 @@ def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
                     assert text.startswith(f"{head} > {e['odds']}，", pos)
                     continue
                 seen["triggered"] += 1
-                assert text.startswith(f"{head} ≤ {e['odds']}，**触发！**", pos)
+                assert text.startswith(f"{head} ≤ {e['odds']}，**触发**！", pos)
                 pos = after(text, f"事件骰{dice(e['event_roll'])}→ ", pos)
                 name = f"{e['range'][0]}–{e['range'][1]} **{e['name']}**"  # the event die is always public
                 assert text.startswith(f"事件骰{dice(e['event_roll'])}→ {name}", pos), (m["id"], e["key"])

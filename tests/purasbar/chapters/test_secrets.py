@@ -7,6 +7,8 @@ commitment itself. What the die decided is told only by the chapter that reveals
 
 from __future__ import annotations
 
+from anko_writer.order import is_arc_dir
+
 import re
 from pathlib import Path
 from typing import Any
@@ -236,7 +238,9 @@ def _publishable(out: Path) -> list[Path]:
 
 
 def _order(path: Path) -> tuple[int, int]:
-    """Posting order of a chapter: season, then months, the settlement, the index."""
+    """Posting order of a chapter: the rules post first, then season, months, the settlement, the index."""
+    if not is_arc_dir(path.parent.name):
+        return 0, 0
     season = int(path.parent.name[1:])
     return season, {"end": 13, "index": 14}.get(path.stem) or int(path.stem[1:])
 

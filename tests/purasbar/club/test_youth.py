@@ -226,7 +226,7 @@ def test_intake_and_promotion_render(tmp_path: Path) -> None:
     rec = promotions(d, "s1/promo", c2, 2, TABLE, bonus=5)
     md = render_macro(tmp_path, "promotions(rec)", rec=rec)
     assert "成功率 = 训练设施 2 级 × 3 + 首席助教 2 级 × 2 + 年龄项 + 5（外部环境）" in md
-    assert "**卡尔·穆勒**（19 岁，出场 0，进球 8）：6 + 4 + 10（年龄） + 5 = 25%，「1D100＝3」 ≤ 25，**晋升核心！**" in md
+    assert "**卡尔·穆勒**（19 岁，出场 0，进球 8）：6 + 4 + 10（年龄） + 5 = 25%，「1D100＝3」 ≤ 25，**晋升核心**！" in md
     assert "**汉斯·施密特**（31 岁，出场 25，进球 0）：6 + 4 − 5（年龄） + 5 = 10%，名额已满，不再判定。" in md
     assert "精神补偿「1D10＝4」→ MNT 24" in md and "年薪 20,000 P$ →" in md and "ATK = " in md
     none = promotions(Dice(1), "p", academy(2, 1), 1, TABLE)

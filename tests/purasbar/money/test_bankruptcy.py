@@ -177,7 +177,7 @@ def test_render_emergency(tmp_path: Path) -> None:
     d = Dice(1)
     d.fix(40, 41)
     ok = render_macro(tmp_path, "emergency(e)", e=emergency(d, "k", -250_000, 41, squad(), RULES))
-    assert "「1D100＝40」，需要 ≤ 40（20 + 财富 41 ÷ 2 取整 20）：**成功！**" in ok
+    assert "「1D100＝40」，需要 ≤ 40（20 + 财富 41 ÷ 2 取整 20）：**成功**！" in ok
     assert "= 550,000 P$" in ok
     sold = render_macro(tmp_path, "emergency(e)", e=emergency(d, "k", -250_000, 41, squad(), RULES))
     assert "强制出售身价最高的乙（总能力 245），贱卖价 245 × 5,000 = 1,225,000 P$" in sold
