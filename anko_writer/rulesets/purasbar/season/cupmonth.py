@@ -9,7 +9,7 @@ from ..competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
 from ..competition.standings import Result
-from ..match.matchday import advance_week, play_fixture
+from .matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
 from .world import World
 

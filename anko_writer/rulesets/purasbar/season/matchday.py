@@ -6,12 +6,12 @@ from typing import Any
 
 from ..events.environment import injury_bonus
 from ..events.match_events import MatchDepth
+from ..match.engine import VENUE_BONUS, play, prepare, recovery
+from ..match.side import AI_SUB_STAMINA, Plan
 from ..models import Club
 from ..money.finance import book_gate, ticket_income
-from ..season.club_life import pre_match, slice_hook
-from ..season.world import World, disclose_for, reveal_for
-from .engine import VENUE_BONUS, play, prepare, recovery
-from .side import AI_SUB_STAMINA, Plan
+from .club_life import pre_match, slice_hook
+from .world import World, disclose_for, reveal_for
 
 
 def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Any, them: Any,
