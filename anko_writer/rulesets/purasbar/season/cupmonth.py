@@ -9,6 +9,7 @@ from ..competition.calendar import CUP_MONTH, cup_week
 from ..competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
+from ..competition.records import Stage
 from ..competition.standings import Result
 from ..match.records import ComebackRecord, MatchRecord, RestRecord
 from .matchday import advance_week, play_fixture
@@ -16,12 +17,12 @@ from .season import choose_formation, month_end
 from .world import World
 
 
-def _stage_key(world: World, stage: dict[str, Any]) -> str:
+def _stage_key(world: World, stage: Stage) -> str:
     tag = f"sw{stage['round']}" if stage["competition"] == "swiss" else stage["stage"]
     return f"s{world.season}/cup/{tag}"
 
 
-def _play(world: World, stage: dict[str, Any], index: int, pairs: list[tuple[str, str]],
+def _play(world: World, stage: Stage, index: int, pairs: list[tuple[str, str]],
           decisions: dict[str, Any], counts: dict[str, int], matches: list[MatchRecord]) -> list[int]:
     """Play one match day: each pair's home side by 1D2 (the final is neutral), then the match."""
     base = _stage_key(world, stage)
