@@ -13,14 +13,14 @@ from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 from ....dice import RollJson
 from ..events.records import MatchEventRecord
 
-T = TypeVar("T")
+_T = TypeVar("_T")
 
 
-class HomeAway(TypedDict, Generic[T]):
+class HomeAway(TypedDict, Generic[_T]):
     """One value for each side of a match."""
 
-    home: T
-    away: T
+    home: _T
+    away: _T
 
 
 class Tendency(TypedDict):
