@@ -22,7 +22,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence
 
 from .errors import DiceError
 
@@ -124,6 +124,11 @@ def _parse(text: str) -> DiceExpr:
     return DiceExpr._build(text)
 
 
+RollJson = dict[str, Any]
+"""A roll as records embed it: :meth:`Roll.to_json` (``{id, purpose, expr, dice, total, hidden}``, ``kind``
+when set) or the short :meth:`Roll.ref` (``{id, expr, total}``)."""
+
+
 class Roll(NamedTuple):
     """One roll as it happened: what it decided, the notation, each die and the total (immutable)."""
 
@@ -143,7 +148,7 @@ class Roll(NamedTuple):
     """What the roll decides, for machines (``schedule_draw``, ``given_name``): templates select rolls
     by it, never by the human :attr:`purpose`. None for rolls nothing selects."""
 
-    def ref(self) -> dict:
+    def ref(self) -> RollJson:
         """A short reference to a public roll inside another record: ``{id, expr, total}``.
 
         The full record is in the month's ``rolls``; a hidden roll is never shortened.
@@ -152,7 +157,7 @@ class Roll(NamedTuple):
             return self.to_json()
         return {"id": self.id, "expr": self.expr, "total": self.total}
 
-    def to_json(self) -> dict:
+    def to_json(self) -> RollJson:
         """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set.
 
         >>> Roll("s1/x#1", "名", "1D9", (4,), 4, kind="given_name").to_json()["kind"]

@@ -12,9 +12,10 @@ Pure functions over club names and results; the caller plays the matches. Every 
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ....dice import Dice, Roll, shuffle
+from .records import DrawGroup, Floater, RollOff, RollOffThrow, Stage, SwissDraw, SwissRow
 from .standings import Result, table_rows
 
 SWISS_DIE = 30
@@ -32,8 +33,8 @@ HOME_DIE = "1D2"
 ROLL_OFF_DIE = "1D100"
 """000 §4.3.1: the 8th-place roll-off die (higher advances)."""
 
-STAGES: list[dict[str, Any]] = [
-    *({"competition": "swiss", "round": r, "stage": "swiss", "matches": 12, "neutral": False}
+STAGES: list[Stage] = [
+    *(Stage(competition="swiss", round=r, stage="swiss", matches=12, neutral=False)
       for r in range(1, SWISS_ROUNDS + 1)),
     {"competition": "knockout", "round": 1, "stage": "quarter_final", "matches": 4, "neutral": False},
     {"competition": "knockout", "round": 2, "stage": "semi_final", "matches": 2, "neutral": False},
@@ -45,7 +46,7 @@ STAGES: list[dict[str, Any]] = [
 # --------------------------------------------------------------------------- Swiss draw (000 §4.3.1)
 
 def swiss_round_pairs(dice: Dice, key: str, round_no: int, clubs: list[str],
-                      results: list[Result]) -> tuple[list[tuple[str, str]], dict[str, Any]]:
+                      results: list[Result]) -> tuple[list[tuple[str, str]], SwissDraw]:
     """One Swiss round's pairs (A, B) and the draw's record (000 §4.3.1).
 
     Algorithm (round 1 is the same with every club on 0 points, i.e. one random group):
@@ -77,7 +78,7 @@ def swiss_round_pairs(dice: Dice, key: str, round_no: int, clubs: list[str],
     pairs, steps_free = found
     floaters = [_floater(a, b, rows[a].points, rows[b].points, level) for a, b in pairs
                 if level[a] != level[b]]
-    record = {
+    record: SwissDraw = {
         "round": round_no, "groups": groups, "seeding": seeding,
         "pairs": [[a, b] for a, b in pairs], "floaters": floaters,
         "float_steps": sum(f["groups_down"] for f in floaters), "float_steps_free": steps_free,
@@ -86,9 +87,9 @@ def swiss_round_pairs(dice: Dice, key: str, round_no: int, clubs: list[str],
 
 
 def _draw_groups(dice: Dice, key: str, round_no: int, clubs: list[str],
-                 points: dict[str, int]) -> list[dict[str, Any]]:
+                 points: dict[str, int]) -> list[DrawGroup]:
     """Score groups, highest first, each shuffled by visible dice (000 §4.3.1 组内随机配对)."""
-    out = []
+    out: list[DrawGroup] = []
     for pts in sorted(set(points.values()), reverse=True):
         members = [t for t in clubs if points[t] == pts]
         purpose = f"瑞士轮第{round_no}轮抽签" if round_no == 1 else f"瑞士轮第{round_no}轮抽签（{pts}分组）"
@@ -106,7 +107,7 @@ def _met(clubs: Sequence[str], results: list[Result]) -> dict[str, set[str]]:
     return met
 
 
-def _floater(a: str, b: str, pa: int, pb: int, level: dict[str, int]) -> dict[str, Any]:
+def _floater(a: str, b: str, pa: int, pb: int, level: dict[str, int]) -> Floater:
     """A cross-group pair: ``a`` floats down to meet ``b``."""
     return {"team": a, "points": pa, "opponent": b, "opponent_points": pb,
             "groups_down": level[b] - level[a]}
@@ -166,7 +167,7 @@ def _line_bound(mask: int, lv: list[int]) -> int:
 
 # --------------------------------------------------------------------------- Swiss table (000 §4.3.1)
 
-def swiss_table(clubs: list[str], results: list[Result]) -> list[dict[str, Any]]:
+def swiss_table(clubs: list[str], results: list[Result]) -> list[SwissRow]:
     """The Swiss table: 总积分 > 净胜球 > 总进球 > 对手积分总和; still level keeps the order of ``clubs``."""
     rows = table_rows(list(clubs), results)
     opp = {t: 0 for t in clubs}
@@ -174,16 +175,16 @@ def swiss_table(clubs: list[str], results: list[Result]) -> list[dict[str, Any]]
         # 000 §4.3.1 对手积分总和: the final points of every opponent met
         opp[h] += rows[a].points
         opp[a] += rows[h].points
-    out = [{**rows[t].to_json(), "opp_points": opp[t]} for t in clubs]
+    out: list[SwissRow] = [{**rows[t].to_json(), "opp_points": opp[t]} for t in clubs]
     return sorted(out, key=lambda r: tuple(-v for v in tie_key(r)))
 
 
-def tie_key(row: dict[str, Any]) -> tuple[int, int, int, int]:
+def tie_key(row: SwissRow) -> tuple[int, int, int, int]:
     """The four Swiss criteria of a table row, in order (000 §4.3.1)."""
     return row["points"], row["gd"], row["gf"], row["opp_points"]
 
 
-def qualify(dice: Dice, key: str, table: list[dict[str, Any]]) -> tuple[list[str], dict[str, Any]]:
+def qualify(dice: Dice, key: str, table: list[SwissRow]) -> tuple[list[str], RollOff]:
     """The eight qualifiers in table order; a tie across 8th place goes to 1D100 (000 §4.3.1).
 
     Every club level with 8th on all four criteria throws 1D100; the highest take the places left
@@ -191,22 +192,22 @@ def qualify(dice: Dice, key: str, table: list[dict[str, Any]]) -> tuple[list[str
     their table order for the knockout seeding.
     """
     teams = [r["team"] for r in table]
-    record: dict[str, Any] = {"tied": [], "slots": 0, "throws": [], "advanced": [], "eliminated": []}
+    record: RollOff = {"tied": [], "slots": 0, "throws": [], "advanced": [], "eliminated": []}
     if len(table) <= QUALIFIERS or tie_key(table[QUALIFIERS - 1]) != tie_key(table[QUALIFIERS]):
         return teams[:QUALIFIERS], record
     cut = tie_key(table[QUALIFIERS - 1])
     tied = [r["team"] for r in table if tie_key(r) == cut]
     slots = QUALIFIERS - teams.index(tied[0])
     advanced, throws = _roll_off(dice, key, tied, slots)
-    record.update(tied=tied, slots=slots, throws=throws, advanced=[t for t in tied if t in advanced],
-                  eliminated=[t for t in tied if t not in advanced])
+    record.update({"tied": tied, "slots": slots, "throws": throws, "advanced": [t for t in tied if t in advanced],
+                   "eliminated": [t for t in tied if t not in advanced]})
     return teams[:teams.index(tied[0])] + record["advanced"], record
 
 
-def _roll_off(dice: Dice, key: str, tied: list[str], slots: int) -> tuple[set[str], list[list[dict]]]:
+def _roll_off(dice: Dice, key: str, tied: list[str], slots: int) -> tuple[set[str], list[list[RollOffThrow]]]:
     """1D100 each, highest advance; the clubs still level at the cut throw again."""
     advanced: set[str] = set()
-    throws: list[list[dict]] = []
+    throws: list[list[RollOffThrow]] = []
     pool = list(tied)
     while slots:
         rolls = {t: dice.roll(key, ROLL_OFF_DIE, f"瑞士轮第八名加掷（{t}）") for t in pool}

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from ....dice import Dice, shuffle
+from .records import FixtureRecord
 
 ROUNDS_BY_MONTH: dict[int, tuple[int, ...]] = {
     **{m: (2 * m - 1, 2 * m) for m in range(1, 11)},
@@ -34,7 +33,7 @@ class Fixture:
         """The other side."""
         return self.b if self.home_roll == 1 else self.a
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> FixtureRecord:
         """Plain record."""
         return {"round": self.round, "a": self.a, "b": self.b, "home_roll": self.home_roll,
                 "roll_id": self.roll_id, "home": self.home, "away": self.away}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Iterable
+
+from .records import StandingRow
 
 WIN, DRAW, LOSS = 3, 1, 0
 """Points for a result (the usual 3–1–0; the rulebook counts 积分 without restating them)."""
@@ -47,7 +49,7 @@ class Row:
             self.lost += 1
             self.form.append("负")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StandingRow:
         """DESIGN §5 standings record."""
         return {"team": self.team, "played": self.played, "won": self.won, "drawn": self.drawn,
                 "lost": self.lost, "gf": self.gf, "ga": self.ga, "gd": self.gd, "points": self.points}

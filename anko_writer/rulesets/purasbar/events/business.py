@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
-
 from ....dice import Dice
 from ....resources import Resources
 from ....tables import DiceTable, Row
@@ -24,6 +22,7 @@ from ..competition.calendar import MONTHS
 from ..money.finance import r_band
 from .depth import POLARITIES, Depth, multiplier, scale
 from .effects import pick
+from .records import BusinessBranch, BusinessEvent, BusinessRecord, EffectSpec, RangesInfo
 from .pool import EventTables, RowAt, check_rows, draw, load_event_tables, row_at, table_fail
 
 CHECKS = 3
@@ -114,7 +113,7 @@ def _grow(widths: list[int], rows: list[Row], i: int, left: int, right: int) -> 
             raise ValueError(f"{who} is too narrow to give faces to {to}")
 
 
-def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> tuple[Ranges, dict[str, Any]]:
+def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> tuple[Ranges, RangesInfo]:
     """This month's Appendix B ranges (§6.2.2 widening, then §6.2.3 R scaling) and their record."""
     rows = sorted(table.rows, key=lambda r: r.lo)
     widths = [r.hi - r.lo + 1 for r in rows]
@@ -134,7 +133,7 @@ def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> 
             ranges.append((lo, lo + w - 1, row))
         lo += w
     spans = {r.params["key"]: [a, b] for a, b, r in ranges}
-    record = {
+    record: RangesInfo = {
         "R": R if math.isfinite(R) else None, "band": r_band(R), "facility_factor": r_factor(R),
         "widen": widen, "injection": spans[INJECTION_KEY], "facility": spans.get(FACILITY_KEY),
         "facility_width": widths[fac], "ranges": [[a, b, r.params["key"]] for a, b, r in ranges],
@@ -150,7 +149,7 @@ def lookup(ranges: Ranges, face: int) -> Row:
     raise ValueError(f"no business event covers {face}")
 
 
-def _effect(row: Row, depth: int, scaled: bool, wealth: int) -> dict[str, Any]:
+def _effect(row: Row, depth: int, scaled: bool, wealth: int) -> EffectSpec:
     """The row's effect at ``depth`` in ``effects.apply`` form: ``{effect, polarity, amount, base, **params}``."""
     params = {k: v for k, v in row.params.items() if k not in META}
     polarity = row.params["polarity"]
@@ -170,13 +169,13 @@ def _effect(row: Row, depth: int, scaled: bool, wealth: int) -> dict[str, Any]:
     return {"effect": kind, **params, "polarity": final, "amount": amount, "base": base}
 
 
-def _funds(amount: int) -> dict[str, Any]:
+def _funds(amount: int) -> EffectSpec:
     """A rule-fixed payment to the club (§6.2.4 bonus or 违约金): never depth-scaled."""
     return {"effect": "funds", "polarity": "positive", "amount": amount, "base": amount}
 
 
-def _training(dice: Dice, key: str, row: Row, effect: dict[str, Any],
-              staff: Mapping[str, int]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _training(dice: Dice, key: str, row: Row, effect: EffectSpec,
+              staff: Mapping[str, int]) -> tuple[EffectSpec, BusinessBranch]:
     """000 §6.2.4 职员进修: a random staff member below max goes up, else a 50,000 P$ bonus."""
     candidates = [r for r in STAFF_ROLES if 1 <= staff.get(r, 0) < STAFF_MAX]
     if not candidates:  # every staff member is at max: the equivalent bonus
@@ -188,29 +187,29 @@ def _training(dice: Dice, key: str, row: Row, effect: dict[str, Any],
                     "from": level, "to": min(STAFF_MAX, level + effect["amount"])}
 
 
-def _poaching(dice: Dice, key: str, row: Row, effect: dict[str, Any], staff: Mapping[str, int],
-              salaries: Mapping[str, int] | None) -> tuple[dict[str, Any], dict[str, Any]]:
+def _poaching(dice: Dice, key: str, row: Row, effect: EffectSpec, staff: Mapping[str, int],
+              salaries: Mapping[str, int] | None) -> tuple[EffectSpec, BusinessBranch]:
     """000 §6.2.4 职员挖角: the member leaves (level down), or 违约金 when absent or unwilling to go."""
     role, roll = (row.params["role"], None) if row.params["role"] != "random" else \
         pick(dice, key, STAFF_ROLES, "挖角对象")
     effect["role"] = role
     level = staff.get(role, 0)
-    branch: dict[str, Any] = {"role": role, "pick_roll": roll, "level": level}
+    branch: BusinessBranch = {"role": role, "pick_roll": roll, "level": level}
     if level:
         stay = dice.roll(key, "1D100", "职员去留")
-        branch.update(stay_roll=stay.to_json(), stay_at_most=int(row.params["stay"]))
+        branch.update({"stay_roll": stay.to_json(), "stay_at_most": int(row.params["stay"])})
         if stay.total > int(row.params["stay"]):  # designed: above the row's ``stay`` the member accepts
-            branch.update(branch="leaves", to=max(1, level - effect["amount"]))
+            branch.update({"branch": "leaves", "to": max(1, level - effect["amount"])})
             return effect, branch
     # 000 §6.2.4: no such staff, or unwilling to leave → the other club pays half a year's salary
     table = row.params["salary_by_level"]
     salary = salaries[role] if salaries and role in salaries else int(table[max(1, level) - 1])
     pay = salary * COMPENSATION_MONTHS // MONTHS
-    branch.update(branch="compensation" if level else "absent", salary=salary, compensation=pay)
+    branch.update({"branch": "compensation" if level else "absent", "salary": salary, "compensation": pay})
     return _funds(pay), branch
 
 
-def _facility(dice: Dice, key: str, row: Row) -> dict[str, Any]:
+def _facility(dice: Dice, key: str, row: Row) -> BusinessBranch:
     """附录 B 设施升级折扣骰 (designed): the club pays ``cost`` less a 1D50 percent discount."""
     r = dice.roll(key, str(row.params["discount_dice"]), "设施升级折扣骰")
     cost = int(row.params["cost"])
@@ -224,13 +223,13 @@ def _strings(depth: int) -> str:
 
 
 def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: EventTables, wealth: int,
-           staff: Mapping[str, int] | None, salaries: Mapping[str, int] | None) -> dict[str, Any]:
+           staff: Mapping[str, int] | None, salaries: Mapping[str, int] | None) -> BusinessEvent:
     """One triggered event: the D100, the row, its described effect and the depth it leaves."""
     before = depth.value
     # 000 §6.2.5: at ±3 the event comes from the exclusive table, then depth resets
     drawn = draw(dice, key, tables, depth, lookup=lambda face: lookup(ranges, face))
     side, row = drawn.exclusive, drawn.row
-    rec: dict[str, Any] = {"table": TABLE_NAMES[drawn.side], "event_roll": drawn.roll.to_json(),
+    rec: BusinessEvent = {"table": TABLE_NAMES[drawn.side], "event_roll": drawn.roll.to_json(),
                            "key": row.params["key"], "name": row.params["name"], "base_polarity": row.params["polarity"],
                            "env": row.params.get("env"), "text": row.text, "depth_before": before}
     effect = _effect(row, before, not side, wealth)
@@ -256,14 +255,14 @@ def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: EventTabl
 
 def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanaticism: int, wealth: int,
                 R: float, tables: EventTables, *, staff: Mapping[str, int] | None = None,
-                salaries: Mapping[str, int] | None = None) -> list[dict[str, Any]]:
+                salaries: Mapping[str, int] | None = None) -> list[BusinessRecord]:
     """000 §4.1 phase 1 step 1: a ``ranges`` record, then the three ``check`` records in throwing order."""
     ranges, info = dynamic_ranges(tables.base, fanaticism, wealth, R)
     threshold = BASE_THRESHOLD + commercial_level  # 000 §6.2.1
-    out: list[dict[str, Any]] = [{"kind": "ranges", **info}]
+    out: list[BusinessRecord] = [{"kind": "ranges", **info}]
     for n in range(1, CHECKS + 1):
         t = dice.roll(key, "1D100", "经营事件判定")
-        rec: dict[str, Any] = {"kind": "check", "n": n, "threshold": threshold, "trigger": t.to_json(),
+        rec: BusinessRecord = {"kind": "check", "n": n, "threshold": threshold, "trigger": t.to_json(),
                                "triggered": t.total <= threshold}
         if rec["triggered"]:  # 000 §6.2.1: resolve this event before the next check
             rec.update(_event(dice, key, depth, ranges, tables, wealth, staff, salaries))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+
+from .records import DepthReset, DepthStep
 
 DEPTH_MIN, DEPTH_MAX = -3, 3
 """000 §6.1: depth is an integer from −3 to +3."""
@@ -96,7 +97,7 @@ class Depth:
         """+1 / −1 when the pool stands at ±3: the next event uses the exclusive table (§6.1.2)."""
         return 1 if self.value >= DEPTH_MAX else -1 if self.value <= DEPTH_MIN else 0
 
-    def step(self, face: int) -> dict[str, Any] | None:
+    def step(self, face: int) -> DepthStep | None:
         """Apply the ladder to one event roll; the record of the move, or None."""
         move = ladder_step(self.pool, self.value, face)
         if not move:
@@ -105,7 +106,7 @@ class Depth:
         self.value = max(DEPTH_MIN, min(DEPTH_MAX, self.value + move))
         return {"pool": self.pool, "face": face, "before": before, "after": self.value}
 
-    def reset(self) -> dict[str, Any]:
+    def reset(self) -> DepthReset:
         """After an exclusive event (or, for business, at season end): back to 0 (§6.1.1, §6.1.2)."""
         before, self.value = self.value, 0
         return {"pool": self.pool, "before": before, "after": 0, "reset": True}

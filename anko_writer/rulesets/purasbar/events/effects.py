@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any, Callable, TypeVar
 
-from ....dice import Dice
+from ....dice import Dice, RollJson
 from ..models import Club, Player
+from .depth import Depth
+from .records import (
+    AffinityChange, EffectChange, EffectRecord, EffectSpec, MatchModEffect, PendingInjury, PickedFrom, SealedInjury,
+)
 
 MORALE_MIN, MORALE_MAX = -100, 100
 """000 §5.1.3: team morale runs from −100 to 100."""
@@ -43,9 +47,9 @@ class Target:
     """role → object with ``level`` (our club)."""
     affinity: Any = None
     """Our :class:`people.Affinity` (bonds by person: coach and the five staff roles)."""
-    depth: dict[str, Any] = field(default_factory=dict)
+    depth: dict[str, Depth] = field(default_factory=dict)
     """pool → :class:`depth.Depth`."""
-    match_mods: list[dict[str, Any]] | None = None
+    match_mods: list[MatchModEffect] | None = None
     """Where a ``match_mod`` goes while a match is being played."""
     environment: Any = None
     """The season's :class:`environment.Environment`."""
@@ -58,7 +62,7 @@ def _sign(polarity: str) -> int:
     return -1 if polarity == "negative" else 1
 
 
-def pick(dice: Dice, key: str, pool: Sequence[T], purpose: str) -> tuple[T, dict[str, Any] | None]:
+def pick(dice: Dice, key: str, pool: Sequence[T], purpose: str) -> tuple[T, RollJson | None]:
     """A random member of a non-empty ``pool`` by a visible 1Dn on stream ``key`` (no roll when there is one)."""
     if len(pool) == 1:
         return pool[0], None
@@ -66,11 +70,16 @@ def pick(dice: Dice, key: str, pool: Sequence[T], purpose: str) -> tuple[T, dict
     return pool[r.total - 1], r.to_json()
 
 
-def _pick(t: Target, pool: list[Any], purpose: str) -> tuple[Any, dict[str, Any] | None]:
+def _pick(t: Target, pool: list[Any], purpose: str) -> tuple[Any, RollJson | None]:
     """:func:`pick` on the target's stream; ``(None, None)`` for an empty pool."""
     if not pool:
         return None, None
     return pick(t.dice, t.key, pool, purpose)
+
+
+def _picked_from(roll: RollJson | None, pool: list[str]) -> PickedFrom:
+    """``pick_from``, the pool a random pick chose from, when a roll made the pick."""
+    return {"pick_from": pool} if roll else {}
 
 
 def _players(t: Target, target: str) -> list[Player]:
@@ -85,7 +94,7 @@ def _players(t: Target, target: str) -> list[Player]:
     return ps
 
 
-def _funds(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _funds(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if t.funds is None:
         return {"changed": False, "reason": "untracked"}
     before = t.funds.balance
@@ -94,13 +103,13 @@ def _funds(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     return {"changed": True, "before": before, "after": t.funds.balance}
 
 
-def _morale(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _morale(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     before = t.club.morale
     t.club.morale = max(MORALE_MIN, min(MORALE_MAX, before + _sign(eff["polarity"]) * amount))
     return {"changed": t.club.morale != before, "before": before, "after": t.club.morale}
 
 
-def _facility(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _facility(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     name = eff.get("facility", "random")
     roll = None
     if name == "random":
@@ -109,10 +118,10 @@ def _facility(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     after = max(LEVEL_MIN, min(LEVEL_MAX, before + _sign(eff["polarity"]) * eff.get("levels", 1)))
     t.club.facilities[name] = after
     return {"changed": after != before, "facility": name, "before": before, "after": after, "pick_roll": roll,
-            **({"pick_from": list(FACILITIES)} if roll else {})}
+            **_picked_from(roll, list(FACILITIES))}
 
 
-def _staff(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _staff(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if t.staff is None:
         return {"changed": False, "reason": "untracked"}
     role = eff.get("role", "random")
@@ -125,10 +134,10 @@ def _staff(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     if role == "doctor":
         t.club.doctor = member.level
     return {"changed": member.level != before, "role": role, "before": before, "after": member.level,
-            "pick_roll": roll, **({"pick_from": sorted(t.staff)} if roll else {})}
+            "pick_roll": roll, **_picked_from(roll, sorted(t.staff))}
 
 
-def _affinity(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _affinity(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if t.affinity is None:
         return {"changed": False, "reason": "untracked"}
     who = eff.get("who", "random")
@@ -138,16 +147,16 @@ def _affinity(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
         who, roll = _pick(t, people, "好感对象")
     targets = people if who == "all" else [who]
     directions = ("owner_to", "to_owner") if eff.get("direction", "both") == "both" else (eff["direction"],)
-    changes = []
+    changes: list[AffinityChange] = []
     for person in targets:
         for d in directions:
             before = t.affinity.get(person, d)
             after = t.affinity.adjust(person, d, _sign(eff["polarity"]) * amount)
             changes.append({"who": person, "direction": d, "before": before, "after": after})
-    return {"changed": True, "changes": changes, "pick_roll": roll, **({"pick_from": people} if roll else {})}
+    return {"changed": True, "changes": changes, "pick_roll": roll, **_picked_from(roll, people)}
 
 
-def _injury(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _injury(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     pool = _players(t, eff.get("target", "random"))
     p, roll = _pick(t, pool, "伤者抽取")
     if p is None:
@@ -163,7 +172,7 @@ def _injury(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
             "weeks": weeks, "out_until_week": until, "pick_roll": roll}
 
 
-def sealed_absence(club: Club, p: Player, pending: dict[str, Any], week: int) -> dict[str, Any]:
+def sealed_absence(club: Club, p: Player, pending: PendingInjury, week: int) -> SealedInjury:
     """000 §5.8.4: ``p`` is out until the reveal; the absence the sealed die decided waits, masked,
     under ``pending`` (``sealed_by`` the die), with the doctor applied as 000 §5.7.1 item 4 says."""
     weeks = max(1, pending["weeks"] - club.doctor)
@@ -174,7 +183,7 @@ def sealed_absence(club: Club, p: Player, pending: dict[str, Any], week: int) ->
                         "from_week": week, "out_until_week": week + weeks}}
 
 
-def _stamina(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _stamina(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     pool = _players(t, "random") if eff.get("target") == "random" else [p for p in t.club.players if p.rolled]
     roll = None
     if eff.get("target") == "random":
@@ -186,7 +195,7 @@ def _stamina(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
             "pick_roll": roll}
 
 
-def _ability(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _ability(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     p, roll = _pick(t, _players(t, eff.get("target", "random")), "球员抽取")
     if p is None:
         return {"changed": False, "reason": "no player"}
@@ -197,15 +206,15 @@ def _ability(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
             "after": p.attrs[attr], "pick_roll": roll}
 
 
-def _match_mod(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _match_mod(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if t.match_mods is None:
         return {"changed": False, "reason": "no match"}
-    mod = {"side": eff.get("side", "us"), "amount": _sign(eff["polarity"]) * amount, "slices": eff.get("slices", 6)}
+    mod: MatchModEffect = {"side": eff.get("side", "us"), "amount": _sign(eff["polarity"]) * amount, "slices": eff.get("slices", 6)}
     t.match_mods.append(mod)
     return {"changed": True, **mod}
 
 
-def _depth(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _depth(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     pool = t.depth.get(eff.get("pool", "business"))
     if pool is None:
         return {"changed": False, "reason": "no pool"}
@@ -214,7 +223,7 @@ def _depth(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     return {"changed": pool.value != before, "pool": pool.pool, "before": before, "after": pool.value}
 
 
-def _environment(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _environment(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if t.environment is None:
         return {"changed": False, "reason": "no environment"}
     target = eff["target"]
@@ -223,18 +232,18 @@ def _environment(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
     return {"changed": True, "target": target, "before": before, "after": t.environment.modifiers[target]}
 
 
-def _nothing(t: Target, eff: dict[str, Any], amount: int) -> dict[str, Any]:
+def _nothing(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     return {"changed": False}
 
 
-_APPLY: dict[str, Callable[[Target, dict[str, Any], int], dict[str, Any]]] = {
+_APPLY: dict[str, Callable[[Target, EffectSpec, int], EffectChange]] = {
     "funds": _funds, "investment": _funds, "morale": _morale, "facility": _facility, "staff_level": _staff,
     "affinity": _affinity, "injury": _injury, "stamina": _stamina, "ability": _ability,
     "match_mod": _match_mod, "depth": _depth, "environment": _environment, "nothing": _nothing,
 }
 
 
-def apply(t: Target, effect: dict[str, Any]) -> dict[str, Any]:
+def apply(t: Target, effect: EffectSpec) -> EffectRecord:
     """Apply one resolved effect (``{effect | kind, polarity, amount, **params}``); the record of the change.
 
     ``amount`` is the final magnitude (after depth scaling and any coach response); the polarity

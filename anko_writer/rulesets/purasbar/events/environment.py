@@ -12,6 +12,7 @@ from ....schema import Check, Enum, Field, Int, List, Map, Problem, Str
 from ....tables import DiceTable, Row, TotalRange, load_table, span_text
 from .depth import POLARITIES, Depth, scale
 from .pool import EventTables, check_rows, draw, load_event_tables
+from .records import EnvironmentState, EnvModifier, ExternalRecord, LeagueEffect
 
 TARGETS = {
     "ticket": "multiplier",
@@ -118,7 +119,7 @@ class Environment:
         self.modifiers.clear()
         self.events.clear()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> EnvironmentState:
         """``{depth, modifiers, events}`` for the campaign state."""
         mods = {t: self.modifiers[t] for t in TARGETS if self.modifiers.get(t)}
         return {"depth": self.depth.value, "modifiers": mods, "events": list(self.events)}
@@ -133,12 +134,12 @@ class Environment:
         return env
 
 
-def _modifiers(row: Row, depth: int, scaled: bool) -> list[dict[str, Any]]:
+def _modifiers(row: Row, depth: int, scaled: bool) -> list[EnvModifier]:
     """The row's environment modifiers, magnitudes scaled by depth (§6.1.2), signs as written."""
     p = row.params
     mods = ([{"target": p["target"], "percent": p["percent"]}] if row.effect == "environment" else [])
     mods += [dict(m) for m in p.get("also", [])]
-    out = []
+    out: list[EnvModifier] = []
     for m in mods:  # scale() keeps a neutral row's size: only its polarity turns at ±2
         size = scale(abs(m["percent"]), p["polarity"], depth)[0] if scaled else abs(m["percent"])
         out.append({"target": m["target"], "base": m["percent"], "percent": size if m["percent"] > 0 else -size})
@@ -150,7 +151,7 @@ def _modifiers(row: Row, depth: int, scaled: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _other(row: Row, depth: int, scaled: bool) -> list[dict[str, Any]]:
+def _other(row: Row, depth: int, scaled: bool) -> list[LeagueEffect]:
     """Effects the season code applies (league-wide funds or morale, a business depth move)."""
     if row.effect not in ("funds", "morale", "depth"):
         return []
@@ -158,13 +159,13 @@ def _other(row: Row, depth: int, scaled: bool) -> list[dict[str, Any]]:
     if scaled and row.effect != "depth":  # a depth move is a step, never multiplied
         amount = scale(amount, polarity, depth)[0]
     sign = 1 if polarity == "positive" else -1
-    rec: dict[str, Any] = {"kind": row.effect, "scope": "league", "amount": amount, "delta": sign * amount}
+    rec: LeagueEffect = {"kind": row.effect, "scope": "league", "amount": amount, "delta": sign * amount}
     if row.effect == "depth":
         rec["pool"] = row.params["pool"]
     return [rec]
 
 
-def _resolve(dice: Dice, key: str, env: Environment, tables: EventTables, forced: bool) -> dict[str, Any]:
+def _resolve(dice: Dice, key: str, env: Environment, tables: EventTables, forced: bool) -> ExternalRecord:
     """One external event: table, roll, depth, scaled effects applied to ``env``."""
     drawn = draw(dice, key, tables, env.depth, exclusive=forced)  # §6.4.2: only the forced event switches
     exclusive, table, roll, row = drawn.exclusive, drawn.table, drawn.roll, drawn.row
@@ -191,13 +192,13 @@ def _resolve(dice: Dice, key: str, env: Environment, tables: EventTables, forced
     }
 
 
-def season_start(dice: Dice, key: str, env: Environment, tables: EventTables) -> dict[str, Any]:
+def season_start(dice: Dice, key: str, env: Environment, tables: EventTables) -> ExternalRecord:
     """000 §6.4.1: the forced D100 at the first month of a season; the season's modifiers start over."""
     env.new_season()
     return _resolve(dice, key, env, tables, forced=True)
 
 
-def extra_trigger(dice: Dice, key: str, env: Environment, tables: EventTables) -> dict[str, Any]:
+def extra_trigger(dice: Dice, key: str, env: Environment, tables: EventTables) -> ExternalRecord:
     """000 §6.4.1 extra roll after a super-event: Appendix C even at ±3, added to the season's modifiers."""
     return _resolve(dice, key, env, tables, forced=False)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources
@@ -20,6 +20,7 @@ from ....tables import DiceTable
 from . import pool
 from .depth import MATCH_LADDER, POLARITIES, Depth, multiplier, scale
 from .pool import EventTables, RowAt, draw, load_event_tables
+from .records import EffectEntry, EffectSpec, MatchEventRecord, ResponseOutcome, ResponseRecord, ResponseRoll
 
 PRE = 0
 """The pre-match point; in-play points are the slice numbers of :mod:`.match` (1–8)."""
@@ -66,18 +67,18 @@ def worsen(amount: int) -> int:
     return max(amount + 1, amount * 3 // 2)
 
 
-def _harms(entry: dict[str, Any]) -> bool:
+def _harms(entry: EffectEntry) -> bool:
     """An applied effect is harm to us: our injury, a loss for us, a gain for them."""
     if entry["effect"] == "injury":
         return entry["side"] == "us"
     return (entry["delta"] < 0) == (entry["side"] == "us")
 
 
-def _entry(effect: str, params: dict[str, Any], side: str, signed: int) -> dict[str, Any]:
+def _entry(effect: str, params: EffectSpec, side: str, signed: int) -> EffectEntry:
     """One effect on one side, as the engine applies it."""
     if effect == "injury":
         return {"effect": effect, "side": side, "target": params["target"], "weeks": abs(signed)}
-    out: dict[str, Any] = {"effect": effect, "side": side, "delta": signed}
+    out: EffectEntry = {"effect": effect, "side": side, "delta": signed}
     if effect == "match_mod":
         out["slices"] = params["slices"]
     if effect == "stamina":
@@ -85,7 +86,7 @@ def _entry(effect: str, params: dict[str, Any], side: str, signed: int) -> dict[
     return out
 
 
-def _apply(effect: str, params: dict[str, Any], amount: int, polarity: str) -> list[dict[str, Any]]:
+def _apply(effect: str, params: EffectSpec, amount: int, polarity: str) -> list[EffectEntry]:
     """The effects of a row at its resolved size and polarity (000 §6.1.2)."""
     if effect == "nothing":
         return []
@@ -99,9 +100,9 @@ def _apply(effect: str, params: dict[str, Any], amount: int, polarity: str) -> l
     return [_entry(effect, params, side, amount if good else -amount)]
 
 
-def _resize(entry: dict[str, Any], size: Any) -> dict[str, Any]:
+def _resize(entry: EffectEntry, size: Any) -> EffectEntry:
     """The entry with its harm resized by ``size`` (halve or worsen)."""
-    out = dict(entry)
+    out = entry.copy()
     if out["effect"] == "injury":
         out["weeks"] = size(out["weeks"])
     else:
@@ -109,7 +110,7 @@ def _resize(entry: dict[str, Any], size: Any) -> dict[str, Any]:
     return out
 
 
-def _response(dice: Dice, key: str, modifier: int, sealed: bool) -> dict[str, Any]:
+def _response(dice: Dice, key: str, modifier: int, sealed: bool) -> ResponseRecord:
     """000 §6.3.3: 1D100 + modifier; natural 1–5 worse, ≥ 50 halved, else failed (depth never moves).
 
     A sealed response keeps what its face decides under ``sealed_by`` (masked in public records)."""
@@ -121,16 +122,17 @@ def _response(dice: Dice, key: str, modifier: int, sealed: bool) -> dict[str, An
         outcome = "halved"
     else:
         outcome = "failed"
-    decided = {"face": r.total, "total": total, "outcome": outcome}
-    rec = {"roll": r.ref(), "modifier": modifier, "threshold": RESPONSE_THRESHOLD}
+    decided: ResponseOutcome = {"face": r.total, "total": total, "outcome": outcome}
+    rec: ResponseRoll = {"roll": r.ref(), "modifier": modifier, "threshold": RESPONSE_THRESHOLD}
     if sealed:
         return {**rec, "sealed": True, "result": {"sealed_by": r.id, **decided}}
     return {**rec, "sealed": False, **decided}
 
 
-def _pending(entry: dict[str, Any], roll_id: str) -> dict[str, Any]:
+def _pending(entry: EffectEntry, roll_id: str) -> EffectEntry:
     """An injury whose length waits for the sealed response's reveal: out now, for how long is sealed."""
-    return {**entry, "weeks": None, "pending": {"sealed_by": roll_id, "weeks": entry["weeks"]}}
+    weeks = cast(int, entry["weeks"])  # an injury entry has its weeks until this makes it pending
+    return {**entry, "weeks": None, "pending": {"sealed_by": roll_id, "weeks": weeks}}
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
@@ -139,13 +141,13 @@ def _plain(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: int, hidden_rules: bool,
-          tables: EventTables, odds_modifier: int = 0) -> dict[str, Any] | None:
+          tables: EventTables, odds_modifier: int = 0) -> MatchEventRecord | None:
     """One §6.3 check point: trigger, event, depth, scaling, response; ``None`` where no check is made."""
     if point not in POINTS:
         return None  # §5.2 补时 slices: no §6.3.1 odds (designed mapping, see POINTS)
     odds = POINTS[point] + odds_modifier  # §6.3.1 "可被某些成就或特殊状态修正"
     trigger = dice.roll(key, "1D100", "比赛事件触发")
-    rec: dict[str, Any] = {"point": point, "odds": odds, "trigger_roll": trigger.ref(),
+    rec: MatchEventRecord = {"point": point, "odds": odds, "trigger_roll": trigger.ref(),
                            "triggered": trigger.total <= odds}
     if not rec["triggered"]:
         return rec

@@ -21,6 +21,7 @@ from ....resources import Resources
 from ....schema import At, Node
 from ....tables import DiceTable, Row, load_table
 from .depth import Depth
+from .records import DepthReset, DepthStep
 
 SIDES = ("base", "golden", "dark")
 """The three tables of a pool: the base table, +3 黄金 and −3 至暗 (000 §6.1.2)."""
@@ -130,7 +131,7 @@ class EventDraw:
     roll: Roll
     row: Row
 
-    def settle(self, depth: Depth, reset: bool = True) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    def settle(self, depth: Depth, reset: bool = True) -> tuple[DepthStep | None, DepthReset | None]:
         """Move the pool after the event: ``(step, reset)`` records.
 
         The ladder steps on the event's own roll (000 §6.1.3; nothing moves at ±3); after an exclusive

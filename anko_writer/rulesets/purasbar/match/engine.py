@@ -16,6 +16,10 @@ from .formations import FORMATIONS, counter
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
 from .penalties import shootout, takers
+from .records import (
+    Appearance, AttackRecord, CoreReveal, Disclosure, HomeAway, MatchEventRecord, MatchNotes, MatchRecord, NoteKind, NoteRecord,
+    ShooterPick, ShootoutRecord, SliceEvent, SliceRecord, TempAbility,
+)
 from .side import Plan, Side
 from .substitutions import temp_ability
 
@@ -49,12 +53,12 @@ RECOVERY_BASE = 10
 YOUNG_AGE = 23
 """000 §5.6: players aged ≤ 23 recover 2 more."""
 
-Reveal = Callable[[Club, Player], "dict[str, Any] | None"]
+Reveal = Callable[[Club, Player], "CoreReveal | None"]
 """Called for every player a calculation reads: rolls an unrolled core player's profile on first
 involvement (000 §5.8.3); returns a record when the chapter should show it, else ``None``."""
-Disclose = Callable[[Club], "dict[str, Any] | None"]
+Disclose = Callable[[Club], "Disclosure | None"]
 """Called at a side's first attack calculation: the opponent's four abilities (000 §5.8.2)."""
-EventHook = Callable[[int, Side, Side], "list[dict[str, Any]]"]
+EventHook = Callable[[int, Side, Side], "list[MatchEventRecord]"]
 """Called at the start of each slice: the §6.3 match events it rolled and applied (the hook owns the
 event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
 
@@ -110,18 +114,19 @@ class _Ctx:
     """Our match: every involved player goes through ``reveal`` (disclosure); else only unrolled ones."""
     week: int = 0
     disclosed: set[str] = field(default_factory=set)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    attacks: list[dict[str, Any]] = field(default_factory=list)
-    records: dict[str, list[dict[str, Any]]] = field(default_factory=lambda: {
-        "substitutions": [], "timeouts": [], "formation_changes": [], "injuries": [], "match_events": []})
+    events: list[SliceEvent] = field(default_factory=list)
+    attacks: list[AttackRecord] = field(default_factory=list)
+    records: MatchNotes = field(default_factory=lambda: MatchNotes(
+        substitutions=[], timeouts=[], formation_changes=[], injuries=[], match_events=[]))
     risk_bonus: int = 0
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: "EventHook | None" = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
 
-    def note(self, kind: str, rec: dict[str, Any]) -> None:
+    def note(self, kind: NoteKind, rec: NoteRecord) -> None:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
-        self.records[kind].append(rec)
+        records: list[Any] = self.records[kind]  # Any: each kind's list holds its own record type
+        records.append(rec)
         self.events.append({"kind": kind, "index": len(self.records[kind]) - 1})
 
 
@@ -134,7 +139,7 @@ def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
             ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
 
 
-def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
+def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
     groups = {"FW": side.lineup["FW"], "MF": side.lineup["MF"],
               "OTHER": side.lineup["DF"] + side.lineup["GK"]}
     weights = Weighted(tuple((g, w) for g, w in SHOOTER_WEIGHTS if groups[g]))
@@ -144,7 +149,7 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[dict[str, Any], Player, str]:
     pick_roll = ctx.dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
     player = members[pick_roll.total - 1 if pick_roll else 0]
     slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
-    rec = {"group_roll": group_roll.ref(), "group": group,
+    rec: ShooterPick = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in weights.options],
            "reweighted": len(weights.options) != len(SHOOTER_WEIGHTS),  # a group is empty: its weight is gone
            "pick_roll": pick_roll.ref() if pick_roll else None,
@@ -160,7 +165,7 @@ def _disclose(ctx: _Ctx, side: Side) -> None:
             ctx.events.append({"kind": "abilities_disclosed", **rec})
 
 
-def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
+def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     """One attack: 攻势值 (000 §5.1.1, §5.1.3), then on a shot the shooter and 终结值 (§5.1.2)."""
     _disclose(ctx, att)
     _disclose(ctx, dfn)
@@ -178,7 +183,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
     if att.mods:
         mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
     value = attack_avg - defense_avg + die.total + sum(mods.values())
-    rec: dict[str, Any] = {
+    rec: AttackRecord = {
         "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
         "formation": att.formation, "adapting": att.adapting,
         "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
@@ -195,7 +200,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> dict[str, Any]:
     return rec
 
 
-def _finish(ctx: _Ctx, rec: dict[str, Any], att: Side, dfn: Side) -> None:
+def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
     if not any(att.lineup.values()):
         return  # every player has retired injured: a shot with no one to take it
 
@@ -267,7 +272,8 @@ def recovery(club: Club, player: Player, match_no: int) -> int:
     return amount
 
 
-def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int, plan: Plan | None) -> tuple[Side, list]:
+def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
+            plan: Plan | None) -> tuple[Side, list[TempAbility]]:
     """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
     whether the club is still adapting (000 §7.2.2)."""
     rest_below = plan.sub_below if plan is not None else 0
@@ -276,8 +282,8 @@ def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int, plan: 
     return side, temps
 
 
-def _appearances(side: Side) -> list[dict[str, Any]]:
-    out = []
+def _appearances(side: Side) -> list[Appearance]:
+    out: list[Appearance] = []
     for slot, p, stamina in side.entries:
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
                     "stamina": stamina, "stamina_factor": list(stamina_factor(stamina)),
@@ -285,7 +291,7 @@ def _appearances(side: Side) -> list[dict[str, Any]]:
     return out
 
 
-def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> None:
+def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
     by_name = {p.name: p for p in side.club.players}
     for row in rows:
@@ -311,22 +317,22 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[dict[str, Any]]) -> 
 
 
 def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
-           extra_time: bool) -> dict[str, Any]:
+           extra_time: bool) -> SliceRecord:
     ctx.events = []
     if n > 1:
         for side in (home, away):
             lead = side.goals - (away.goals if side is home else home.goals)
             got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
-            for rec in got["substitutions"]:
-                side.entries.append((rec["slot"], side.club.player(rec["in"]), rec["stamina"]))
-                ctx.note("substitutions", rec)
-            for rec in got["timeouts"]:
-                ctx.note("timeouts", rec)
-            for rec in got["changes"]:
-                ctx.note("formation_changes", rec)
+            for sub in got["substitutions"]:
+                side.entries.append((sub["slot"], side.club.player(sub["in"]), sub["stamina"]))
+                ctx.note("substitutions", sub)
+            for timeout in got["timeouts"]:
+                ctx.note("timeouts", timeout)
+            for change in got["changes"]:
+                ctx.note("formation_changes", change)
     if ctx.on_point is not None:
-        for rec in ctx.on_point(n, home, away):
-            ctx.note("match_events", rec)
+        for event in ctx.on_point(n, home, away):
+            ctx.note("match_events", event)
     for att in order:
         attack(ctx, n, att, away if att is home else home)
     _end_slice(ctx, (home, away), n, extra_time)
@@ -337,7 +343,7 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
          match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None,
-         risk_bonus: int = 0) -> dict[str, Any]:
+         risk_bonus: int = 0) -> MatchRecord:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
@@ -357,7 +363,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
                    for n, (name, mins) in enumerate(EXTRA_SLICES, len(SLICES) + 1)]
         if home.goals == away.goals:
             shoot = _shootout(dice, key, home, away)
-    rows = {"home": _appearances(home), "away": _appearances(away)}
+    rows: HomeAway[list[Appearance]] = {"home": _appearances(home), "away": _appearances(away)}
     _after(ctx, home, match_no[0], rows["home"])
     _after(ctx, away, match_no[1], rows["away"])
     return {
@@ -374,7 +380,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     }
 
 
-def _winner(home: Side, away: Side, shoot: dict[str, Any] | None) -> str | None:
+def _winner(home: Side, away: Side, shoot: ShootoutRecord | None) -> str | None:
     if shoot:
         return shoot["winner"]
     if home.goals == away.goals:
@@ -382,7 +388,7 @@ def _winner(home: Side, away: Side, shoot: dict[str, Any] | None) -> str | None:
     return home.club.name if home.goals > away.goals else away.club.name
 
 
-def _shootout(dice: Dice, key: str, home: Side, away: Side) -> dict[str, Any]:
+def _shootout(dice: Dice, key: str, home: Side, away: Side) -> ShootoutRecord:
     sides = (home, away)
     for i, s in enumerate(sides):
         if not s.on_pitch():  # every player retired injured: the tie goes to the other side

@@ -10,10 +10,12 @@ Records are plain JSON; templates narrate them. Weeks are season weeks of :mod:`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Iterable
 
-from ....dice import Dice, Roll
+from ....dice import Dice, Roll, RollJson
 from ..models import Player
+from .records import ComebackRecord, InfirmaryState, InjuryRecord
 
 SLICE_MINUTES: dict[int, int] = {1: 18, 2: 26, 3: 0, 4: 19, 5: 25, 6: 0, 7: 15, 8: 15}
 """Designed from 000 §5.2: 1′–18′, 20′–45′, 补时 0, 46′–64′, 66′–90′, 补时 0; extra-time slices 7–8 15 each."""
@@ -72,7 +74,7 @@ def weeks_out(face: int, doctor_level: int) -> int:
 
 
 def _absence(dice: Dice, key: str, player: Player, doctor_level: int, week: int,
-             rolls: list[dict[str, Any]]) -> dict[str, Any]:
+             rolls: list[RollJson]) -> InjuryRecord:
     """000 §5.7.1 steps 4–5: roll 1D6 for the weeks out; the doctor applies at once."""
     r = dice.roll(key, "1D6", f"{player.name} 缺阵周数")
     rolls.append(r.to_json())
@@ -81,14 +83,14 @@ def _absence(dice: Dice, key: str, player: Player, doctor_level: int, week: int,
             "out_until_week": week + weeks}
 
 
-def _blank(player: Player, doctor_level: int, week: int, roll: Roll) -> dict[str, Any]:
+def _blank(player: Player, doctor_level: int, week: int, roll: Roll) -> InjuryRecord:
     return {"player": player.name, "week": week, "roll": roll.total, "weeks_roll": None,
             "weeks_table": None, "doctor": doctor_level, "weeks": None, "out_until_week": None,
             "rolls": [roll.to_json()]}
 
 
 def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina_after: int,
-                     doctor_level: int, week: int, bonus: int = 0) -> dict[str, Any] | None:
+                     doctor_level: int, week: int, bonus: int = 0) -> InjuryRecord | None:
     """000 §5.7.1 check of one player: None at ≤ 40 minutes, else the record (injured or not).
 
     ``stamina_after`` is the stamina at the final whistle, before §5.6 recovery (the modifier is
@@ -102,14 +104,14 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
         return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
                 "risk": risk, "roll": roll.total, "injured": False}
-    rec = {**_blank(player, doctor_level, week, roll), "minutes": minutes,
+    rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "minutes": minutes,
            "stamina_after": stamina_after, "risk": risk, "injured": True}
     rec.update(_absence(dice, key, player, doctor_level, week, rec["rolls"]))
     return rec
 
 
 def retirement_check(dice: Dice, key: str, player: Player, slice_no: int, doctor_level: int,
-                     week: int) -> dict[str, Any] | None:
+                     week: int) -> InjuryRecord | None:
     """000 §5.7.3 at a slice's end: under 20 stamina roll 1D20, ≤ 5 → forced off injured; else None.
 
     The text gives no absence for this injury: the §5.7.1 1D6 table with the doctor is used.
@@ -117,14 +119,14 @@ def retirement_check(dice: Dice, key: str, player: Player, slice_no: int, doctor
     if player.stamina >= RETIRE_STAMINA:
         return None
     roll = dice.roll(key, "1D20", f"{player.name} 赛中伤退")
-    rec = {**_blank(player, doctor_level, week, roll), "slice": slice_no,
+    rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "slice": slice_no,
            "stamina": player.stamina, "forced_off": roll.total <= RETIRE_FACE}
     if rec["forced_off"]:
         rec.update(_absence(dice, key, player, doctor_level, week, rec["rolls"]))
     return rec
 
 
-def comeback(dice: Dice, key: str, player: Player, week: int) -> dict[str, Any]:
+def comeback(dice: Dice, key: str, player: Player, week: int) -> ComebackRecord:
     """000 §5.7.4 return: stamina 90 + 1D10, morale −1D4 (rolled on every return, §3.4.3)."""
     sta = dice.roll(key, "1D10", f"{player.name} 复出体力")
     mor = dice.roll(key, "1D4", f"{player.name} 复出士气")
@@ -185,21 +187,21 @@ class Infirmary:
         self.out_until[player.name] = out_until_week
         player.injured_weeks = weeks_left(out_until_week, week)
 
-    def apply(self, player: Player, record: dict[str, Any] | None) -> bool:
+    def apply(self, player: Player, record: InjuryRecord | None) -> bool:
         """Set the absence of a check record that injured ``player``; True if it did."""
-        if not record or record.get("out_until_week") is None:
+        if not record or (until := record.get("out_until_week")) is None:
             return False
-        self.set_injury(player, record["out_until_week"], record["week"])
+        self.set_injury(player, until, record["week"])
         return True
 
     def available(self, player: Player, week: int) -> bool:
         """000 §5.7.4: out through the recorded week, back the week after (asked from the injury on)."""
         return week > self.out_until.get(player.name, 0)
 
-    def advance(self, players: Iterable[Player], week: int, dice: Dice, key: str) -> list[dict[str, Any]]:
+    def advance(self, players: Iterable[Player], week: int, dice: Dice, key: str) -> list[ComebackRecord]:
         """Move to ``week``: absences ended before it return (000 §5.7.4); the rest count down."""
         self.week = week
-        records = []
+        records: list[ComebackRecord] = []
         for p in players:
             until = self.out_until.get(p.name)
             if until is None:
@@ -212,12 +214,12 @@ class Infirmary:
                 p.injured_weeks = SEALED_WEEKS if until == SEALED_UNTIL else weeks_left(until, week)
         return records
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> InfirmaryState:
         """Plain record for the campaign state."""
         return {"week": self.week, "out_until": dict(self.out_until)}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Infirmary":
+    def from_json(cls, data: Mapping[str, Any]) -> "Infirmary":
         """Inverse of :meth:`to_json`."""
         return cls(data.get("out_until", {}), data.get("week", 0))
 

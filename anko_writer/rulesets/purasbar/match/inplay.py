@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from ....dice import Dice
 from ..models import MAIN, Player
 from .formations import FORMATIONS
+from .records import Adaptation, BreakRecord, FormationChange, TimeoutPlan, TimeoutRecord
 from .side import Side
 from .substitutions import policy_subs, substitute, temp_ability
 from .tactics import (
@@ -22,13 +23,13 @@ def timeout_limit(extra_time: bool) -> int:
     return TIMEOUTS_NORMAL + (TIMEOUTS_EXTRA if extra_time else 0)
 
 
-def change_formation(dice: Dice, key: str, side: Side, to: str, how: str, slice_no: int) -> dict[str, Any]:
+def change_formation(dice: Dice, key: str, side: Side, to: str, how: str, slice_no: int) -> FormationChange:
     """A formation change in play (000 §7.2): the line-up keeps its players, re-slotted by the new
     numbers (designed: best fits by each slot's main attribute), and adaptation starts now."""
     before = side.formation
     side.formation = to
     _reslot(side, to)
-    adapt: dict[str, Any]
+    adapt: Adaptation
     if how == "ai":
         adapt = {"roll": None, "modifiers": {}, "raw": AI_ADAPT, "matches": AI_ADAPT, "clamped": False}
     else:
@@ -64,9 +65,10 @@ def _when(cond: str, lead: int) -> bool:
     return {"always": True, "leading": lead > 0, "level": lead == 0, "trailing": lead < 0}[cond]
 
 
-def voted_timeouts(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> list[dict[str, Any]]:
+def voted_timeouts(dice: Dice, key: str, side: Side, slice_no: int, lead: int,
+                   extra_time: bool) -> list[TimeoutRecord]:
     """The readers' time-outs planned for the break before ``slice_no`` (000 §7.3.2)."""
-    out = []
+    out: list[TimeoutRecord] = []
     for plan in (side.plan.timeouts or []) if side.plan else []:
         if plan["before"] != slice_no or not _when(plan.get("when", "always"), lead):
             continue
@@ -77,8 +79,8 @@ def voted_timeouts(dice: Dice, key: str, side: Side, slice_no: int, lead: int, e
     return out
 
 
-def _use_timeout(dice: Dice, key: str, side: Side, plan: dict[str, Any], slice_no: int) -> dict[str, Any]:
-    rec: dict[str, Any] = {"team": side.club.name, "before_slice": slice_no, "use": plan["use"], "refused": None}
+def _use_timeout(dice: Dice, key: str, side: Side, plan: TimeoutPlan, slice_no: int) -> TimeoutRecord:
+    rec: TimeoutRecord = {"team": side.club.name, "before_slice": slice_no, "use": plan["use"], "refused": None}
     use = plan["use"]
     if use == "formation":
         if plan["formation"] == side.formation:
@@ -103,7 +105,7 @@ def _use_timeout(dice: Dice, key: str, side: Side, plan: dict[str, Any], slice_n
     return rec
 
 
-def ai_timeout(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> list[dict[str, Any]]:
+def ai_timeout(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> list[TimeoutRecord]:
     """000 §7.4: at half-time a side without voted time-outs may change formation when 2+ down."""
     if slice_no != HALF_TIME or side.plan is None or side.plan.timeouts is not None:
         return []
@@ -112,16 +114,17 @@ def ai_timeout(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra
     rec = ai_halftime(dice, key, side.club.coach, side.formation, -lead)
     if rec is None:
         return []
-    out: dict[str, Any] = {"team": side.club.name, "before_slice": slice_no, "use": "ai_check", "refused": None,
-                           "check": rec}
+    out: TimeoutRecord = {"team": side.club.name, "before_slice": slice_no, "use": "ai_check", "refused": None,
+                          "check": rec}
     if rec["change"]:
         side.timeouts_used += 1
+        to = cast(str, rec["to"])  # the direction roll sets it whenever ``change`` is true
         out.update({"use": "formation", "count": side.timeouts_used,
-                    "change": change_formation(dice, key, side, rec["to"], "ai", slice_no)})
+                    "change": change_formation(dice, key, side, to, "ai", slice_no)})
     return [out]
 
 
-def passive_goalkeeper(dice: Dice, key: str, side: Side, slice_no: int) -> dict[str, Any] | None:
+def passive_goalkeeper(dice: Dice, key: str, side: Side, slice_no: int) -> FormationChange | None:
     """000 §7.2.3: no goalkeeper left and no substitute: an outfield player goes in goal (temporary
     GK, §3.4.2) and the side adapts by 1D3 alone. Other empty slots just leave their group short (§5.1.1)."""
     if side.lineup["GK"]:
@@ -140,10 +143,10 @@ def passive_goalkeeper(dice: Dice, key: str, side: Side, slice_no: int) -> dict[
             "temps": [temp_ability(dice, key, side, p, "GK")] if p.position != "GK" else []}
 
 
-def break_before(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> dict[str, list]:
+def break_before(dice: Dice, key: str, side: Side, slice_no: int, lead: int, extra_time: bool) -> BreakRecord:
     """Everything one side does in the break before ``slice_no``, in order: replace the injured,
     time-outs (voted, or the AI's half-time check), then rest the tired."""
-    out: dict[str, list] = {"substitutions": [], "timeouts": [], "changes": []}
+    out: BreakRecord = {"substitutions": [], "timeouts": [], "changes": []}
     for slot, p in side.retired:
         rec = substitute(dice, key, side, slot, None, "injury", slice_no, extra_time)
         if rec is not None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from ....dice import Dice
 from ..models import Player
+from .records import KickRecord, ShootoutRecord
 
 KICKS = 5
 """000 §5.4.2: five takers each, best of five."""
@@ -30,7 +31,7 @@ def takers(on_pitch: list[Player], order: list[str] | None) -> tuple[list[Player
 
 def shootout(dice: Dice, key: str, sides: tuple[str, str], kickers: tuple[list[Player], list[Player]],
              keepers: tuple[Player, Player], gk_value: Callable[[int, Player], int],
-             hide: bool) -> dict[str, Any]:
+             hide: bool) -> ShootoutRecord:
     """Alternate kicks, first kicker by 1D2 (designed: the text does not say who starts).
 
     Scoring: taker 1D20 + floor(ATK / 10) > keeper 1D20 + floor(GK / 10) (strictly). No stamina
@@ -41,7 +42,7 @@ def shootout(dice: Dice, key: str, sides: tuple[str, str], kickers: tuple[list[P
     first = dice.roll(key, "1D2", "点球先罚")
     order = (0, 1) if first.total == 1 else (1, 0)
     goals = [0, 0]
-    kicks: list[dict[str, Any]] = []
+    kicks: list[KickRecord] = []
     pair = 0
     while not _over(goals, kicks, pair):
         pair += 1
@@ -58,7 +59,7 @@ def shootout(dice: Dice, key: str, sides: tuple[str, str], kickers: tuple[list[P
             "score": goals, "winner": sides[0] if goals[0] > goals[1] else sides[1]}
 
 
-def _over(goals: list[int], kicks: list[dict[str, Any]], pair: int) -> bool:
+def _over(goals: list[int], kicks: list[KickRecord], pair: int) -> bool:
     """Decided inside the five pairs, or level no more after a complete pair from the fifth on."""
     if pair == 0:
         return False
@@ -67,14 +68,14 @@ def _over(goals: list[int], kicks: list[dict[str, Any]], pair: int) -> bool:
     return goals[0] != goals[1]
 
 
-def _decided(goals: list[int], kicks: list[dict[str, Any]]) -> bool:
+def _decided(goals: list[int], kicks: list[KickRecord]) -> bool:
     """Within the first five pairs: can one side no longer be caught?"""
     left = [KICKS - sum(1 for k in kicks if k["side"] == s) for s in (0, 1)]
     return goals[0] + left[0] < goals[1] or goals[1] + left[1] < goals[0]
 
 
 def _kick(dice: Dice, key: str, pair: int, side: int, sides: tuple[str, str], taker: Player,
-          keeper: Player, gk: int, secret: bool) -> dict[str, Any]:
+          keeper: Player, gk: int, secret: bool) -> KickRecord:
     t = dice.roll(key, PEN_DIE, f"点球 {taker.name}", hidden=secret)
     k = dice.roll(key, PEN_DIE, f"扑救 {keeper.name}", hidden=secret)
     atk_bonus, gk_bonus = taker.attrs["ATK"] // 10, gk // 10

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..models import Club, Player
 from .abilities import effective, team_abilities
+from .records import MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
 AI_SUB_STAMINA = 30
@@ -21,7 +21,7 @@ class Plan:
     """How a side's coach acts in a match: the readers' votes, or the rulebook's AI rules."""
 
     coach: Coach
-    timeouts: list[dict[str, Any]] | None = None
+    timeouts: list[TimeoutPlan] | None = None
     """Voted time-outs (``{before, use, when, formation, player}``); ``None``: the AI rule of §7.4."""
     sub_below: int = AI_SUB_STAMINA
     """Substitute players whose stamina is below this at a break."""
@@ -68,7 +68,7 @@ class Side:
     """Team morale added by time-outs this match; it lasts the match (designed reading of §7.3.2 ②)."""
     pre_bonus: dict[str, tuple[str, int]] = field(default_factory=dict)
     """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
-    mods: list[dict[str, Any]] = field(default_factory=list)
+    mods: list[MatchMod] = field(default_factory=list)
     """Active 安科事件修正 on this side's attacks: ``{amount, slices}`` (000 §5.1.3)."""
     _team: dict[str, int] | None = field(default=None, repr=False)
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from ....dice import Dice
+from ....dice import Dice, RollJson
 from ..models import MAIN, Player
+from .records import ReplacementPick, SubstitutionRecord, TempAbility
 from .side import SUBS_EXTRA, SUBS_NORMAL, Side
 
 ROLE_SUB_STAMINA = "1D40+40"
@@ -19,7 +18,7 @@ def sub_limit(extra_time: bool) -> int:
     return SUBS_NORMAL + (SUBS_EXTRA if extra_time else 0)
 
 
-def temp_ability(dice: Dice, key: str, side: Side, player: Player, slot: str) -> dict[str, Any]:
+def temp_ability(dice: Dice, key: str, side: Side, player: Player, slot: str) -> TempAbility:
     """000 §3.4.2: a player out of position plays ``slot`` at floor(team ability × (50 + 1D50) / 100)."""
     attr = MAIN[slot]
     team = side.team_abilities()[attr]
@@ -30,7 +29,7 @@ def temp_ability(dice: Dice, key: str, side: Side, player: Player, slot: str) ->
             "value": value}
 
 
-def _pick(dice: Dice, key: str, side: Side, pool: list[Player], attr: str) -> tuple[Player, Any]:
+def _pick(dice: Dice, key: str, side: Side, pool: list[Player], attr: str) -> tuple[Player, RollJson | None]:
     """§3.4.1: the coach chooses (readers' policy: the best at the slot's attribute); AI: at random."""
     if len(pool) == 1:
         return pool[0], None
@@ -41,7 +40,7 @@ def _pick(dice: Dice, key: str, side: Side, pool: list[Player], attr: str) -> tu
 
 
 def replacement(dice: Dice, key: str, side: Side, slot: str,
-                allow_other: bool = True) -> tuple[Player | None, dict[str, Any]]:
+                allow_other: bool = True) -> tuple[Player | None, ReplacementPick]:
     """Who replaces a player in ``slot`` (000 §3.4.1–3.4.2).
 
     Order: a same-position role player on the bench; then (designed) a same-position core player; then
@@ -60,7 +59,7 @@ def replacement(dice: Dice, key: str, side: Side, slot: str,
 
 
 def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, reason: str,
-               slice_no: int, extra_time: bool) -> dict[str, Any] | None:
+               slice_no: int, extra_time: bool) -> SubstitutionRecord | None:
     """Bring a replacement on for ``out`` (or into an empty ``slot``); ``None`` if no one or no sub left."""
     if side.subs_used >= sub_limit(extra_time):
         return None
@@ -72,10 +71,10 @@ def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, 
         side.gone.add(out.name)
     side.lineup[slot].append(on)
     side.subs_used += 1
-    rec: dict[str, Any] = {"team": side.club.name, "before_slice": slice_no, "reason": reason,
-                           "out": out.name if out else None, "out_stamina": out.stamina if out else None,
-                           "in": on.name, "slot": slot, "position": on.position, "core": on.core, **how,
-                           "stamina_roll": None, "temp": None, "count": side.subs_used}
+    rec: SubstitutionRecord = {"team": side.club.name, "before_slice": slice_no, "reason": reason,
+                               "out": out.name if out else None, "out_stamina": out.stamina if out else None,
+                               "in": on.name, "slot": slot, "position": on.position, "core": on.core, **how,
+                               "stamina_roll": None, "temp": None, "count": side.subs_used}
     if not on.core:
         r = dice.roll(key, ROLE_SUB_STAMINA, f"{on.name} 临时体力")
         on.stamina = r.total
@@ -86,7 +85,7 @@ def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, 
     return rec
 
 
-def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: bool) -> list[dict[str, Any]]:
+def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: bool) -> list[SubstitutionRecord]:
     """Stamina management at a break: the most tired below the policy line go off first, while subs last."""
     out = []
     limit = side.plan.sub_below if side.plan else 0

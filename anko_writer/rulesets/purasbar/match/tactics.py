@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from ....dice import Dice, Weighted
+from .records import Adaptation, AiHalftime, Tendency
 
-TENDENCIES: dict[str, dict[str, Any]] = {
+TENDENCIES: dict[str, Tendency] = {
     "attacking": {"cn": "进攻", "default": "4 3 3", "aligned": "4 3 3", "opposed": "5 4 1"},
     "counter": {"cn": "防反", "default": "5 4 1", "aligned": "5 4 1", "opposed": "4 3 3"},
     "possession": {"cn": "控球", "default": "3 5 2", "aligned": "3 5 2", "opposed": "5 4 1"},
@@ -55,7 +54,7 @@ class Coach:
         return TENDENCIES[self.tendency]["default"]
 
 
-def adaptation(dice: Dice, key: str, coach: Coach | None, formation: str) -> dict[str, Any]:
+def adaptation(dice: Dice, key: str, coach: Coach | None, formation: str) -> Adaptation:
     """000 §7.2.2: 1D3, −1 aligned / +1 opposed to the tendency, −1 flexible / +1 stubborn; at least 1.
 
     ``coach=None`` is a passive change (§7.2.3): the 1D3 alone.
@@ -114,7 +113,7 @@ def ai_direction_weights(deficit: int, tendency: str, current: str) -> Weighted:
     return Weighted(tuple((f, n) for f, n in w.items() if f != current and n > 0))
 
 
-def ai_halftime(dice: Dice, key: str, coach: Coach, formation: str, deficit: int) -> dict[str, Any] | None:
+def ai_halftime(dice: Dice, key: str, coach: Coach, formation: str, deficit: int) -> AiHalftime | None:
     """000 §7.4: at the start of the second half, an AI side trailing by ≥ 2 may change formation.
 
     The text lists "not already in the default formation" as a condition and then halves the chance
@@ -125,7 +124,7 @@ def ai_halftime(dice: Dice, key: str, coach: Coach, formation: str, deficit: int
     in_default = formation == coach.default_formation
     num, den = ai_change_probability(coach.stubbornness, in_default)
     r = dice.roll(key, "1D100", "变阵判定")
-    rec: dict[str, Any] = {"deficit": deficit, "stubbornness": coach.stubbornness, "in_default": in_default,
+    rec: AiHalftime = {"deficit": deficit, "stubbornness": coach.stubbornness, "in_default": in_default,
                            "threshold_num": num, "threshold_den": den, "roll": r.to_json(),
                            "change": r.total * den <= num, "from": formation, "to": None}
     if rec["change"]:

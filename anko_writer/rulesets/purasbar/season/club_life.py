@@ -7,6 +7,7 @@ life: the 23 AI clubs play the §5 rules without events (their stories are not t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -22,6 +23,7 @@ from ..events.effects import Target, apply, pick, sealed_absence
 from ..events.environment import Environment, apply_percent, extra_trigger, morale_bonus, season_start
 from ..events.environment import modifier as env_modifier
 from ..events.match_events import MatchDepth, check
+from ..events.records import EffectEntry, ExternalRecord, LeagueEffect, MatchEventRecord
 from ..match.side import Side
 from ..money.bankruptcy import Bankruptcy
 from ..money.finance import FinanceRules, r_from_ledger, season_bill
@@ -112,7 +114,7 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
     for rec in records:
         if rec.get("kind") == "check" and rec.get("triggered") and rec.get("effect"):
             effect = dict(rec["effect"])
-            if rec.get("env") in MONEY_TARGETS and effect.get("effect") in ("funds", "investment"):
+            if rec["env"] in MONEY_TARGETS and effect.get("effect") in ("funds", "investment"):
                 # §6.4.3 "受外部环境修正": the season's modifier multiplies the amount
                 before = effect.get("amount", 0)
                 effect["amount"] = apply_percent(before, life.environment, rec["env"])
@@ -125,7 +127,7 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
     return {"finances": money, "checks": records, "depth": life.depth["business"].value}
 
 
-def _entry_effect(entry: dict[str, Any]) -> dict[str, Any]:
+def _entry_effect(entry: EffectEntry) -> dict[str, Any]:
     """A match-event ``apply`` entry in :func:`effects.apply` form."""
     if entry["effect"] == "injury":
         return {"effect": "injury", "polarity": "negative", "target": entry["target"], "weeks": entry["weeks"],
@@ -138,7 +140,7 @@ def _entry_effect(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _in_play_injury(world: World, side: Side, entry: dict[str, Any], key: str) -> dict[str, Any]:
+def _in_play_injury(world: World, side: Side, entry: Mapping[str, Any], key: str) -> dict[str, Any]:
     """An event injury during play: a player on the pitch leaves as a retired player does (§5.7.3)."""
     pitch = side.on_pitch()
     if entry["target"] == "random_core":
@@ -186,11 +188,11 @@ def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, 
 
 
 def slice_hook(world: World, life: Life, key: str, depth: MatchDepth,
-               our_side_name: str) -> Callable[[int, Side, Side], list[dict[str, Any]]]:
+               our_side_name: str) -> Callable[[int, Side, Side], list[MatchEventRecord]]:
     """The match engine's hook for our match: a §6.3 check at each slice that has one."""
     resume = life.coach.resume_modifier(life.tables.people)
 
-    def on_point(n: int, home: Side, away: Side) -> list[dict[str, Any]]:
+    def on_point(n: int, home: Side, away: Side) -> list[MatchEventRecord]:
         """Check slice ``n``; apply the event to the side it concerns."""
         rec = check(world.dice, f"{key}/events", n, depth, resume, True, life.tables.match_events)
         if rec is None:
@@ -203,7 +205,7 @@ def slice_hook(world: World, life: Life, key: str, depth: MatchDepth,
     return on_point
 
 
-def _apply_in_play(world: World, side: Side, entry: dict[str, Any], key: str) -> dict[str, Any]:
+def _apply_in_play(world: World, side: Side, entry: EffectEntry, key: str) -> dict[str, Any]:
     if entry["effect"] == "match_mod":
         slices = ALL_SLICES if entry["slices"] == "all" else entry["slices"]
         side.mods.append({"amount": entry["delta"], "slices": slices})
@@ -221,14 +223,14 @@ def _apply_in_play(world: World, side: Side, entry: dict[str, Any], key: str) ->
 # ------------------------------------------------------------------ phases 1 (environment), 2, 3, 5
 
 
-def environment_phase(world: World, life: Life) -> dict[str, Any]:
+def environment_phase(world: World, life: Life) -> ExternalRecord:
     """000 §4.1 phase 1 item 2 / §6.4.1: the forced external event of the season's first month."""
     rec = season_start(world.dice, f"s{world.season}/m01/external", life.environment, life.tables.external)
     rec["applied"] = [_league_effect(world, life, e) for e in rec.get("effects", [])]
     return rec
 
 
-def _league_effect(world: World, life: Life, e: dict[str, Any]) -> dict[str, Any]:
+def _league_effect(world: World, life: Life, e: LeagueEffect) -> Mapping[str, Any]:
     """A league-wide environment effect: money for us (the others' money is not kept), morale for all."""
     if e["kind"] == "depth":
         return apply(life.target(world, f"s{world.season}/env"), {"effect": "depth", "pool": e.get("pool", "business"),
@@ -303,7 +305,7 @@ def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
     return rec
 
 
-def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], key: str) -> dict[str, Any]:
+def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], key: str) -> Mapping[str, Any]:
     kind = effect["kind"]
     if kind == "match_mod":  # 进攻 / 防守演练: every match of the month (scope: month)
         amount = effect.get("amount", 2)
@@ -330,9 +332,9 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
     return apply(life.target(world, f"{key}/effect"), effect)
 
 
-def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> list[dict[str, Any]]:
+def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> list[Mapping[str, Any]]:
     """The §4.5.2 outcome's affinity moves and, when the coach wins, morale +2 for the month's matches."""
-    out = []
+    out: list[Mapping[str, Any]] = []
     for direction, delta in (conflict.get("affinity") or {}).items():
         if delta:
             out.append(apply(life.target(world, f"s{world.season}/m{world.month:02d}/conflict"), {

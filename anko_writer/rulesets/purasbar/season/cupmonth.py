@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..competition.calendar import CUP_MONTH, cup_week
 from ..competition.cup import (
     STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
 )
+from ..competition.records import Stage
 from ..competition.standings import Result
-from ..match.matchday import advance_week, play_fixture
+from ..match.records import ComebackRecord, MatchRecord, RestRecord
+from .matchday import advance_week, play_fixture
 from .season import choose_formation, month_end
 from .world import World
 
 
-def _stage_key(world: World, stage: dict[str, Any]) -> str:
+def _stage_key(world: World, stage: Stage) -> str:
     tag = f"sw{stage['round']}" if stage["competition"] == "swiss" else stage["stage"]
     return f"s{world.season}/cup/{tag}"
 
 
-def _play(world: World, stage: dict[str, Any], index: int, pairs: list[tuple[str, str]],
-          decisions: dict[str, Any], counts: dict[str, int], matches: list[dict[str, Any]]) -> list[int]:
+def _play(world: World, stage: Stage, index: int, pairs: list[tuple[str, str]],
+          decisions: dict[str, Any], counts: dict[str, int], matches: list[MatchRecord]) -> list[int]:
     """Play one match day: each pair's home side by 1D2 (the final is neutral), then the match."""
     base = _stage_key(world, stage)
     week = cup_week(index)
@@ -40,7 +43,7 @@ def _play(world: World, stage: dict[str, Any], index: int, pairs: list[tuple[str
     return out
 
 
-def _winners(matches: list[dict[str, Any]], idx: list[int]) -> list[str]:
+def _winners(matches: Sequence[Mapping[str, Any]], idx: list[int]) -> list[str]:
     return [matches[i]["winner"] for i in idx]
 
 
@@ -49,11 +52,11 @@ def play_cup_month(world: World, decisions: dict[str, Any], tactics: str | None 
     world.month = CUP_MONTH
     choice = choose_formation(world, decisions, tactics)
     counts: dict[str, int] = {}
-    matches: list[dict[str, Any]] = []
+    matches: list[MatchRecord] = []
     results: list[Result] = []
     days: list[dict[str, Any]] = []
-    returns: list[dict[str, Any]] = []
-    rested: list[dict[str, Any]] = []
+    returns: list[ComebackRecord] = []
+    rested: list[RestRecord] = []
     clubs = list(world.order)
     for index, stage in enumerate(STAGES):
         moved = advance_week(world, cup_week(index))
@@ -91,7 +94,7 @@ def play_cup_month(world: World, decisions: dict[str, Any], tactics: str | None 
             "our_matches": [i for i, m in enumerate(matches) if m["ours"]]}
 
 
-def _bracket(matches: list[dict[str, Any]], days: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _bracket(matches: list[MatchRecord], days: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The knockout ties in order: stage, the two clubs, score, extra time, penalties, winner."""
     out = []
     for d in days:

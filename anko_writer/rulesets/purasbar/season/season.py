@@ -13,10 +13,10 @@ from ..competition.calendar import MONTHS, league_week, week_of
 from ..competition.schedule import ROUNDS_BY_MONTH
 from ..match.abilities import team_abilities
 from ..match.formations import FORMATIONS, counter
-from ..match.matchday import advance_week, play_fixture
 from ..match.side import AI_SUB_STAMINA
 from ..match.tactics import adaptation
 from ..models import Club, Player
+from .matchday import advance_week, play_fixture
 from .world import World
 
 LEAGUE_MONTHS = 11

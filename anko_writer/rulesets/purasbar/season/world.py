@@ -13,6 +13,7 @@ from ..competition.schedule import Fixture, make_schedule
 from ..competition.standings import Result
 from ..match.formations import STYLE_FORMATION
 from ..match.injuries import Infirmary
+from ..match.records import CoreProfile, CoreReveal, Disclosure
 from ..match.tactics import Coach, STYLE_TENDENCY
 from ..models import Club, Player
 from ..money.finance import ai_opening_funds
@@ -41,7 +42,7 @@ class World:
     draw_order: list[str]
     results: list[Result] = field(default_factory=list)
     creations: dict[str, dict[str, Any]] = field(default_factory=dict)
-    reveals: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    reveals: dict[tuple[str, str], CoreProfile] = field(default_factory=dict)
     disclosed: set[tuple[str, str]] = field(default_factory=set)
     month: int = 0
     week: int = 1
@@ -157,9 +158,9 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: Purasbar
     return World(season, seed, dice, clubs, order, ours, fixtures, draw, creations=creations)
 
 
-def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str, Any] | None]:
+def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], CoreReveal | None]:
     """The §5.8.3 callback: roll an unrolled core once; in our matches, disclose each player once."""
-    def reveal(club: Club, player: Player) -> dict[str, Any] | None:
+    def reveal(club: Club, player: Player) -> CoreReveal | None:
         """Roll or disclose ``player`` of ``club``; the record to show, if any."""
         k = (club.name, player.name)
         fresh = False
@@ -180,9 +181,9 @@ def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], dict[str
     return reveal
 
 
-def disclose_for(world: World) -> Callable[[Club], dict[str, Any] | None]:
+def disclose_for(world: World) -> Callable[[Club], Disclosure | None]:
     """§5.8.2: the opponent's four abilities are shown at the first attack calculation."""
-    def disclose(club: Club) -> dict[str, Any] | None:
+    def disclose(club: Club) -> Disclosure | None:
         """The §2.2 allocation of ``club`` the first time readers meet it."""
         k = (club.name, "*abilities*")
         if club.ours or k in world.disclosed or "allocation" not in world.creations[club.name]:

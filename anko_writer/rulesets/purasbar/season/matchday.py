@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..events.environment import injury_bonus
 from ..events.match_events import MatchDepth
+from ..match.engine import VENUE_BONUS, play, prepare, recovery
+from ..match.injuries import Infirmary
+from ..match.records import Disclosure, HomeAway, MatchMod, MatchRecord, RestRecord, WeekRecord
+from ..match.side import AI_SUB_STAMINA, Plan, Side
 from ..models import Club
 from ..money.finance import book_gate, ticket_income
-from ..season.club_life import pre_match, slice_hook
-from ..season.world import World, disclose_for, reveal_for
-from .engine import VENUE_BONUS, play, prepare, recovery
-from .side import AI_SUB_STAMINA, Plan
+from .club_life import pre_match, slice_hook
+from .world import World, disclose_for, reveal_for
 
 
-def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Any, them: Any,
-                counts: dict[str, int]) -> dict[str, Any] | None:
+def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Side, them: Side,
+                counts: dict[str, int]) -> Disclosure | None:
     """Our side's extras at kick-off: event modifiers (pre-match and the month's drills), the §8.1.2
     training boost in the month's first match, and a scouted opponent's abilities (§5.8.2)."""
-    us.mods += [dict(m) for m in pre["pending"]["us"]]
-    them.mods += [dict(m) for m in pre["pending"]["them"]]
+    # copies (a side counts its own down) of club_life.pre_match's modifiers, untyped there
+    us.mods += [cast(MatchMod, dict(m)) for m in pre["pending"]["us"]]
+    them.mods += [cast(MatchMod, dict(m)) for m in pre["pending"]["them"]]
     for m in life.month_mods:
         (us if m["side"] == "us" else them).mods.append({"amount": m["amount"], "slices": m["slices"]})
     if counts[world.ours.name] == 1 and life.boost:
@@ -41,7 +44,7 @@ def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False
                 penalty_order=decisions.get("penalties"), hide_penalties=hide_penalties)
 
 
-def rest(world: World, week: int) -> list[dict[str, Any]]:
+def rest(world: World, week: int) -> list[RestRecord]:
     """The recovery of one completed week: every healthy player recovers the §5.6 amount once (no
     third-match halving), on top of his post-match recovery.
 
@@ -52,7 +55,7 @@ def rest(world: World, week: int) -> list[dict[str, Any]]:
     three or four fit players; read weekly, stamina still falls inside every match and in congested
     weeks, and a squad stays a squad.
     """
-    out = []
+    out: list[RestRecord] = []
     for club in world.clubs.values():
         for p in club.players:
             if p.healthy and p.rolled and p.stamina < 100:
@@ -65,24 +68,25 @@ def rest(world: World, week: int) -> list[dict[str, Any]]:
     return out
 
 
-def advance_week(world: World, week: int) -> dict[str, list[dict[str, Any]]]:
+def advance_week(world: World, week: int) -> WeekRecord:
     """Move every club to ``week``: the weeks completed on the way rest (see :func:`rest`), then injured
     players whose absence ended come back (000 §5.7.4)."""
-    out: dict[str, list[dict[str, Any]]] = {"rest": [], "returns": []}
+    out: WeekRecord = {"rest": [], "returns": []}
     if week <= world.week:
         return out
     for done in range(world.week, week):
         out["rest"] += rest(world, done)
     world.week = week
     for club in world.clubs.values():
-        for rec in club.infirmary.advance(club.players, week, world.dice, f"s{world.season}/week{week}/{club.name}"):
+        infirmary: Infirmary = club.infirmary  # ``Club.infirmary`` is typed ``Any`` in models.py
+        for rec in infirmary.advance(club.players, week, world.dice, f"s{world.season}/week{week}/{club.name}"):
             out["returns"].append({"team": club.name, **rec})
     return out
 
 
 def play_fixture(world: World, key: str, home_name: str, away_name: str, *, competition: str,
                  round_no: int, week: int, neutral: bool, decisions: dict[str, Any],
-                 counts: dict[str, int]) -> dict[str, Any]:
+                 counts: dict[str, int]) -> MatchRecord:
     """One match on its own dice stream ``key``; ``counts`` holds each club's matches this month (§5.6)."""
     home, away = world.clubs[home_name], world.clubs[away_name]
     ours = home.ours or away.ours
@@ -102,7 +106,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     if life is not None:
         assert pre is not None  # set above whenever life is not None
         scouted = _our_extras(world, life, pre, hs if home.ours else as_, as_ if home.ours else hs, counts)
-    adapting = {"home": hs.adapting, "away": as_.adapting}
+    adapting: HomeAway[bool] = {"home": hs.adapting, "away": as_.adapting}
     rec = play(world.dice, key, hs, as_, competition=competition, round_no=round_no, neutral=neutral,
                reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
                match_no=(counts[home.name], counts[away.name]), week=week,
@@ -136,7 +140,7 @@ def gate(world: World, key: str, home: Club, away: Club, competition: str, round
     return rec
 
 
-def count_goals(world: World, rec: dict[str, Any]) -> None:
+def count_goals(world: World, rec: MatchRecord) -> None:
     """Add the match's goals to each scorer's season tally (§3.3.2 promotion and Appendix E read it)."""
     for a in rec["attacks"]:
         if a["goal"]:
