@@ -8,6 +8,7 @@ from ..events.environment import injury_bonus
 from ..events.match_events import MatchDepth
 from ..models import Club
 from ..money.finance import book_gate, ticket_income
+from ..money.records import Gate
 from ..season.club_life import pre_match, slice_hook
 from ..season.world import World, disclose_for, reveal_for
 from .engine import VENUE_BONUS, play, prepare, recovery
@@ -124,7 +125,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     return rec
 
 
-def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> dict[str, Any] | None:
+def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> Gate | None:
     """Designed §11.1 and §4.2.3: the match's gate, booked on both clubs' ledgers (the final's split)."""
     life = world.life
     if life is None:

@@ -14,6 +14,7 @@ from ..events.environment import modifier as env_modifier
 from ..season.world import World, reveal_for
 from ..setup.state import player_data
 from .market import city_bands, make_market, value_parts
+from .records import Market, Window
 from .transfers import budget_parts, run_window, window_of
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def league_names(world: World) -> set[str]:
     return {p.name for c in world.clubs.values() for p in c.players} | {p.name for p in world.market}
 
 
-def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> dict[str, Any]:
+def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> Market:
     """Generate the market of the window in (``season``, ``month``) and keep it for that window."""
     rules = tables.transfers.rules["market"]
     players, rec = make_market(world.dice, f"s{season}/m{month:02d}/market", rules["size"],
@@ -53,7 +54,7 @@ def roll_everyone(world: World) -> None:
 
 
 def window_phase(world: World, month: int, decisions: dict[str, Any], tables: PurasbarTables,
-                 names: dict[str, list[str]]) -> dict[str, Any] | None:
+                 names: dict[str, list[str]]) -> Window | None:
     """Appendix D: the month's window, if it has one; the readers' ``transfers`` vote or the AI rule."""
     if window_of(month, tables.transfers) is None:
         return None
