@@ -369,6 +369,14 @@ class OneOnOne(TypedDict):
 # ---------------------------------------------------------------- morale, fans, reputation
 
 
+class Loyalty(TypedDict):
+    """The coach's regard for the owner reaching the dressing room (§15.5, designed)."""
+
+    tier: str
+    name: str
+    amount: int
+
+
 class MoraleAdjustment(TypedDict):
     """The month-end team morale move (:func:`morale.monthly_adjustment`)."""
 
@@ -384,6 +392,8 @@ class MoraleAdjustment(TypedDict):
     clamped: bool
     modifier_before: int
     modifier: int
+    loyalty: NotRequired[Loyalty]
+    """Added by the month-end phase: the coach's loyalty term inside ``bonus``."""
 
 
 class InitialValues(TypedDict):
@@ -665,7 +675,7 @@ __all__ = [
     "SquadPlanJson", "CorePlayerSteps", "RolePlayerSteps", "Squad", "Judgement", "AttrLoss", "Decline", "MntGain",
     "LeaderCheck", "AgedPlayer", "Ageing", "Youngster", "YouthIntake", "PromotionChance", "Candidate", "MntBonus",
     "Promoted", "Promotions", "TrainingDraw", "CapRoll", "Growth", "Boost", "Training", "TrainingInjury",
-    "AttrChange", "OneOnOne", "MoraleAdjustment", "InitialValues", "SeasonFans", "SeasonReputation",
+    "AttrChange", "OneOnOne", "Loyalty", "MoraleAdjustment", "InitialValues", "SeasonFans", "SeasonReputation",
     "ActionRange", "FallbackStep", "Effect", "ContestOwner", "ContestCoach", "AffinityMove", "Followup", "Outcome",
     "Contest", "ActionPick", "ScoutReport", "MonthFacts", "LeagueFacts", "SeasonFacts", "Unlocked", "Confirmed",
     "MonthAchievements", "SeasonAchievements",

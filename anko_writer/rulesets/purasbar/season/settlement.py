@@ -15,6 +15,7 @@ from ..club.fans import attendance_percent, season_fans, season_reputation
 from ..club.fans import clamp as clamp_reputation
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
+from ..club.records import SeasonAchievements
 from ..club.youth import promotions, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
@@ -141,7 +142,7 @@ def growth(world: World, tables: PurasbarTables) -> dict[str, Any]:
             "ai_declined": sum(len(ageing[n]["declined"]) for n in ai)}
 
 
-def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: PurasbarTables) -> dict[str, Any]:
+def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: PurasbarTables) -> SeasonAchievements:
     """Step 7: the in-season achievements confirmed, the season-end ones checked (some rolled), and
     their designed rewards applied to morale and reputation."""
     life, ours = world.life, world.ours
