@@ -554,6 +554,151 @@ class ScoutReport(TypedDict):
     reveal: str | None
 
 
+# ---------------------------------------------------------------- people (000 ch.12, 15, 16, §15.5)
+
+RowRecord: TypeAlias = dict[str, Any]
+"""A people-table roll (:func:`people._row_record`): ``roll``, ``key``, ``name``, ``text`` and then the
+row's own parameters, which differ by table (injection_percent, response, training …)."""
+
+
+class OwnerJson(TypedDict):
+    """The campaign file's owner (:meth:`people.Owner.to_json`)."""
+
+    name: str
+    wealth: int
+    fanaticism: int
+    control: int
+    takeover: str
+    age: int
+    origin: str
+
+
+class AgeRoll(TypedDict):
+    """A rolled age."""
+
+    roll: RollJson
+    value: int
+
+
+class OwnerRecord(TypedDict):
+    """Intro step 3: the owner and every roll (:func:`people.generate_owner`)."""
+
+    name: str
+    wealth: RowRecord
+    """The trait's row record with its ``value`` first."""
+    fanaticism: RowRecord
+    control: RowRecord
+    takeover: RowRecord
+    age: AgeRoll
+    origin: RowRecord
+    career_minded: bool
+    tycoon: bool
+    injection_widening: int
+    owner: OwnerJson
+
+
+class CoachProfileJson(TypedDict):
+    """The campaign file's coach personality (:meth:`people.CoachProfile.to_json`)."""
+
+    passion: int
+    stubbornness: int
+    empathy: int
+    discipline: int
+    resume: list[str]
+    background: str
+
+
+class CoachTrait(TypedDict):
+    """One of the coach's four dimensions as rolled."""
+
+    dimension: str
+    name: str
+    roll: RollJson
+    value: int
+    band: str
+    label: str
+
+
+class ResumeRoll(TypedDict):
+    """One résumé roll (a duplicate is rolled again)."""
+
+    roll: RollJson
+    key: str
+    duplicate: bool
+
+
+class CoachProfileRecord(TypedDict):
+    """Intro step 4: the coach's personality, résumé and background (:func:`people.generate_coach_profile`)."""
+
+    traits: list[CoachTrait]
+    resume_count: RollJson
+    resume_rolls: list[ResumeRoll]
+    resume: list[RowRecord]
+    resume_modifier: int
+    background: RowRecord
+    profile: CoachProfileJson
+
+
+class StaffJson(TypedDict):
+    """One staff member (:meth:`people.Staff.to_json`)."""
+
+    role: str
+    name: str
+    level: int
+    rapport: NotRequired[int]
+    """首席助教 only."""
+
+
+class StaffLevel(TypedDict):
+    """One staff member as rolled."""
+
+    role: str
+    title: str
+    name: str
+    roll: RollJson
+    level: int
+    level_text: str | None
+
+
+class StaffRecord(TypedDict):
+    """Intro step 7: the staff and the assistant's rapport (:func:`people.generate_staff`)."""
+
+    staff: list[StaffLevel]
+    rapport: RowRecord
+    """The rapport row record with its ``value`` first."""
+    roster: dict[str, dict[str, Any]]
+    """:func:`people.roster_to_json`: role → {name, level[, rapport]}."""
+
+
+class BondJson(TypedDict):
+    """The two affinity lines with one person (:meth:`people.Bond.to_json`)."""
+
+    owner_to: int
+    to_owner: int
+    origins: dict[str, str]
+
+
+class AffinityLine(TypedDict):
+    """One initial affinity line as rolled (§15.5)."""
+
+    who: str
+    title: str
+    direction: str
+    roll: RollJson
+    value: int
+    tier: str
+    tier_name: str
+    origin: RowRecord | None
+    """The origin story of an extreme tier: ``table`` (high or low) and the row record."""
+
+
+class AffinityRecord(TypedDict):
+    """Intro step 5: every affinity line (:func:`people.generate_affinity`)."""
+
+    lines: list[AffinityLine]
+    affinity: dict[str, BondJson]
+
+
 # ---------------------------------------------------------------- achievements (designed Appendix E)
 
 
@@ -677,6 +822,8 @@ __all__ = [
     "Promoted", "Promotions", "TrainingDraw", "CapRoll", "Growth", "Boost", "Training", "TrainingInjury",
     "AttrChange", "OneOnOne", "Loyalty", "MoraleAdjustment", "InitialValues", "SeasonFans", "SeasonReputation",
     "ActionRange", "FallbackStep", "Effect", "ContestOwner", "ContestCoach", "AffinityMove", "Followup", "Outcome",
-    "Contest", "ActionPick", "ScoutReport", "MonthFacts", "LeagueFacts", "SeasonFacts", "Unlocked", "Confirmed",
+    "Contest", "ActionPick", "ScoutReport", "RowRecord", "OwnerJson", "AgeRoll", "OwnerRecord", "CoachProfileJson",
+    "CoachTrait", "ResumeRoll", "CoachProfileRecord", "StaffJson", "StaffLevel", "StaffRecord", "BondJson", "AffinityLine",
+    "AffinityRecord", "MonthFacts", "LeagueFacts", "SeasonFacts", "Unlocked", "Confirmed",
     "MonthAchievements", "SeasonAchievements",
 ]
