@@ -23,6 +23,7 @@ from ..events.environment import youth_bonus
 from ..money.cashflow import bankruptcy_check
 from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
 from ..transfers.contracts import season_contracts
+from ..transfers.transfers import summer_month
 from ..transfers.windows import league_names, post_market, roll_everyone
 from .seasons import owner_retirement, poaching
 from .world import World
@@ -230,7 +231,7 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
                                     league_names(world))
     market = None
     if ending == "none":
-        market = post_market(world, world.season + 1, 1, tables, names)
+        market = post_market(world, world.season + 1, summer_month(tables.transfers), tables, names)
         world.market += [p for p in pool if p.rolled]
     for club in world.clubs.values():
         for p in club.players:

@@ -65,6 +65,17 @@ def window_of(month: int, tables: TransferTables) -> str | None:
     return next((name for name, m in windows.items() if m == month), None)
 
 
+def summer_month(tables: TransferTables) -> int:
+    """The month the summer window opens in (transfers.yaml ``windows``; 000 §4.4 step 12: month 1).
+
+    Its market is posted before the season (by the settlement, or at the first season's start).
+
+    >>> summer_month(load_transfer_tables(Resources("purasbar", None)))
+    1
+    """
+    return int(tables.rules["windows"]["summer"])
+
+
 def budget_parts(funds: int, injection_percent: int, tables: TransferTables) -> BudgetParts:
     """Designed: funds × 30% × the owner's wealth injection% / 100, rounded down to 10,000, 0 when broke."""
     r = tables.rules
@@ -664,6 +675,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
 
 
 __all__ = [
-    "KIND_IN", "KIND_OUT", "KIND_INSTALMENT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "budget_parts",
+    "KIND_IN", "KIND_OUT", "KIND_INSTALMENT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "summer_month",
+    "budget_parts",
     "transfer_budget", "chance", "negotiate", "sell_offer", "Instalment", "Instalments", "run_window",
 ]

@@ -3,7 +3,8 @@ the window itself, in the months of transfers.yaml ``windows`` (shipped: summer 
 
 A window's market is generated once, a chapter before the window, so readers vote on the players they
 were shown: the month before the winter window posts its market; the §4.4 settlement posts next summer's (kept in
-``state-end.yaml``); the first season's summer market is posted in month 1 itself.
+``state-end.yaml``); the first season's summer market is posted at the season's start and shown in the
+summer window's chapter (:func:`transfers.summer_month`).
 """
 
 from __future__ import annotations
