@@ -25,10 +25,10 @@ from .season.club_life import league_morale, life_from_campaign, month_end_phase
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
+from .season.month_money import apps_now, month_money
 from .season.world import World, new_world, open_books
-from .money.cashflow import apps_now, month_money
+from .season.windows import market_list, post_market, window_phase
 from .transfers.transfers import summer_month
-from .transfers.windows import market_list, post_market, window_phase
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season.settlement import settle

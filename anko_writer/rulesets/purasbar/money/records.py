@@ -335,7 +335,7 @@ class BankruptcyStep(TypedDict):
     action: EmergencyDue | None
     ended: bool
     emergency: NotRequired[Emergency]
-    """Added when stage 2's action was carried out (:func:`cashflow.bankruptcy_check`)."""
+    """Added when stage 2's action was carried out (:func:`season.month_money.bankruptcy_check`)."""
 
 
 __all__ = [

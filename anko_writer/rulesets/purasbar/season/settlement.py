@@ -20,12 +20,12 @@ from ..club.youth import promotions, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
-from ..money.cashflow import bankruptcy_check
 from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
-from ..transfers.windows import league_names, post_market, roll_everyone
+from .month_money import bankruptcy_check
 from .seasons import owner_retirement, poaching
+from .windows import league_names, post_market, roll_everyone
 from .world import World
 
 if TYPE_CHECKING:

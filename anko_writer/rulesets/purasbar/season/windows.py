@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..events.environment import modifier as env_modifier
-from ..season.world import World, reveal_for
 from ..setup.state import player_data
-from .market import city_bands, make_market, value_parts
-from .records import Market, Window
-from .transfers import budget_parts, run_window, window_of
+from ..transfers.market import city_bands, make_market, value_parts
+from ..transfers.records import Market, Window
+from ..transfers.transfers import budget_parts, run_window, window_of
+from .world import World, reveal_for
 
 if TYPE_CHECKING:
     from ..setup.tables import PurasbarTables

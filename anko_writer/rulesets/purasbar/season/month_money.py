@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..competition.standings import table
-from ..season.world import World
+from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
+from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
+from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
 from ..transfers.contracts import affinity_change
 from ..transfers.records import AffinityChange, InstalmentPaid
-from .bankruptcy import bankruptcy_step, book_emergency, emergency
-from .finance import book_monthly, month_cashflow, monthly_income, season_bill
-from .records import BankruptcyStep, CashFlow, MonthlyIncome
+from .world import World
 
 if TYPE_CHECKING:
     from ..setup.tables import PurasbarTables
