@@ -25,9 +25,10 @@ from .season.club_life import league_morale, life_from_campaign, month_end_phase
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
+from .season.month_money import apps_now, month_money
 from .season.world import World, new_world, open_books
-from .money.cashflow import apps_now, month_money
-from .transfers.windows import market_list, post_market, window_phase
+from .season.windows import market_list, post_market, window_phase
+from .transfers.transfers import summer_month
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season.settlement import settle
@@ -140,14 +141,15 @@ def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
 
 def market_months(tables: PurasbarTables) -> dict[int, int]:
     """Chapter month → the month of the window whose market it posts: the chapter before each window
-    after month 1 (transfers.yaml ``windows``; the shipped winter window opens in month 7, so month 6).
-    The summer window's market is posted by the settlement before it, or in month 1 of the first season.
+    but the summer one (transfers.yaml ``windows``; the shipped winter window opens in month 7, so month 6).
+    The summer window's market is posted by the settlement before the season, or at the first season's start.
 
     >>> from ...resources import Resources
     >>> market_months(load_purasbar_tables(Resources("purasbar", None)))
     {6: 7}
     """
-    return {m - 1: m for m in sorted(tables.windows.values()) if m > 1}
+    summer = summer_month(tables.transfers)  # posted before the season instead
+    return {m - 1: m for m in sorted(tables.windows.values()) if m > 1 and m != summer}
 
 
 class Purasbar(Ruleset):
@@ -218,7 +220,7 @@ class Purasbar(Ruleset):
         if state is not None and state["market"]:
             world.market = [player_from(d) for d in state["market"]]
         else:
-            summer = post_market(world, season, 1, tables, names)
+            summer = post_market(world, season, summer_month(tables.transfers), tables, names)
         prep = _prep_record(world)
         delay = data["options"]["reveal_delay"]
         chapters = []
@@ -229,7 +231,7 @@ class Purasbar(Ruleset):
             reveals = _due(world, book, month)  # 000 §5.8.4: told first, in force from the chapter's start
             apps = apps_now(world)
             life = phases_before(world, world.life, month, decisions)
-            life["market"] = summer if month == 1 else None
+            life["market"] = summer if month == summer_month(tables.transfers) else None
             life["window"] = window_phase(world, month, decisions, tables, names)
             coach = life["coach"]
             tactics = None

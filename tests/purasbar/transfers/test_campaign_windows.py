@@ -47,3 +47,19 @@ def test_the_shipped_winter_window_opens_in_month_7(tmp_path: Path) -> None:
     assert months[7]["life"]["window"]["window"] == "winter" and months[8]["life"]["window"] is None
     assert _owner(months[7]) == ("transfer_budget", [])
     assert _owner(months[8])[0] != "transfer_budget"
+
+
+def test_a_campaign_moves_the_summer_window(tmp_path: Path) -> None:
+    camp = campaign_file(tmp_path)
+    tables = tmp_path / "tables" / "purasbar"
+    tables.mkdir(parents=True)
+    text = RES.table_path("transfers.yaml").read_text(encoding="utf-8")
+    assert text.count("summer: 1") == 1
+    (tables / "transfers.yaml").write_text(text.replace("summer: 1", "summer: 2"), encoding="utf-8")
+
+    run = RULESET.play_season(load_campaign(camp), 1, 2, Resources("purasbar", tmp_path))
+    months = {ch.month: ch.results for ch in run.chapters}
+    assert months[1]["life"]["window"] is None and months[1]["life"]["market"] is None
+    assert not months[1].get("market")  # the summer market is posted before the season, not a chapter before
+    assert months[2]["life"]["window"]["window"] == "summer"
+    assert months[2]["life"]["market"]["key"] == "s1/m02/market"

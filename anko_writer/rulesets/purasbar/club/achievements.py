@@ -17,12 +17,13 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping, cast
 
 from ....dice import Dice
 from ....resources import Resources
 from ....schema import Check, Data, Field, Int, List, Map, Problem, Str
 from ....tables import load_data
+from .records import Confirmed, LeagueFacts, MonthAchievements, MonthFacts, SeasonAchievements, SeasonFacts, Unlocked
 
 KINDS = ("in_season", "season_end")
 """When an achievement is checked: after each month, or at §4.4 step 7."""
@@ -67,7 +68,7 @@ def facts_of(cond: dict[str, Any]) -> list[str]:
     return out
 
 
-def holds(cond: dict[str, Any], facts: dict[str, Any]) -> bool:
+def holds(cond: dict[str, Any], facts: Mapping[str, Any]) -> bool:
     """Evaluate a data condition against ``facts`` (a missing fact is an error, never False)."""
     if "all" in cond:
         return all(holds(c, facts) for c in cond["all"])
@@ -195,7 +196,7 @@ def _rank(standings: list[dict[str, Any]], club: str) -> int:
     return next((i + 1 for i, r in enumerate(standings) if r["team"] == club), 0)
 
 
-def month_facts(month_record: dict[str, Any], club: str, previous: dict[str, Any] | None = None) -> dict[str, Any]:
+def month_facts(month_record: dict[str, Any], club: str, previous: MonthFacts | None = None) -> MonthFacts:
     """The facts of one month for ``club``: results, goals, streaks (run on from ``previous``, the last
     month's facts), the league place and how far the 群英杯 went. Keys are :data:`MONTH_FACTS` plus
     ``running`` (the streaks still alive, for the next month)."""
@@ -249,7 +250,7 @@ def _league_scorers(records: Sequence[dict[str, Any]]) -> dict[tuple[str, str], 
     return goals
 
 
-def _league(records: Sequence[dict[str, Any]], club: str) -> dict[str, Any]:
+def _league(records: Sequence[dict[str, Any]], club: str) -> LeagueFacts:
     """The final league facts from the last table that has ``club``."""
     table: list[dict[str, Any]] = next((r["standings"] for r in reversed(records) if _rank(r.get("standings") or [], club)), [])
     row = next((r for r in table if r["team"] == club), None)
@@ -262,19 +263,19 @@ def _league(records: Sequence[dict[str, Any]], club: str) -> dict[str, Any]:
             "best_defence": row["played"] > 0 and row["ga"] == min(r["ga"] for r in table)}
 
 
-def season_facts(month_records: list[dict[str, Any]], club: str, extra: dict[str, Any]) -> dict[str, Any]:
+def season_facts(month_records: list[dict[str, Any]], club: str, extra: dict[str, Any]) -> SeasonFacts:
     """The season's facts for ``club`` (:data:`SEASON_FACTS`): the final table, the cup run, the golden
     boot (league goals, ties shared), season totals and streaks, and ``extra`` (:data:`EXTRA_FACTS`:
     promotions, the season's net money, fans before and after, leaders, academy players)."""
     unknown = sorted(set(extra) - set(EXTRA_FACTS))
     if unknown:
         raise ValueError(f"unknown extra facts {unknown} (known: {', '.join(EXTRA_FACTS)})")
-    months: list[dict[str, Any]] = []
+    months: list[MonthFacts] = []
     for rec in month_records:
         months.append(month_facts(rec, club, months[-1] if months else None))
     scorers = _league_scorers(month_records)
     ours = max((g for (_, team), g in scorers.items() if team == club), default=0)
-    out = {**_league(month_records, club), "cup_stage": _cup_stage(month_records, club)}
+    out: dict[str, Any] = {**_league(month_records, club), "cup_stage": _cup_stage(month_records, club)}
     ex = {k: int(extra.get(k, 0)) for k in EXTRA_FACTS}
     growth = ex["fans_after"] - ex["fans_before"]
     out.update({
@@ -287,19 +288,19 @@ def season_facts(month_records: list[dict[str, Any]], club: str, extra: dict[str
         **ex, "fan_growth": growth, "fan_growth_pct": growth * 100 // ex["fans_before"] if ex["fans_before"] > 0 else 0,
     })
     out["double"] = out["league_champion"] and out["cup_champion"]
-    return {k: out[k] for k in SEASON_FACTS}
+    return cast(SeasonFacts, {k: out[k] for k in SEASON_FACTS})
 
 
 # ---------------------------------------------------------------- checks
 
 
-def _entry(a: dict[str, Any], facts: dict[str, Any]) -> dict[str, Any]:
+def _entry(a: dict[str, Any], facts: Mapping[str, Any]) -> Unlocked:
     """An achievement's record: key, name, description, kind, the facts its condition read, reward."""
     return {"key": a["key"], "name": a["name"], "description": a["description"], "kind": a["kind"],
             "facts": {f: facts[f] for f in facts_of(a["condition"])}, "reward": a.get("reward") or {}}
 
 
-def check_month(facts: dict[str, Any], unlocked: set[str], table: list[dict[str, Any]]) -> dict[str, Any]:
+def check_month(facts: MonthFacts, unlocked: set[str], table: list[dict[str, Any]]) -> MonthAchievements:
     """After a month: in-season achievements whose condition holds and which were never unlocked.
 
     Adds them to ``unlocked`` (provisional until §4.4 step 7). The record: ``month``, ``unlocked``
@@ -311,8 +312,8 @@ def check_month(facts: dict[str, Any], unlocked: set[str], table: list[dict[str,
     return {"month": facts["month"], "unlocked": got, "checked": len(todo)}
 
 
-def check_season(dice: Dice, key: str, facts: dict[str, Any], unlocked: set[str], table: list[dict[str, Any]],
-                 provisional: Iterable[str] = ()) -> dict[str, Any]:
+def check_season(dice: Dice, key: str, facts: SeasonFacts, unlocked: set[str], table: list[dict[str, Any]],
+                 provisional: Iterable[str] = ()) -> SeasonAchievements:
     """000 §4.4 step 7: confirm the season's ``provisional`` in-season keys, then check the season-end
     achievements in table order; one with a ``chance`` rolls 1D100 ≤ chance on ``{key}/{achievement}``.
 
@@ -321,17 +322,17 @@ def check_season(dice: Dice, key: str, facts: dict[str, Any], unlocked: set[str]
     ``success``; failures may try again next season) and ``checked``.
     """
     names = {a["key"]: a for a in table}
-    confirmed = [{"key": k, "name": names[k]["name"], "description": names[k]["description"],
+    confirmed: list[Confirmed] = [{"key": k, "name": names[k]["name"], "description": names[k]["description"],
                   "reward": names[k].get("reward") or {}} for k in provisional if k in names]
     todo = [a for a in table if a["kind"] == "season_end" and a["key"] not in unlocked]
-    rec: dict[str, Any] = {"confirmed": confirmed, "unlocked": [], "rolled": [], "checked": len(todo)}
+    rec: SeasonAchievements = {"confirmed": confirmed, "unlocked": [], "rolled": [], "checked": len(todo)}
     for a in todo:
         if not holds(a["condition"], facts):
             continue
         entry = _entry(a, facts)
         if "chance" in a:
             r = dice.roll(f"{key}/{a['key']}", "1D100", f"成就「{a['name']}」判定")
-            entry.update(chance=a["chance"], roll=r.to_json(), success=r.total <= a["chance"])
+            entry.update({"chance": a["chance"], "roll": r.to_json(), "success": r.total <= a["chance"]})
             rec["rolled"].append(entry)
             if not entry["success"]:
                 continue
@@ -341,7 +342,7 @@ def check_season(dice: Dice, key: str, facts: dict[str, Any], unlocked: set[str]
     return rec
 
 
-def rewards(season_record: dict[str, Any]) -> dict[str, int]:
+def rewards(season_record: SeasonAchievements) -> dict[str, int]:
     """The season's designed rewards to apply: morale and reputation summed over the confirmed, unlocked
     and successfully rolled achievements of a :func:`check_season` record.
 

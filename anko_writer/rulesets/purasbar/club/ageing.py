@@ -29,6 +29,7 @@ from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import DiceNotation, load_data
 from ..models import ATTRIBUTES, Club, Player
+from .records import AgedPlayer, Ageing, Decline, Judgement, LeaderCheck, MntGain
 
 ATTR_MIN, ATTR_MAX = 1, 99
 """Design doc: every attribute stays within 1…99 (the decline never takes one below 1)."""
@@ -101,19 +102,18 @@ def leader_chance(mnt: int, table: dict[str, Any]) -> int:
     return min(100, lt["base"] + mnt - lt["mnt"])
 
 
-def _check(dice: Dice, key: str, chance: int, purpose: str) -> dict[str, Any]:
+def _check(dice: Dice, key: str, chance: int, purpose: str) -> Judgement:
     """One 1D100 ≤ chance judgement as a record."""
     r = dice.roll(key, "1D100", purpose)
     return {"chance": chance, "roll": r.to_json(), "success": r.total <= chance}
 
 
-def _decline(dice: Dice, key: str, p: Player, table: dict[str, Any]) -> dict[str, Any] | None:
+def _decline(dice: Dice, key: str, p: Player, table: dict[str, Any]) -> Decline | None:
     """Designed §8.4: the age band's 1D100; on a decline each listed attribute loses the band's die (≥ 1)."""
     b = band(table["decline"]["bands"], p.age or 0)
     if b is None:
         return None
-    rec = _check(dice, key, b["chance"], f"{p.name} 年龄衰减判定")
-    rec["losses"] = []
+    rec: Decline = {**_check(dice, key, b["chance"], f"{p.name} 年龄衰减判定"), "losses": []}
     if rec["success"]:
         for name in table["decline"]["attrs"]:
             attr = p.main if name == "main" else name
@@ -124,7 +124,7 @@ def _decline(dice: Dice, key: str, p: Player, table: dict[str, Any]) -> dict[str
     return rec
 
 
-def _compensate(p: Player, declined: bool, table: dict[str, Any]) -> dict[str, Any] | None:
+def _compensate(p: Player, declined: bool, table: dict[str, Any]) -> MntGain | None:
     """Designed §8.4 老将精神补偿: MNT + veteran (+ declined in a decline year), at most 99."""
     ct = table["compensation"]
     if (p.age or 0) < ct["from"]:
@@ -135,27 +135,27 @@ def _compensate(p: Player, declined: bool, table: dict[str, Any]) -> dict[str, A
     return {"before": before, "gain": gain, "after": p.attrs["MNT"]}
 
 
-def _leader(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, Any]) -> dict[str, Any] | None:
+def _leader(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, Any]) -> LeaderCheck | None:
     """Designed §8.4 领袖特质解锁: a veteran non-leader with MNT ≥ threshold rolls while the squad has room."""
     lt = table["leader"]
     if p.leader or (p.age or 0) < lt["from"] or p.attrs["MNT"] < lt["mnt"] or leaders >= lt["max_leaders"]:
         return None
-    rec = _check(dice, key, leader_chance(p.attrs["MNT"], table), f"{p.name} 领袖特质判定")
-    rec.update(threshold=lt["mnt"], mnt=p.attrs["MNT"], base=lt["base"])
+    rec: LeaderCheck = {**_check(dice, key, leader_chance(p.attrs["MNT"], table), f"{p.name} 领袖特质判定"),
+                        "threshold": lt["mnt"], "mnt": p.attrs["MNT"], "base": lt["base"]}
     p.leader = rec["success"]
     return rec
 
 
-def age_player(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, Any]) -> dict[str, Any]:
+def age_player(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, Any]) -> AgedPlayer:
     """One rolled player's season end: age +1, retirement, decline, MNT compensation, leader (applied)."""
-    rec: dict[str, Any] = {"name": p.name, "position": p.position, "core": p.core, "age_before": p.age,
-                           "age": (p.age or 0) + 1, "retirement": None, "retired": False, "decline": None,
-                           "mnt": None, "leader": None}
+    rec: AgedPlayer = {"name": p.name, "position": p.position, "core": p.core, "age_before": p.age,
+                       "age": (p.age or 0) + 1, "retirement": None, "retired": False, "decline": None,
+                       "mnt": None, "leader": None}
     p.age = rec["age"]
     b = band(table["retirement"]["bands"], p.age)
     if b is not None:
-        rec["retirement"] = _check(dice, key, b["chance"], f"{p.name} 退役判定")
-        rec["retired"] = rec["retirement"]["success"]
+        retirement = rec["retirement"] = _check(dice, key, b["chance"], f"{p.name} 退役判定")
+        rec["retired"] = retirement["success"]
         if rec["retired"]:
             return rec
     rec["decline"] = _decline(dice, key, p, table)
@@ -164,14 +164,14 @@ def age_player(dice: Dice, key: str, p: Player, leaders: int, table: dict[str, A
     return rec
 
 
-def age_squad(dice: Dice, key: str, club: Club, table: dict[str, Any]) -> dict[str, Any]:
+def age_squad(dice: Dice, key: str, club: Club, table: dict[str, Any]) -> Ageing:
     """000 §4.4 step 6 for one club (designed §8.4); players not rolled yet (000 §5.8.3) are skipped.
 
     The record: ``club``, ``players`` (one :func:`age_player` record each, squad order), ``retired``
     (names, still in the squad: see :func:`remove_retired`), ``leaders_new``, ``skipped`` (unrolled).
     """
     leaders = sum(1 for p in club.players if p.leader)
-    out: list[dict[str, Any]] = []
+    out: list[AgedPlayer] = []
     skipped: list[str] = []
     for p in club.players:
         if not p.rolled or p.age is None:
@@ -187,7 +187,7 @@ def age_squad(dice: Dice, key: str, club: Club, table: dict[str, Any]) -> dict[s
             "skipped": skipped}
 
 
-def remove_retired(club: Club, record: dict[str, Any]) -> list[Player]:
+def remove_retired(club: Club, record: Ageing) -> list[Player]:
     """Take the record's retired players out of ``club.players``; return them (in squad order)."""
     gone = set(record["retired"])
     out = [p for p in club.players if p.name in gone]

@@ -9,6 +9,7 @@ from typing import Any, Mapping
 from ....dice import Dice
 from ....tables import DiceTable, load_table
 from .owner_actions import BASE_EFFECTS, Checked, check, pick
+from .records import ActionPick, ScoutReport
 
 COACH_EFFECTS = BASE_EFFECTS | {"one_on_one", "scout", "tactics"}
 """Kinds the coach table may name: the shared ones, §8.2 coaching, §5.8.2 scouting, §7.2.1 tactics."""
@@ -38,7 +39,7 @@ def load_coach_decisions(path: Path) -> DiceTable:
 
 
 def monthly_decision(dice: Dice, key: str, coach_traits: Mapping[str, Any], tables: Mapping[str, Any],
-                     club_state: Mapping[str, Any] | None = None, vote: str | None = None) -> dict[str, Any]:
+                     club_state: Mapping[str, Any] | None = None, vote: str | None = None) -> ActionPick:
     """000 §4.1 phase 3: the coach's D100 on the weighted §16.3 table; fallbacks only when ``club_state`` is given."""
     checked = coach_checked(tables["coach_decisions"])
     return pick(dice, key, checked, coach_traits, club_state, "主教练月度决策", vote)
@@ -51,7 +52,7 @@ def scout_chance(scout_level: int, base: int = SCOUT_BASE, per_level: int = SCOU
 
 
 def scout_opponent(dice: Dice, key: str, scout_level: int, base: int = SCOUT_BASE,
-                   per_level: int = SCOUT_PER_LEVEL, factor: tuple[int, int] = (1, 1)) -> dict[str, Any]:
+                   per_level: int = SCOUT_PER_LEVEL, factor: tuple[int, int] = (1, 1)) -> ScoutReport:
     """000 §5.8.2: 战术研究 succeeds on 1D100 ≤ chance; success reveals the next opponent's four abilities before the match."""
     chance = scout_chance(scout_level, base, per_level, factor)
     r = dice.roll(key, "1D100", "战术研究判定")

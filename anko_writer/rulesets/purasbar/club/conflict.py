@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ....dice import Dice
 from .coach_decisions import COACH_FIXED
 from .owner_actions import INTERVENE
+from .records import Contest, Effect, Outcome
 
 FORCED_COACH = frozenset(COACH_FIXED)
 """000 §4.5.1: 调整战术体系, 一对一球员指导, 全队心理建设, 处理内部矛盾 force a conflict with 干预主教练."""
@@ -18,7 +19,7 @@ NON_FORCED_PER_MONTH = 1
 """000 §4.5.3: at most one non-forced conflict a month."""
 HALF = (1, 2)
 """000 §4.5.2 平局: both actions at half effect."""
-OUTCOMES: dict[str, dict[str, Any]] = {
+OUTCOMES: dict[str, Outcome] = {
     "owner": {"owner_action": "full", "coach_decision": "void", "morale_temp": 0,
               "affinity": {"owner_to": 0, "to_owner": -5},
               "followup": {"win": {"owner_to": 0, "to_owner": 7}, "loss": {"owner_to": -10, "to_owner": 0}}},
@@ -46,7 +47,7 @@ def non_forced_allowed(non_forced_this_month: int) -> bool:
 
 
 def contest(dice: Dice, key: str, control: int, stubbornness: int, owner_to_coach: int,
-            coach_to_owner: int) -> dict[str, Any]:
+            coach_to_owner: int) -> Contest:
     """000 §4.5.2: owner = 控制欲 + 1D50 + ⌊好感/20⌋ against coach = 固执 + 1D50 − ⌊好感/10⌋; equal totals tie."""
     o = dice.roll(key, CONTEST_DIE, "老板方对抗骰")
     c = dice.roll(key, CONTEST_DIE, "教练方对抗骰")
@@ -62,13 +63,13 @@ def contest(dice: Dice, key: str, control: int, stubbornness: int, owner_to_coac
             "winner": winner, **_copy(OUTCOMES[winner])}
 
 
-def _copy(outcome: Mapping[str, Any]) -> dict[str, Any]:
+def _copy(outcome: Outcome) -> Outcome:
     """A deep-enough copy of an outcome so records never share dicts."""
-    return {k: ({kk: (dict(vv) if isinstance(vv, dict) else vv) for kk, vv in v.items()}
-                if isinstance(v, dict) else v) for k, v in outcome.items()}
+    return cast(Outcome, {k: ({kk: (dict(vv) if isinstance(vv, dict) else vv) for kk, vv in v.items()}
+                              if isinstance(v, dict) else v) for k, v in outcome.items()})
 
 
-def halve(effect: Mapping[str, Any]) -> dict[str, Any]:
+def halve(effect: Mapping[str, Any]) -> Effect:
     """000 §4.5.2 平局: an effect at half size — magnitudes halved rounding up (as §7.3.2 halves), plus ``factor``."""
     out = dict(effect)
     for p in SCALED:

@@ -7,13 +7,14 @@ season updates. No dice: every term is a formula the chapter prints.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Str
 from ....tables import load_data
 from ..money.finance import CUP_STAGES, LEAGUE_CLUBS
 from .morale import rank_bands_problem
+from .records import InitialValues, SeasonFans, SeasonReputation
 
 REPUTATION_MIN, REPUTATION_MAX = 0, 100
 """Reputation runs from 0 to 100 (designed §13.2)."""
@@ -88,7 +89,7 @@ def initial_reputation(total: int, table: dict[str, Any]) -> int:
     return clamp(total * i["reputation_percent_of_total"] // 100)
 
 
-def initial_values(pbs: int, total: int, table: dict[str, Any]) -> dict[str, Any]:
+def initial_values(pbs: int, total: int, table: dict[str, Any]) -> InitialValues:
     """The rulebook's step 8: opening fans, reputation and morale with their terms."""
     t = table
     i = t["initial"]
@@ -103,7 +104,7 @@ def clamp(reputation: int) -> int:
     return max(REPUTATION_MIN, min(REPUTATION_MAX, reputation))
 
 
-def attendance_percent(records: Iterable[dict[str, Any]], club: str) -> int | None:
+def attendance_percent(records: Iterable[Mapping[str, Any]], club: str) -> int | None:
     """The season's average league attendance at ``club``'s home (total crowd ÷ total seats, % down).
 
     ``records`` are finance.ticket_income records; ``None`` when the club played no league home match.
@@ -134,7 +135,7 @@ def _stage(cup: dict[str, int], stage: str) -> int:
 
 
 def season_fans(fans: int, attendance: int | None, league_rank: int, cup_stage: str,
-                table: dict[str, Any], capacity: int | None = None) -> dict[str, Any]:
+                table: dict[str, Any], capacity: int | None = None) -> SeasonFans:
     """§4.4 step 3 (designed §13.1): new fans = old + attendance, league and cup terms, floored (and capped).
 
     ``attendance`` is :func:`attendance_percent` (``None`` counts as the pivot: no term); ``capacity``
@@ -160,7 +161,7 @@ def season_fans(fans: int, attendance: int | None, league_rank: int, cup_stage: 
 
 
 def season_reputation(reputation: int, league_rank: int, cup_stage: str,
-                      table: dict[str, Any]) -> dict[str, Any]:
+                      table: dict[str, Any]) -> SeasonReputation:
     """§4.4 step 4 (designed §13.2): old − drift toward the anchor + league band + cup stage, within 0–100.
 
     >>> r = season_reputation(53, 1, "champion", load_fans(Resources("purasbar", None)))

@@ -7,10 +7,10 @@ print every die and every formula. Nothing here formats prose.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ....dice import Dice, Roll, shuffle
 from ..models import ABILITIES, POSITIONS, Ability, Player, Position
+from .records import AllocationJson, CoreStep, Reroll, RoleSteps, RollJson, Squad, SquadPlanJson
 
 ABILITY_CAP = 99
 """000 §2.2: each ability is at least 1 and at most 99."""
@@ -80,7 +80,7 @@ class Allocation:
     protections: list[tuple[str, str, int]] = field(default_factory=list)
     result: dict[str, int] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> AllocationJson:
         """Plain record for chapters and JSON."""
         return {
             "total": self.total,
@@ -181,14 +181,14 @@ class SquadPlan:
     role_roll: Roll
     position_rolls: list[Roll]
     positions: list[Position]
-    rerolls: list[dict[str, Any]]
+    rerolls: list[Reroll]
 
     @property
     def core_count(self) -> int:
         """How many core players."""
         return self.core_roll.total
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> SquadPlanJson:
         """Plain record."""
         return {
             "core_roll": self.core_roll.to_json(),
@@ -210,12 +210,12 @@ def plan_squad(dice: Dice, key: str) -> SquadPlan:
     role_roll = dice.roll(key, ROLE_COUNT, "角色球员人数")
     rolls = [dice.roll(key, "1D4", "位置") for _ in range(core_roll.total + role_roll.total)]
     positions: list[Position] = [POSITIONS[r.total - 1] for r in rolls]
-    rerolls: list[dict[str, Any]] = []
+    rerolls: list[Reroll] = []
     for missing in POSITIONS:
         if missing in positions:
             continue
         idx = max(i for i, p in enumerate(positions) if positions.count(p) > 1)
-        tries: list[dict[str, Any]] = []
+        tries: list[RollJson] = []
         while positions[idx] != missing:
             r = dice.roll(key, "1D4", f"补位重掷（缺{missing}）")
             tries.append(r.to_json())
@@ -225,9 +225,9 @@ def plan_squad(dice: Dice, key: str) -> SquadPlan:
     return SquadPlan(core_roll, role_roll, rolls, positions, rerolls)
 
 
-def roll_core(dice: Dice, key: str, player: Player, team: dict[str, int]) -> list[dict[str, Any]]:
+def roll_core(dice: Dice, key: str, player: Player, team: dict[str, int]) -> list[CoreStep]:
     """000 §3.2.1 steps 3–5: the six attributes by the position's formulas, then age; returns the steps."""
-    steps: list[dict[str, Any]] = []
+    steps: list[CoreStep] = []
     attrs: dict[str, int] = {}
     for attr, offset, divisor in CORE_FORMULAS[player.position]:
         r = dice.roll(key, "1D100", f"{player.name} {attr}")
@@ -249,7 +249,7 @@ def roll_core(dice: Dice, key: str, player: Player, team: dict[str, int]) -> lis
     return steps
 
 
-def roll_role(dice: Dice, key: str, player: Player, team: dict[str, int]) -> list[dict[str, Any]]:
+def roll_role(dice: Dice, key: str, player: Player, team: dict[str, int]) -> list[RoleSteps]:
     """000 §3.3.1 steps 2–5: age, k = 0.4 + D100/250, equivalent abilities, STA and MNT."""
     age = dice.roll(key, AGE, f"{player.name} 年龄")
     kr = dice.roll(key, "1D100", f"{player.name} 实力系数")
@@ -271,7 +271,7 @@ def roll_role(dice: Dice, key: str, player: Player, team: dict[str, int]) -> lis
 
 
 def build_squad(dice: Dice, key: str, team: dict[str, int], names: dict[str, list[str]],
-                roll_cores: bool) -> tuple[list[Player], dict[str, Any]]:
+                roll_cores: bool) -> tuple[list[Player], Squad]:
     """A whole new squad from the club's §2.2 abilities.
 
     Role players created with the club use its §2.2 initial abilities: for an AI club whose core
@@ -280,7 +280,7 @@ def build_squad(dice: Dice, key: str, team: dict[str, int], names: dict[str, lis
     plan = plan_squad(dice, key)
     used: set[str] = set()
     players: list[Player] = []
-    record: dict[str, Any] = {"plan": plan.to_json(), "core": [], "role": []}
+    record: Squad = {"plan": plan.to_json(), "core": [], "role": []}
     for i, pos in enumerate(plan.positions):
         core = i < plan.core_count
         p = Player(roll_name(dice, f"{key}/names", names, used), pos, core)

@@ -9,6 +9,7 @@ from typing import Any
 from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import load_data
+from .records import MoraleAdjustment
 
 MORALE_MIN, MORALE_MAX = -100, 100
 """000 §5.1.3: team morale runs from −100 to 100."""
@@ -93,7 +94,7 @@ def _toward_zero(value: int, percent: int) -> int:
     return part if value >= 0 else -part
 
 
-def monthly_adjustment(results: list[str], morale: int, table: dict[str, Any], bonus: int = 0) -> dict[str, Any]:
+def monthly_adjustment(results: list[str], morale: int, table: dict[str, Any], bonus: int = 0) -> MoraleAdjustment:
     """000 §4.1 phase 5 item 2 (designed §13.3): drift toward 0, the month's results (capped), ``bonus``.
 
     ``bonus`` is the external environment's morale modifier (environment.morale_bonus). The record

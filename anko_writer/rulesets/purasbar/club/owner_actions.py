@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from ....dice import Dice
 from ....errors import Location, TableError
 from ....tables import DiceTable, Row, load_table
+from .records import ActionPick, ActionRange, Effect, FallbackStep
 
 BASE_EFFECTS = frozenset({
     "funds", "investment", "morale", "facility", "staff_level", "affinity", "injury", "stamina",
@@ -65,7 +66,7 @@ class Widen:
             return v == self.value
         return v >= self.value if self.op == "at_least" else v <= self.value
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, Any]:  # keys name the rule's source and operator: no fixed shape
         """The rule as recorded in the month."""
         return {"row": self.row, self.source: self.name, self.op: self.value, "left": self.left,
                 "right": self.right}
@@ -217,12 +218,12 @@ def load_owner_actions(path: Path) -> DiceTable:
     return table
 
 
-def layout(checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[list[dict[str, Any]], list[Widen]]:
+def layout(checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any]) -> tuple[list[ActionRange], list[Widen]]:
     """This month's ranges after weighting (every face 1–100 once) and the rules that applied."""
     active = [w for w in checked.rules if w.holds(traits, state)]
     n = len(checked.rows)
     shift = _shifts(checked.index, n, active)
-    ranges: list[dict[str, Any]] = []
+    ranges: list[ActionRange] = []
     lo = checked.rows[0].lo
     for row, s in zip(checked.rows, shift):
         hi = row.hi + s
@@ -231,13 +232,13 @@ def layout(checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any]
     return ranges, active
 
 
-def effect_of(row: Row) -> dict[str, Any]:
+def effect_of(row: Row) -> Effect:
     """The structured effect of a row: its kind, polarity and parameters."""
     params = {k: v for k, v in row.params.items() if k not in META}
     return {"kind": row.effect, "polarity": row.params["polarity"], **params}
 
 
-def _inline(fb: Mapping[str, Any]) -> dict[str, Any]:
+def _inline(fb: Mapping[str, Any]) -> Effect:
     """An inline fallback as a structured effect (positive unless it says otherwise)."""
     params = {k: v for k, v in fb.items() if k not in ("effect", "polarity", "text")}  # text goes to the record
     return {"kind": fb["effect"], "polarity": fb.get("polarity", "positive"), **params}
@@ -267,10 +268,10 @@ def blocked(row: Row, state: Mapping[str, Any]) -> str | None:
     return None
 
 
-def resolve(checked: Checked, key: str, state: Mapping[str, Any] | None) -> tuple[Row, dict[str, Any], list[dict[str, Any]]]:
+def resolve(checked: Checked, key: str, state: Mapping[str, Any] | None) -> tuple[Row, Effect, list[FallbackStep]]:
     """Follow fallbacks from row ``key`` until one can be carried out: (last row, effect, chain)."""
     row = checked.rows[checked.index[key]]
-    chain: list[dict[str, Any]] = []
+    chain: list[FallbackStep] = []
     while state is not None:
         why = blocked(row, state)
         if why is None:
@@ -285,7 +286,7 @@ def resolve(checked: Checked, key: str, state: Mapping[str, Any] | None) -> tupl
 
 
 def pick(dice: Dice, key: str, checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any] | None,
-         purpose: str, vote: str | None) -> dict[str, Any]:
+         purpose: str, vote: str | None) -> ActionPick:
     """Weighted D100 (or the readers' vote), then fallbacks: the month's action record."""
     ranges, active = layout(checked, traits, state or {})
     roll = None
@@ -306,7 +307,7 @@ def pick(dice: Dice, key: str, checked: Checked, traits: Mapping[str, Any], stat
 
 
 def monthly_action(dice: Dice, key: str, owner_traits: Mapping[str, Any], club_state: Mapping[str, Any],
-                   tables: Mapping[str, Any], vote: str | None = None) -> dict[str, Any]:
+                   tables: Mapping[str, Any], vote: str | None = None) -> ActionPick:
     """000 §4.1 phase 2: the owner's D100 on the weighted §15.2 table (or the readers' vote), with fallbacks."""
     checked = owner_checked(tables["owner_actions"])
     return pick(dice, key, checked, owner_traits, club_state, "老板月度行动", vote)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, cast
 
 from ....dice import Dice, Roll
 from ....errors import Location, TableError
@@ -21,6 +21,8 @@ from ....schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Pro
 from ....tables import DiceNotation, DiceTable, Row, load_data, load_table
 from ..match.tactics import FLEXIBLE, STUBBORN
 from .generation import roll_name
+from .records import (AffinityLine, AffinityRecord, BondJson, CoachProfileJson, CoachProfileRecord, CoachTrait,
+                      OwnerJson, OwnerRecord, ResumeRoll, RowRecord, StaffJson, StaffLevel, StaffRecord)
 
 # ---------------------------------------------------------------- rules and designed constants
 
@@ -268,7 +270,7 @@ def load_people_tables(resources: Resources) -> PeopleTables:
     return t
 
 
-def _row_record(roll: Roll, row: Row) -> dict[str, Any]:
+def _row_record(roll: Roll, row: Row) -> RowRecord:
     """A table roll for chapter 0: the roll, the row's key, name, prose and numeric parameters."""
     extra = {k: v for k, v in row.params.items() if k not in ("key", "name")}
     return {"roll": roll.to_json(), "key": row.params["key"], "name": row.params["name"], "text": row.text, **extra}
@@ -332,7 +334,7 @@ class Owner:
         """
         return int(self.career_minded) + int(self.tycoon)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> OwnerJson:
         """The campaign-file record."""
         return {"name": self.name, "wealth": self.wealth, "fanaticism": self.fanaticism,
                 "control": self.control, "takeover": self.takeover, "age": self.age, "origin": self.origin}
@@ -345,14 +347,14 @@ class Owner:
 
 
 def generate_owner(dice: Dice, key: str, tables: PeopleTables, names: dict[str, list[str]],
-                   used: set[str] | None = None) -> tuple[Owner, dict[str, Any]]:
+                   used: set[str] | None = None) -> tuple[Owner, OwnerRecord]:
     """Intro step 3 (ch.15): name, then 财富, 狂热, 控制欲 (1D100 each), 接手方式, 年龄, 出身 in that order.
 
     ``used`` holds names already taken (the squad's); the owner's name is added to it.
     """
     labels = tables.owner["labels"]
     name = roll_name(dice, f"{key}/name", names, used if used is not None else set())
-    traits: dict[str, dict[str, Any]] = {}
+    traits: dict[str, RowRecord] = {}
     for trait, table in (("wealth", tables.wealth), ("fanaticism", tables.fanaticism), ("control", tables.control)):
         r, row = table.roll(dice, key, labels[trait])
         traits[trait] = {"value": r.total, **_row_record(r, row)}
@@ -361,8 +363,8 @@ def generate_owner(dice: Dice, key: str, tables: PeopleTables, names: dict[str, 
     o_roll, o_row = tables.owner_origin.roll(dice, key)
     owner = Owner(name, traits["wealth"]["value"], traits["fanaticism"]["value"], traits["control"]["value"],
                   t_row.params["key"], age.total, o_row.params["key"])
-    record = {
-        "name": name, **traits,
+    record: OwnerRecord = {
+        "name": name, "wealth": traits["wealth"], "fanaticism": traits["fanaticism"], "control": traits["control"],
         "takeover": _row_record(t_roll, t_row),
         "age": {"roll": age.to_json(), "value": age.total},
         "origin": _row_record(o_roll, o_row),
@@ -407,7 +409,7 @@ class CoachProfile:
         """000 §6.3.3: the response roll's modifier, the sum of the résumé entries' ``response``."""
         return sum(tables.entry(tables.resume, k).params["response"] for k in self.resume)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> CoachProfileJson:
         """The campaign-file record (merged into the existing ``coach`` mapping)."""
         return {"passion": self.passion, "stubbornness": self.stubbornness, "empathy": self.empathy,
                 "discipline": self.discipline, "resume": list(self.resume), "background": self.background}
@@ -419,7 +421,7 @@ class CoachProfile:
                    list(data.get("resume", [])), data.get("background", "none"))
 
 
-def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[CoachProfile, dict[str, Any]]:
+def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[CoachProfile, CoachProfileRecord]:
     """Intro step 4 (ch.16): 四维性格 (1D100 each), 履历 (1D3 entries, duplicates re-rolled), 特殊背景.
 
     固执 is rolled first so that a campaign whose stream ``key`` already rolled the coach's stubbornness
@@ -427,7 +429,7 @@ def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[
     """
     c = tables.coach
     values: dict[str, int] = {}
-    traits: list[dict[str, Any]] = []
+    traits: list[CoachTrait] = []
     for dim in ("stubbornness", "passion", "empathy", "discipline"):
         spec = c["dimensions"][dim]
         r = dice.roll(key, TRAIT_DIE, f"{c['title']}{spec['name']}")
@@ -436,8 +438,8 @@ def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[
                        "band": band(r.total), "label": spec[band(r.total)]})
     count = dice.roll(f"{key}/resume", c["resume_count"], c["labels"]["resume_count"])
     resume: list[str] = []
-    rolls: list[dict[str, Any]] = []
-    entries: list[dict[str, Any]] = []
+    rolls: list[ResumeRoll] = []
+    entries: list[RowRecord] = []
     while len(resume) < min(count.total, len(tables.resume)):
         r, row = tables.resume.roll(dice, f"{key}/resume", c["labels"]["resume"])
         repeat = row.params["key"] in resume
@@ -448,7 +450,7 @@ def generate_coach_profile(dice: Dice, key: str, tables: PeopleTables) -> tuple[
     b_roll, b_row = tables.background.roll(dice, key, c["labels"]["background"])
     profile = CoachProfile(values["passion"], values["stubbornness"], values["empathy"], values["discipline"],
                            resume, b_row.params["key"])
-    record = {
+    record: CoachProfileRecord = {
         "traits": sorted(traits, key=lambda t: DIMENSIONS.index(t["dimension"])),
         "resume_count": count.to_json(), "resume_rolls": rolls, "resume": entries,
         "resume_modifier": profile.resume_modifier(tables),
@@ -473,9 +475,9 @@ class Staff:
     rapport: int | None = None
     """首席助教 only: the 1D100 rapport with the head coach (staff_rapport.yaml tiers)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> StaffJson:
         """The record, with the role (the campaign file keys staff by role: see :func:`roster_to_json`)."""
-        out: dict[str, Any] = {"role": self.role, "name": self.name, "level": self.level}
+        out: StaffJson = {"role": self.role, "name": self.name, "level": self.level}
         if self.rapport is not None:
             out["rapport"] = self.rapport
         return out
@@ -492,7 +494,7 @@ def roster_to_json(staff: list[Staff]) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for role in ROLES:
         if role in by_role:
-            entry = by_role[role].to_json()
+            entry = cast(dict[str, Any], by_role[role].to_json())  # the campaign file keys it by role instead
             del entry["role"]
             out[role] = entry
     return out
@@ -512,7 +514,7 @@ def rapport_training_bonus(staff: list[Staff], tables: PeopleTables) -> int:
 
 
 def generate_staff(dice: Dice, key: str, tables: PeopleTables, names: dict[str, list[str]],
-                   used: set[str] | None = None) -> tuple[list[Staff], dict[str, Any]]:
+                   used: set[str] | None = None) -> tuple[list[Staff], StaffRecord]:
     """Intro step 7 (ch.12): a name and a staff_levels.yaml level for each role, then the rapport roll.
 
     Levels are rolled on ``key`` with the doctor first, so a campaign created when only the doctor was
@@ -528,10 +530,11 @@ def generate_staff(dice: Dice, key: str, tables: PeopleTables, names: dict[str, 
     r_roll, r_row = tables.rapport.roll(dice, f"{key}/rapport")
     staff = [Staff(r, people[r], levels[r][1].params["level"], r_roll.total if r == "assistant" else None)
              for r in ROLES]
-    record = {
-        "staff": [{"role": s.role, "title": roles[s.role]["name"], "name": s.name,
-                   "roll": levels[s.role][0].to_json(), "level": s.level, "level_text": levels[s.role][1].text}
-                  for s in staff],
+    staff_levels: list[StaffLevel] = [
+        {"role": s.role, "title": roles[s.role]["name"], "name": s.name, "roll": levels[s.role][0].to_json(),
+         "level": s.level, "level_text": levels[s.role][1].text} for s in staff]
+    record: StaffRecord = {
+        "staff": staff_levels,
         "rapport": {"value": r_roll.total, **_row_record(r_roll, r_row)},
         "roster": roster_to_json(staff),
     }
@@ -552,7 +555,7 @@ class Bond:
     origins: dict[str, str] = field(default_factory=dict)
     """Direction → origin key (affinity_origin_high/low.yaml) for lines that started in an extreme tier."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> BondJson:
         """The record."""
         return {"owner_to": self.owner_to, "to_owner": self.to_owner, "origins": dict(self.origins)}
 
@@ -607,7 +610,7 @@ class Affinity:
         """Every line at ``value`` (tests and hand-made campaigns)."""
         return cls({p: Bond(value, value) for p in PEOPLE})
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, BondJson]:
         """The campaign-file record: person → {owner_to, to_owner, origins}."""
         return {p: self.bonds[p].to_json() for p in PEOPLE if p in self.bonds}
 
@@ -629,12 +632,12 @@ def _title(tables: PeopleTables, who: str) -> str:
     return str(tables.coach["title"] if who == "coach" else tables.staff["roles"][who]["name"])
 
 
-def generate_affinity(dice: Dice, key: str, tables: PeopleTables) -> tuple[Affinity, dict[str, Any]]:
+def generate_affinity(dice: Dice, key: str, tables: PeopleTables) -> tuple[Affinity, AffinityRecord]:
     """Intro step 5 (§15.5): 1D100 for each line (owner_to, then to_owner, for the coach and each role);
     a line landing in a tier flagged ``origin`` rolls that origin narrative table on ``key/origin``."""
     labels = tables.owner["labels"]
     bonds: dict[str, Bond] = {}
-    lines: list[dict[str, Any]] = []
+    lines: list[AffinityLine] = []
     for who in PEOPLE:
         title = _title(tables, who)
         values: dict[str, int] = {}
@@ -642,7 +645,7 @@ def generate_affinity(dice: Dice, key: str, tables: PeopleTables) -> tuple[Affin
         for direction in DIRECTIONS:
             r = dice.roll(key, AFFINITY_DIE, labels[direction].format(title=title))
             tier = tables.affinity_tier(r.total)
-            line: dict[str, Any] = {"who": who, "title": title, "direction": direction, "roll": r.to_json(),
+            line: AffinityLine = {"who": who, "title": title, "direction": direction, "roll": r.to_json(),
                                     "value": r.total, "tier": tier.params["key"], "tier_name": tier.params["name"],
                                     "origin": None}
             flag = tier.params["origin"]

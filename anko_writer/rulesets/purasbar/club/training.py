@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Sequence
 
 from ....dice import Dice, Weighted
 from ..match.injuries import MIN_WEEKS
 from ..models import Player
+from .records import OneOnOne, Training, TrainingDraw
 
 PER_FACILITY, PER_ASSISTANT = 8, 2
 """000 §8.1.1: success % = training facility level × 8 + head assistant level × 2."""
@@ -41,7 +42,7 @@ def draw_weight(player: Player) -> int:
     return YOUNG_WEIGHT if player.age is not None and player.age <= YOUNG_AGE else 1
 
 
-def draw_player(dice: Dice, key: str, players: Sequence[Player], purpose: str = "训练对象") -> tuple[Player, dict[str, Any]]:
+def draw_player(dice: Dice, key: str, players: Sequence[Player], purpose: str = "训练对象") -> tuple[Player, TrainingDraw]:
     """The weighted draw as one visible die: 1D(sum of weights) over the squad's cumulative weights, in squad order."""
     w = Weighted(tuple((str(i), draw_weight(p)) for i, p in enumerate(players)))
     r = dice.roll(key, f"1D{w.total}", purpose)
@@ -60,13 +61,13 @@ def cap_chances(value: int, chance: int) -> list[tuple[int, int]]:
 
 
 def monthly_training(dice: Dice, key: str, players: Sequence[Player], facility_level: int,
-                     assistant_level: int, rapport_bonus: int = 0) -> dict[str, Any]:
+                     assistant_level: int, rapport_bonus: int = 0) -> Training:
     """000 §8.1: 1D100 ≤ success %, a weighted draw, the soft-capped +1 (applied to the player) and the +2 boost."""
     chance = success_chance(facility_level, assistant_level, rapport_bonus)
     r = dice.roll(key, "1D100", "集体训练判定")
-    rec: dict[str, Any] = {"facility": facility_level, "assistant": assistant_level, "rapport": rapport_bonus,
-                           "chance": chance, "roll": r.to_json(), "success": r.total <= chance, "draw": None,
-                           "cap_rolls": [], "growth": None, "boost": None}
+    rec: Training = {"facility": facility_level, "assistant": assistant_level, "rapport": rapport_bonus,
+                     "chance": chance, "roll": r.to_json(), "success": r.total <= chance, "draw": None,
+                     "cap_rolls": [], "growth": None, "boost": None}
     if not rec["success"] or not players:
         return rec
     p, rec["draw"] = draw_player(dice, key, players)
@@ -93,15 +94,15 @@ def one_on_one_chance(assistant_level: int, rapport_bonus: int = 0, factor: tupl
 
 
 def one_on_one(dice: Dice, key: str, player: Player, assistant_level: int, doctor_level: int = 0,
-               rapport_bonus: int = 0, factor: tuple[int, int] = (1, 1)) -> dict[str, Any]:
+               rapport_bonus: int = 0, factor: tuple[int, int] = (1, 1)) -> OneOnOne:
     """§8.2 (designed): 1D100 = 1–2 injures (1D3 weeks − doctor, §5.7.2), else ≤ chance gives +2 (+1 at ≥ 90), applied."""
     chance = one_on_one_chance(assistant_level, rapport_bonus, factor)
     r = dice.roll(key, "1D100", f"{player.name} 一对一指导")
     attr = player.main
     before = player.attrs[attr]
-    rec: dict[str, Any] = {"player": player.name, "assistant": assistant_level, "chance": chance,
-                           "roll": r.to_json(), "success": False, "injury": None,
-                           "growth": {"attr": attr, "before": before, "after": before}}
+    rec: OneOnOne = {"player": player.name, "assistant": assistant_level, "chance": chance,
+                     "roll": r.to_json(), "success": False, "injury": None,
+                     "growth": {"attr": attr, "before": before, "after": before}}
     if r.total <= FUMBLE:  # 000 §5.7.2 大失败: injured at once, no growth
         w = dice.roll(key, INJURY_DIE, f"{player.name} 训练伤病周数")
         weeks = max(MIN_WEEKS, w.total - doctor_level)

@@ -10,7 +10,7 @@ Both apply their results to the club and return plain records.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ....dice import Dice, DiceExpr
 from ....resources import Resources
@@ -20,6 +20,7 @@ from ..match.abilities import team_abilities
 from ..models import ABILITIES, ATTRIBUTES, POSITIONS, SQUAD_LIMIT, Club, Player
 from .ageing import ATTR_MAX, band, bands_problem
 from .generation import CORE_FORMULAS, CORE_STA, GK_ATK_PERCENT, ROLE_MNT, ROLE_SECONDARY, ROLE_STA, roll_name
+from .records import Candidate, CoreStep, MntBonus, Promoted, PromotionChance, Promotions, Youngster, YouthIntake
 
 K_BASE, K_DIVISOR = 100, 250
 """000 §3.3.1 step 3: k = 0.4 + face / 250 = (100 + face) / 250; the academy replaces the D100 by its die."""
@@ -79,7 +80,7 @@ def _k_value(team: int, face: int, divisor: int) -> int:
 
 
 def _youngster(dice: Dice, key: str, name: str, row: dict[str, Any], team: dict[str, int],
-               table: dict[str, Any]) -> tuple[Player, dict[str, Any]]:
+               table: dict[str, Any]) -> tuple[Player, Youngster]:
     """One academy player: 1D4 position, age, k by the level's die, §3.3.1 abilities, STA, MNT, affinity."""
     pos_r = dice.roll(key, "1D4", f"{name} 位置")
     position = POSITIONS[pos_r.total - 1]
@@ -97,7 +98,7 @@ def _youngster(dice: Dice, key: str, name: str, row: dict[str, Any], team: dict[
     p = Player(name, position, False, {a: attrs[a] for a in ATTRIBUTES}, age_r.total,
                (K_BASE + k_r.total) / K_DIVISOR, contract=table["contract"], affinity=min(100, aff_r.total),
                youth=True)
-    rec = {"name": name, "position": position, "position_roll": pos_r.to_json(), "age_roll": age_r.to_json(),
+    rec: Youngster = {"name": name, "position": position, "position_roll": pos_r.to_json(), "age_roll": age_r.to_json(),
            "k_roll": k_r.to_json(), "k": p.k, "main": main, "secondary": list(ROLE_SECONDARY[position]),
            "sta_roll": sta_r.to_json(), "mnt_roll": mnt_r.to_json(), "affinity_roll": aff_r.to_json(),
            "player": p.to_json()}
@@ -105,7 +106,7 @@ def _youngster(dice: Dice, key: str, name: str, row: dict[str, Any], team: dict[
 
 
 def youth_intake(dice: Dice, key: str, club: Club, table: dict[str, Any], names: dict[str, list[str]],
-                 used_names: set[str]) -> dict[str, Any]:
+                 used_names: set[str]) -> YouthIntake:
     """Designed ch.9: the youth facility's count die, capped by the room left under 33; players appended.
 
     The record: ``club``, ``level``, ``count_roll``, ``rolled`` (the die's count), ``room`` (places
@@ -120,7 +121,7 @@ def youth_intake(dice: Dice, key: str, club: Club, table: dict[str, Any], names:
     count = min(count_r.total, room)
     team = team_abilities(club.players)
     used_names.update(p.name for p in club.players)
-    players = []
+    players: list[Youngster] = []
     for i in range(count):
         name = roll_name(dice, f"{key}/names", names, used_names)
         p, rec = _youngster(dice, f"{key}/{i + 1}", name, row, team, table)
@@ -142,7 +143,7 @@ def eligible(p: Player, table: dict[str, Any]) -> list[str]:
     return [why for why, ok in (("apps", p.apps >= pt["min_apps"]), ("goals", p.goals >= pt["min_goals"])) if ok]
 
 
-def promotion_chance(training: int, assistant: int, age: int, table: dict[str, Any], bonus: int = 0) -> dict[str, int]:
+def promotion_chance(training: int, assistant: int, age: int, table: dict[str, Any], bonus: int = 0) -> PromotionChance:
     """000 §3.3.2 (designed numbers): training × a + assistant × b + age term + §6.4.3 bonus, at least the floor.
 
     >>> t = {"promotion": {"per_training": 3, "per_assistant": 2, "min_chance": 1,
@@ -155,7 +156,7 @@ def promotion_chance(training: int, assistant: int, age: int, table: dict[str, A
     parts = {"training": training * pt["per_training"], "assistant": assistant * pt["per_assistant"],
              "age_term": term["term"] if term else 0, "bonus": bonus}
     chance = max(pt["min_chance"], min(100, sum(parts.values())))
-    return {**parts, "chance": chance, "clamped": chance != sum(parts.values())}
+    return cast(PromotionChance, {**parts, "chance": chance, "clamped": chance != sum(parts.values())})
 
 
 def _order(players: list[Player]) -> list[Player]:
@@ -163,9 +164,9 @@ def _order(players: list[Player]) -> list[Player]:
     return sorted(players, key=lambda p: (-p.goals, -p.apps, p.age or 0))
 
 
-def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: dict[str, Any]) -> dict[str, Any]:
+def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: dict[str, Any]) -> Promoted:
     """000 §3.2.1 formulas for ATK, DEF, MID, GK, STA against ``team``; age kept, MNT kept + 精神补偿 (applied)."""
-    steps: list[dict[str, Any]] = []
+    steps: list[CoreStep] = []
     attrs: dict[str, int] = {}
     for attr, offset, divisor in CORE_FORMULAS[p.position]:
         r = dice.roll(key, "1D100", f"{p.name} {attr}")
@@ -180,7 +181,7 @@ def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: di
     steps.append({"attr": "STA", "roll": sta.to_json(), "value": sta.total})
     bonus = dice.roll(key, table["promotion"]["mnt_bonus"], f"{p.name} 精神补偿")
     attrs["MNT"] = min(ATTR_MAX, p.attrs["MNT"] + bonus.total)
-    mnt = {"before": p.attrs["MNT"], "roll": bonus.to_json(), "after": attrs["MNT"]}
+    mnt: MntBonus = {"before": p.attrs["MNT"], "roll": bonus.to_json(), "after": attrs["MNT"]}
     before, wage_before = dict(p.attrs), p.wage
     p.core, p.k = True, None
     p.attrs = {a: min(ATTR_MAX, attrs[a]) for a in ATTRIBUTES}
@@ -189,7 +190,7 @@ def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: di
 
 
 def promotions(dice: Dice, key: str, club: Club, assistant_level: int, table: dict[str, Any],
-               bonus: int = 0) -> dict[str, Any]:
+               bonus: int = 0) -> Promotions:
     """000 §3.3.2 at the season end: eligible role players roll 1D100 ≤ chance until the limit is reached.
 
     ``bonus`` is the §6.4.3 youth modifier (``environment.youth_bonus``). The record: ``club``,
@@ -201,15 +202,15 @@ def promotions(dice: Dice, key: str, club: Club, assistant_level: int, table: di
     """
     training = club.facilities.get("training", 1)
     limit = table["promotion"]["limit"]
-    rec: dict[str, Any] = {"club": club.name, "training": training, "assistant": assistant_level, "bonus": bonus,
-                           "per_training": table["promotion"]["per_training"],
-                           "per_assistant": table["promotion"]["per_assistant"], "limit": limit,
-                           "candidates": [], "promoted": []}
+    rec: Promotions = {"club": club.name, "training": training, "assistant": assistant_level, "bonus": bonus,
+                       "per_training": table["promotion"]["per_training"],
+                       "per_assistant": table["promotion"]["per_assistant"], "limit": limit,
+                       "candidates": [], "promoted": []}
     for p in _order([p for p in club.players if eligible(p, table)]):
-        cand: dict[str, Any] = {"name": p.name, "age": p.age, "apps": p.apps, "goals": p.goals,
-                                "why": eligible(p, table),
-                                **promotion_chance(training, assistant_level, p.age or 0, table, bonus),
-                                "roll": None, "success": False}
+        cand: Candidate = {"name": p.name, "age": p.age, "apps": p.apps, "goals": p.goals,
+                           "why": eligible(p, table),
+                           **promotion_chance(training, assistant_level, p.age or 0, table, bonus),
+                           "roll": None, "success": False}
         rec["candidates"].append(cand)
         if len(rec["promoted"]) >= limit:
             continue  # 名额已满: no roll

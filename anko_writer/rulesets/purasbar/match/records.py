@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 from ....dice import RollJson
+from ..club.records import AllocationJson, CoreStep
 from ..events.records import MatchEventRecord
 
 _T = TypeVar("_T")
@@ -94,7 +95,7 @@ class CoreProfile(TypedDict):
 
     player: str
     position: str
-    steps: list[dict[str, Any]]
+    steps: list[CoreStep]
     """:func:`club.generation.roll_core`'s steps (that wing's records)."""
     attrs: dict[str, int]
     age: int | None
@@ -111,7 +112,7 @@ class Disclosure(TypedDict):
     """000 §5.8.2: an opponent's four abilities, shown at the first attack calculation (or scouted)."""
 
     team: str
-    allocation: dict[str, Any]
+    allocation: AllocationJson
     """:meth:`club.generation.Allocation.to_json` (that wing's record)."""
 
 

@@ -28,6 +28,7 @@ from ..competition.calendar import SETTLEMENT_MONTH
 from ..models import Player
 from .finance import FinanceRules
 from .ledger import Ledger
+from .records import BankruptcyState, BankruptcyStep, Deadline, Emergency, EmergencyDue, EmergencyRoll, LedgerLine
 
 NORMAL, WARNING, EMERGENCY, BANKRUPT = 0, 1, 2, 3
 """The four stages of the chain."""
@@ -48,7 +49,7 @@ class Bankruptcy:
         """The club went bankrupt: the story ends."""
         return self.stage == BANKRUPT
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> BankruptcyState:
         """``{stage, months_left}`` for the campaign state."""
         return {"stage": self.stage, "months_left": self.months_left}
 
@@ -62,7 +63,7 @@ class Bankruptcy:
         return cls(stage, left)
 
 
-def after(season: int, month: int, checks: int) -> dict[str, int]:
+def after(season: int, month: int, checks: int) -> Deadline:
     """The check ``checks`` steps after (season, month): months 1–12, then the settlement 13.
 
     >>> after(1, 11, 3), after(1, 13, 1)
@@ -99,13 +100,13 @@ def _move(state: Bankruptcy, balance: int, b: dict[str, Any]) -> tuple[str, bool
 
 
 def bankruptcy_step(state: Bankruptcy, balance: int, season: int, month: int,
-                    rules: FinanceRules) -> dict[str, Any]:
+                    rules: FinanceRules) -> BankruptcyStep:
     """One month-end check of the chain (month 13: after §4.4 step 10); ``state`` is updated in place."""
     b = rules.bankruptcy
     before = state.to_json()
     event, act = _move(state, balance, b)
     deadline = after(season, month, state.months_left) if state.stage in (WARNING, EMERGENCY) else None
-    action = {"kind": "emergency", "deficit": max(0, -balance)} if act else None
+    action: EmergencyDue | None = {"kind": "emergency", "deficit": max(0, -balance)} if act else None
     return {"season": season, "month": month, "balance": balance, "stage_before": before["stage"],
             "months_left_before": before["months_left"], "stage": state.stage, "stage_name": STAGES[state.stage],
             "months_left": state.months_left, "event": event, "deadline": deadline, "action": action,
@@ -122,7 +123,7 @@ def _most_valuable(players: Iterable[Player]) -> Player | None:
 
 
 def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: Iterable[Player],
-              rules: FinanceRules) -> dict[str, Any]:
+              rules: FinanceRules) -> Emergency:
     """Stage 2's action: the owner's emergency injection 1D100 ≤ base + wealth ÷ divisor (deficit + cushion),
     else the forced sale of the most valuable player at the designed fire-sale price."""
     b = rules.bankruptcy
@@ -130,10 +131,10 @@ def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: It
     bonus = owner_wealth // b["owner_wealth_divisor"]
     threshold = b["owner_base"] + bonus
     roll = dice.roll(f"{key}/emergency", b["owner_die"], "老板紧急注资")
-    rec: dict[str, Any] = {"balance": balance, "deficit": deficit, "owner_wealth": owner_wealth,
-                           "owner_base": b["owner_base"],
-                           "wealth_divisor": b["owner_wealth_divisor"], "wealth_bonus": bonus, "threshold": threshold,
-                           "roll": roll.ref(), "success": roll.total <= threshold}
+    rec: EmergencyRoll = {"balance": balance, "deficit": deficit, "owner_wealth": owner_wealth,
+                          "owner_base": b["owner_base"],
+                          "wealth_divisor": b["owner_wealth_divisor"], "wealth_bonus": bonus, "threshold": threshold,
+                          "roll": roll.ref(), "success": roll.total <= threshold}
     if rec["success"]:
         return {**rec, "outcome": "injection", "cushion": b["cushion"], "amount": deficit + b["cushion"]}
     p = _most_valuable(players)
@@ -142,8 +143,8 @@ def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: It
             "per_point": b["fire_sale_per_point"], "amount": fee}
 
 
-def book_emergency(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
-                   rules: FinanceRules) -> list[dict[str, Any]]:
+def book_emergency(ledger: Ledger, rec: Emergency, season: int, month: int,
+                   rules: FinanceRules) -> list[LedgerLine]:
     """Post an :func:`emergency` record's money (the integrator removes a sold player from the squad)."""
     if not rec["amount"]:
         return []

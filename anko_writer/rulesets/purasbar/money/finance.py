@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Literal, Mapping
 
 from ....dice import Dice
 from ....resources import Resources
@@ -22,6 +22,9 @@ from ..events.environment import Environment, apply_percent
 from ..events.environment import modifier as env_modifier
 from ..models import Club
 from .ledger import Ledger
+from .records import (AiFunds, Broadcast, CapacityRule, CashFlow, CrowdPull, FundingPressure, Gate, GateLine, GateSplit,
+                      LedgerLine, MaintenanceBill, MaintenanceLine, MaintenancePaid, MonthlyIncome, Prizes,
+                      Salaries, SalariesPaid, SeasonBill, SeatPrice, Sponsor, StaffSalary, CoreWage)
 
 GATE_SHARE_PERCENT = 25
 """000 §4.2.3: in every league match the home club pays 25% of the gate to the away club."""
@@ -103,7 +106,7 @@ def load_finance(resources: Resources) -> FinanceRules:
     return FinanceRules.from_data(load_data(resources.table_path("finance.yaml"), FINANCE))
 
 
-def season_bill(club: Club, staff_levels: Iterable[int], rules: FinanceRules) -> dict[str, int]:
+def season_bill(club: Club, staff_levels: Iterable[int], rules: FinanceRules) -> SeasonBill:
     """Everything due at the season's end (000 §4.1 phase 5 item 6: wages and upkeep are paid then):
     player wages (§3.2.2, §3.3.1), staff salaries and facility maintenance (designed)."""
     wages = sum(p.wage for p in club.players if p.rolled)
@@ -148,7 +151,7 @@ def stadium_capacity(total: int, rules: FinanceRules) -> int:
     return total * rules.stadium_per_total
 
 
-def _pull(club: Club, side: str, base: int, divisor: int) -> dict[str, Any]:
+def _pull(club: Club, side: str, base: int, divisor: int) -> CrowdPull:
     """The crowd one club draws: fans × (base + reputation ÷ divisor)%, rounded down."""
     bonus = club.reputation // divisor
     percent = base + bonus
@@ -176,7 +179,7 @@ def gate_share(gross: int) -> int:
     return gross * GATE_SHARE_PERCENT // 100
 
 
-def _split(competition: str, gross: int) -> dict[str, int]:
+def _split(competition: str, gross: int) -> GateSplit:
     """Who takes the gate: league 75/25 (§4.2.3), cup rounds all home, the neutral final half each."""
     if competition == "league":
         share = gate_share(gross)
@@ -186,14 +189,14 @@ def _split(competition: str, gross: int) -> dict[str, int]:
     return {"share_percent": 0, "home": gross, "away": 0}
 
 
-def _pulls(home: Club, away: Club, t: dict[str, Any], neutral: bool) -> list[dict[str, Any]]:
+def _pulls(home: Club, away: Club, t: dict[str, Any], neutral: bool) -> list[CrowdPull]:
     """Both crowds: the home club's, then the away club's (at the neutral final both draw as home fans)."""
     away_side = ("home_percent", "home_rep_divisor") if neutral else ("away_percent", "away_rep_divisor")
     return [_pull(home, "home", t["home_percent"], t["home_rep_divisor"]),
             _pull(away, "away", t[away_side[0]], t[away_side[1]])]
 
 
-def _price(home: Club, away: Club, t: dict[str, Any], comp: dict[str, int], neutral: bool) -> dict[str, int]:
+def _price(home: Club, away: Club, t: dict[str, Any], comp: dict[str, int], neutral: bool) -> SeatPrice:
     """Seat price: base + reputation ÷ divisor (the finalists' mean at the final) + the competition's extra."""
     rep = (home.reputation + away.reputation) // 2 if neutral else home.reputation
     rep_add = rep // t["price_rep_divisor"]
@@ -202,7 +205,7 @@ def _price(home: Club, away: Club, t: dict[str, Any], comp: dict[str, int], neut
 
 
 def ticket_income(dice: Dice, key: str, home: Club, away: Club, competition: str, rules: FinanceRules,
-                  env: Environment | None = None) -> dict[str, Any]:
+                  env: Environment | None = None) -> Gate:
     """Designed §11.1 gate of one match: crowd pulls, one visible 1D20 swing, capacity, price, gross, split.
 
     ``home`` is the home club (for the neutral final: the first-named finalist); the environment's
@@ -222,7 +225,7 @@ def ticket_income(dice: Dice, key: str, home: Club, away: Club, competition: str
     price = _price(home, away, t, comp, neutral)
     base_gross = attendance * price["value"]
     gross = _scaled(base_gross, env, "ticket")
-    rule = None if neutral else {"total": home.total, "per_total": rules.stadium_per_total}
+    rule: CapacityRule | None = None if neutral else {"total": home.total, "per_total": rules.stadium_per_total}
     return {
         "competition": competition, "neutral": neutral, "home": home.name, "away": away.name, "pulls": pulls,
         "crowd": crowd, "demand_percent": comp["demand_percent"], "roll": roll.ref(), "swing": swing,
@@ -232,8 +235,8 @@ def ticket_income(dice: Dice, key: str, home: Club, away: Club, competition: str
     }
 
 
-def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: dict[str, Any], season: int,
-              month: int, label: str, rules: FinanceRules) -> list[dict[str, Any]]:
+def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: Gate, season: int,
+              month: int, label: str, rules: FinanceRules) -> list[GateLine]:
     """Post a gate (:func:`ticket_income` record): the ticket line and any share; ``None`` ledgers are skipped."""
     labels = rules.labels
     split, home, away = rec["split"], (home_ledger, rec["home"]), (away_ledger, rec["away"])
@@ -253,7 +256,7 @@ def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: dict[
 # ------------------------------------------------------------------------- 11.2 sponsor, broadcast
 
 
-def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Environment | None = None) -> dict[str, Any]:
+def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Environment | None = None) -> MonthlyIncome:
     """Designed §11.2: a month's sponsor (reputation, fans) and broadcast money (league rank, reputation).
 
     ``rank`` is the league position after last month (``None`` before any table: the designed default);
@@ -267,12 +270,12 @@ def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Envir
         raise ValueError(f"league rank {used} is not 1–{LEAGUE_CLUBS}")
     places = LEAGUE_CLUBS - used
     broadcast_raw = b["base"] + places * b["per_place"] + club.reputation * b["per_reputation"]
-    sponsor = {"base": s["base"], "reputation": club.reputation, "per_reputation": s["per_reputation"],
+    sponsor: Sponsor = {"base": s["base"], "reputation": club.reputation, "per_reputation": s["per_reputation"],
                "rep_part": club.reputation * s["per_reputation"], "fans": club.fans, "fan_thousands": thousands,
                "per_thousand_fans": s["per_thousand_fans"], "fans_part": thousands * s["per_thousand_fans"],
                "raw": sponsor_raw, "env_percent": _env_percent(env, "sponsor"),
                "amount": _scaled(sponsor_raw, env, "sponsor")}
-    broadcast: dict[str, Any] = {"base": b["base"], "rank": rank, "rank_used": used, "places_below": places,
+    broadcast: Broadcast = {"base": b["base"], "rank": rank, "rank_used": used, "places_below": places,
                  "per_place": b["per_place"], "place_part": places * b["per_place"],
                  "reputation": club.reputation, "per_reputation": b["per_reputation"],
                  "rep_part": club.reputation * b["per_reputation"], "raw": broadcast_raw,
@@ -281,8 +284,8 @@ def monthly_income(club: Club, rank: int | None, rules: FinanceRules, env: Envir
             "total": sponsor["amount"] + broadcast["amount"]}
 
 
-def book_monthly(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
-                 rules: FinanceRules) -> list[dict[str, Any]]:
+def book_monthly(ledger: Ledger, rec: MonthlyIncome, season: int, month: int,
+                 rules: FinanceRules) -> list[LedgerLine]:
     """Post a :func:`monthly_income` record: one sponsor line and one broadcast line."""
     labels = rules.labels
     return [ledger.post(season, month, kind, rec[kind]["amount"], labels[kind]).to_json()
@@ -344,7 +347,7 @@ def cup_prize(stage: str, table: dict[str, Any]) -> int:
     return int(table["cup"][stage])
 
 
-def prize_record(rank: int, stage: str, swiss_wins: int, table: dict[str, Any]) -> dict[str, Any]:
+def prize_record(rank: int, stage: str, swiss_wins: int, table: dict[str, Any]) -> Prizes:
     """A club's season prizes: league place, cup stage and the designed bonus per Swiss win."""
     t = table
     if not 0 <= swiss_wins <= 5:  # 000 §4.3.1: five Swiss rounds
@@ -354,11 +357,12 @@ def prize_record(rank: int, stage: str, swiss_wins: int, table: dict[str, Any]) 
             "per_swiss_win": t["swiss_win"], "swiss_bonus": wins, "total": league + cup + wins}
 
 
-def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
-                rules: FinanceRules) -> list[dict[str, Any]]:
+def book_prizes(ledger: Ledger, rec: Prizes, season: int, month: int,
+                rules: FinanceRules) -> list[LedgerLine]:
     """Post a :func:`prize_record` (§4.4 step 2: at the settlement, month 13 by default)."""
     labels = rules.labels
-    parts = (("league", "league_prize"), ("cup", "cup_prize"), ("swiss_bonus", "swiss_wins"))
+    parts: tuple[tuple[Literal["league", "cup", "swiss_bonus"], str], ...] = (
+        ("league", "league_prize"), ("cup", "cup_prize"), ("swiss_bonus", "swiss_wins"))
     return [ledger.post(season, month, "prize", rec[part], labels[label]).to_json()
             for part, label in parts if rec[part]]
 
@@ -366,20 +370,20 @@ def book_prizes(ledger: Ledger, rec: dict[str, Any], season: int, month: int,
 # ---------------------------------------------------------------------------- 4.4 steps 9 and 10
 
 
-def maintenance_due(club: Club, rules: FinanceRules) -> dict[str, Any]:
+def maintenance_due(club: Club, rules: FinanceRules) -> MaintenanceBill:
     """§4.4 step 9: each facility's level × the designed maintenance per level."""
-    lines = [{"facility": f, "level": lvl, "amount": lvl * rules.maintenance_per_level}
+    lines: list[MaintenanceLine] = [{"facility": f, "level": lvl, "amount": lvl * rules.maintenance_per_level}
              for f, lvl in club.facilities.items()]
     return {"per_level": rules.maintenance_per_level, "lines": lines, "total": sum(x["amount"] for x in lines)}
 
 
-def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> dict[str, Any]:
+def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> Salaries:
     """§4.4 step 10: staff salaries (designed) and player wages (§3.2.2 total × 2,500; §3.3.1 20,000).
 
     Players not rolled yet (§5.8.3) have no total, so no wage, as in :func:`season_bill`.
     """
-    staff_lines: list[dict[str, Any]] = [{"role": r, "level": lvl, "amount": lvl * rules.staff_salary_per_level} for r, lvl in staff.items()]
-    core: list[dict[str, Any]] = [{"name": p.name, "total": p.total, "wage": p.wage} for p in club.players if p.core and p.rolled]
+    staff_lines: list[StaffSalary] = [{"role": r, "level": lvl, "amount": lvl * rules.staff_salary_per_level} for r, lvl in staff.items()]
+    core: list[CoreWage] = [{"name": p.name, "total": p.total, "wage": p.wage} for p in club.players if p.core and p.rolled]
     roles = [p for p in club.players if not p.core and p.rolled]
     staff_total = sum(x["amount"] for x in staff_lines)
     core_total, role_total = sum(x["wage"] for x in core), sum(p.wage for p in roles)
@@ -389,7 +393,7 @@ def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> d
 
 
 def pay_maintenance(ledger: Ledger, club: Club, rules: FinanceRules, season: int,
-                    month: int = SETTLEMENT_MONTH) -> dict[str, Any]:
+                    month: int = SETTLEMENT_MONTH) -> MaintenancePaid:
     """§4.4 step 9: post the facility maintenance (one line) and return the bill with the line."""
     rec = maintenance_due(club, rules)
     entries = []
@@ -399,7 +403,7 @@ def pay_maintenance(ledger: Ledger, club: Club, rules: FinanceRules, season: int
 
 
 def pay_salaries(ledger: Ledger, club: Club, staff: Mapping[str, int], rules: FinanceRules, season: int,
-                 month: int = SETTLEMENT_MONTH) -> dict[str, Any]:
+                 month: int = SETTLEMENT_MONTH) -> SalariesPaid:
     """§4.4 step 10 (with the §4.1 phase 5 wages): post staff, core and role wages and return the bill."""
     rec = salaries_due(club, staff, rules)
     parts = (("staff", rec["staff_total"], "staff"), ("wages", rec["core_total"], "wages_core"),
@@ -422,7 +426,7 @@ def accruals(bill_total: int, month: int) -> int:
     return bill_total * m // MONTHS
 
 
-def month_cashflow(ledger: Ledger, season: int, month: int, bill_total: int) -> dict[str, Any]:
+def month_cashflow(ledger: Ledger, season: int, month: int, bill_total: int) -> CashFlow:
     """The 月末结算 cash-flow record: the month's lines, opening and closing funds, and accrued items."""
     lines = ledger.lines(season, month)
     net = sum(e.amount for e in lines)
@@ -438,7 +442,7 @@ def month_cashflow(ledger: Ledger, season: int, month: int, bill_total: int) -> 
     }
 
 
-def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due: int = 0) -> dict[str, Any]:
+def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due: int = 0) -> FundingPressure:
     """§6.2.3 R = funds ÷ (season bill still to pay + transfer instalments still due), as :func:`r_coefficient`.
 
     The bill is paid at the season's end (§4.1 phase 5 item 6), so it is all still due until the
@@ -456,7 +460,7 @@ def r_from_ledger(ledger: Ledger, bill_total: int, season: int, instalments_due:
 # ------------------------------------------------------------------------------- AI opening funds
 
 
-def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> dict[str, int]:
+def ai_opening_funds(total: int, pbs: int, rules: FinanceRules) -> AiFunds:
     """Designed §11.1: an AI club's opening funds, base + total × per_total + PBS × per_pbs (no dice).
 
     >>> rules = load_finance(Resources("purasbar", None))

@@ -13,7 +13,8 @@ change in funds over it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+from .records import LedgerLine
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Entry:
     label: str = ""
     """What the chapter prints for the line."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> LedgerLine:
         """A JSON record of the line."""
         return {"season": self.season, "month": self.month, "kind": self.kind, "amount": self.amount,
                 "label": self.label}

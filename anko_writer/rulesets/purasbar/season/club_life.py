@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from ..club.coach_decisions import monthly_decision, scout_opponent
 from ..club.conflict import contest, forced, halve
 from ..club.morale import monthly_adjustment
 from ..club.owner_actions import monthly_action
 from ..club.people import Affinity, CoachProfile, Owner, rapport_training_bonus, roster_from_json
+from ..club.records import ActionPick
 from ..club.training import monthly_training, one_on_one
 from ..events.business import month_start
 from ..events.depth import Depth
@@ -254,7 +255,7 @@ def _state(world: World, life: Life) -> dict[str, Any]:
             "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
 
 
-def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any]) -> dict[str, Any]:
+def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any]) -> ActionPick:
     """000 §4.1 phase 2: the owner's action (the readers' seat: a vote replaces the roll)."""
     o = life.owner
     traits = {"wealth": o.wealth, "fanaticism": o.fanaticism, "control": o.control}
@@ -278,7 +279,7 @@ def _sized(effect: dict[str, Any], owner: Any, life: Life) -> dict[str, Any]:
 
 
 def coach_phase(world: World, life: Life, month: int, decisions: dict[str, Any],
-                owner: dict[str, Any]) -> dict[str, Any]:
+                owner: ActionPick) -> ActionPick:
     """000 §4.1 phase 3 and §4.5: the coach's decision, the conflict if forced (or voted, §4.5.3)."""
     c = life.coach
     traits = {"passion": c.passion, "stubbornness": c.stubbornness, "tendency": world.ours.coach.tendency}
@@ -314,7 +315,7 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
                                 "slices": ALL_SLICES if effect.get("slices", "all") == "all" else effect["slices"]})
         return {"effect": "match_mod", "side": side, "amount": amount, "scope": "month", "changed": True}
     if kind == "scout":
-        rec = scout_opponent(world.dice, f"{key}/scout", life.level("scout"))
+        rec: Any = scout_opponent(world.dice, f"{key}/scout", life.level("scout"))  # then a one_on_one record
         if rec.get("success"):
             life.scout_next = True
         return {"effect": "scout", **rec}
@@ -332,7 +333,7 @@ def _coach_effect(world: World, life: Life, month: int, effect: dict[str, Any], 
     return apply(life.target(world, f"{key}/effect"), effect)
 
 
-def _conflict_effects(world: World, life: Life, conflict: dict[str, Any]) -> list[Mapping[str, Any]]:
+def _conflict_effects(world: World, life: Life, conflict: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     """The §4.5.2 outcome's affinity moves and, when the coach wins, morale +2 for the month's matches."""
     out: list[Mapping[str, Any]] = []
     for direction, delta in (conflict.get("affinity") or {}).items():
@@ -365,7 +366,7 @@ def month_end_phase(world: World, life: Life, month: int, results: list[str]) ->
                                 rapport_training_bonus(list(life.staff.values()), life.tables.people))
     life.boost = {}
     if training.get("boost"):
-        b = training["boost"]
+        b: Any = training["boost"]  # not None: checked above
         life.boost[b["player"]] = (b["attr"], b["amount"])
     life.month_mods = []
     follow: dict[str, Any] | None = None

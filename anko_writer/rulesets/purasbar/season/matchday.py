@@ -14,6 +14,7 @@ from ..models import Club
 from ..money.finance import book_gate, ticket_income
 from .club_life import pre_match, slice_hook
 from .world import World, disclose_for, reveal_for
+from ..money.records import Gate
 
 
 def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Side, them: Side,
@@ -128,7 +129,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     return rec
 
 
-def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> dict[str, Any] | None:
+def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> Gate | None:
     """Designed §11.1 and §4.2.3: the match's gate, booked on both clubs' ledgers (the final's split)."""
     life = world.life
     if life is None:

@@ -17,6 +17,7 @@ from ....seals import Seal, SealBook
 from ....tables import DiceNotation, load_data
 from ..club.achievements import check_month, month_facts
 from ..club.generation import roll_name
+from ..club.records import MonthAchievements
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..money.bankruptcy import Bankruptcy
 from .world import World
@@ -60,7 +61,7 @@ def fortunes_of(world: World) -> dict[str, Any]:
             "achievements": sorted(world.life.achievements), "bankruptcy": world.life.bankruptcy.to_json()}
 
 
-def month_achievements(world: World, record: dict[str, Any], tables: PurasbarTables) -> dict[str, Any]:
+def month_achievements(world: World, record: dict[str, Any], tables: PurasbarTables) -> MonthAchievements:
     """§4.1 phase 5 (designed Appendix E): the in-season achievements the month's facts unlock."""
     life = world.life
     facts = month_facts(record, world.ours.name, life.facts)

@@ -15,15 +15,17 @@ from ..club.fans import attendance_percent, season_fans, season_reputation
 from ..club.fans import clamp as clamp_reputation
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
+from ..club.records import SeasonAchievements
 from ..club.youth import promotions, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
-from ..money.cashflow import bankruptcy_check
 from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
 from ..transfers.contracts import season_contracts
-from ..transfers.windows import league_names, post_market, roll_everyone
+from ..transfers.transfers import summer_month
+from .month_money import bankruptcy_check
 from .seasons import owner_retirement, poaching
+from .windows import league_names, post_market, roll_everyone
 from .world import World
 
 if TYPE_CHECKING:
@@ -141,7 +143,7 @@ def growth(world: World, tables: PurasbarTables) -> dict[str, Any]:
             "ai_declined": sum(len(ageing[n]["declined"]) for n in ai)}
 
 
-def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: PurasbarTables) -> dict[str, Any]:
+def achievements(world: World, months: list[dict[str, Any]], extra: dict[str, Any], tables: PurasbarTables) -> SeasonAchievements:
     """Step 7: the in-season achievements confirmed, the season-end ones checked (some rolled), and
     their designed rewards applied to morale and reputation."""
     life, ours = world.life, world.ours
@@ -229,7 +231,7 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
                                     league_names(world))
     market = None
     if ending == "none":
-        market = post_market(world, world.season + 1, 1, tables, names)
+        market = post_market(world, world.season + 1, summer_month(tables.transfers), tables, names)
         world.market += [p for p in pool if p.rolled]
     for club in world.clubs.values():
         for p in club.players:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources
@@ -27,6 +27,8 @@ from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import DiceNotation, load_data
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..models import SQUAD_LIMIT, Club, Player
+from .records import (AffinityChange, BandRef, ContractOffer, ContractTick, Departure, Renewal, RenewalBase,
+                      RenewalRoll, RenewalTerms, RivalPick, SeasonContracts)
 
 AFFINITY_MIN, AFFINITY_MAX = 0, 100
 """A player's affinity runs 0–100 (models.Player.affinity, designed)."""
@@ -115,7 +117,7 @@ def age_modifier(age: int, table: dict[str, Any]) -> int:
     return table["initial"]["age"][-1]["mod"]
 
 
-def contract_offer(dice: Dice, key: str, player: Player, table: dict[str, Any]) -> dict[str, Any]:
+def contract_offer(dice: Dice, key: str, player: Player, table: dict[str, Any]) -> ContractOffer:
     """Designed §10: 1D3 + the age modifier, at least 1 season; the record of the roll."""
     t = table["initial"]
     roll = dice.roll(key, t["dice"], f"{player.name} 合同年限")
@@ -130,7 +132,7 @@ def initial_contract(dice: Dice, key: str, player: Player, table: dict[str, Any]
 
 
 def assign_contracts(dice: Dice, key: str, players: Sequence[Player],
-                     table: dict[str, Any]) -> list[dict[str, Any]]:
+                     table: dict[str, Any]) -> list[ContractOffer]:
     """Roll a contract for every player of a new squad (so expiries are spread, not all at once)."""
     out = []
     for p in players:
@@ -177,7 +179,7 @@ def _room(club: Club, player: Player) -> str | None:
     return None
 
 
-def _join(dice: Dice, key: str, player: Player, club: Club, table: dict[str, Any]) -> dict[str, Any]:
+def _join(dice: Dice, key: str, player: Player, club: Club, table: dict[str, Any]) -> ContractOffer:
     """Move ``player`` into ``club`` on a new contract, affinity back to the start value."""
     offer = contract_offer(dice, f"{key}/contract", player, table)
     player.contract = offer["length"]
@@ -186,16 +188,21 @@ def _join(dice: Dice, key: str, player: Player, club: Club, table: dict[str, Any
     return offer
 
 
-def _base_record(player: Player, club: Club, band: dict[str, Any]) -> dict[str, Any]:
+def _band_ref(band: dict[str, Any]) -> BandRef:
+    """The band's public fields (``rival_from`` None when the band has none)."""
+    return cast(BandRef, {k: band.get(k) for k in ("key", "name", "from", "to", "chance", "rival_from")})
+
+
+def _base_record(player: Player, club: Club, band: dict[str, Any]) -> RenewalBase:
     """The fields every renewal record has."""
     return {"club": club.name, "player": player.name, "position": player.position, "core": player.core,
             "age": player.age, "affinity": player.affinity,
-            "band": {k: band.get(k) for k in ("key", "name", "from", "to", "chance", "rival_from")},
+            "band": _band_ref(band),
             "wage": player.wage}
 
 
 def _renew(dice: Dice, key: str, player: Player, club: Club, band: dict[str, Any], table: dict[str, Any],
-           season: int | None) -> dict[str, Any]:
+           season: int | None) -> RenewalTerms:
     """Success: a new contract and the bonus, posted to the club's ledger when a season is given."""
     offer = contract_offer(dice, f"{key}/length", player, table)
     player.contract = offer["length"]
@@ -210,7 +217,7 @@ def _renew(dice: Dice, key: str, player: Player, club: Club, band: dict[str, Any
 
 
 def _leave(dice: Dice, key: str, player: Player, club: Club, roll: int, band: dict[str, Any],
-           rivals: Sequence[str], clubs: Mapping[str, Club] | None, table: dict[str, Any]) -> dict[str, Any]:
+           rivals: Sequence[str], clubs: Mapping[str, Club] | None, table: dict[str, Any]) -> Departure:
     """Failure: he leaves the squad; a low enough band and roll send him to a rival picked by a die."""
     club.players.remove(player)
     rival_from = band.get("rival_from")
@@ -218,7 +225,7 @@ def _leave(dice: Dice, key: str, player: Player, club: Club, roll: int, band: di
         return {"outcome": "free", "to": None}
     pick = dice.roll(f"{key}/rival", f"1D{len(rivals)}", f"{player.name} 去向")
     to = rivals[pick.total - 1]
-    rec: dict[str, Any] = {"rival_roll": pick.to_json(), "rivals": list(rivals), "to": to}
+    rec: RivalPick = {"rival_roll": pick.to_json(), "rivals": list(rivals), "to": to}
     if clubs is None:
         return {**rec, "outcome": "rival", "moved": False}  # the caller moves him
     why = _room(clubs[to], player)
@@ -231,7 +238,7 @@ def _leave(dice: Dice, key: str, player: Player, club: Club, roll: int, band: di
 
 def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[str],
             tables: dict[str, Any], clubs: Mapping[str, Club] | None = None,
-            season: int | None = None) -> dict[str, Any]:
+            season: int | None = None) -> Renewal:
     """000 §4.4 step 8 / designed §10.4: the renewal roll of a player whose contract runs out.
 
     D100 ≤ the affinity band's chance → a new contract (1D3 + age) and a signing bonus (posted to
@@ -242,14 +249,15 @@ def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[s
     t = tables
     band = renewal_band(player.affinity, t)
     roll = dice.roll(key, "1D100", f"{player.name} 续约意愿")
-    rec = {**_base_record(player, club, band), "roll": roll.to_json(), "renewed": roll.total <= band["chance"]}
+    rec: RenewalRoll = {**_base_record(player, club, band), "roll": roll.to_json(),
+                        "renewed": roll.total <= band["chance"]}
     if rec["renewed"]:
         return {**rec, **_renew(dice, key, player, club, band, t, season)}
     return {**rec, **_leave(dice, key, player, club, roll.total, band, rivals, clubs, t)}
 
 
 def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: dict[str, Any],
-                     season: int | None = None, free_pool: list[Player] | None = None) -> dict[str, Any]:
+                     season: int | None = None, free_pool: list[Player] | None = None) -> SeasonContracts:
     """000 §4.4 step 8 for the whole league: every contract on 1 (or less) is rolled, the rest tick down.
 
     Players are listed before anyone moves, so a player who joins a rival is not rolled or ticked twice.
@@ -267,15 +275,15 @@ def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: di
         if rec["outcome"] == "free" and free_pool is not None and p.rolled:
             free_pool.append(p)
         renewals.append(rec)
-    return {"renewals": renewals, "ticked": [{"club": c.name, "player": p.name, "contract": p.contract}
-                                             for c, p in ticking]}
+    ticked: list[ContractTick] = [{"club": c.name, "player": p.name, "contract": p.contract} for c, p in ticking]
+    return {"renewals": renewals, "ticked": ticked}
 
 
 # ---------------------------------------------------------------- affinity
 
 
 def affinity_change(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any],
-                    injured: bool | None = None) -> dict[str, Any]:
+                    injured: bool | None = None) -> AffinityChange:
     """Designed: the month's move of a player's affinity, with every part (not applied).
 
     Played +1, healthy but not played −1, injured 0; more wins than losses +1, more losses −1;

@@ -30,6 +30,7 @@ from ....tables import TABLE_SCHEMA, DiceNotation, DiceTable, Row, load_data, po
 from ..club.generation import roll_core, roll_name, roll_role
 from ..models import POSITIONS, Club, Player
 from .contracts import contract_offer, load_contracts, start_affinity
+from .records import CityBand, Listing, Market, MarketSize, Tag, ValueParts
 
 TAG_EFFECTS = ("none", "tag")
 """Effect kinds of the tag table's rows."""
@@ -151,7 +152,7 @@ def age_percent(age: int, tables: TransferTables) -> int:
     return next((b["percent"] for b in bands if age <= b["to"]), bands[-1]["percent"])
 
 
-def value_parts(player: Player, tables: TransferTables, env_percent: int = 0) -> dict[str, Any]:
+def value_parts(player: Player, tables: TransferTables, env_percent: int = 0) -> ValueParts:
     """000 §3.1.3 (Appendix D designed): total × per point × age% × environment%, rounded down.
 
     ``env_percent`` is the external environment's ``transfer`` percent (附录 C, e.g. −20). Raises
@@ -178,12 +179,12 @@ def valuation(player: Player, tables: TransferTables, env_percent: int = 0) -> i
 # ---------------------------------------------------------------- market (Appendix D)
 
 
-def city_bands(clubs: Iterable[Club]) -> list[dict[str, Any]]:
+def city_bands(clubs: Iterable[Club]) -> list[CityBand]:
     """Each club's city and §2.2 initial abilities: the strength bands a market player comes from."""
     return [{"city": c.city, "club": c.name, "abilities": dict(c.initial)} for c in clubs]
 
 
-def _size(dice: Dice, key: str, size_or_rule: int | str, extra: int) -> dict[str, Any]:
+def _size(dice: Dice, key: str, size_or_rule: int | str, extra: int) -> MarketSize:
     """How many players the market offers: a fixed count or a die, plus ``extra`` (scout level)."""
     if isinstance(size_or_rule, int):
         return {"roll": None, "base": size_or_rule, "extra": extra, "size": max(0, size_or_rule + extra)}
@@ -191,7 +192,7 @@ def _size(dice: Dice, key: str, size_or_rule: int | str, extra: int) -> dict[str
     return {"roll": roll.to_json(), "base": roll.total, "extra": extra, "size": max(0, roll.total + extra)}
 
 
-def tag_record(row: Row) -> dict[str, Any] | None:
+def tag_record(row: Row) -> Tag | None:
     """A tag row as ``{key, name, applies, amount, text}``; None for the no-tag row."""
     if row.effect != "tag":
         return None
@@ -199,7 +200,7 @@ def tag_record(row: Row) -> dict[str, Any] | None:
             "amount": row.params["amount"], "text": row.text}
 
 
-def tag_info(key: str | None, tables: TransferTables) -> dict[str, Any] | None:
+def tag_info(key: str | None, tables: TransferTables) -> Tag | None:
     """The tag record of a ``Player.tag`` key (``big_game`` → 大赛专家 …); None for no tag.
 
     >>> T = load_transfer_tables(Resources("purasbar", None))
@@ -214,13 +215,13 @@ def tag_info(key: str | None, tables: TransferTables) -> dict[str, Any] | None:
     raise KeyError(f"unknown tag {key!r}")
 
 
-def tag_affinity(tag: dict[str, Any] | None) -> int:
+def tag_affinity(tag: Tag | None) -> int:
     """The affinity a tag adds at signing (``affinity_start`` tags), else 0."""
     return tag["amount"] if tag and tag["applies"] == "affinity_start" else 0
 
 
-def _listing(dice: Dice, key: str, refs: Sequence[dict[str, Any]], names: dict[str, list[str]],
-             used: set[str], t: TransferTables, env_percent: int) -> tuple[Player, dict[str, Any]]:
+def _listing(dice: Dice, key: str, refs: Sequence[CityBand], names: dict[str, list[str]],
+             used: set[str], t: TransferTables, env_percent: int) -> tuple[Player, Listing]:
     """One market player with every die of his making."""
     band_roll = dice.roll(f"{key}/band", f"1D{len(refs)}", "来自哪座城市的实力带") if len(refs) > 1 else None
     ref = refs[band_roll.total - 1 if band_roll else 0]
@@ -246,9 +247,9 @@ def _listing(dice: Dice, key: str, refs: Sequence[dict[str, Any]], names: dict[s
     }
 
 
-def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abilities: Sequence[dict[str, Any]],
+def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abilities: Sequence[CityBand],
                 names: dict[str, list[str]], used_names: set[str], tables: TransferTables,
-                extra: int = 0, env_percent: int = 0) -> tuple[list[Player], dict[str, Any]]:
+                extra: int = 0, env_percent: int = 0) -> tuple[list[Player], Market]:
     """Appendix D (designed): the players on offer in one window, and the record of every die.
 
     ``size_or_rule`` is a count or a dice rule (transfers.yaml ``market.size``); ``extra`` adds the
@@ -261,7 +262,7 @@ def make_market(dice: Dice, key: str, size_or_rule: int | str, reference_abiliti
     t = tables
     size = _size(dice, key, size_or_rule, extra)
     players: list[Player] = []
-    listings: list[dict[str, Any]] = []
+    listings: list[Listing] = []
     for i in range(size["size"]):
         p, rec = _listing(dice, f"{key}/p{i + 1}", reference_abilities, names, used_names, t, env_percent)
         players.append(p)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources  # noqa: F401  (the doctests load the shipped tables)
@@ -27,6 +27,9 @@ from ..club.generation import roll_name, roll_role
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 from .contracts import contract_offer, start_affinity
 from .market import TransferTables, load_transfer_tables, tag_affinity, tag_info, value_parts
+from .records import (AiBuy, AiListing, BudgetParts, Deal, DealTerms, InstalmentJson, InstalmentPaid, Move,
+                      Negotiation, Offer, OfferChance, OurMove, Payment, Refusal, Release, TrialMove, ValueParts,
+                      Window)
 
 KIND_IN, KIND_OUT, KIND_INSTALMENT, KIND_SEVERANCE = "transfer_in", "transfer_out", "instalment", "severance"
 """Ledger kinds this module posts."""
@@ -62,7 +65,18 @@ def window_of(month: int, tables: TransferTables) -> str | None:
     return next((name for name, m in windows.items() if m == month), None)
 
 
-def budget_parts(funds: int, injection_percent: int, tables: TransferTables) -> dict[str, Any]:
+def summer_month(tables: TransferTables) -> int:
+    """The month the summer window opens in (transfers.yaml ``windows``; 000 §4.4 step 12: month 1).
+
+    Its market is posted before the season (by the settlement, or at the first season's start).
+
+    >>> summer_month(load_transfer_tables(Resources("purasbar", None)))
+    1
+    """
+    return int(tables.rules["windows"]["summer"])
+
+
+def budget_parts(funds: int, injection_percent: int, tables: TransferTables) -> BudgetParts:
     """Designed: funds × 30% × the owner's wealth injection% / 100, rounded down to 10,000, 0 when broke."""
     r = tables.rules
     step = r["valuation"]["round_to"]
@@ -100,7 +114,7 @@ def _round_up(amount: int, step: int) -> int:
     return -(-amount // step) * step
 
 
-def _settle(dice: Dice, key: str, ratio: int, t: TransferTables, purpose: str) -> dict[str, Any]:
+def _settle(dice: Dice, key: str, ratio: int, t: TransferTables, purpose: str) -> OfferChance:
     """The chance of ``ratio`` and, strictly between the two thresholds, the D100 against it."""
     c = chance(ratio, t)
     if c in (0, 100):
@@ -110,7 +124,7 @@ def _settle(dice: Dice, key: str, ratio: int, t: TransferTables, purpose: str) -
 
 
 def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTables,
-              limit: int | None = None, purpose: str = "转会谈判") -> dict[str, Any]:
+              limit: int | None = None, purpose: str = "转会谈判") -> Negotiation:
     """Designed Appendix D: a buyer's ``offer`` against the seller's ``basis`` (the value, or ×150% unlisted).
 
     ratio = floor(offer × 100 / basis); < 70 refused; ≥ 120 accepted; else D100 ≤ ratio − 40. On a
@@ -119,7 +133,7 @@ def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTabl
     """
     t = tables
     ratio = offer * 100 // max(1, basis)
-    rec: dict[str, Any] = {"basis": basis, "offer": offer, **_settle(dice, key, ratio, t, purpose),
+    rec: Offer = {"basis": basis, "offer": offer, **_settle(dice, key, ratio, t, purpose),
                            "counter": None, "limit": limit}
     if rec["agreed"]:
         return {**rec, "outcome": "agreed", "fee": offer}
@@ -131,14 +145,14 @@ def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTabl
 
 
 def sell_offer(dice: Dice, key: str, value: int, price: int, tables: TransferTables,
-               minimum: int | None = None, purpose: str = "出售谈判") -> dict[str, Any]:
+               minimum: int | None = None, purpose: str = "出售谈判") -> Negotiation:
     """Designed: a buyer's answer to our asking ``price`` — the same rule on the mirrored ratio
     200 − floor(price × 100 / value); on a failed roll the buyer counters at value × 80% (rounded down),
     which we take when it is at least ``minimum``."""
     t = tables
     n, step = t.rules["negotiation"], t.rules["valuation"]["round_to"]
     ratio = n["sale_mirror"] - price * 100 // max(1, value)
-    rec: dict[str, Any] = {"basis": value, "price": price, **_settle(dice, key, ratio, t, purpose),
+    rec: Offer = {"basis": value, "price": price, **_settle(dice, key, ratio, t, purpose),
                            "counter": None, "limit": minimum}
     if rec["agreed"]:
         return {**rec, "outcome": "agreed", "fee": price}
@@ -163,7 +177,7 @@ class Instalment:
     amount: int
     label: str = ""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> InstalmentJson:
         """A plain record."""
         return {"payer": self.payer, "payee": self.payee, "season": self.season, "month": self.month,
                 "amount": self.amount, "label": self.label}
@@ -200,9 +214,9 @@ class Instalments:
         """Instalments due in (season, month), and any earlier ones not paid yet."""
         return [i for i in self.items if (i.season, i.month) <= (season, month)]
 
-    def pay(self, season: int, month: int, clubs: Mapping[str, Club]) -> list[dict[str, Any]]:
+    def pay(self, season: int, month: int, clubs: Mapping[str, Club]) -> list[InstalmentPaid]:
         """Post what is due (payer −, payee +, kind ``instalment``) and drop it from the book."""
-        paid = []
+        paid: list[InstalmentPaid] = []
         for inst in self.due(season, month):
             clubs[inst.payer].ledger.post(season, month, KIND_INSTALMENT, -inst.amount, inst.label)
             if inst.payee is not None:
@@ -219,7 +233,7 @@ class Instalments:
         """What ``club`` is still owed."""
         return sum(i.amount for i in self.items if i.payee == club)
 
-    def to_json(self) -> list[dict[str, Any]]:
+    def to_json(self) -> list[InstalmentJson]:
         """The book as plain records."""
         return [i.to_json() for i in self.items]
 
@@ -266,17 +280,17 @@ class _Window:
     spent: int = 0
     credit: int = 0
     outflow: int = 0
-    deals: list[dict[str, Any]] = field(default_factory=list)
+    deals: list[Deal] = field(default_factory=list)
     listed: dict[str, str] = field(default_factory=dict)
     """Listed player name → the AI club that listed him."""
-    new_instalments: list[dict[str, Any]] = field(default_factory=list)
+    new_instalments: list[InstalmentJson] = field(default_factory=list)
 
     @property
     def left(self) -> int:
         """Our budget still free: budget − fees committed + the reinvested share of sales."""
         return self.budget - self.spent + self.credit
 
-    def value(self, p: Player) -> dict[str, Any]:
+    def value(self, p: Player) -> ValueParts:
         """The player's value record in this window's environment."""
         return value_parts(p, self.t, self.env)
 
@@ -289,7 +303,7 @@ class _Window:
         return next((c for c in self.clubs.values() if p in c.players), None)
 
 
-def _pay(w: _Window, buyer: Club, seller: Club | None, fee: int, label: str) -> dict[str, Any]:
+def _pay(w: _Window, buyer: Club, seller: Club | None, fee: int, label: str) -> Payment:
     """Post a fee: buyer −, seller + (or the agent outside); fees above the line are paid in instalments."""
     inst = w.t.rules["instalments"]
     now = fee
@@ -307,7 +321,7 @@ def _pay(w: _Window, buyer: Club, seller: Club | None, fee: int, label: str) -> 
     return {"fee": fee, "paid_now": now, "instalments": [i.to_json() for i in plan]}
 
 
-def _move(w: _Window, key: str, p: Player, seller: Club | None, buyer: Club) -> dict[str, Any]:
+def _move(w: _Window, key: str, p: Player, seller: Club | None, buyer: Club) -> Move:
     """Move ``p`` into ``buyer``: a market player keeps his posted contract, others roll a new one."""
     if seller is None:
         w.market.remove(p)
@@ -324,9 +338,9 @@ def _move(w: _Window, key: str, p: Player, seller: Club | None, buyer: Club) -> 
 
 
 def _deal(w: _Window, key: str, kind: str, actor: str, p: Player, seller: Club | None, buyer: Club,
-          neg: dict[str, Any], value: dict[str, Any]) -> dict[str, Any]:
+          neg: Negotiation, value: ValueParts) -> Deal:
     """Carry out an agreed negotiation (pay, move) and return the deal record."""
-    rec = {"kind": kind, "actor": actor, "player": p.name, "position": p.position, "core": p.core,
+    rec: DealTerms = {"kind": kind, "actor": actor, "player": p.name, "position": p.position, "core": p.core,
            "from": seller.name if seller else None, "to": buyer.name, "value": value, "negotiation": neg,
            "outcome": neg["outcome"]}
     if neg["fee"] is None:
@@ -341,16 +355,16 @@ def _deal(w: _Window, key: str, kind: str, actor: str, p: Player, seller: Club |
     return {**rec, "done": True, **money, **_move(w, key, p, seller, buyer)}
 
 
-def _refusal(kind: str, actor: str, name: str, reason: str, **extra: Any) -> dict[str, Any]:
+def _refusal(kind: str, actor: str, name: str, reason: str, **extra: int) -> Refusal:
     """A deal that never reached the table."""
-    return {"kind": kind, "actor": actor, "player": name, "done": False, "outcome": "blocked", "reason": reason,
-            **extra}
+    return cast(Refusal, {"kind": kind, "actor": actor, "player": name, "done": False, "outcome": "blocked",
+                          "reason": reason, **extra})  # extra: the offer or the asking price
 
 
 # ---------------------------------------------------------------- our club
 
 
-def _release(w: _Window, club: Club, name: str, actor: str) -> dict[str, Any]:
+def _release(w: _Window, club: Club, name: str, actor: str) -> Release | Refusal:
     """Release a player: severance = wage × seasons left × 50%, paid to him (outside the league)."""
     p = next((x for x in club.players if x.name == name), None)
     if p is None:
@@ -373,7 +387,7 @@ def _buyers(w: _Window, ours: Club, p: Player, price: int) -> list[Club]:
             and price <= max(0, c.ledger.balance) * cap // 100]
 
 
-def _sell(w: _Window, ours: Club, vote: dict[str, Any]) -> dict[str, Any]:
+def _sell(w: _Window, ours: Club, vote: dict[str, Any]) -> Deal | Refusal:
     """Our asking price for one of ours: a buyer picked by 1D{n} among those who can, then the mirrored roll."""
     key = f"{w.key}/ours/sell/{vote['player']}"
     p = next((x for x in ours.players if x.name == vote["player"]), None)
@@ -425,7 +439,7 @@ def _buy_blocked(w: _Window, ours: Club, p: Player | None, seller: Club | None, 
     return None
 
 
-def _buy(w: _Window, ours: Club, vote: dict[str, Any], actor: str) -> dict[str, Any]:
+def _buy(w: _Window, ours: Club, vote: dict[str, Any], actor: str) -> Deal | Refusal:
     """Our bid for a market player or another club's player (basis × 150% when he is not listed)."""
     key = f"{w.key}/ours/buy/{vote['player']}"
     p, seller = _find(w, ours, vote["player"])
@@ -458,7 +472,7 @@ def _our_target(w: _Window, ours: Club) -> tuple[str, Player | None]:
     return pos, max(fits, key=lambda p: (p.attrs[MAIN[pos]], p.total), default=None)
 
 
-def _our_ai(w: _Window, ours: Club) -> list[dict[str, Any]]:
+def _our_ai(w: _Window, ours: Club) -> list[OurMove]:
     """Without a vote: one bid at the full value for the position that needs it most, within budget."""
     pos, target = _our_target(w, ours)
     if target is None:
@@ -474,13 +488,13 @@ def _spare(w: _Window, club: Club) -> Player | None:
     return min(spare, key=lambda p: (p.total, p.name), default=None)
 
 
-def _ours(w: _Window, ours: Club, votes: dict[str, Any] | None) -> list[dict[str, Any]]:
+def _ours(w: _Window, ours: Club, votes: dict[str, Any] | None) -> list[OurMove]:
     """Our club's window: releases, sales, then bids, in the order the readers listed them."""
     if ours.ledger is None:
         return [_refusal("plan", "vote" if votes else "ai", "", "no_ledger")]
     if votes is None:
         return _our_ai(w, ours)
-    out = [_release(w, ours, name, "vote") for name in votes.get("release", [])]
+    out: list[OurMove] = [_release(w, ours, name, "vote") for name in votes.get("release", [])]
     out += [_sell(w, ours, v) for v in votes.get("sell", [])]
     out += [_buy(w, ours, v, "vote") for v in votes.get("buy", [])]
     return out
@@ -496,11 +510,11 @@ def _surplus(w: _Window, club: Club) -> list[Player]:
     return [p for p in club.players if _tradeable(p) and _count(club, p.position) > w.keep(p.position)]
 
 
-def _ai_list(w: _Window, club: Club) -> dict[str, Any]:
+def _ai_list(w: _Window, club: Club) -> AiListing:
     """D100 ≤ 40: the club lists one surplus player (1D{n}) at his value."""
     key = f"{w.key}/ai/{club.name}/list"
     roll = w.dice.roll(key, "1D100", f"{club.name} 是否挂牌")
-    rec: dict[str, Any] = {"club": club.name, "roll": roll.to_json(), "at_most": w.t.rules["ai"]["list_at_most"],
+    rec: AiListing = {"club": club.name, "roll": roll.to_json(), "at_most": w.t.rules["ai"]["list_at_most"],
                            "listed": None}
     pool = _surplus(w, club) if club.ledger is not None else []
     if roll.total > rec["at_most"] or not pool:
@@ -534,7 +548,7 @@ def _ai_candidates(w: _Window, club: Club, pos: str) -> list[tuple[Player, Club 
             and all(x.name != p.name for x in club.players) and w.value(p)["value"] <= cap]
 
 
-def _ai_buys(w: _Window, club: Club) -> list[dict[str, Any]]:
+def _ai_buys(w: _Window, club: Club) -> list[AiBuy]:
     """A first bid; further bids (up to ``max_bids``) only while a position or the squad is still short."""
     out = [_ai_buy(w, club, 1)]
     for n in range(2, w.t.rules["ai"]["max_bids"] + 1):
@@ -544,11 +558,11 @@ def _ai_buys(w: _Window, club: Club) -> list[dict[str, Any]]:
     return out
 
 
-def _ai_buy(w: _Window, club: Club, n: int) -> dict[str, Any]:
+def _ai_buy(w: _Window, club: Club, n: int) -> AiBuy:
     """D100 ≤ 50 (sure when a position or the squad is short): a target by 1D{n}, an offer of 80–120%."""
     key = f"{w.key}/ai/{club.name}/buy{n}"
     need = _ai_need(w, club)
-    rec: dict[str, Any] = {"club": club.name, "bid": n, "need": need, "short": _ai_short(w, club), "roll": None,
+    rec: AiBuy = {"club": club.name, "bid": n, "need": need, "short": _ai_short(w, club), "roll": None,
                            "at_most": w.t.rules["ai"]["buy_at_most"]}
     if club.ledger is None:
         return {**rec, "outcome": "no_ledger"}
@@ -562,7 +576,7 @@ def _ai_buy(w: _Window, club: Club, n: int) -> dict[str, Any]:
         rec["position_roll"] = pos_roll.to_json()
     pos = need or POSITIONS[rec["position_roll"]["total"] - 1]
     pool = _ai_candidates(w, club, pos)
-    rec.update(position=pos, candidates=len(pool))
+    rec.update({"position": pos, "candidates": len(pool)})
     if not pool:
         return {**rec, "outcome": "no_candidate"}
     pick = w.dice.roll(key, f"1D{len(pool)}", f"{club.name} 引援目标")
@@ -573,7 +587,7 @@ def _ai_buy(w: _Window, club: Club, n: int) -> dict[str, Any]:
     return {**rec, "outcome": "bid", "deal": _ai_bid(w, key, club, p, seller)}
 
 
-def _ai_bid(w: _Window, key: str, club: Club, p: Player, seller: Club | None) -> dict[str, Any]:
+def _ai_bid(w: _Window, key: str, club: Club, p: Player, seller: Club | None) -> Deal:
     """The AI's offer die (80–120% of value) and the negotiation; it takes a counter within its cap."""
     value = w.value(p)
     offer_roll = w.dice.roll(key, w.t.rules["ai"]["offer"], f"{club.name} 报价（身价百分比）")
@@ -595,9 +609,9 @@ def _short(w: _Window, club: Club) -> str | None:
     return min(POSITIONS, key=lambda q: (_count(club, q), POSITIONS.index(q)))
 
 
-def _trialists(w: _Window, club: Club, names: dict[str, list[str]], used: set[str]) -> list[dict[str, Any]]:
+def _trialists(w: _Window, club: Club, names: dict[str, list[str]], used: set[str]) -> list[TrialMove]:
     """Designed: a club still missing a position (or below 11) signs free §3.3.1 role players."""
-    out: list[dict[str, Any]] = []
+    out: list[TrialMove] = []
     while (pos := _short(w, club)) is not None:
         if len(club.players) >= SQUAD_LIMIT:
             spare = _spare(w, club)
@@ -623,7 +637,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
                market: list[Player], votes: dict[str, Any] | None, budget: int,
                tables: TransferTables, *, book: Instalments | None = None,
                names: dict[str, list[str]] | None = None,
-               env_percent: int = 0) -> dict[str, Any]:
+               env_percent: int = 0) -> Window:
     """One transfer window (Appendix D, designed), in this order:
 
     1. our club: the readers' releases, sales and bids (``votes``, :data:`VOTE_SCHEMA`), or without a
@@ -644,7 +658,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
     ai = [c for name, c in clubs.items() if name != ours]
     listings = [_ai_list(w, c) for c in ai]
     buys = [b for c in ai for b in _ai_buys(w, c)]
-    trials: list[dict[str, Any]] = []
+    trials: list[TrialMove] = []
     if names is not None:
         used = {p.name for c in clubs.values() for p in c.players} | {p.name for p in market}
         for c in clubs.values():
@@ -661,6 +675,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
 
 
 __all__ = [
-    "KIND_IN", "KIND_OUT", "KIND_INSTALMENT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "budget_parts",
+    "KIND_IN", "KIND_OUT", "KIND_INSTALMENT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "summer_month",
+    "budget_parts",
     "transfer_budget", "chance", "negotiate", "sell_offer", "Instalment", "Instalments", "run_window",
 ]

@@ -3,7 +3,8 @@ the window itself, in the months of transfers.yaml ``windows`` (shipped: summer 
 
 A window's market is generated once, a chapter before the window, so readers vote on the players they
 were shown: the month before the winter window posts its market; the §4.4 settlement posts next summer's (kept in
-``state-end.yaml``); the first season's summer market is posted in month 1 itself.
+``state-end.yaml``); the first season's summer market is posted at the season's start and shown in the
+summer window's chapter (:func:`transfers.summer_month`).
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..events.environment import modifier as env_modifier
-from ..season.world import World, reveal_for
 from ..setup.state import player_data
-from .market import city_bands, make_market, value_parts
-from .transfers import budget_parts, run_window, window_of
+from ..transfers.market import city_bands, make_market, value_parts
+from ..transfers.records import Market, Window
+from ..transfers.transfers import budget_parts, run_window, window_of
+from .world import World, reveal_for
 
 if TYPE_CHECKING:
     from ..setup.tables import PurasbarTables
@@ -25,7 +27,7 @@ def league_names(world: World) -> set[str]:
     return {p.name for c in world.clubs.values() for p in c.players} | {p.name for p in world.market}
 
 
-def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> dict[str, Any]:
+def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> Market:
     """Generate the market of the window in (``season``, ``month``) and keep it for that window."""
     rules = tables.transfers.rules["market"]
     players, rec = make_market(world.dice, f"s{season}/m{month:02d}/market", rules["size"],
@@ -53,7 +55,7 @@ def roll_everyone(world: World) -> None:
 
 
 def window_phase(world: World, month: int, decisions: dict[str, Any], tables: PurasbarTables,
-                 names: dict[str, list[str]]) -> dict[str, Any] | None:
+                 names: dict[str, list[str]]) -> Window | None:
     """Appendix D: the month's window, if it has one; the readers' ``transfers`` vote or the AI rule."""
     if window_of(month, tables.transfers) is None:
         return None

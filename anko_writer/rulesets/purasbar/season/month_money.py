@@ -7,16 +7,28 @@ regard for their club moves with the month (ch.10); our club's cash-flow lines, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..competition.standings import table
-from ..season.world import World
+from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
+from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
+from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
 from ..transfers.contracts import affinity_change
-from .bankruptcy import bankruptcy_step, book_emergency, emergency
-from .finance import book_monthly, month_cashflow, monthly_income, season_bill
+from ..transfers.records import AffinityChange, InstalmentPaid
+from .world import World
 
 if TYPE_CHECKING:
     from ..setup.tables import PurasbarTables
+
+
+class MonthMoney(TypedDict):
+    """The month's money record for the chapter (:func:`month_money`)."""
+
+    income: MonthlyIncome | None
+    instalments: list[InstalmentPaid]
+    regard: list[AffinityChange]
+    cashflow: CashFlow
+    bankruptcy: BankruptcyStep
 
 
 def club_results(played: dict[str, Any]) -> dict[str, list[str]]:
@@ -36,7 +48,7 @@ def apps_now(world: World) -> dict[int, int]:
 
 
 def player_regard(world: World, results: dict[str, list[str]], before: dict[int, int],
-                  tables: dict[str, Any]) -> list[dict[str, Any]]:
+                  tables: dict[str, Any]) -> list[AffinityChange]:
     """Designed ch.10: each player's regard for his club moves with playing time and results;
     the records of our players."""
     ours = []
@@ -51,7 +63,7 @@ def player_regard(world: World, results: dict[str, list[str]], before: dict[int,
     return ours
 
 
-def bankruptcy_check(world: World, month: int) -> dict[str, Any]:
+def bankruptcy_check(world: World, month: int) -> BankruptcyStep:
     """§11.3: one step of our countdown; stage 2's emergency is carried out at once."""
     life, ours = world.life, world.ours
     rec = bankruptcy_step(life.bankruptcy, ours.ledger.balance, world.season, month, life.finance)
@@ -66,11 +78,11 @@ def bankruptcy_check(world: World, month: int) -> dict[str, Any]:
 
 
 def month_money(world: World, month: int, played: dict[str, Any], before: dict[int, int],
-                tables: PurasbarTables) -> dict[str, Any]:
+                tables: PurasbarTables) -> MonthMoney:
     """The month's money and regard for the league; our club's record for the chapter."""
     life, s = world.life, world.season
     ranks = {row.team: i + 1 for i, row in enumerate(table(world.order, world.results))}
-    income = None
+    income: MonthlyIncome | None = None
     for club in world.clubs.values():
         rec = monthly_income(club, ranks[club.name], life.finance, life.environment)
         book_monthly(club.ledger, rec, s, month, life.finance)
