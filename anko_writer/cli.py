@@ -244,7 +244,9 @@ def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
         resources.find("templates", RULES_TEMPLATE)
     except AnkoError:
         return {}
-    md = render_chapter(resources, RULES_TEMPLATE, {"campaign": public_campaign(campaign)}, seed=campaign.seed)
+    rs = ruleset_registry.get(campaign.ruleset)
+    context = {**rs.rules_context(campaign, resources), "campaign": public_campaign(campaign)}
+    md = render_chapter(resources, RULES_TEMPLATE, context, seed=campaign.seed)
     _no_seed("rules.md", md, campaign.seed)
     return {"rules.md": md}
 

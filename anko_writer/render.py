@@ -760,12 +760,14 @@ _MARKUP_LINE = re.compile(r":::(?: fold .*| vote)?")
 """The fold and vote markup (DESIGN §11): its keyword is markup, not prose; a fold's title is prose."""
 _DICE_LINE = re.compile(r"「[^」]*」")
 _HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
+_CODE = re.compile(r"`[^`\n]+`")
 _SENTENCE_END = re.compile(r"[。！？\n]+")
 
 
 def _scrub(line: str) -> str:
-    """A line with seal/reveal lines, dice lines and hashes removed (they may hold ASCII)."""
-    for pattern in (_SEALED, _DICE_LINE, _HEX):
+    """A line with seal/reveal lines, dice lines, hashes and inline code (a command, an algorithm's name)
+    removed (they may hold ASCII)."""
+    for pattern in (_SEALED, _DICE_LINE, _HEX, _CODE):
         line = pattern.sub(" ", line)
     return line
 

@@ -76,6 +76,11 @@ class Ruleset(ABC):
         """:meth:`play` under the 群英杯's words (kept for callers written before chapter keys)."""
         return self.play(campaign, ChapterKey(season, last_month), resources, start)
 
+    def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
+        """What the rules post (``rules.md.j2``) may print beyond the campaign: the rule numbers, read from
+        the code that plays them (none by default)."""
+        return {}
+
     def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")

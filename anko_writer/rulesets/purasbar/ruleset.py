@@ -21,6 +21,7 @@ from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.tables import PurasbarTables, load_purasbar_tables
 from .glossary import cn, make_cn
+from .rules_post import numbers
 from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
@@ -179,6 +180,10 @@ class Purasbar(Ruleset):
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0."""
         return new_campaign(options["city"], seed, load_purasbar_tables(resources))
+
+    def rules_context(self, campaign: Any, resources: Resources) -> Mapping[str, object]:
+        """The 开帖's rule numbers (:mod:`.rules_post`)."""
+        return {"rule": numbers()}
 
     def parts(self, arc: int) -> int:
         """Months 1–11 are the league, month 12 the 群英杯."""

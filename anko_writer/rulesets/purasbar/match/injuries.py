@@ -35,6 +35,8 @@ MIN_WEEKS = 1
 """000 §5.7.1: the team doctor shortens an absence to at least 1 week."""
 RETIRE_STAMINA = 20
 """000 §5.7.3: a player ending a slice under 20 stamina rolls 1D20."""
+RETIRE_DIE = "1D20"
+"""000 §5.7.3: the die a tired player rolls at a slice's end."""
 RETIRE_FACE = 5
 """000 §5.7.3: 1D20 ≤ 5 → forced off injured."""
 RETURN_STAMINA = 90
@@ -118,7 +120,7 @@ def retirement_check(dice: Dice, key: str, player: Player, slice_no: int, doctor
     """
     if player.stamina >= RETIRE_STAMINA:
         return None
-    roll = dice.roll(key, "1D20", f"{player.name} 赛中伤退")
+    roll = dice.roll(key, RETIRE_DIE, f"{player.name} 赛中伤退")
     rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "slice": slice_no,
            "stamina": player.stamina, "forced_off": roll.total <= RETIRE_FACE}
     if rec["forced_off"]:
