@@ -756,7 +756,7 @@ _WORD = re.compile(r"[A-Za-z]{3,}")
 _ALLOWED_WORDS = frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"})
 """The words :func:`find_problems` accepts when not told a ruleset's (the 群英杯's abbreviations)."""
 _SEALED = re.compile(r"〔[^〕]*〕")
-_MARKUP_LINE = re.compile(r":::(?: fold .*| vote)?")
+_MARKUP_LINE = re.compile(r":{3,}(?: fold .*| vote)?")
 """The fold and vote markup (DESIGN §11): its keyword is markup, not prose; a fold's title is prose."""
 _DICE_LINE = re.compile(r"「[^」]*」")
 _HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
@@ -802,7 +802,7 @@ def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]
     problems: list[str] = []
     for number, line in enumerate(md.splitlines(), 1):
         if _MARKUP_LINE.fullmatch(line):
-            line = line.removeprefix(":::").strip().removeprefix("fold").removeprefix("vote")
+            line = line.lstrip(":").strip().removeprefix("fold").removeprefix("vote")
         problems += _line_problems(number, line, _ALLOWED_WORDS if allowed is None else allowed)
     return problems + _repeated_sentences(md)
 

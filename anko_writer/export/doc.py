@@ -8,7 +8,9 @@ one container markup (DESIGN §11) that every template uses::
     …any Markdown…
     :::
 
-and the vote that ends a chapter with ``::: vote`` … ``:::`` (an export keeps it in the last post).
+and the vote that ends a chapter with ``:::: vote`` … ``::::`` (four colons, so that a fold may sit inside
+it; an export keeps it in the last post). A container closes at the first line of at least as many
+colons as opened it; a stray marker line left over is refused (:class:`MarkupError`), never posted.
 
 >>> blocks = parse("# 第一月\\n\\n::: fold 明细\\n\\n骰子「1D6＝3」\\n第二行\\n:::\\n")
 >>> [type(b).__name__ for b in blocks]
@@ -19,6 +21,7 @@ and the vote that ends a chapter with ``::: vote`` … ``:::`` (an export keeps 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -26,8 +29,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.container import container_plugin
 
+_STRAY = re.compile(r":{3,}(?:\s+(?:fold|vote)\b.*)?")
 CONTAINERS = ("fold", "vote")
-"""The container names chapters may use (``::: fold 标题`` and ``::: vote``)."""
+"""The container names chapters may use (``::: fold 标题`` and ``:::: vote``)."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,7 @@ class Fold:
 
 @dataclass
 class Vote:
-    """The chapter's vote block (``::: vote``): an export keeps it at the very end."""
+    """The chapter's vote block (``:::: vote``): an export keeps it at the very end."""
 
     blocks: list[Block]
 
@@ -213,7 +217,11 @@ def _block(cur: _Cursor) -> Block:
         return Heading(int(tok.tag[1:]), _inline(cur.tokens[cur.i - 2]))
     if kind == "paragraph_open":
         cur.i += 3
-        return Para(_split_lines(cur.tokens[cur.i - 2]))
+        para = Para(_split_lines(cur.tokens[cur.i - 2]))
+        if any(_STRAY.fullmatch(line.source.strip()) for line in para.lines):
+            raise MarkupError(f"line {(tok.map or [0])[0] + 1}: a fold or vote marker that opens or closes "
+                              "nothing (a vote holding a fold must open with '::::')")
+        return para
     if kind == "table_open":
         return _table(cur)
     if kind == "blockquote_open":

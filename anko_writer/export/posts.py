@@ -5,7 +5,7 @@ parts and its settlement in posting order (:mod:`anko_writer.order`); the arc in
 Each chapter becomes one or more posts under the profile's limit, named so they sort in posting
 order (``export/nga/s01/003-m03-2.bbcode``), with a small header (「第一赛季 · 第三月（2/4）」) when a
 chapter takes more than one. Profiles without folds move each fold to appendix posts after the
-chapter's main text; the vote (``::: vote``) always ends the chapter's last post. ``发帖顺序.txt``
+chapter's main text; the vote (``:::: vote``) always ends the chapter's last post. ``发帖顺序.txt``
 lists every post in order with its size.
 """
 
@@ -83,17 +83,24 @@ def short_title(source: Source, blocks: Sequence[Block]) -> str:
 
 
 def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[Block], list[Block]]:
-    """Main text with each top-level fold replaced by a reference, and the appendix holding them."""
-    main: list[Block] = []
+    """Main text with each fold (top-level, or in the vote) replaced by a reference, and the appendix
+    holding them in order."""
     appendix: list[Block] = []
-    n = 0
-    for b in blocks:
-        if isinstance(b, Fold):
-            n += 1
-            main.append(Para([text_line(p.tag("appendix_ref", "", title=b.title, n=n))]))
-            appendix += [Heading(3, text_line(f"附录 {n}　{b.title}")), *b.blocks]
-        else:
-            main.append(b)
+
+    def lift(run: Sequence[Block]) -> list[Block]:
+        out: list[Block] = []
+        for b in run:
+            if isinstance(b, Fold):
+                n = sum(1 for x in appendix if isinstance(x, Heading) and x.level == 3) + 1
+                out.append(Para([text_line(p.tag("appendix_ref", "", title=b.title, n=n))]))
+                appendix.extend([Heading(3, text_line(f"附录 {n}　{b.title}")), *b.blocks])
+            elif isinstance(b, Vote):
+                out.append(Vote(lift(b.blocks)))
+            else:
+                out.append(b)
+        return out
+
+    main = lift(blocks)
     if appendix:
         appendix.insert(0, Heading(2, text_line(f"{name} · 附录")))
     return main, appendix
@@ -101,11 +108,11 @@ def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[B
 
 def chapter_posts(blocks: Sequence[Block], p: Profile, name: str) -> list[str]:
     """One chapter's blocks as the texts of its posts, in order."""
-    votes: list[Block] = [b for b in blocks if isinstance(b, Vote)]
-    body: list[Block] = [b for b in blocks if not isinstance(b, Vote)]
     appendix: list[Block] = []
     if p.folds == "appendix":
-        body, appendix = _to_appendix(body, p, name)
+        blocks, appendix = _to_appendix(blocks, p, name)
+    votes: list[Block] = [b for b in blocks if isinstance(b, Vote)]
+    body: list[Block] = [b for b in blocks if not isinstance(b, Vote)]
     budget = p.limit - p.size(p.tag("header", f"{name}（99/99）") + SEP) if p.limit else 0
     try:
         posts = pack(body, p, budget) + pack(appendix, p, budget)

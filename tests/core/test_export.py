@@ -266,6 +266,15 @@ def test_nested_folds_are_refused(tmp_path: Path) -> None:
 
 def test_vote_block_kind() -> None:
     assert isinstance(parse("::: vote\n\n投票\n:::\n")[0], Vote)
+    inner = parse(":::: vote\n\n投票\n\n::: fold 名单\n\n甲\n:::\n\n请投票！\n\n::::\n")
+    assert len(inner) == 1 and isinstance(inner[0], Vote)
+    assert [type(b).__name__ for b in inner[0].blocks] == ["Para", "Fold", "Para"]
+
+
+def test_a_stray_marker_is_refused() -> None:
+    from anko_writer.export.doc import MarkupError
+    with pytest.raises(MarkupError, match="line 9: a fold or vote marker that opens or closes nothing"):
+        parse("::: vote\n\n投票\n\n::: fold 名单\n\n甲\n:::\n:::\n")
 
 
 def test_export_files_without_chapters(tmp_path: Path) -> None:
