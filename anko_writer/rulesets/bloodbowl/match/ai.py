@@ -53,25 +53,28 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
     ball = st.ball.sq if st.ball.carrier is None else None
     best: Reach = {p.sq: (0, 0, None)}
     heap: list[tuple[int, int, Square]] = [(0, 0, p.sq)]
+    grid = st.grid
     while heap:
         rolls, steps, sq = heapq.heappop(heap)
-        if best[sq][:2] != (rolls, steps) or steps >= limit:
+        if best[sq][0] != rolls or best[sq][1] != steps or steps >= limit:
             continue
         if sq == ball and not through_ball and sq != p.sq:
             continue
-        leave = 1 if tz.get(sq, 0) > 0 else 0
-        gfi = 1 if steps >= normal else 0
+        cost_r = rolls + (1 if sq in tz else 0) + (1 if steps >= normal else 0)
+        if cost_r > max_rolls:
+            continue
+        x, y = sq
         for dx, dy in DIRS:
-            n = (sq[0] + dx, sq[1] + dy)
-            if not on_pitch(n) or n in st.grid:
+            nx, ny = x + dx, y + dy
+            if nx < 1 or nx > 26 or ny < 1 or ny > 15:
                 continue
-            cost = (rolls + leave + gfi, steps + 1)
-            if cost[0] > max_rolls:
+            n = (nx, ny)
+            if n in grid:
                 continue
             old = best.get(n)
-            if old is None or cost < old[:2]:
-                best[n] = (cost[0], cost[1], sq)
-                heapq.heappush(heap, (cost[0], cost[1], n))
+            if old is None or cost_r < old[0] or (cost_r == old[0] and steps + 1 < old[1]):
+                best[n] = (cost_r, steps + 1, sq)
+                heapq.heappush(heap, (cost_r, steps + 1, n))
     return best
 
 
@@ -295,7 +298,9 @@ class AI:
         best: tuple[float, int, str, str] | None = None
         choice: tuple[Player, list[Square], Player] | None = None
         for p in self.mine():
-            if p.state != "standing" or p.moved or self.st.ball.carrier == p.id:
+            if p.state != "standing" or p.moved or self.st.ball.carrier == p.id or p.sq is None:
+                continue
+            if min((distance(p.sq, t.sq) for t in targets if t.sq is not None), default=99) > p.ma + 2:
                 continue
             r = reach(self.st, p, max_rolls, moves=p.ma + 1)
             for t in targets:
