@@ -39,12 +39,12 @@ def half(home: str = "human", away: str = "orc", key: str = "s1/r1/h1", half_no:
 
 
 def state(active: str = "home") -> State:
-    """An empty pitch, ``active`` moving, 2 team re-rolls each, the default coach."""
+    """An empty pitch, ``active`` moving, no team re-rolls, the default coach."""
     st = State(key=KEY, players={}, plans={"home": {}, "away": {}})
     st.coach = Coach()
     st.stream = KEY
     st.active = active  # type: ignore[assignment]
-    st.rerolls = {"home": 2, "away": 2}
+    st.rerolls = {"home": 0, "away": 0}
     st.turn = {"home": 1, "away": 1}
     return st
 

@@ -92,8 +92,9 @@ class Coach:
         return min(options, key=lambda s: (min(s[1] - 1, 15 - s[1]), options.index(s)))
 
     def follow_up(self, st: State, att: Player, to: Square) -> bool:
-        """Follow up unless the blocker carries the ball or the square would put him in more tackle zones."""
-        if st.ball.carrier == att.id:
+        """Follow up unless the blocker carries the ball, a loose ball lies there (it would bounce away), or
+        the square would put him in more tackle zones."""
+        if st.ball.carrier == att.id or (st.ball.carrier is None and st.ball.sq == to):
             return False
         assert att.sq is not None
         return st.tackle_zones(to, att.side) <= max(1, st.tackle_zones(att.sq, att.side))
