@@ -47,12 +47,13 @@ class Half:
         st.on_event = self._moment
         self.st = st
         self.symbols: dict[str, str] = {}
-        out = given.carry.get("out", {}) if isinstance(given.carry.get("out"), dict) else {}
+        raw = given.carry.get("out")
+        out: dict[str, str] = dict(raw) if isinstance(raw, dict) else {}
         for side in ("home", "away"):
-            for i, ps in enumerate(self.sheets[side].players):  # type: ignore[index]
+            for i, ps in enumerate(self.sheets[side].players):
                 p = Player(ps.id, ps.name, ps.position, side, ps.MA, ps.ST, ps.AG, ps.AV, frozenset(ps.skills),
                            ps.lasting.count("niggling"))
-                p.state = str(out.get(ps.id, "reserve"))  # type: ignore[union-attr]
+                p.state = str(out.get(ps.id, "reserve"))
                 if p.state == "sent_off":
                     p.state, p.sent_off = "reserve", True
                 if ps.dead:
@@ -60,8 +61,8 @@ class Half:
                 elif ps.miss_next:
                     p.state = "casualty"
                 st.players[p.id] = p
-                self.symbols[p.id] = _symbol(side, i)  # type: ignore[arg-type]
-            st.rerolls[side] = self.sheets[side].rerolls  # type: ignore[index]
+                self.symbols[p.id] = _symbol(side, i)
+            st.rerolls[side] = self.sheets[side].rerolls
         self.turns: list[dict[str, Any]] = []
         self.kickoffs: list[dict[str, Any]] = []
         self.diagrams: list[dict[str, Any]] = []
@@ -168,9 +169,9 @@ class Half:
         if touchback:
             self.touchback(receiving)
         else:
-            p = st.at(land)
-            if p is not None and p.standing:
-                rules.catch(st, dice, p, 0)
+            under = st.at(land)
+            if under is not None and under.standing:
+                rules.catch(st, dice, under, 0)
             else:
                 rules.bounce(st, dice, land)
             c = st.carrier()
@@ -219,7 +220,7 @@ class Half:
 
         if effect == "get_the_ref":
             for s in ("home", "away"):
-                st.ref_bribe[s] += 1  # type: ignore[index]
+                st.ref_bribe[s] += 1
         elif effect == "riot":
             mark = st.turn[receiving]
             if mark >= 7:
@@ -285,10 +286,10 @@ class Half:
             for p in sorted(st.players.values(), key=lambda p: p.id):
                 if p.sq is not None and p.standing:
                     r = dice.roll(st.stream, "1D6", "球场入侵", kind="kickoff")
-                    hit = r.total == 6
+                    six = r.total == 6
                     st.log({"id": r.id, "kind": "kickoff", "player": p.id, "dice": [r.total], "modifiers": {},
-                            "target": 6, "success": hit, "result": "stunned" if hit else "unhurt"})
-                    if hit:
+                            "target": 6, "success": six, "result": "stunned" if six else "unhurt"})
+                    if six:
                         p.state, p.stun_fresh = "stunned", False
         st.active = kicking
         return land, actions
@@ -343,7 +344,7 @@ class Half:
         actions: list[dict[str, Any]] = []
         AI(st, self.dice, Actions(st, self.dice, actions), side).turn()
         for a in actions:
-            for roll in a["rolls"]:  # type: ignore[union-attr]
+            for roll in a["rolls"]:
                 if roll.get("kind") == "casualty":
                     self.casualties.append({"player": roll["player"], "team": self.sheets[
                         st.players[roll["player"]].side].name, "code": roll["total"], "result": roll["result"],
@@ -363,7 +364,7 @@ class Half:
         """DESIGN §12 ``teams`` with each player's state at the end of the half."""
         out = []
         for side in ("home", "away"):
-            sheet = self.sheets[side]  # type: ignore[index]
+            sheet = self.sheets[side]
             players = []
             for ps in sheet.players:
                 p = self.st.players[ps.id]
@@ -372,7 +373,7 @@ class Half:
                                 "symbol": self.symbols[ps.id], "sent_off": p.sent_off, "spp_half": p.spp,
                                 "square": list(p.sq) if p.sq else None})
             out.append({"name": sheet.name, "race": sheet.race, "ours": sheet.ours, "side": side,
-                        "rerolls_left": self.st.rerolls[side], "players": players})  # type: ignore[index]
+                        "rerolls_left": self.st.rerolls[side], "players": players})
         return out
 
     def sheet_after(self, side: Side) -> TeamSheet:
@@ -417,7 +418,7 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
         "turns": h.turns,
         "kickoffs": h.kickoffs,
         "score": list(st.score),
-        "attacks": {h.sheets[s].name: ATTACKS[s] for s in ("home", "away")},  # type: ignore[index]
+        "attacks": {h.sheets[s].name: ATTACKS[s] for s in ("home", "away")},
         "attacks_by_side": dict(ATTACKS),
         "diagrams": h.diagrams,
         "legend": {"home": "A–Z (roster order)", "away": "a–z (roster order)", "ball": "●", "empty": "·",
