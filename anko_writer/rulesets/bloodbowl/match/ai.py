@@ -1,0 +1,535 @@
+"""The coaches: the six actions as recorded steps (:class:`Actions`) and an AI that plays them (:class:`AI`).
+
+The AI decides by rules a chapter can state, in this order each team turn:
+
+1. the carrier scores if he can reach the end zone with no die (a real coach would not risk the ball);
+2. if the enemy holds the ball, the best blitzer blitzes the carrier (up to two risky rolls);
+3. the plan's ``blitz_first`` target, else the best blitz with two or more dice for us and no risky roll;
+4. every block with two or three dice we choose (three before two);
+5. a loose ball is picked up by the player with the fewest risky rolls and the best pick-up target;
+6. our carrier advances to the safest forward square (cage: behind the front; pass play: a receiver runs
+   into the end zone and the carrier throws); on the team's last turn he tries to score whatever it costs;
+7. team-mates form a cage on the carrier's four diagonals, the rest advance (or close on the enemy carrier
+   or the loose ball);
+8. bash and kill-the-thrower plans foul a prone opponent and take one-die blocks last; others never do;
+9. prone players stand up.
+
+Ties are broken by player id, so the same position always gives the same choice.
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import Callable
+
+from ....dice import Dice
+from . import rules
+from .api import Side
+from .model import ATTACKS, DIRS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
+
+Reach = dict[Square, tuple[int, int, Square | None]]
+"""Square → (risky rolls, steps, previous square) of the best way there."""
+
+
+def tz_map(st: State, side: Side) -> dict[Square, int]:
+    """Enemy tackle zones on every square, for ``side``'s players."""
+    out: dict[Square, int] = {}
+    for q in st.players.values():
+        if q.side != side and q.state == "standing" and q.sq is not None:
+            for n in neighbours(q.sq):
+                out[n] = out.get(n, 0) + 1
+    return out
+
+
+def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
+    """Every square ``p`` can walk to this action with at most ``max_rolls`` dodges and GFIs (cheapest first)."""
+    assert p.sq is not None
+    tz = tz_map(st, p.side)
+    used = p.moved
+    if p.state == "prone" and not p.has("jump_up"):
+        used = 3 if p.ma >= 3 else p.ma
+    normal = max(0, p.ma - used)
+    limit = p.ma + 2 - used if moves is None else min(moves, p.ma + 2 - used)
+    ball = st.ball.sq if st.ball.carrier is None else None
+    best: Reach = {p.sq: (0, 0, None)}
+    heap: list[tuple[int, int, Square]] = [(0, 0, p.sq)]
+    grid = st.grid
+    while heap:
+        rolls, steps, sq = heapq.heappop(heap)
+        if best[sq][0] != rolls or best[sq][1] != steps or steps >= limit:
+            continue
+        if sq == ball and not through_ball and sq != p.sq:
+            continue
+        cost_r = rolls + (1 if sq in tz else 0) + (1 if steps >= normal else 0)
+        if cost_r > max_rolls:
+            continue
+        x, y = sq
+        for dx, dy in DIRS:
+            nx, ny = x + dx, y + dy
+            if nx < 1 or nx > 26 or ny < 1 or ny > 15:
+                continue
+            n = (nx, ny)
+            if n in grid:
+                continue
+            old = best.get(n)
+            if old is None or cost_r < old[0] or (cost_r == old[0] and steps + 1 < old[1]):
+                best[n] = (cost_r, steps + 1, sq)
+                heapq.heappush(heap, (cost_r, steps + 1, n))
+    return best
+
+
+def path_to(r: Reach, sq: Square) -> list[Square]:
+    """The squares walked to ``sq`` (without the start)."""
+    out: list[Square] = []
+    cur: Square | None = sq
+    while cur is not None and r[cur][2] is not None:
+        out.append(cur)
+        cur = r[cur][2]
+    return out[::-1]
+
+
+def block_odds(st: State, att: Player, dfn: Player, frm: Square | None = None) -> float:
+    """How good a block is for the attacker from ``frm``: +dice if he chooses, 0.5 for one die, −dice if not."""
+    assert dfn.sq is not None
+    a = sum(1 for q in st.on_field(att.side) if q is not att and rules._free_helper(st, q, dfn))
+    where = frm or att.sq
+    assert where is not None
+    d = 0
+    for q in st.on_field(dfn.side):
+        if q is dfn or not q.standing or q.sq is None or not adjacent(q.sq, where):
+            continue
+        if q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (1 if att.sq and adjacent(att.sq, q.sq)
+                                                                          else 0) <= 0:
+            d += 1
+    n, chooser = rules.block_dice(att.st + a, dfn.st + d)
+    if n == 1:
+        return 0.5
+    return float(n) if chooser == "attacker" else -float(n)
+
+
+class Actions:
+    """The six actions of 004 §1 as recorded steps: each appends ``{player, kind, path, rolls, turnover}``."""
+
+    def __init__(self, st: State, dice: Dice, out: list[dict[str, object]]) -> None:
+        self.st, self.dice, self.out = st, dice, out
+
+    def _run(self, p: Player, kind: str, body: Callable[[list[list[int]]], None]) -> bool:
+        """Stand up if prone, run the action's body, record it; False if the turn ended."""
+        st = self.st
+        assert p.sq is not None and not p.acted
+        st.rolls = []
+        p.acted = True
+        path: list[list[int]] = [list(p.sq)]
+        if kind == "blitz":
+            st.flags.blitz = True
+        elif kind == "pass":
+            st.flags.pass_ = True
+        elif kind == "handoff":
+            st.flags.handoff = True
+        elif kind == "foul":
+            st.flags.foul = True
+        stood = True
+        if p.state == "prone":
+            stood = rules.stand_up(st, self.dice, p)
+        if stood and p.state == "standing":
+            body(path)
+        self.out.append({"player": p.id, "kind": kind, "path": path, "rolls": st.rolls, "turnover": st.turnover})
+        return st.turnover is None
+
+    def _walk(self, p: Player, squares: list[Square], path: list[list[int]]) -> bool:
+        """Step along ``squares``, noting each square reached."""
+        for sq in squares:
+            if p.moved >= p.ma + 2:
+                return False
+            ok = rules.step(self.st, self.dice, p, sq)
+            if p.sq is not None:
+                path.append(list(p.sq))
+            if not ok or self.st.turnover is not None or p.state != "standing":
+                return False
+        return True
+
+    def move(self, p: Player, squares: list[Square]) -> bool:
+        """Move (004 §1 action 1), standing up first if prone."""
+        return self._run(p, "move", lambda path: None if self._walk(p, squares, path) else None)
+
+    def block(self, p: Player, target: Player) -> bool:
+        """Block (004 §1 action 2): not by a player who stood up this turn (004 §4)."""
+        if p.state != "standing":
+            raise ValueError(f"{p.id} is not standing and may not block")
+        return self._run(p, "block", lambda path: self._block(p, target, path))
+
+    def _block(self, p: Player, target: Player, path: list[list[int]]) -> None:
+        rules.block(self.st, self.dice, p, target)
+        if p.sq is not None:
+            path.append(list(p.sq))
+
+    def blitz(self, p: Player, squares: list[Square], target: Player) -> bool:
+        """Blitz (004 §1 action 3, once per team turn): move, then block for one square of movement."""
+        if self.st.flags.blitz:
+            raise ValueError("the team has already blitzed this turn")
+
+        def body(path: list[list[int]]) -> None:
+            if not self._walk(p, squares, path):
+                return
+            p.moved += 1
+            if p.moved > p.ma:
+                assert p.sq is not None
+                if not rules.gfi(self.st, self.dice, p, p.sq):
+                    return
+            if target.standing and target.sq is not None and p.sq is not None and adjacent(p.sq, target.sq):
+                self._block(p, target, path)
+        return self._run(p, "blitz", body)
+
+    def pass_(self, p: Player, squares: list[Square], to: Square) -> bool:
+        """Pass (004 §1 action 4, once per team turn): move, then throw; no moving after."""
+        if self.st.flags.pass_:
+            raise ValueError("the team has already passed this turn")
+
+        def body(path: list[list[int]]) -> None:
+            if self._walk(p, squares, path) and self.st.ball.carrier == p.id:
+                rules.throw(self.st, self.dice, p, to)
+        return self._run(p, "pass", body)
+
+    def handoff(self, p: Player, squares: list[Square], to: Player) -> bool:
+        """Hand-off (004 §1 action 5, once per team turn): move, then hand to an adjacent team-mate."""
+        if self.st.flags.handoff:
+            raise ValueError("the team has already handed off this turn")
+
+        def body(path: list[list[int]]) -> None:
+            if self._walk(p, squares, path) and self.st.ball.carrier == p.id and to.standing:
+                assert p.sq is not None and to.sq is not None
+                if adjacent(p.sq, to.sq):
+                    rules.hand_off(self.st, self.dice, p, to)
+        return self._run(p, "handoff", body)
+
+    def foul(self, p: Player, squares: list[Square], victim: Player) -> bool:
+        """Foul (004 §1 action 6, once per team turn): move, then foul a prone or stunned opponent."""
+        if self.st.flags.foul:
+            raise ValueError("the team has already fouled this turn")
+
+        def body(path: list[list[int]]) -> None:
+            if self._walk(p, squares, path) and victim.sq is not None and p.sq is not None \
+                    and adjacent(p.sq, victim.sq):
+                rules.foul(self.st, self.dice, p, victim)
+        return self._run(p, "foul", body)
+
+
+class AI:
+    """One side's coach for one team turn (see the module docstring for the order of decisions)."""
+
+    def __init__(self, st: State, dice: Dice, acts: Actions, side: Side) -> None:
+        self.st, self.dice, self.acts, self.side = st, dice, acts, side
+        self.plan = st.plans.get(side, {})
+        self.style = self.plan.get("style", "cage")
+
+    # ------------------------------------------------------------ helpers
+    def mine(self) -> list[Player]:
+        """Our players on the pitch who may still act, by id."""
+        return sorted((p for p in self.st.on_field(self.side) if not p.acted and p.state in ("standing", "prone")),
+                      key=lambda p: p.id)
+
+    def live(self) -> bool:
+        """The turn goes on."""
+        return self.st.turnover is None and self.st.touchdown is None
+
+    def last_turn(self) -> bool:
+        """Our eighth turn of the half."""
+        return self.st.turn[self.side] >= 8
+
+    def progress(self, sq: Square) -> int:
+        """Squares still to go to our end zone from ``sq``."""
+        return abs(ATTACKS[self.side] - sq[0])
+
+    # ------------------------------------------------------------ the turn
+    def turn(self, free_moves: bool = False) -> None:
+        """Play the team turn (``free_moves``: the kick-off Blitz event, moves only)."""
+        if free_moves:
+            self.support()
+            return
+        steps: list[Callable[[], None]] = [self.score, self.blitz_carrier, self.blitz_any, self.safe_blocks,
+                                           self.pick_up, self.carrier_moves, self.support, self.risky,
+                                           self.stand_up]
+        for fn in steps:
+            if not self.live():
+                return
+            fn()
+
+    def score(self) -> None:
+        """1. Score with no die if the carrier can."""
+        c = self.st.carrier()
+        if c is None or c.side != self.side or c.acted or c.state != "standing":
+            return
+        self.try_score(c, 0)
+
+    def try_score(self, c: Player, max_rolls: int) -> bool:
+        """Walk the carrier into the end zone with at most ``max_rolls`` risky rolls."""
+        r = reach(self.st, c, max_rolls)
+        ends = [sq for sq in r if sq[0] == ATTACKS[self.side]]
+        if not ends:
+            return False
+        best = min(ends, key=lambda s: (r[s][0], r[s][1], s))
+        self.acts.move(c, path_to(r, best))
+        return True
+
+    def blitz_carrier(self) -> None:
+        """2. Blitz the enemy carrier (up to two risky rolls)."""
+        c = self.st.carrier()
+        if c is not None and c.side != self.side and c.standing and not self.st.flags.blitz:
+            self.blitz_at([c], 2, -1.0)
+
+    def blitz_any(self) -> None:
+        """3. The plan's blitz_first target, else the best blitz with 2+ dice for us and no risky roll."""
+        if self.st.flags.blitz:
+            return
+        first = self.plan.get("blitz_first")
+        enemies = [q for q in self.st.on_field(other(self.side)) if q.standing]
+        if first:
+            tgt = [q for q in enemies if q.id == first]
+            if tgt and self.blitz_at(tgt, 0, 0.5):
+                return
+        if self.style == "kill_thrower":
+            throwers = [q for q in enemies if q.has("pass")]
+            if throwers and self.blitz_at(throwers, 0, 0.5):
+                return
+        self.blitz_at(enemies, 0, 2.0)
+
+    def blitz_at(self, targets: list[Player], max_rolls: int, min_odds: float) -> bool:
+        """Blitz the best of ``targets``: most dice for us, then fewest rolls, then ids."""
+        best: tuple[float, int, str, str] | None = None
+        choice: tuple[Player, list[Square], Player] | None = None
+        for p in self.mine():
+            if p.state != "standing" or p.moved or self.st.ball.carrier == p.id or p.sq is None:
+                continue
+            if min((distance(p.sq, t.sq) for t in targets if t.sq is not None), default=99) > p.ma + 2:
+                continue
+            r = reach(self.st, p, max_rolls, moves=p.ma + 1)
+            for t in targets:
+                assert t.sq is not None
+                for sq in neighbours(t.sq):
+                    if sq not in r:
+                        continue
+                    rolls, steps = r[sq][0], r[sq][1]
+                    rolls += 1 if steps + 1 > p.ma else 0
+                    if rolls > max_rolls:
+                        continue
+                    odds = block_odds(self.st, p, t, sq)
+                    if odds < min_odds:
+                        continue
+                    key = (-odds, rolls, p.id, t.id)
+                    if best is None or key < best:
+                        best, choice = key, (p, path_to(r, sq), t)
+        if choice is None:
+            return False
+        self.acts.blitz(*choice)
+        return True
+
+    def safe_blocks(self) -> None:
+        """4. Every block with 2 or 3 dice we choose, three-dice blocks first."""
+        while self.live():
+            cands = []
+            for p in self.mine():
+                if p.state != "standing" or self.st.ball.carrier == p.id:
+                    continue
+                for q in self.st.marked_by(p):
+                    o = block_odds(self.st, p, q)
+                    if o >= 2:
+                        cands.append((-o, p.id, q.id, p, q))
+            if not cands:
+                return
+            cands.sort(key=lambda c: c[:3])
+            self.acts.block(cands[0][3], cands[0][4])
+
+    def pick_up(self) -> None:
+        """5. Pick up a loose ball: fewest risky rolls, best pick-up, fewest steps."""
+        st = self.st
+        if st.ball.carrier is not None or st.ball.sq is None:
+            return
+        ball = st.ball.sq
+        if ball in st.grid:
+            return
+        best = None
+        choice = None
+        for p in self.mine():
+            r = reach(st, p, 2 if self.last_turn() else 1, through_ball=True)
+            if ball not in r:
+                continue
+            tz = st.tackle_zones(ball, self.side)
+            key = (r[ball][0], -(p.ag - tz) - (1 if p.has("sure_hands") else 0), r[ball][1], p.id)
+            if best is None or key < best:
+                best, choice = key, (p, path_to(r, ball))
+        if choice is None:
+            return
+        p, path = choice
+        self.acts.move(p, path)
+
+    def carrier_moves(self) -> None:
+        """6. The carrier: pass play, a hand-off or a run into the end zone on the last turn, else the
+        safest forward square."""
+        c = self.st.carrier()
+        if c is None or c.side != self.side or c.state != "standing" or not self.live():
+            return
+        if not c.acted and (self.style == "pass" or self.last_turn()) and self.pass_play(c):
+            return
+        if c.acted:
+            return
+        if self.last_turn() and self.try_score(c, 3):
+            return
+        if self.last_turn() and self.hand_to_scorer(c):
+            return
+        marked = self.st.tackle_zones(c.sq or (0, 0), self.side) > 0
+        r = reach(self.st, c, 1 if marked else 0)
+        limit = self.front() if self.style == "cage" else None
+        best_sq = min(r, key=lambda s: self.carrier_square_cost(s, r, limit))
+        path = path_to(r, best_sq)
+        if path:
+            self.acts.move(c, path)
+
+    def front(self) -> int:
+        """How far forward the carrier may go in a cage: one square behind our most advanced team-mate."""
+        xs = [self.progress(q.sq) for q in self.st.on_field(self.side) if q.standing and q.sq is not None
+              and self.st.ball.carrier != q.id]
+        return (min(xs) + 1) if xs else 0
+
+    def carrier_square_cost(self, s: Square, r: Reach, limit: int | None) -> tuple[int, ...]:
+        """Tackle zones first, then enemies within two squares, then progress (kept behind the front)."""
+        tz = self.st.tackle_zones(s, self.side)
+        near = sum(1 for q in self.st.on_field(other(self.side)) if q.standing and q.sq and distance(q.sq, s) <= 2)
+        prog = self.progress(s)
+        if limit is not None:
+            prog = max(prog, limit)
+        return (r[s][0], tz, near, prog, r[s][1], s[0], s[1])
+
+    def pass_play(self, c: Player) -> bool:
+        """A receiver runs unmarked into the end zone, then the carrier throws to him."""
+        st = self.st
+        if st.flags.pass_ or c.sq is None:
+            return False
+        for q in self.mine():
+            if q is c or q.state != "standing" or q.moved:
+                continue
+            r = reach(st, q, 0)
+            ends = [s for s in r if s[0] == ATTACKS[self.side] and st.tackle_zones(s, self.side) == 0]
+            ends = [s for s in ends if (rng := rules.pass_range(c.sq, s)) is not None and rng[1] >= -1
+                    and rules.interceptor(st, c, s) is None]
+            if not ends:
+                continue
+            best = min(ends, key=lambda s: (rules.math.hypot(s[0] - c.sq[0], s[1] - c.sq[1]), s))  # type: ignore[index]
+            if not self.acts.move(q, path_to(r, best)):
+                return True
+            return self.acts.pass_(c, [], best) or True
+        return False
+
+    def hand_to_scorer(self, c: Player) -> bool:
+        """Last turn: hand the ball to an adjacent team-mate who can still reach the end zone."""
+        if self.st.flags.handoff or c.sq is None:
+            return False
+        for q in self.mine():
+            if q is c or q.state != "standing" or q.sq is None or not adjacent(q.sq, c.sq):
+                continue
+            if self.progress(q.sq) <= q.ma + 2:
+                self.acts.handoff(c, [], q)
+                if self.live() and self.st.ball.carrier == q.id:
+                    self.try_score(q, 3)
+                return True
+        return False
+
+    def support(self) -> None:
+        """7. Cage the carrier; the others advance with him, close on the enemy carrier or the loose ball."""
+        st = self.st
+        c = st.carrier()
+        if c is not None and c.side == self.side and c.sq is not None:
+            self.cage(c)
+        for p in self.mine():
+            if not self.live():
+                return
+            if p.state != "standing" or p.moved or st.ball.carrier == p.id or st.tackle_zones(p.sq or (0, 0),
+                                                                                              self.side):
+                continue
+            goal = self.goal(p)
+            if goal is None:
+                continue
+            r = reach(st, p, 0, moves=p.ma)
+            best = min(r, key=lambda s: (distance(s, goal), st.tackle_zones(s, self.side) > 1, r[s][1], s))
+            if best != p.sq:
+                self.acts.move(p, path_to(r, best))
+
+    def cage(self, c: Player) -> None:
+        """Fill the carrier's four diagonal squares with the nearest free team-mates (no risky roll)."""
+        assert c.sq is not None
+        f = forward(self.side)
+        corners = [(c.sq[0] + f, c.sq[1] - 1), (c.sq[0] + f, c.sq[1] + 1),
+                   (c.sq[0] - f, c.sq[1] - 1), (c.sq[0] - f, c.sq[1] + 1)]
+        for sq in corners:
+            if not on_pitch(sq) or sq in self.st.grid or not self.live():
+                continue
+            best = None
+            for p in self.mine():
+                if p.state != "standing" or p.moved or p is c or p.sq is None or self.st.tackle_zones(p.sq, self.side):
+                    continue
+                if distance(p.sq, sq) > p.ma:
+                    continue
+                r = reach(self.st, p, 0, moves=p.ma)
+                if sq in r and (best is None or (r[sq][1], p.id) < best[0]):
+                    best = ((r[sq][1], p.id), p, path_to(r, sq))
+            if best is not None:
+                self.acts.move(best[1], best[2])
+
+    def goal(self, p: Player) -> Square | None:
+        """Where a free player heads: ahead of our carrier, onto the enemy carrier, or to the loose ball."""
+        st = self.st
+        c = st.carrier()
+        b = st.ball_sq()
+        if c is not None and c.sq is not None:
+            if c.side == self.side:
+                f = forward(self.side)
+                assert p.sq is not None
+                return (max(1, min(26, c.sq[0] + 3 * f)), p.sq[1])
+            return c.sq
+        return b
+
+    def risky(self) -> None:
+        """8. Bash and kill-the-thrower plans: a foul, then one-die blocks."""
+        if self.style not in ("bash", "kill_thrower"):
+            return
+        self.foul()
+        for p in self.mine():
+            if not self.live():
+                return
+            if p.state != "standing" or p.moved or self.st.ball.carrier == p.id:
+                continue
+            for q in sorted(self.st.marked_by(p), key=lambda q: q.id):
+                if block_odds(self.st, p, q) >= 0.5:
+                    self.acts.block(p, q)
+                    break
+
+    def foul(self) -> None:
+        """Foul the prone opponent with the most assists for us (no risky roll), once a turn."""
+        st = self.st
+        if st.flags.foul:
+            return
+        downs = [q for q in st.on_field(other(self.side)) if q.state in ("prone", "stunned")]
+        best = None
+        for p in self.mine():
+            if p.state != "standing" or p.moved or st.ball.carrier == p.id:
+                continue
+            r = reach(st, p, 0, moves=p.ma)
+            for v in downs:
+                assert v.sq is not None
+                for sq in neighbours(v.sq):
+                    if sq in r:
+                        key = (r[sq][1], p.id, v.id)
+                        if best is None or key < best[0]:
+                            best = (key, p, path_to(r, sq), v)
+        if best is not None:
+            self.acts.foul(best[1], best[2], best[3])
+
+    def stand_up(self) -> None:
+        """9. Prone players stand up (a move action with no squares)."""
+        for p in self.mine():
+            if not self.live():
+                return
+            if p.state == "prone":
+                self.acts.move(p, [])
+
+
+__all__ = ["Actions", "AI", "Reach", "reach", "path_to", "tz_map", "block_odds"]
