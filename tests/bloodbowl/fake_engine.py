@@ -58,7 +58,7 @@ races:
 """
 
 
-def fake_rosters(resources: Resources) -> Rosters:
+def fake_rosters(resources: Resources | None) -> Rosters:
     """The fake's roster table (the real one is ``tables/bloodbowl/rosters.yaml``)."""
     return parse_rosters(validate(load_yaml_text(FAKE_ROSTERS, "rosters.yaml"), SCHEMA, "rosters.yaml", TableError))
 
