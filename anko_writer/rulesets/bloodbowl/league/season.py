@@ -268,7 +268,7 @@ def vote_record(s: Season, w: World, season: int, part: int, schedule: list[list
     prematch = next_season or nxt % 2 == 1
     fx = None if next_season else next(f for f in schedule[rnd - 1] if f.has(w.ours))
     roster = s.rosters[w.us.sheet.race]
-    have = {pos.name: sum(1 for p in w.us.sheet.players if p.position == pos.name and not p.dead)
+    have = {pos.name: sum(1 for p in w.us.sheet.players if p.position == pos.name and (not p.dead or p.id in w.pending))
             for pos in roster.positions}
     return {"key": key, "prematch": prematch, "next_season": next_season, "round": rnd,
             "opponent": None if fx is None else (fx.away if fx.home == w.ours else fx.home),
@@ -399,9 +399,9 @@ def play_season(s: Season, w: World, last: int) -> Run:
         if half == 1:
             pre: Record = {"hires": [], "ai_hires": ai_hires(s, w, dice, f"s{season}/r{rnd}/hire")}
             roster = s.rosters[w.us.sheet.race]
-            for i, h in enumerate(v.get("hire") or []):
+            for h in v.get("hire") or []:
                 pre["hires"].append(hire(w.us, roster, h["position"], s.league, dice,
-                                         f"s{season}/r{rnd}/hire/{w.ours}", h.get("name")))
+                                         f"s{season}/r{rnd}/hire/{w.ours}", h.get("name"), w.pending))
                 pre["hires"][-1]["voted"] = True
             resting = [_player(s, w.us, word, f"{key}.rest") for word in v.get("rest") or []]
             absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (w.us, opp)}

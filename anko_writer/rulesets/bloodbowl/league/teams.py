@@ -145,15 +145,16 @@ def next_id(team: Team) -> str:
 
 
 def hire(team: Team, roster: Roster, word: str, league: LeagueData, dice: Dice, key: str,
-         name: str | None = None) -> Record:
+         name: str | None = None, sealed: Collection[str] = ()) -> Record:
     """Hire one player of positional ``word`` if the treasury, the positional's cap and the roster's size
-    allow (designed); the record says what happened and why."""
+    allow (designed); the record says what happened and why. A player whose fate is ``sealed`` still
+    holds his place (a refusal must not tell that he died)."""
     pos = roster.find(word)
     out: Record = {"team": team.name, "position": pos.name if pos else word, "hired": False, "rolls": []}
     if pos is None:
         return {**out, "reason": "unknown"}
-    have = sum(1 for p in team.sheet.players if p.position == pos.name and not p.dead)
-    living = [p for p in team.sheet.players if not p.dead]
+    living = [p for p in team.sheet.players if not p.dead or p.id in sealed]
+    have = sum(1 for p in living if p.position == pos.name)
     if len(living) >= league.max_players:
         return {**out, "reason": "full"}
     if have >= pos.max:
