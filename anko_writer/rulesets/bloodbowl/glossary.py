@@ -1,0 +1,36 @@
+"""The chapters' words for the code's keys (``tables/bloodbowl/glossary.yaml``), as the ``cn`` filter:
+``{{ r.kind | cn('kind') }}`` prints 闪避. A campaign folder's glossary overrides the shipped one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...resources import Resources
+from ...schema import DictOf, Field, Map, Str
+from ...tables import load_data
+
+GLOSSARY = "glossary.yaml"
+SCHEMA = Map({"source": Field(Str(), required=False)}, extra=DictOf(Str(), Str()))
+_NONE: Any = object()
+
+
+def make_cn(resources: Resources) -> Callable[..., str]:
+    """The ``cn`` filter over the glossary ``resources`` find (read on first use)."""
+    words: dict[str, dict[str, str]] = {}
+
+    def cn(key: Any, section: str, default: Any = _NONE) -> str:
+        """The chapter's word for ``key`` in ``section`` (``default``, else a ValueError, when it has none)."""
+        if not words:
+            words.update({k: v for k, v in load_data(resources.table_path(GLOSSARY), SCHEMA).items() if k != "source"})
+        found = words.get(section, {}).get(str(key))
+        if found is not None:
+            return found
+        if default is not _NONE:
+            return str(default)
+        raise ValueError(f"{GLOSSARY}: no word for {key!r} in {section}")
+
+    return cn
+
+
+__all__ = ["GLOSSARY", "make_cn"]

@@ -1,0 +1,97 @@
+"""The team rosters as the league reads them: each race's positionals with their cost, cap and profile.
+
+The roster table (``tables/bloodbowl/rosters.yaml``) is the match engine's; the league reads only what
+it needs for ``new``, hiring and checks: per race its Chinese name, the re-roll cost and the positionals
+(key, Chinese name, cost, how many a team may have, MA ST AG AV and skills). Other keys are ignored, so
+the engine may keep more in the same file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ....errors import AnkoError
+from ....resources import Resources
+from ....schema import Data, Field, Int, List, Map, Str
+from ....tables import load_data
+
+ROSTERS = "rosters.yaml"
+"""The match engine's roster table under ``tables/bloodbowl/``."""
+
+POSITIONAL = Map({
+    "key": Field(Str()), "name": Field(Str()), "cost": Field(Int(min=0)), "max": Field(Int(min=1, max=16)),
+    "MA": Field(Int(min=1, max=10)), "ST": Field(Int(min=1, max=10)), "AG": Field(Int(min=1, max=10)),
+    "AV": Field(Int(min=1, max=12)), "skills": Field(List(Str()), default=[]),
+}, extra=Data())
+RACE = Map({"name": Field(Str()), "reroll_cost": Field(Int(min=0)), "positions": Field(List(POSITIONAL, min_len=1))},
+           extra=Data())
+SCHEMA = Map({"races": Field(Map({}, extra=RACE))}, extra=Data())
+"""What the league reads of ``rosters.yaml`` (any other key is the engine's)."""
+
+
+@dataclass(frozen=True)
+class Positional:
+    """One positional of a roster."""
+
+    key: str
+    """Latin key (``blitzer``)."""
+    name: str
+    """Chinese name, the one player records carry (``闪击手``)."""
+    cost: int
+    """Hiring cost in gold pieces."""
+    max: int
+    """How many a team may have."""
+    MA: int
+    ST: int
+    AG: int
+    AV: int
+    skills: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Roster:
+    """One race's roster."""
+
+    race: str
+    """The roster table's key (``human``)."""
+    name: str
+    """Chinese name (``人类``)."""
+    reroll_cost: int
+    positions: tuple[Positional, ...]
+
+    def find(self, word: str) -> Positional | None:
+        """The positional named ``word`` by key or Chinese name."""
+        return next((p for p in self.positions if word in (p.key, p.name)), None)
+
+    def cheapest(self) -> Positional:
+        """The cheapest positional (the lineman an AI coach hires to fill gaps)."""
+        return min(self.positions, key=lambda p: (p.cost, -p.max))
+
+
+Rosters = dict[str, Roster]
+"""Race key → roster."""
+
+
+def parse_rosters(data: Mapping[str, Any]) -> Rosters:
+    """Rosters from the validated table data."""
+    out: Rosters = {}
+    for race, r in data["races"].items():
+        positions = tuple(Positional(p["key"], p["name"], p["cost"], p["max"], p["MA"], p["ST"], p["AG"], p["AV"],
+                                     tuple(p["skills"])) for p in r["positions"])
+        out[str(race)] = Roster(str(race), r["name"], r["reroll_cost"], positions)
+    return out
+
+
+def load_rosters(resources: Resources) -> Rosters:
+    """The rosters ``resources`` find (a campaign folder's ``tables/bloodbowl/rosters.yaml`` first)."""
+    try:
+        path = resources.table_path(ROSTERS)
+    except AnkoError as exc:
+        raise AnkoError(f"tables/bloodbowl/{ROSTERS}: the roster table is missing (it ships with the match "
+                        f"engine): {exc}") from None
+    return parse_rosters(load_data(path, SCHEMA))
+
+
+__all__ = ["POSITIONAL", "Positional", "ROSTERS", "Roster", "Rosters", "load_rosters", "parse_rosters"]

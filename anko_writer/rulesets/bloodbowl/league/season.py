@@ -1,0 +1,487 @@
+"""A season of the league: five rounds of a six-team round robin, our match told half by half.
+
+Chapter ``2r − 1`` is round r's first half: the reveals that fall due, the hiring and resting voted
+before the match, then our first half. Chapter ``2r`` is its second half, then the round's other
+matches (played by the same engine, reported briefly), every match's income, and the table. Hidden
+dice: the engine throws a casualty roll of one of our players hidden; the chapter posts its seal and
+a later chapter (``options.reveal_delay``) reveals it. Until then the player is shown as 伤情封存 and
+nothing the roll decided reaches a publishable file.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from ....chapters import Chapter, ChapterKey, Record, Run
+from ....dice import Dice, Roll
+from ....errors import AnkoError
+from ....seals import SealBook
+from ..match.api import HalfInput, HalfResult, Plan, Side, TeamSheet
+from .rosters import Rosters
+from .schedule import Fixture, round_robin
+from .standings import MatchScore, table
+from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire
+
+PlayHalf = Callable[[HalfInput, Dice], HalfResult]
+"""The match engine's entry point (:func:`~..match.api.play_half`)."""
+
+ROUNDS = 5
+"""Rounds of a six-team single round robin."""
+PARTS = 2 * ROUNDS
+"""Chapters (halves of our matches) in a season."""
+
+
+def part_of(rnd: int, half: int) -> int:
+    """The chapter (part) of round ``rnd``'s half ``half``.
+
+    >>> part_of(1, 1), part_of(1, 2), part_of(3, 1), part_of(5, 2)
+    (1, 2, 5, 10)
+    """
+    return 2 * (rnd - 1) + half
+
+
+@dataclass
+class World:
+    """The league as a season plays it."""
+
+    season: int
+    teams: dict[str, Team]
+    """Every team by name, in the league's order (ours first)."""
+    ours: str
+    book: SealBook
+    pending: dict[str, str] = field(default_factory=dict)
+    """Our player id → the sealed casualty roll that decides his fate (shown as 伤情封存)."""
+    results: list[MatchScore] = field(default_factory=list)
+
+    @property
+    def us(self) -> Team:
+        """Our team."""
+        return self.teams[self.ours]
+
+    def order(self) -> list[str]:
+        """Team names in the league's order."""
+        return list(self.teams)
+
+
+@dataclass
+class Match:
+    """Our match in progress between its two chapters."""
+
+    fixture: Fixture
+    absent: dict[str, list[str]]
+    """Team name → ids missing this match (they recover after it)."""
+    rested: list[str]
+    lineup: list[str]
+    first: HalfResult | None = None
+    kicking: Side = "away"
+
+
+@dataclass
+class Season:
+    """Everything a season's chapters need besides the world."""
+
+    data: Mapping[str, Any]
+    """The campaign (or the next season's start): title, options, decisions."""
+    rosters: Rosters
+    league: LeagueData
+    play_half: PlayHalf
+    where: str = "campaign"
+    """The campaign file's name, for errors about votes."""
+
+
+def other(side: Side) -> Side:
+    """The other side."""
+    return "away" if side == "home" else "home"
+
+
+def vote(s: Season, season: int, part: int) -> Mapping[str, Any]:
+    """The readers' vote for chapter ``part`` (empty when there is none)."""
+    return cast(Mapping[str, Any], (s.data.get("decisions") or {}).get(f"s{season}h{part}", {}))
+
+
+def _player(s: Season, team: Team, word: str, key: str) -> str:
+    """The id of ``team``'s player ``word`` (a name or an id), or a located error."""
+    p = team.find(word)
+    if p is None:
+        raise AnkoError(f"{s.where}: decisions.{key}: no player {word!r} in {team.name}")
+    return p.id
+
+
+def our_plan(s: Season, w: World, opp: Team, season: int, part: int, half: int, lead: int,
+             lineup: list[str]) -> tuple[Plan, Record]:
+    """Our plan for the half: the vote where there is one, else the AI coach's; and where each piece came from."""
+    v = vote(s, season, part)
+    key = f"s{season}h{part}"
+    ai = ai_plan(w.us, s.league, half, lead)
+    voted = dict(v.get("plan") or {})
+    plan: Plan = cast(Plan, {**ai, **{k: x for k, x in voted.items() if k != "blitz_first"}})
+    if "blitz_first" in voted:
+        word = voted["blitz_first"]
+        target = opp.find(word) or w.us.find(word)
+        if target is None:
+            raise AnkoError(f"{s.where}: decisions.{key}.plan.blitz_first: no player {word!r} in either team")
+        plan["blitz_first"] = target.id
+    plan["lineup"] = lineup
+    source = {"plan": "vote" if voted else "ai", "voted": sorted(voted), "lineup": "vote" if "lineup" in v else "ai",
+              "key": key}
+    return plan, source
+
+
+def their_plan(s: Season, team: Team, half: int, lead: int, lineup: list[str]) -> Plan:
+    """An AI team's plan and line-up."""
+    plan = ai_plan(team, s.league, half, lead)
+    plan["lineup"] = lineup
+    return plan
+
+
+def choose_lineup(s: Season, team: Team, v: Mapping[str, Any], key: str, resting: list[str],
+                  out: list[str]) -> tuple[list[str], list[str]]:
+    """Our line-up: the voted players who can play, filled up to eleven by the AI; and the voted players
+    who cannot (injured, resting or off)."""
+    if "lineup" not in v:
+        return [i for i in ai_lineup(team, resting) if i not in out], []
+    wanted = [_player(s, team, word, f"{key}.lineup") for word in v["lineup"]]
+    able = {p.id for p in fit(team, resting)} - set(out)
+    chosen = [i for i in wanted if i in able]
+    dropped = [i for i in wanted if i not in able]
+    for i in ai_lineup(team, resting):
+        if len(chosen) >= 11:
+            break
+        if i not in chosen and i not in out:
+            chosen.append(i)
+    return chosen, dropped
+
+
+def income(s: Season, dice: Dice, key: str, home: Team, away: Team, score: tuple[int, int]) -> Record:
+    """Gate and winnings after a match (designed): 2D6 × the gate for each side, a bonus to the winner
+    or to both on a draw."""
+    inc = s.league.income
+    out: Record = {"home": home.name, "away": away.name, "lines": []}
+    for side, team in (("home", home), ("away", away)):
+        r = dice.roll(f"{key}/gate", "2D6", f"{team.name}门票")
+        mine, theirs = (score[0], score[1]) if side == "home" else (score[1], score[0])
+        bonus = inc["win"] if mine > theirs else inc["draw"] if mine == theirs else 0
+        gain = r.total * inc["gate"] + bonus
+        team.sheet.treasury += gain
+        out["lines"].append({"team": team.name, "roll": r.to_json(), "gate": r.total * inc["gate"], "bonus": bonus,
+                             "gain": gain, "treasury": team.sheet.treasury})
+    return out
+
+
+def ai_hires(s: Season, w: World, dice: Dice, key: str) -> list[Record]:
+    """AI teams short of eleven fit players hire the cheapest positional while they can pay (designed)."""
+    out: list[Record] = []
+    for name, team in w.teams.items():
+        if name == w.ours:
+            continue
+        roster = s.rosters[team.sheet.race]
+        while len(fit(team)) < 11:
+            rec = hire(team, roster, roster.cheapest().key, s.league, dice, f"{key}/{name}")
+            out.append(rec)
+            if not rec["hired"]:
+                break
+    return out
+
+
+def sealed_casualties(record: Mapping[str, Any], ours: str) -> dict[str, Record]:
+    """Roll id → ``{moment, outcome}`` for each casualty of ours whose roll the engine sealed."""
+    out: dict[str, Record] = {}
+    for c in record.get("casualties", []):
+        o = c.get("outcome") or {}
+        if c.get("team") == ours and o.get("sealed_by"):
+            out[o["sealed_by"]] = {"moment": {"player": c["player"], "name": c["name"], "half": c.get("half"),
+                                              "turn": c.get("turn")},
+                                   "outcome": {**o, "player": c["player"], "name": c["name"]}}
+    return out
+
+
+def veil(record: Record, pending: Mapping[str, str]) -> None:
+    """Nothing of a sealed casualty's outcome in the half's record: the player is shown as a casualty
+    with no profile (a lasting injury or death would show in it) until the reveal."""
+    for team in record.get("teams", []):
+        for i, p in enumerate(team.get("players", [])):
+            if p.get("id") in pending:
+                team["players"][i] = {"id": p["id"], "name": p["name"], "position": p.get("position"),
+                                      "MA": None, "ST": None, "AG": None, "AV": None, "skills": [],
+                                      "state": "casualty", "sealed": True}
+
+
+def mask_turn_rolls(obj: Any, sealed: frozenset[str]) -> Any:
+    """DESIGN §12 ROLLs (``{kind, player, dice, total, result …}``, with the engine's roll ``id``) of a
+    still-sealed roll keep their kind and player, not their faces or result."""
+    if isinstance(obj, dict):
+        if "kind" in obj and obj.get("id") in sealed and "dice" in obj:
+            return {**obj, "dice": None, "total": None, "result": None}
+        return {k: mask_turn_rolls(v, sealed) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [mask_turn_rolls(v, sealed) for v in obj]
+    return obj
+
+
+def public(book: SealBook, results: Record) -> Record:
+    """The JSON beside a chapter: every roll still sealed masked, and whatever it decided."""
+    return cast(Record, mask_turn_rolls(book.public(results), book.sealed_ids()))
+
+
+def headline(record: Mapping[str, Any], ours: str) -> str:
+    """What the half's title is about: our or their touchdown, a casualty, or a hard-fought half."""
+    tds = [t for t in record.get("turns", []) if t.get("turnover") == "touchdown"]
+    mine = sum(1 for t in tds if t.get("team") == ours)
+    if mine and mine >= len(tds) - mine:
+        return "td_ours"
+    if tds:
+        return "td_theirs"
+    cas = record.get("casualties", [])
+    if any(c.get("team") == ours for c in cas):
+        return "cas_ours"
+    if cas:
+        return "cas_theirs"
+    return "grind"
+
+
+def roster_view(w: World, team: Team) -> list[Record]:
+    """Our roster for the vote: fit, missing the next match, or 伤情封存 (no profile while sealed)."""
+    out = []
+    for p in team.sheet.players:
+        if p.dead and p.id not in w.pending:
+            continue
+        row: Record = {"id": p.id, "name": p.name, "position": p.position, "spp": p.spp}
+        if p.id in w.pending:
+            row.update(state="sealed", MA=None, ST=None, AG=None, AV=None, skills=[], lasting=[])
+        else:
+            row.update(state="missing" if p.miss_next else "fit", MA=p.MA, ST=p.ST, AG=p.AG, AV=p.AV,
+                       skills=list(p.skills), lasting=list(p.lasting))
+        out.append(row)
+    return out
+
+
+def vote_record(s: Season, w: World, season: int, part: int, schedule: list[list[Fixture]]) -> Record:
+    """What the readers vote on at the end of chapter ``part``: the next half's plan; before a match
+    also the line-up, hiring and resting."""
+    nxt = part + 1
+    next_season = nxt > PARTS
+    key = f"s{season + 1}h1" if next_season else f"s{season}h{nxt}"
+    rnd = 1 if next_season else (nxt + 1) // 2
+    prematch = next_season or nxt % 2 == 1
+    fx = None if next_season else next(f for f in schedule[rnd - 1] if f.has(w.ours))
+    roster = s.rosters[w.us.sheet.race]
+    have = {pos.name: sum(1 for p in w.us.sheet.players if p.position == pos.name and (not p.dead or p.id in w.pending))
+            for pos in roster.positions}
+    return {"key": key, "prematch": prematch, "next_season": next_season, "round": rnd,
+            "opponent": None if fx is None else (fx.away if fx.home == w.ours else fx.home),
+            "home": None if fx is None else fx.home == w.ours,
+            "roster": roster_view(w, w.us), "treasury": w.us.sheet.treasury,
+            "positions": [{"key": p.key, "name": p.name, "cost": p.cost, "max": p.max, "have": have[p.name]}
+                          for p in roster.positions]}
+
+
+def apply_reveal(w: World, outcome: Record | None) -> object:
+    """A revealed casualty takes its effect in the story: the player's fate is public from here on (the
+    engine already applied it to his sheet); the dead are buried."""
+    if not outcome or "player" not in outcome:
+        return None
+    pid = str(outcome["player"])
+    w.pending.pop(pid, None)
+    team = w.us
+    p = next((x for x in team.sheet.players if x.id == pid), None)
+    dead = bool(p.dead) if p is not None else outcome.get("result") == "dead"
+    if p is not None and p.dead:
+        team.sheet.players.remove(p)
+        team.fallen.append(p.name)
+    elif p is None and dead:
+        team.fallen.append(str(outcome.get("name", pid)))
+    return {"dead": dead, "miss_next": bool(p.miss_next) if p is not None else False,
+            "lasting": list(outcome.get("lasting") or []),
+            "profile": None if p is None or dead else {"MA": p.MA, "ST": p.ST, "AG": p.AG, "AV": p.AV}}
+
+
+def _score(result: HalfResult) -> tuple[int, int]:
+    return (int(result.score[0]), int(result.score[1]))
+
+
+def _cas(record: Mapping[str, Any], victim: str) -> int:
+    """Casualties suffered by ``victim`` in a half."""
+    return sum(1 for c in record.get("casualties", []) if c.get("team") == victim)
+
+
+def _kicker_first(result: HalfResult, given: Side) -> Side:
+    """Who kicked off the half (the engine's coin toss in half 1: its first kick-off)."""
+    kicks = result.record.get("kickoffs") or []
+    first = kicks[0] if isinstance(kicks, list) and kicks else {}
+    side = first.get("kicking", given) if isinstance(first, dict) else given
+    return "home" if side == "home" else "away"
+
+
+def _put(w: World, result: HalfResult) -> None:
+    """The teams as the half left them."""
+    for sheet in (result.home, result.away):
+        w.teams[sheet.name].sheet = sheet
+
+
+def _half(s: Season, w: World, dice: Dice, fx: Fixture, season: int, half: int, plans: dict[Side, Plan],
+          score: tuple[int, int], kicking: Side, carry: dict[str, object]) -> HalfResult:
+    """One half through the engine; the teams updated."""
+    home, away = w.teams[fx.home], w.teams[fx.away]
+    given = HalfInput(f"s{season}/r{fx.round}/g{fx.game}/h{half}", copy.deepcopy(home.sheet),
+                      copy.deepcopy(away.sheet), cast(Any, half), score, kicking, plans, dict(carry))
+    result = s.play_half(given, dice)
+    _put(w, result)
+    return result
+
+
+def _finish(w: World, fx: Fixture, absent: Mapping[str, list[str]], first: HalfResult, second: HalfResult) -> Record:
+    """After a match: those who sat it out recover, the dead (not sealed) are buried, the table counts it."""
+    recovered: list[str] = []
+    buried: list[str] = []
+    for name in (fx.home, fx.away):
+        team = w.teams[name]
+        for p in team.sheet.players:
+            if p.id in absent.get(name, []) and p.miss_next:
+                p.miss_next = False
+                recovered.append(p.name)
+        buried += team.bury(keep=w.pending)
+    score = _score(second)
+    cas_home = _cas(first.record, fx.away) + _cas(second.record, fx.away)
+    cas_away = _cas(first.record, fx.home) + _cas(second.record, fx.home)
+    w.results.append(MatchScore(fx.home, fx.away, score[0], score[1], cas_home, cas_away))
+    return {"recovered": recovered, "buried": buried}
+
+
+def _other_match(s: Season, w: World, dice: Dice, fx: Fixture, season: int) -> Record:
+    """An AI match, both halves, told briefly."""
+    home, away = w.teams[fx.home], w.teams[fx.away]
+    absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (home, away)}
+    lineups = {t.name: ai_lineup(t) for t in (home, away)}
+    plans: dict[Side, Plan] = {"home": their_plan(s, home, 1, 0, lineups[fx.home]),
+                               "away": their_plan(s, away, 1, 0, lineups[fx.away])}
+    first = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {})
+    kick2 = other(_kicker_first(first, "away"))
+    lead = first.score[0] - first.score[1]
+    plans = {"home": their_plan(s, w.teams[fx.home], 2, lead, lineups[fx.home]),
+             "away": their_plan(s, w.teams[fx.away], 2, -lead, lineups[fx.away])}
+    second = _half(s, w, dice, fx, season, 2, plans, _score(first), kick2, first.carry)
+    after = _finish(w, fx, absent, first, second)
+    cas = [{"team": c["team"], "name": c["name"], "roll": c["roll"], "outcome": c["outcome"], "half": c.get("half")}
+           for r in (first, second) for c in cast(list[Record], r.record.get("casualties", []))]
+    tds = [{"team": t["team"], "half": t["half"], "turn": t["turn"]}
+           for r in (first, second) for t in cast(list[Record], r.record.get("turns", []))
+           if t.get("turnover") == "touchdown"]
+    return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after}
+
+
+def play_season(s: Season, w: World, last: int) -> Run:
+    """Chapters 1..``last`` of season ``w.season``; at the season's end the run's summary and the world
+    ready to be written as ``state-end.yaml`` (by the caller)."""
+    season = w.season
+    dice = Dice(int(s.data["seed"]))
+    schedule = round_robin(w.order())
+    delay = int(s.data.get("options", {}).get("reveal_delay", 1))
+    chapters: list[Chapter] = []
+    match: Match | None = None
+    for part in range(1, last + 1):
+        rnd, half = (part + 1) // 2, 2 - part % 2
+        at = ChapterKey(season, part)
+        mark = dice.mark()
+        reveals = w.book.due(at, lambda o: apply_reveal(w, o))
+        fx = next(f for f in schedule[rnd - 1] if f.has(w.ours))
+        home_side: Side = "home" if fx.home == w.ours else "away"
+        opp = w.teams[fx.away if home_side == "home" else fx.home]
+        v, key = vote(s, season, part), f"s{season}h{part}"
+        results: Record = {"ruleset": "bloodbowl", "arc": season, "part": part, "season": season, "round": rnd,
+                           "half": half, "title": s.data["title"], "team": w.ours, "opponent": opp.name,
+                           "coach": w.us.coach, "opponent_coach": opp.coach, "fixture": fx.to_json(),
+                           "home": fx.home, "away": fx.away, "ours_side": home_side, "reveals": reveals}
+        if part == 1:
+            results["schedule"] = [[f.to_json() for f in r] for r in schedule]
+        if half == 1:
+            pre: Record = {"hires": [], "ai_hires": ai_hires(s, w, dice, f"s{season}/r{rnd}/hire")}
+            roster = s.rosters[w.us.sheet.race]
+            for h in v.get("hire") or []:
+                pre["hires"].append(hire(w.us, roster, h["position"], s.league, dice,
+                                         f"s{season}/r{rnd}/hire/{w.ours}", h.get("name"), w.pending))
+                pre["hires"][-1]["voted"] = True
+            resting = [_player(s, w.us, word, f"{key}.rest") for word in v.get("rest") or []]
+            absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (w.us, opp)}
+            lineup, dropped = choose_lineup(s, w.us, v, key, resting, [])
+            match = Match(fx, absent, resting, lineup)
+            their = ai_lineup(opp)
+            plan, source = our_plan(s, w, opp, season, part, 1, 0, lineup)
+            plans: dict[Side, Plan] = {home_side: plan, other(home_side): their_plan(s, opp, 1, 0, their)}
+            names = {p.id: p.name for p in w.us.sheet.players}
+            pre.update(rested=[names[i] for i in resting], dropped=[names[i] for i in dropped],
+                       absent=[{"team": t, "names": [n.name for n in w.teams[t].sheet.players if n.id in ids]}
+                               for t, ids in absent.items()])
+            results["pre"] = pre
+            result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {})
+            match.first = result
+            match.kicking = other(_kicker_first(result, "away"))
+        else:
+            if match is None or match.first is None:
+                raise AnkoError(f"season {season}: half 2 of round {rnd} without its first half")
+            first = match.first
+            lead = first.score[0] - first.score[1]
+            mine = lead if home_side == "home" else -lead
+            carried_out = set(cast(list[str], first.carry.get("out", []))) if first.carry else set()
+            if "lineup" in v:
+                lineup, dropped = choose_lineup(s, w.us, v, key, match.rested, sorted(carried_out))
+            else:
+                lineup, dropped = match.lineup, []
+            plan, source = our_plan(s, w, opp, season, part, 2, mine, lineup)
+            plans = {home_side: plan, other(home_side): their_plan(s, opp, 2, -mine, ai_lineup(opp))}
+            result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry)
+        record = copy.deepcopy(result.record)
+        seals = sealed_casualties(record, w.ours)
+        for rid, note in seals.items():
+            w.pending[str(note["outcome"]["player"])] = rid
+        veil(record, w.pending)
+        results.update({k: x for k, x in record.items() if k != "sealed"})
+        results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
+                       headline=headline(record, w.ours), half_score=list(_score(result)))
+        if half == 2 and match is not None and match.first is not None:
+            post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
+            post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],
+                                     _score(result))]
+            post["others"] = []
+            for f in schedule[rnd - 1]:
+                if f is fx:
+                    continue
+                post["others"].append(_other_match(s, w, dice, f, season))
+                post["income"].append(income(s, dice, f"s{season}/r{rnd}/g{f.game}", w.teams[f.home],
+                                             w.teams[f.away], tuple(post["others"][-1]["score"])))
+            post["standings"] = [r.to_json() for r in table(w.order(), w.results)]
+            results["post"] = post
+            match = None
+        rolls = dice.since(mark)
+        w.book.seal(rolls, at, delay, cast(Mapping[str, Mapping[str, Record]], seals))
+        results["rolls"] = [r.to_json() for r in rolls]
+        results["sealed"] = w.book.sealed_at(at)
+        results["vote"] = vote_record(s, w, season, part, schedule)
+        results["voted"] = bool(v)
+        chapters.append(Chapter(season, part, results, "chapter.md.j2", public=public(w.book, results)))
+    summary = summary_of(w, chapters, s) if last == PARTS else {}
+    return Run(chapters, summary)
+
+
+def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
+    """The season's index: the final table, our results, the fallen and the best players (nothing sealed)."""
+    ours = []
+    for ch in chapters:
+        r = ch.results
+        if r["half"] == 2:
+            ours.append({"round": r["round"], "home": r["home"], "away": r["away"], "score": r["half_score"]})
+    standings = chapters[-1].results["post"]["standings"] if chapters else []
+    stars = sorted(((p.spp, p.name, t.name) for t in w.teams.values() for p in t.sheet.players
+                    if not p.dead and p.id not in w.pending), key=lambda x: (-x[0], x[1]))[:5]
+    return {"ruleset": "bloodbowl", "arc": w.season, "season": w.season, "title": s.data["title"], "team": w.ours,
+            "results": ours, "standings": standings, "champion": standings[0]["team"] if standings else None,
+            "fallen": {t.name: list(t.fallen) for t in w.teams.values() if t.fallen},
+            "stars": [{"spp": a, "name": b, "team": c} for a, b, c in stars],
+            "pending": [{**x.roll, "dice": None, "total": None} for x in w.book.pending()],
+            "treasury": w.us.sheet.treasury}
+
+
+__all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "mask_turn_rolls",
+           "part_of", "play_season", "public", "roster_view", "veil", "vote_record"]

@@ -1,0 +1,109 @@
+"""Blood Bowl (004): the ruleset class — a six-team league season told half by half.
+
+The match engine (:mod:`.match`) plays each half; this class plays the league around it: the schedule,
+votes, hiring and resting, injuries and star player points carried from match to match and season to
+season, hidden casualty rolls, standings, and the state file the next season starts from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from ...campaign import Campaign
+from ...chapters import ChapterKey, KeyStyle
+from ...info import Currency, NewOption, RulesetInfo, Units
+from ...resources import Resources
+from ...ruleset import NewCampaign, Ruleset, Run, Start
+from ...schema import Node
+from ...seals import SealBook
+from .glossary import make_cn
+from .league.rosters import load_rosters
+from .league.season import PARTS, Season, World, play_season
+from .league.teams import load_league, team_from
+from .match import api
+from .setup.new import FILENAME, new_league
+from .setup.schema import campaign_schema
+from .setup.state import load_state_text, start_data, state_yaml
+
+INFO = RulesetInfo(
+    "bloodbowl", title="血腥碗联赛", units=Units("赛季", "半场", "season", "half"),
+    keys=KeyStyle(arc_prefix="s", part_prefix="h"), currency=Currency("金币", space=False),
+    allowed_words=frozenset({"SPP", "D68"}),
+    new_options=(NewOption("team", "our team's name"),
+                 NewOption("race", "our team's race: a roster key of rosters.yaml (human, orc …)"),
+                 NewOption("coach", "our head coach (default: rolled from the name pool)", required=False)))
+
+
+class Bloodbowl(Ruleset):
+    """The Blood Bowl league ruleset plug-in."""
+
+    name = "bloodbowl"
+    play_half = staticmethod(api.play_half)
+    """The match engine's half (tests swap in a fake)."""
+    load_rosters = staticmethod(load_rosters)
+    """Where the rosters come from (the engine's ``rosters.yaml``; tests swap in a fake)."""
+
+    @property
+    def info(self) -> RulesetInfo:
+        """Seasons of halves (``s01/h03.md``), gold pieces, the ``new`` options."""
+        return INFO
+
+    def resources(self, campaign_dir: Path | None) -> Resources:
+        """The core's search path with the ``cn`` filter over this campaign's glossary."""
+        res = Resources(self.name, campaign_dir, INFO)
+        res.info = replace(INFO, filters={**INFO.filters, "cn": make_cn(res)})
+        return res
+
+    def campaign_schema(self, resources: Resources) -> Node:
+        """The campaign schema, its races from the rosters."""
+        return campaign_schema(self.load_rosters(resources))
+
+    def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
+        """A league by visible dice: our team (``team``, ``race``, ``coach``) and five AI teams."""
+        text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources))
+        return NewCampaign(FILENAME, text, chapter0)
+
+    def parts(self, arc: int) -> int:
+        """Two halves for each of our five matches."""
+        return PARTS
+
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
+        """A season's ``state-end.yaml`` validated (errors name the file, line and key)."""
+        return load_state_text(text, path, self.load_rosters(resources))
+
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+        """Seasons from ``start`` (or the campaign) up to part ``until.part`` of season ``until.arc``; seasons
+        in between are played in memory through their state text, as if read from the file."""
+        done, state = start if start is not None else (0, None)
+        run = Run([])
+        for season in range(done + 1, until.arc + 1):
+            data: Mapping[str, Any] = campaign.data if not isinstance(state, dict) else start_data(campaign.data, state)
+            run = self._season(campaign, data, season, PARTS if season < until.arc else until.part, resources)
+            if season < until.arc and run.state_text is not None:
+                state = self.load_state(run.state_text, "state-end.yaml", resources)
+        return run
+
+    def _season(self, campaign: Campaign, data: Mapping[str, Any], season: int, last: int,
+                resources: Resources) -> Run:
+        """One season's chapters 1..last, and at its end the state text."""
+        rosters, league = self.load_rosters(resources), load_league(resources)
+        teams = {data["team"]["name"]: team_from(data["team"], True)}
+        teams.update({t["name"]: team_from(t, False) for t in data["league"]})
+        book = SealBook.carried_in(data.get("seals", []), "season")
+        world = World(season, teams, data["team"]["name"], book)
+        for s in book.pending():
+            if s.outcome and "player" in s.outcome:
+                world.pending[str(s.outcome["player"])] = s.id
+        where = campaign.path.name if hasattr(campaign, "path") else "campaign"
+        run = play_season(Season(data, rosters, league, type(self).play_half, where), world, last)
+        if last == PARTS:
+            run.state_text = state_yaml(season, world.us.to_data(),
+                                        [t.to_data() for n, t in teams.items() if n != world.ours],
+                                        book.carry(PARTS))
+        return run
+
+
+__all__ = ["Bloodbowl", "INFO"]

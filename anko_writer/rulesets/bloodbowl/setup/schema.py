@@ -1,0 +1,142 @@
+"""The Blood Bowl campaign file's schema: title, seed, our team, the league, options and the readers' votes.
+
+Every key is listed in ``docs/bloodbowl-campaign-schema.md`` (generated from :func:`campaign_schema`).
+Votes are keyed by chapter, ``s<season>h<part>``: part 2r − 1 is round r's first half (its plan, and
+before the match the line-up, hiring and resting), part 2r its second half (the half-time plan).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ....schema import Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from ..league.rosters import Rosters
+
+STYLES = ("cage", "pass", "bash", "kill_thrower")
+"""The plans a coach may order for a half (match/api.py ``Plan.style``)."""
+REROLLS = ("early", "ball_only", "late")
+SETUPS = ("defensive", "balanced", "offensive")
+KEY_PATTERN = r"s([1-9][0-9]?)h([1-9][0-9]?)"
+"""A vote's key: ``s1h3`` (season 1, part 3)."""
+MAX_PLAYERS = 16
+"""A team's largest roster."""
+
+PLAYER = Map({
+    "id": Field(Name(), doc="Stable id (roll keys, JSON and votes may use it); never changes."),
+    "name": Field(Name(), doc="The player's name (rename freely)."),
+    "position": Field(Str(), doc="The roster's positional, by its Chinese name (rosters.yaml)."),
+    "MA": Field(Int(min=1, max=10)), "ST": Field(Int(min=1, max=10)), "AG": Field(Int(min=1, max=10)),
+    "AV": Field(Int(min=1, max=12)),
+    "skills": Field(List(Str()), default=[], doc="Skill keys (the skills table's)."),
+    "spp": Field(Int(min=0), default=0, doc="Star player points (designed)."),
+    "lasting": Field(List(Str()), default=[], doc="Lasting injuries (niggling, -1 MA …)."),
+    "miss_next": Field(Bool(), default=False, doc="Misses the next match (a casualty's recovery)."),
+}, doc="One player.")
+
+
+def _team_problem(rosters: Rosters) -> Any:
+    """The first player whose id or name repeats, or whose position is not in his race's roster."""
+    def problem(team: dict[str, Any]) -> Problem:
+        """See :func:`_team_problem`."""
+        roster = rosters.get(team["race"])
+        ids: dict[str, int] = {}
+        names: dict[str, int] = {}
+        for i, p in enumerate(team["players"]):
+            if p["id"] in ids:
+                return (("players", i, "id"), f"{p['id']!r} repeats players[{ids[p['id']]}]")
+            if p["name"] in names:
+                return (("players", i, "name"), f"{p['name']!r} repeats players[{names[p['name']]}]")
+            if roster is not None and roster.find(p["position"]) is None:
+                known = ", ".join(q.name for q in roster.positions)
+                return (("players", i, "position"), f"no positional {p['position']!r} in the {roster.name} roster "
+                                                    f"(it has: {known})")
+            ids[p["id"]], names[p["name"]] = i, i
+        return None
+    return problem
+
+
+def team_schema(rosters: Rosters) -> Check:
+    """One team (ours or an AI team): name, race, coach, re-rolls, apothecary, treasury and players."""
+    return Check(Map({
+        "name": Field(Name(), doc="Team name (unique in the league; names dice streams)."),
+        "race": Field(Enum(sorted(rosters)), doc="The roster (rosters.yaml)."),
+        "coach": Field(Name(), doc="Head coach."),
+        "rerolls": Field(Int(min=0, max=8), doc="Team re-rolls per half."),
+        "apothecary": Field(Bool(), default=False, doc="Has an apothecary."),
+        "treasury": Field(Int(min=0), default=0, doc="Gold pieces for hiring."),
+        "players": Field(List(PLAYER, min_len=1, max_len=MAX_PLAYERS)),
+        "fallen": Field(List(Str()), default=[], doc="Players who died, remembered in the summary."),
+    }), _team_problem(rosters), doc="No player id or name twice; every position is one of the race's.")
+
+
+PLAN = Map({
+    "style": Field(Enum(list(STYLES)), required=False,
+                   doc="cage 结阵推进 / pass 传球打法 / bash 全线冲撞 / kill_thrower 猎杀传球手."),
+    "blitz_first": Field(Name(), required=False, doc="A player (name or id, ours or theirs) to blitz first."),
+    "rerolls": Field(Enum(list(REROLLS)), required=False, doc="When to spend team re-rolls."),
+    "setup": Field(Enum(list(SETUPS)), required=False, doc="The kick-off set-up."),
+}, doc="The plan for the half.")
+
+HIRE = Map({"position": Field(Str(), doc="A positional of our roster (Chinese name or key)."),
+            "name": Field(Name(), required=False, doc="The new player's name (else rolled from the name pool).")})
+
+DECISION = Map({
+    "plan": Field(PLAN, required=False),
+    "lineup": Field(List(Name(), max_len=11), required=False, doc="Players (names or ids) to field; at most 11."),
+    "hire": Field(List(HIRE), required=False, doc="Before a match (odd parts): players to hire."),
+    "rest": Field(List(Name()), required=False, doc="Before a match (odd parts): players rested for it."),
+}, doc="The readers' vote for one chapter (a missing key falls back to the AI coach).")
+
+
+def _decisions_problem(decisions: dict[str, Any]) -> Problem:
+    """Hiring and resting happen only before a match: in an odd part's vote."""
+    for key, d in decisions.items():
+        m = re.fullmatch(KEY_PATTERN, key)
+        if m and int(m.group(2)) % 2 == 0:
+            for word in ("hire", "rest"):
+                if word in d:
+                    return ((key, word), f"{word} is voted before a match: in an odd part (h1, h3 …), "
+                                         f"not at half-time ({key})")
+    return None
+
+
+def league_problem(teams: dict[str, Any]) -> Problem:
+    """Six teams, no team name twice (ours included)."""
+    seen = {teams["team"]["name"]: "team"}
+    for i, t in enumerate(teams["league"]):
+        if t["name"] in seen:
+            return (("league", i, "name"), f"{t['name']!r} repeats {seen[t['name']]}")
+        seen[t["name"]] = f"league[{i}]"
+    return None
+
+
+def team_fields(rosters: Rosters) -> dict[str, Field]:
+    """The keys the campaign and the state file share: our team and the league's five others."""
+    team = team_schema(rosters)
+    return {"team": Field(team, doc="Our team, the readers'."),
+            "league": Field(List(team, min_len=5, max_len=5), doc="The five AI teams of the league.")}
+
+
+def campaign_schema(rosters: Rosters) -> Node:
+    """The campaign file's schema (races from ``rosters``)."""
+    top = Map({
+        "title": Field(Str(), doc="Thread title."),
+        "ruleset": Field(Enum(["bloodbowl"]), doc="The rulebook this campaign plays."),
+        "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+        "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
+        "options": Field(Map({
+            "reveal_delay": Field(Int(min=1, max=2), default=1,
+                                  doc="Chapters before a sealed casualty roll is revealed (a casualty misses the "
+                                      "next match either way, so two is the most that tells nothing early)."),
+        }), default={"reveal_delay": 1}, doc="Thread options."),
+        **team_fields(rosters),
+        "decisions": Field(Check(DictOf(Str(pattern=KEY_PATTERN, pattern_doc="s<season>h<part>"), DECISION),
+                                 _decisions_problem), default={},
+                           doc="The readers' votes keyed by chapter (s1h3: season 1, part 3)."),
+    })
+    return Check(top, league_problem, doc="No team name twice in the league.")
+
+
+__all__ = ["DECISION", "HIRE", "KEY_PATTERN", "league_problem", "MAX_PLAYERS", "PLAN", "PLAYER", "REROLLS", "SETUPS", "STYLES",
+           "campaign_schema", "team_fields", "team_schema"]

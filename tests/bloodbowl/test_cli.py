@@ -1,0 +1,225 @@
+"""The Blood Bowl league through the real command line, on the fake engine: new, check, chapter, arc,
+the next season from the state file, verify, export; votes, determinism, state edits, no secrets."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anko_writer.cli import app
+from anko_writer.render import find_problems
+from anko_writer.rulesets.bloodbowl.ruleset import INFO
+from tests.bloodbowl import fake_engine
+from tests.bloodbowl.conftest import SEED, new_league, run
+
+FENCE = re.compile(r"```.*?```", re.S)
+
+
+def prose(md: str) -> list[str]:
+    """Prose problems of a chapter (the pitch diagrams in code fences are the engine's monospace)."""
+    return find_problems(FENCE.sub("", md), INFO.allowed_words)
+
+
+def copy_league(league: Path, tmp: Path) -> Path:
+    """A private copy of the shared campaign file."""
+    camp = tmp / "league.yaml"
+    shutil.copy(league, camp)
+    return camp
+
+
+def test_new_writes_a_commented_league(league: Path) -> None:
+    text = league.read_text(encoding="utf-8")
+    assert "ruleset: bloodbowl" in text and "# 读者投票" in text and text.count('"name": ') >= 6 * 11
+    chapter0 = (league.parent / "league-chapter0.md").read_text(encoding="utf-8")
+    assert "银鹰队" in chapter0 and "「1D20＝" in chapter0 and "老罗" in chapter0
+    assert prose(chapter0) == []
+    assert run("check", league).startswith(f"ok: {league}")
+
+
+def test_new_refuses_an_unknown_race(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["new", str(tmp_path), "--ruleset", "bloodbowl", "--option", "team=甲队",
+                                   "--option", "race=elf", "--seed", SEED])
+    assert res.exit_code == 1 and "unknown race 'elf'" in res.output + (res.stderr or "")
+
+
+def test_one_chapter(league: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    written = run("chapter", league, "--arc", "1", "--part", "1", "--out", out)
+    assert "s01/h01.md" in written and "rules.md" in written
+    md = (out / "s01/h01.md").read_text(encoding="utf-8")
+    assert md.startswith("# 第一赛季 · 第一轮上半场") and "## 赛程" in md and "::: vote" in md
+    assert "（s1h1）" in md and "AI 教练" in md  # no vote: the AI coach's plan is stated
+    assert prose(md) == []
+
+
+def test_a_season(season_one: Path) -> None:
+    s01 = season_one / "s01"
+    assert sorted(p.name for p in s01.glob("h*.md")) == [f"h{n:02d}.md" for n in range(1, 11)]
+    assert (s01 / "index.md").is_file() and (s01 / "state-end.yaml").is_file()
+    for n in range(1, 11):
+        md = (s01 / f"h{n:02d}.md").read_text(encoding="utf-8")
+        assert prose(md) == [], (n, prose(md))
+        assert "```\n" in md and "::: vote" in md
+        rec = json.loads((s01 / f"h{n:02d}.json").read_text(encoding="utf-8"))
+        assert (rec["ruleset"], rec["arc"], rec["part"]) == ("bloodbowl", 1, n)
+        assert {"teams", "turns", "kickoffs", "score", "attacks", "casualties", "diagrams"} <= rec.keys()
+        for row in rec["diagrams"][0]["rows"]:
+            assert len(row) <= 26
+    last = json.loads((s01 / "h10.json").read_text(encoding="utf-8"))
+    assert len(last["post"]["standings"]) == 6 and sum(r["played"] for r in last["post"]["standings"]) == 30
+
+
+def test_seals_and_verify(season_one: Path) -> None:
+    text = "".join(p.read_text(encoding="utf-8") for p in sorted((season_one / "s01").glob("h*.md")))
+    assert "〔封存｜" in text and "〔揭晓｜" in text
+    verified = run("verify", season_one)
+    assert "verified" in verified and re.search(r"verified [1-9]", verified)
+
+
+def test_sealed_casualty_is_masked_in_json(season_one: Path) -> None:
+    found = False
+    for path in sorted((season_one / "s01").glob("h*.json")):
+        rec = json.loads(path.read_text(encoding="utf-8"))
+        sealed = {r["id"] for r in rec["sealed"]}
+        for c in rec["casualties"]:
+            if c["roll"]["id"] in sealed:
+                found = True
+                assert c["roll"]["total"] is None and c["outcome"] == {"sealed_by": c["roll"]["id"]}
+                victim = next(p for t in rec["teams"] for p in t["players"] if p["id"] == c["player"])
+                assert victim["state"] == "casualty" and victim["MA"] is None
+        for t in rec["turns"]:
+            for a in t["actions"]:
+                for r in a["rolls"]:
+                    if r.get("id") in sealed:
+                        assert r["dice"] is None and r["result"] is None
+    assert found
+
+
+def test_no_seed_in_publishable_files(season_one: Path) -> None:
+    for path in season_one.rglob("*"):
+        if path.is_file() and path.name not in ("state-end.yaml", "manifest.json"):
+            assert SEED not in path.read_text(encoding="utf-8"), path
+
+
+def test_next_season_from_state_and_a_rename(league: Path, season_one: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(season_one, out)
+    state = out / "s01/state-end.yaml"
+    text = state.read_text(encoding="utf-8")
+    old = re.search(r'"id": "银鹰队-01", "name": "([^"]+)"', text)
+    assert old is not None
+    state.write_text(text.replace(f'"name": "{old.group(1)}"', '"name": "新名字·改"', 1), encoding="utf-8")
+    run("arc", league, "--arc", "2", "--out", out, "--force")
+    s02 = "".join(p.read_text(encoding="utf-8") for p in sorted((out / "s02").glob("h*.md")))
+    assert "新名字·改" in s02 and old.group(1) not in s02
+    assert (out / "s02/h10.md").is_file() and (out / "s02/state-end.yaml").is_file()
+    assert "verified" in run("verify", out)
+
+
+def test_season_two_in_memory_equals_from_file(league: Path, season_one: Path, tmp_path: Path) -> None:
+    from_file = tmp_path / "a"
+    shutil.copytree(season_one, from_file)
+    run("arc", league, "--arc", "2", "--out", from_file)
+    fresh = tmp_path / "b"
+    run("arc", league, "--arc", "2", "--out", fresh)
+    for p in sorted((from_file / "s02").glob("h*.md")):
+        assert p.read_text(encoding="utf-8") == (fresh / "s02" / p.name).read_text(encoding="utf-8"), p.name
+
+
+@pytest.mark.parametrize("forum", ["nga", "discuz"])
+def test_export(season_one: Path, tmp_path: Path, forum: str) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(season_one, out)
+    said = run("export", out, "--forum", forum)
+    assert "post(s)" in said
+    assert "verified" in run("verify", out)
+
+
+def test_bad_vote_is_located(league: Path, tmp_path: Path) -> None:
+    camp = copy_league(league, tmp_path)
+    text = camp.read_text(encoding="utf-8").replace("decisions: {}", "decisions:\n  s1h2: {rest: [某人]}\n")
+    camp.write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(app, ["check", str(camp)])
+    line = text.splitlines().index("  s1h2: {rest: [某人]}") + 1
+    assert res.exit_code == 1
+    assert f"league.yaml:{line}:" in res.output + (res.stderr or "")
+    assert "s1h2.rest" in res.output + (res.stderr or "")
+
+
+def test_bad_style_is_located(league: Path, tmp_path: Path) -> None:
+    camp = copy_league(league, tmp_path)
+    text = camp.read_text(encoding="utf-8").replace("decisions: {}", "decisions:\n  s1h1: {plan: {style: passs}}\n")
+    camp.write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(app, ["check", str(camp)])
+    said = res.output + (res.stderr or "")
+    assert res.exit_code == 1 and "decisions.s1h1.plan.style: expected one of" in said and "did you mean 'pass'" in said
+
+
+def test_a_vote_reaches_the_engine(league: Path, tmp_path: Path) -> None:
+    camp = copy_league(league, tmp_path)
+    text = camp.read_text(encoding="utf-8").replace(
+        "decisions: {}", "decisions:\n  s1h1: {plan: {style: pass, rerolls: late}}\n")
+    camp.write_text(text, encoding="utf-8")
+    fake_engine.CALLS.clear()
+    run("chapter", camp, "--arc", "1", "--part", "1", "--out", tmp_path / "out")
+    ours = [c for c in fake_engine.CALLS if "银鹰队" in (c.home.name, c.away.name)]
+    side = "home" if ours[0].home.name == "银鹰队" else "away"
+    assert ours[0].plans[side]["style"] == "pass" and ours[0].plans[side]["rerolls"] == "late"
+    assert len(ours[0].plans[side]["lineup"]) == 11
+    md = (tmp_path / "out/s01/h01.md").read_text(encoding="utf-8")
+    assert "按读者的安价" in md or "读者拍板" in md or "投票结果出炉" in md
+
+
+def test_hire_and_rest(league: Path, tmp_path: Path) -> None:
+    camp = copy_league(league, tmp_path)
+    text = camp.read_text(encoding="utf-8")
+    rested = re.search(r'"id": "银鹰队-02", "name": "([^"]+)"', text)
+    assert rested is not None
+    camp.write_text(text.replace("decisions: {}", f"decisions:\n  s1h3: {{hire: [{{position: 闪击手, name: 新人·甲}}], "
+                                                  f"rest: [{rested.group(1)}]}}\n"), encoding="utf-8")
+    fake_engine.CALLS.clear()
+    out = tmp_path / "out"
+    run("chapter", camp, "--arc", "1", "--part", "3", "--out", out)
+    md = (out / "s01/h03.md").read_text(encoding="utf-8")
+    assert "招募闪击手一名" in md and "新人·甲" in md and f"按投票轮休：{rested.group(1)}" in md
+    ours = [c for c in fake_engine.CALLS if c.key.startswith("s1/r2/") and "银鹰队" in (c.home.name, c.away.name)]
+    side = "home" if ours[0].home.name == "银鹰队" else "away"
+    assert "银鹰队-02" not in ours[0].plans[side]["lineup"]
+
+
+def test_deterministic_and_edit_leaves_earlier_parts(league: Path, season_one: Path, tmp_path: Path) -> None:
+    again = tmp_path / "again"
+    run("arc", league, "--arc", "1", "--out", again)
+    for p in sorted((season_one / "s01").glob("h*.*")):
+        assert p.read_bytes() == (again / "s01" / p.name).read_bytes(), p.name
+    camp = copy_league(league, tmp_path)
+    camp.write_text(camp.read_text(encoding="utf-8").replace(
+        "decisions: {}", "decisions:\n  s1h5: {plan: {style: bash, setup: offensive}}\n"), encoding="utf-8")
+    edited = tmp_path / "edited"
+    run("arc", camp, "--arc", "1", "--out", edited)
+    for n in range(1, 5):
+        for ext in ("md", "json"):
+            name = f"h{n:02d}.{ext}"
+            assert (edited / "s01" / name).read_bytes() == (season_one / "s01" / name).read_bytes(), name
+    assert (edited / "s01/h05.json").read_bytes() != (season_one / "s01/h05.json").read_bytes()
+
+
+def test_state_file_errors_are_located(league: Path, season_one: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(season_one, out)
+    state = out / "s01/state-end.yaml"
+    text = state.read_text(encoding="utf-8").replace('"rerolls": 3', '"rerolls": 3', 1).replace("rerolls: 3", "rerolls: 30", 1)
+    state.write_text(text, encoding="utf-8")
+    res = CliRunner().invoke(app, ["arc", str(league), "--arc", "2", "--out", str(out)])
+    said = res.output + (res.stderr or "")
+    assert res.exit_code == 1 and "state-end.yaml:" in said and "team.rerolls: must be between 0 and 8" in said
+
+
+def test_new_league_is_reproducible(tmp_path: Path, league: Path) -> None:
+    again = new_league(tmp_path)
+    assert again.read_text(encoding="utf-8") == league.read_text(encoding="utf-8")
