@@ -1,0 +1,1 @@
+"""The game: positions, legal actions, notation and the AI (003)."""

@@ -1,0 +1,136 @@
+"""BALL (003): the game's contract with the rest of the ruleset — positions, legal actions, the recovery
+phase, the short notation readers vote with, and the AI. No dice anywhere: the game is deterministic.
+
+The anko side (campaign, chapters, JSON) calls only these names; the game side (:mod:`.rules`,
+:mod:`.notation`, :mod:`.ai`) implements them. Squares are written as the seed writes them: a column
+letter A–M and a row 1–17 (``E5``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Team = Literal["ATK", "DEF"]
+"""A side. DEF starts the game and plays the first turn (003 §1)."""
+Kind = Literal["X", "O", "S"]
+"""A piece type; ``S`` is the seed's □ (square piece)."""
+State = Literal["able", "down", "stack_top", "stack_bottom"]
+"""DESIGN §12's piece states."""
+ActionKind = Literal["move", "dodge", "tactical_dodge", "block", "protect", "handoff", "short_pass", "long_pass",
+                     "convert_pe", "card"]
+"""DESIGN §12's action kinds."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One piece on the board."""
+
+    id: str
+    """Stable id, side and type and number: ``ATK-X1``, ``DEF-O2``, ``ATK-S1``."""
+    side: Team
+    type: Kind
+    square: str
+    state: State = "able"
+    ball: bool = False
+
+
+@dataclass(frozen=True)
+class Position:
+    """A whole game state between two actions."""
+
+    pieces: tuple[Piece, ...]
+    free_ball: str | None
+    to_move: Team
+    turn: int
+    """1, 2, …; DEF plays odd turns."""
+    pa: int = 2
+    """Action points left in this turn's action phase (003 §2)."""
+    pe: dict[str, int] = field(default_factory=lambda: {"ATK": 0, "DEF": 0})
+    """Card mode's PE per side (003 §11)."""
+    phase: Literal["action", "recovery"] = "action"
+    formed_this_turn: frozenset[str] = frozenset()
+    """Squares of stacks formed this turn (never released this turn, 003 §10)."""
+    took_ball_this_turn: frozenset[str] = frozenset()
+    """Pieces that picked up a free ball or got it by a fumble this turn: no further ordinary action (003 §9)."""
+    touchdown: Team | None = None
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action of the action phase (or a recovery task, with ``kind`` ``stand_up``/``release``)."""
+
+    piece: str
+    kind: str
+    """An :data:`ActionKind`, or ``stand_up`` / ``release`` in the recovery phase."""
+    frm: str | None = None
+    to: str | None = None
+    over: str | None = None
+    """The square passed over (tactical dodge) or the intermediate square of a 2-square move."""
+    target: str | None = None
+    """The piece (id) acted on: dodged, blocked, protected, receiving the ball …"""
+    push_to: str | None = None
+    """Tactical dodge: where the acting coach pushes the opponent; release: where the bottom piece goes."""
+    ball_to: str | None = None
+    """Where the ball goes (short/long pass, a tactical dodge's ball displacement); release: who keeps it."""
+    pa: int = 1
+
+
+class IllegalMove(ValueError):
+    """A move the position does not allow, or a notation that names no legal action; the message lists
+    the legal actions of the piece it named."""
+
+
+# The functions the anko side calls (implemented in the game modules; imported lazily so this file stays the
+# contract):
+
+def standard_position() -> Position:
+    """The standard formation (designed, 003 §3 is missing): ATK X5 holds the ball; DEF to move, turn 1."""
+    from .rules import standard_position as impl
+    return impl()
+
+
+def legal_actions(pos: Position) -> list[Action]:
+    """Every legal action (action phase) or recovery task (recovery phase) in a fixed order."""
+    from .rules import legal_actions as impl
+    return impl(pos)
+
+
+def apply(pos: Position, action: Action) -> Position:
+    """The position after ``action``; raises :class:`IllegalMove` if it is not legal."""
+    from .rules import apply as impl
+    return impl(pos, action)
+
+
+def end_phase(pos: Position) -> Position:
+    """Close the action phase (unused PA lost or converted already) or the recovery phase (next turn)."""
+    from .rules import end_phase as impl
+    return impl(pos)
+
+
+def parse(text: str, pos: Position) -> Action:
+    """The action a reader's short notation names (``X3 E5-G7``, ``O1 阻挡 F8``, ``短传 → □2``)."""
+    from .notation import parse as impl
+    return impl(text, pos)
+
+
+def write(action: Action, pos: Position) -> str:
+    """The short notation of ``action`` (the inverse of :func:`parse`)."""
+    from .notation import write as impl
+    return impl(action, pos)
+
+
+def ai_turn(pos: Position) -> list[Action]:
+    """The AI's actions for the turn to move, recovery tasks included, by its stated search."""
+    from .ai import ai_turn as impl
+    return impl(pos)
+
+
+def to_json(pos: Position) -> dict[str, object]:
+    """DESIGN §12's ``POSITION``: ``pieces`` with id, side, type, square, state, ball; ``free_ball``; ``usable``."""
+    from .rules import to_json as impl
+    return impl(pos)
+
+
+__all__ = ["Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
+           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write"]
