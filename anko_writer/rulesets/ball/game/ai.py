@@ -1,10 +1,146 @@
-"""The AI side (placeholder until the game lands: issue 13)."""
+"""The AI coach of BALL (003): a deterministic one-turn search with a score a chapter states in one sentence.
+
+The AI tries every line of its action phase — no action, one action, or two actions (2 PA) — and plays the line
+whose end position scores best for it (:data:`EXPLANATION`); ties go to the line met first in the fixed order of
+:func:`.rules.legal_actions` (two-action lines before the one-action line that starts them, doing nothing
+last). The recovery phase is then resolved greedily, one compulsory task at a time, by the same score. Card
+mode: the AI plays no cards and converts its unused PA into PE. No hidden state, no randomness.
+"""
 
 from __future__ import annotations
 
-from .api import Action, Position
+from dataclasses import dataclass, field, replace
+
+from .api import Action, Position, Team
+from .rules import (DIAG1, ORDINARY, ROWS, action_key, distance, generate, game_over, legal_actions, other, perform,
+                    two_square_moves)
+
+EXPLANATION = ("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：评分 = 己方减对方的"
+               "（持球 20 + 持球者向达阵区推进的行数 ×10 − 持球者在对方一步之内 15 + 可行动棋子 ×3），"
+               "自由球记给离它更近的一方、少记 10 分，达阵 ±1000；同分取固定顺序中靠前的一条。")
+"""The one sentence a chapter prints to explain the AI's choice."""
+EXPLANATION_KEY = "ball.ai.score"
+"""A stable key for the explanation (for templates)."""
+
+
+def progress(team: str, sq: str) -> int:
+    """Rows a square lies ahead of ``team``'s own end: 0 on its own back row, 16 on the row it scores on."""
+    row = int(sq[1:])
+    return row - 1 if team == "ATK" else ROWS - row
+
+
+def _threatened(pos: Position, holder_sq: str, by: str) -> bool:
+    """Is an able piece of ``by`` one move (diagonal 1, or a 2-square move of its type) from ``holder_sq``?"""
+    for p in pos.pieces:
+        if p.side != by or p.state != "able":
+            continue
+        if holder_sq in DIAG1[p.square] or any(d == holder_sq for _, d, _ in two_square_moves(p.type, p.square)):
+            return True
+    return False
+
+
+def score_parts(pos: Position, side: Team) -> dict[str, int]:
+    """The score of ``pos`` for ``side`` by its parts (see :data:`EXPLANATION`); ``total`` is their sum."""
+    if pos.touchdown is not None:
+        return {"touchdown": 1000 if pos.touchdown == side else -1000, "total": 1000 if pos.touchdown == side
+                else -1000}
+    parts = {"ball": 0, "progress": 0, "threat": 0, "able": 0}
+    sign = {side: 1, other(side): -1}
+    holder, sq = None, pos.free_ball
+    near = {"ATK": 99, "DEF": 99}
+    for p in pos.pieces:
+        if p.ball:
+            holder = p
+        if p.state == "able":
+            parts["able"] += 3 * sign[p.side]
+            if sq is not None:
+                near[p.side] = min(near[p.side], distance(sq, p.square))
+    team: Team | None = None
+    if holder is not None:
+        team, sq = holder.side, holder.square
+        if _threatened(pos, sq, other(team)):
+            parts["threat"] -= 15 * sign[team]
+    elif sq is not None:
+        first: Team = other(pos.to_move)
+        team = pos.to_move if near[pos.to_move] < near[first] else first
+        parts["ball"] -= 10 * sign[team]
+    if team is not None and sq is not None:
+        parts["ball"] += 20 * sign[team]
+        parts["progress"] += 10 * progress(team, sq) * sign[team]
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def _score(pos: Position, side: Team) -> int:
+    return score_parts(pos, side)["total"]
+
+
+@dataclass
+class Choice:
+    """The AI's chosen turn: its actions (recovery tasks included), and the score of the chosen line."""
+
+    actions: list[Action]
+    score: int
+    parts: dict[str, int] = field(default_factory=dict)
+
+
+def _ordinary(pos: Position) -> list[Action]:
+    return [a for a in legal_actions(pos) if a.kind in ORDINARY]
+
+
+def choose(pos: Position) -> Choice:
+    """The AI's turn for the side to move, by the search of the module docstring."""
+    if game_over(pos):
+        return Choice([], 0)
+    side = pos.to_move
+    line: list[Action] = []
+    if pos.phase == "action":
+        best: tuple[int, list[Action], Position] | None = None
+        for a1 in _ordinary(pos):
+            p1 = perform(pos, a1)
+            mine: tuple[int, list[Action], Position] | None = None
+            if not game_over(p1) and p1.pa >= 1:
+                for a2 in generate(p1):
+                    if a2.kind not in ORDINARY:
+                        continue
+                    p2 = perform(p1, a2)
+                    s = _score(p2, side)
+                    if mine is None or s > mine[0] or (s == mine[0] and action_key(a2) < action_key(mine[1][1])):
+                        mine = (s, [a1, a2], p2)
+            s1 = _score(p1, side)
+            if mine is None or s1 > mine[0]:
+                mine = (s1, [a1], p1)
+            if best is None or mine[0] > best[0]:
+                best = mine
+        if best is None or _score(pos, side) > best[0]:
+            best = (_score(pos, side), [], pos)
+        line, pos = list(best[1]), best[2]
+        if game_over(pos):
+            return Choice(line, best[0], score_parts(pos, side))
+        if pos.card_mode and pos.pa > 0:
+            conv = Action("", "convert_pe", pa=pos.pa)
+            line.append(conv)
+            pos = perform(pos, conv)
+        pos = replace(pos, phase="recovery", pa=0)
+    while True:
+        tasks = legal_actions(pos)
+        if not tasks:
+            break
+        t = max(tasks, key=lambda a: (_score(perform(pos, a), side), -tasks.index(a)))
+        line.append(t)
+        pos = perform(pos, t)
+    parts = score_parts(pos, side)
+    return Choice(line, parts["total"], parts)
 
 
 def ai_turn(pos: Position) -> list[Action]:
-    """Not written yet."""
-    raise NotImplementedError("BALL's AI is not written yet")
+    """The AI's actions for the turn to move (action phase, then recovery tasks)."""
+    return choose(pos).actions
+
+
+def ai_explain(pos: Position) -> str:
+    """The sentence that explains the AI's choice, with the chosen line's score and its parts."""
+    c = choose(pos)
+    names = {"ball": "控球", "progress": "推进", "threat": "威胁", "able": "可行动", "touchdown": "达阵"}
+    detail = "，".join(f"{names[k]} {v:+d}" for k, v in c.parts.items() if k != "total")
+    return f"{EXPLANATION} 本回合所选路线评分 {c.score}（{detail}）。"

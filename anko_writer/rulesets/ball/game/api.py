@@ -33,6 +33,8 @@ class Piece:
     square: str
     state: State = "able"
     ball: bool = False
+    was_down: bool = False
+    """A stack's bottom piece: it was down when the stack formed, and is down again when released (003 §10)."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,8 @@ class Position:
     took_ball_this_turn: frozenset[str] = frozenset()
     """Pieces that picked up a free ball or got it by a fumble this turn: no further ordinary action (003 §9)."""
     touchdown: Team | None = None
+    card_mode: bool = False
+    """Card mode (003 §11, an option, off by default): PE from the designed table, PA→PE conversion, cards."""
 
 
 @dataclass(frozen=True)
@@ -74,6 +78,10 @@ class Action:
     ball_to: str | None = None
     """Where the ball goes (short/long pass, a tactical dodge's ball displacement); release: who keeps it."""
     pa: int = 1
+    land: str | None = None
+    """Dodge: the opponent's square where the 2-square move ended (``to`` is the square stepped off to)."""
+    card: str | None = None
+    """Card mode: the card played (``kind`` ``card``), a key of :data:`.rules.CARDS`."""
 
 
 class IllegalMove(ValueError):
