@@ -17,7 +17,7 @@ from .rules import (DIAG1, ORDINARY, ROWS, action_key, distance, generate, game_
 
 EXPLANATION = ("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：评分 = 己方减对方的"
                "（持球 20 + 持球者向达阵区推进的行数 ×10 − 持球者在对方一步之内 15 + 可行动棋子 ×3），"
-               "自由球记给离它更近的一方、少记 10 分，达阵 ±1000；同分取固定顺序中靠前的一条。")
+               "自由球记给离它更近的一方、少记 10 分再减该方最近棋子到球的距离 ×5，达阵 ±1000；同分取固定顺序中靠前的一条。")
 """The one sentence a chapter prints to explain the AI's choice."""
 EXPLANATION_KEY = "ball.ai.score"
 """A stable key for the explanation (for templates)."""
@@ -63,7 +63,7 @@ def score_parts(pos: Position, side: Team) -> dict[str, int]:
     elif sq is not None:
         first: Team = other(pos.to_move)
         team = pos.to_move if near[pos.to_move] < near[first] else first
-        parts["ball"] -= 10 * sign[team]
+        parts["ball"] -= (10 + 5 * near[team]) * sign[team]
     if team is not None and sq is not None:
         parts["ball"] += 20 * sign[team]
         parts["progress"] += 10 * progress(team, sq) * sign[team]
