@@ -140,5 +140,29 @@ def to_json(pos: Position) -> dict[str, object]:
     return impl(pos)
 
 
-__all__ = ["Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
+def ai_explain(pos: Position) -> str:
+    """The one sentence that explains the AI's choice for the turn to move, with the chosen line's score."""
+    from .ai import ai_explain as impl
+    return impl(pos)
+
+
+def play_turn(pos: Position, actions: list[Action]) -> Position:
+    """Play a whole turn's list (action-phase actions, then recovery tasks) and close both phases."""
+    from .rules import play_turn as impl
+    return impl(pos, actions)
+
+
+def winner(pos: Position) -> Team | None:
+    """The side that won (a touchdown, or DEF after the designed turn limit); None while the game runs."""
+    from .rules import winner as impl
+    return impl(pos)
+
+
+def action_to_json(action: Action) -> dict[str, object]:
+    """DESIGN §12's action record: piece, kind, from, to, over, target, pa (and the fields that fix it)."""
+    from .rules import action_to_json as impl
+    return impl(action)
+
+
+__all__ = ["action_to_json", "ai_explain", "play_turn", "winner", "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
            "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write"]
