@@ -92,10 +92,10 @@ class IllegalMove(ValueError):
 # The functions the anko side calls (implemented in the game modules; imported lazily so this file stays the
 # contract):
 
-def standard_position() -> Position:
+def standard_position(card_mode: bool = False) -> Position:
     """The standard formation (designed, 003 §3 is missing): ATK X5 holds the ball; DEF to move, turn 1."""
     from .rules import standard_position as impl
-    return impl()
+    return impl(card_mode)
 
 
 def legal_actions(pos: Position) -> list[Action]:

@@ -23,11 +23,11 @@ text whose words appear in order in exactly one legal action (``X3 G7``); otherw
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .api import Action, IllegalMove, Position
 from .rules import CARDS, legal_actions
 
-_KIND_WORDS = {"dodge": "闪避", "tactical_dodge": "战术闪避", "block": "阻挡", "protect": "保护"}
 
 
 def name(piece_id: str) -> str:
@@ -36,36 +36,35 @@ def name(piece_id: str) -> str:
     return "□" + short[1:] if short.startswith("S") else short
 
 
+_FORMS: dict[str, Callable[[Action, str], str]] = {
+    "move": lambda a, n: f"{n} {a.frm}-{a.to}",
+    "dodge": lambda a, n: f"{n} 闪避 {a.frm}-{a.land} 离 {a.to}",
+    "tactical_dodge": lambda a, n: f"{n} 战术闪避 {a.frm}-{a.to} 推 {a.over}-{a.push_to}",
+    "block": lambda a, n: f"{n} 阻挡 {a.to}",
+    "protect": lambda a, n: f"{n} 保护 {a.to}",
+    "handoff": lambda a, n: f"递球 → {name(a.target or '')}",
+    "short_pass": lambda a, n: f"短传 → {name(a.target or '')} 放 {a.ball_to}",
+    "long_pass": lambda a, n: f"长传 放 {a.ball_to}",
+    "convert_pe": lambda a, n: f"转换 {a.pa}PE",
+    "stand_up": lambda a, n: f"扶起 {n} → {a.to}",
+    "release": lambda a, n: f"解除 {a.frm} → {a.to}, {a.push_to}" + (
+        "" if a.ball_to is None else " 球 上" if a.ball_to == a.piece else " 球 下"),
+}
+_CARD_TAILS: dict[str, Callable[[Action, str], str]] = {
+    "extra": lambda a, n: "", "carry": lambda a, n: f" {n}", "sprint": lambda a, n: f" {n} {a.frm}-{a.to}",
+    "rise": lambda a, n: f" {n} → {a.to}", "catch": lambda a, n: f" {n} → {a.to}",
+    "swap": lambda a, n: f" {n} {name(a.target or '')}",
+}
+
+
 def write(action: Action, pos: Position) -> str:
     """The canonical short notation of ``action`` (``pos`` is the position it is played from)."""
-    a, n = action, name(action.piece)
-    if a.kind == "move":
-        return f"{n} {a.frm}-{a.to}"
-    if a.kind == "dodge":
-        return f"{n} 闪避 {a.frm}-{a.land} 离 {a.to}"
-    if a.kind == "tactical_dodge":
-        return f"{n} 战术闪避 {a.frm}-{a.to} 推 {a.over}-{a.push_to}"
-    if a.kind in ("block", "protect"):
-        return f"{n} {_KIND_WORDS[a.kind]} {a.to}"
-    if a.kind == "handoff":
-        return f"递球 → {name(a.target or '')}"
-    if a.kind == "short_pass":
-        return f"短传 → {name(a.target or '')} 放 {a.ball_to}"
-    if a.kind == "long_pass":
-        return f"长传 放 {a.ball_to}"
-    if a.kind == "convert_pe":
-        return f"转换 {a.pa}PE"
-    if a.kind == "stand_up":
-        return f"扶起 {n} → {a.to}"
-    if a.kind == "release":
-        ball = "" if a.ball_to is None else (" 球 上" if a.ball_to == a.piece else " 球 下")
-        return f"解除 {a.frm} → {a.to}, {a.push_to}{ball}"
-    if a.kind == "card" and a.card:
-        head = f"卡 {CARDS[a.card][0]}"
-        tail = {"extra": "", "carry": f" {n}", "sprint": f" {n} {a.frm}-{a.to}", "rise": f" {n} → {a.to}",
-                "catch": f" {n} → {a.to}", "swap": f" {n} {name(a.target or '')}"}[a.card]
-        return head + tail
-    raise IllegalMove(f"no notation for {a.kind}")
+    n = name(action.piece)
+    if action.kind == "card" and action.card in _CARD_TAILS:
+        return f"卡 {CARDS[action.card][0]}" + _CARD_TAILS[action.card](action, n)
+    if action.kind not in _FORMS:
+        raise IllegalMove(f"no notation for {action.kind}")
+    return _FORMS[action.kind](action, n)
 
 
 def _tokens(text: str) -> list[str]:
