@@ -22,7 +22,7 @@ from anko_writer.rulesets.bloodbowl.match.api import HalfInput, HalfResult, Play
 from anko_writer.yamlio import load_yaml_text
 
 FAKE_ROSTERS = """
-races:
+teams:
   human:
     name: 人类
     reroll_cost: 50000

@@ -27,7 +27,7 @@ POSITIONAL = Map({
 }, extra=Data())
 RACE = Map({"name": Field(Str()), "reroll_cost": Field(Int(min=0)), "positions": Field(List(POSITIONAL, min_len=1))},
            extra=Data())
-SCHEMA = Map({"races": Field(Map({}, extra=RACE))}, extra=Data())
+SCHEMA = Map({"teams": Field(Map({}, extra=RACE))}, extra=Data())
 """What the league reads of ``rosters.yaml`` (any other key is the engine's)."""
 
 
@@ -77,7 +77,7 @@ Rosters = dict[str, Roster]
 def parse_rosters(data: Mapping[str, Any]) -> Rosters:
     """Rosters from the validated table data."""
     out: Rosters = {}
-    for race, r in data["races"].items():
+    for race, r in data["teams"].items():
         positions = tuple(Positional(p["key"], p["name"], p["cost"], p["max"], p["MA"], p["ST"], p["AG"], p["AV"],
                                      tuple(p["skills"])) for p in r["positions"])
         out[str(race)] = Roster(str(race), r["name"], r["reroll_cost"], positions)

@@ -38,12 +38,23 @@ def _symbol(side: Side, i: int) -> str:
 class Half:
     """One half in play: the state, the dice, and the record being written."""
 
+    def casualty_entry(self, roll: dict[str, Any], during: Side) -> dict[str, Any]:
+        """A casualty for the league: who, when, the D68 roll and its outcome (sealed when it is hidden)."""
+        p = self.st.players[roll["player"]]
+        outcome: dict[str, Any] = {"code": roll["total"], "result": roll["result"], "meaning": roll.get("text"),
+                                   "lasting": roll.get("lasting"), "miss_next": roll.get("miss_next")}
+        if roll.get("hidden"):
+            outcome["sealed_by"] = roll["id"]
+        return {"team": self.sheets[p.side].name, "player": p.id, "name": p.name, "half": self.given.half,
+                "turn": self.st.turn[during], "during": during, "roll": roll, "outcome": outcome}
+
     def __init__(self, given: HalfInput, dice: Dice) -> None:
         self.given, self.dice = given, dice
         self.sheets: dict[Side, TeamSheet] = {"home": given.home, "away": given.away}
         st = State(key=given.key, players={}, plans=dict(given.plans), half=given.half)
         st.coach = rules.Coach()
         st.score = list(given.score)
+        st.ours = next((side for side in ("home", "away") if self_sheet(given, side).ours), None)
         st.on_event = self._moment
         self.st = st
         self.symbols: dict[str, str] = {}
@@ -346,10 +357,7 @@ class Half:
         for a in actions:
             for roll in a["rolls"]:
                 if roll.get("kind") == "casualty":
-                    self.casualties.append({"player": roll["player"], "team": self.sheets[
-                        st.players[roll["player"]].side].name, "code": roll["total"], "result": roll["result"],
-                        "lasting": roll.get("lasting"), "miss_next": roll.get("miss_next"), "text": roll.get("text"),
-                        "half": self.given.half, "turn": st.turn[side], "during": side, "roll": roll["id"]})
+                    self.casualties.append(self.casualty_entry(roll, side))
         to = st.turnover
         if to is not None and to != "touchdown":
             b = st.ball_sq()
@@ -400,6 +408,11 @@ class Half:
         return sheet
 
 
+def self_sheet(given: HalfInput, side: str) -> TeamSheet:
+    """The team sheet of ``side``."""
+    return given.home if side == "home" else given.away
+
+
 def play_half(given: HalfInput, dice: Dice) -> HalfResult:
     """Play one half by the rules (004 and the designed sections), both sides by their AI coaches' plans."""
     load_tables()
@@ -425,7 +438,7 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
                    "line_of_scrimmage": "between x 13 and 14", "end_zones": "x 1 and x 26",
                    "wide_zones": "y 1–4 and 12–15"},
         "casualties": h.casualties,
-        "sealed": [],
+        "sealed": [c["outcome"]["sealed_by"] for c in h.casualties if "sealed_by" in c["outcome"]],
         "rerolls_left": dict(st.rerolls),
     }
     score = (st.score[0], st.score[1])

@@ -155,6 +155,8 @@ class State:
     """The current action's ROLL records."""
     stream: str = ""
     """The current dice stream (under :attr:`key`)."""
+    ours: Side | None = None
+    """The readers' side: the D68 of one of ours is thrown hidden (sealed until a later chapter)."""
     turnover: str | None = None
     """Set when the current team turn ends early (see :data:`rules.TURNOVERS`)."""
     touchdown: Side | None = None

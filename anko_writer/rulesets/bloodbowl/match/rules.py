@@ -50,9 +50,9 @@ def ag_success(die: int, mods: int, target: int) -> bool:
     return die + mods >= target
 
 
-def _roll(st: State, dice: Dice, expr: str, purpose: str, kind: str) -> Any:
-    """Throw ``expr`` on the current stream."""
-    return dice.roll(st.stream, expr, purpose, kind=kind)
+def _roll(st: State, dice: Dice, expr: str, purpose: str, kind: str, hidden: bool = False) -> Any:
+    """Throw ``expr`` on the current stream (``hidden``: sealed, told only at its reveal)."""
+    return dice.roll(st.stream, expr, purpose, hidden=hidden, kind=kind)
 
 
 def record(kind: str, player: str | None, r: Any, modifiers: dict[str, int], target: int | None,
@@ -492,13 +492,16 @@ def injury(st: State, dice: Dice, p: Player, mighty_blow: int = 0, by: Player | 
 
 def casualty(st: State, dice: Dice, p: Player, by: Player | None = None) -> str:
     """004 §4's casualty roll: D68 (D6 tens, D8 units) on the designed table; a death removes him."""
-    r = _roll(st, dice, "D68", "伤亡", "casualty")
+    # designed: the D68 of one of the readers' players is sealed until the next chapter (the host's
+    # suspense, DESIGN §10); the league seals and reveals it through the core's SealBook
+    r = _roll(st, dice, "D68", "伤亡", "casualty", hidden=st.ours == p.side)
     row = _tables(st).casualty.lookup(r.total)
     p.casualty = row.effect if row.effect != "stat_loss" else str(row.params.get("lasting"))
     if row.effect == "dead":
         p.state = "dead"
     st.log(record("casualty", p.id, r, {}, None, True, total=r.total, result=row.effect,
-                  lasting=row.params.get("lasting"), miss_next=bool(row.params.get("miss_next")), text=row.text))
+                  lasting=row.params.get("lasting"), miss_next=bool(row.params.get("miss_next")), text=row.text,
+                  hidden=r.hidden))
     if by is not None and by.side != p.side:
         by.spp += 2
     _event(st, "casualty", player=p.id, code=r.total, result=row.effect)
