@@ -170,11 +170,13 @@ class Half:
         event = rules._tables(st).kickoff
         kr = dice.roll(st.stream, "2D6", "开球事件", kind="kickoff")
         ev = event.lookup(kr.total)
-        st.log({"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
-                "target": None, "success": True, "total": kr.total, "result": ev.effect})
+        table_roll = {"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
+                      "target": None, "success": True, "total": kr.total, "result": ev.effect}
+        st.log(table_roll)
         record: dict[str, Any] = {"n": len(self.kickoffs) + 1, "kicking": kicking, "receiving": receiving,
-                                  "target": list(target), "event": ev.effect, "event_text": ev.text,
-                                  "turn_markers": dict(st.turn)}
+                                  "kicker": self.sheets[kicking].name, "receiver": self.sheets[receiving].name,
+                                  "roll": table_roll, "target": list(target), "event": ev.effect,
+                                  "event_text": ev.text, "turn_markers": dict(st.turn)}
         land, extra_actions = self.kickoff_event(ev.effect, kicking, land)
         touchback = not on_pitch(land) or own_half(kicking, land)
         if touchback:
@@ -191,6 +193,9 @@ class Half:
                 self.touchback(receiving)
         record.update({"landing": list(land), "touchback": touchback, "rolls": self.kickoff_rolls,
                        "blitz_actions": extra_actions, "turn_markers_after": dict(st.turn)})
+        for roll in self.kickoff_rolls + [r for a in extra_actions for r in a["rolls"]]:
+            if roll.get("kind") == "casualty":  # a thrown rock
+                self.casualties.append(self.casualty_entry(roll, kicking))
         self.kickoffs.append(record)
         self.where = f"kickoff{record['n']}"
         record["diagram"] = self.diagram("kickoff")["rows"]
@@ -426,6 +431,7 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
         carry = {"kicking": other(first), "out": out_states}
     record: dict[str, object] = {
         "half": given.half,
+        "score_at_start": list(given.score),
         "coin_toss": h.coin,
         "teams": h.teams_record(),
         "turns": h.turns,

@@ -157,7 +157,10 @@ def agility_roll(st: State, dice: Dice, p: Player, kind: str, purpose: str, mods
     for attempt in (0, 1):
         r = _roll(st, dice, "1D6", purpose, kind)
         ok = ag_success(r.dice[0], sum(mods.values()), need)
-        st.log(record(kind, p.id, r, mods, need, ok))
+        extra: dict[str, Any] = {"total": r.dice[0] + sum(mods.values())}
+        if target is None:
+            extra["ag"] = p.ag
+        st.log(record(kind, p.id, r, mods, need, ok, **extra))
         if ok or attempt == 1:
             return ok
         src = _reroll_source(st, p, kind, skill)
@@ -266,7 +269,7 @@ def stand_up(st: State, dice: Dice, p: Player) -> bool:
         return True
     r = _roll(st, dice, "1D6", "起身", "standup")
     ok = r.dice[0] >= 4
-    st.log(record("standup", p.id, r, {}, 4, ok))
+    st.log(record("standup", p.id, r, {}, 4, ok, total=r.dice[0]))
     if ok:
         p.state, p.moved = "standing", p.ma
     return ok
@@ -648,7 +651,8 @@ def throw(st: State, dice: Dice, p: Player, to: Square) -> str:
         fumble = die == 1 or (die != 6 and die + sum(mods.values()) <= 1)
         ok = ag_success(die, sum(mods.values()), ag_target(p.ag))
         result = "accurate" if ok else "fumble" if fumble else "inaccurate"
-        st.log(record("pass", p.id, r, mods, ag_target(p.ag), ok, result=result, range=name, to=list(to)))
+        st.log(record("pass", p.id, r, mods, ag_target(p.ag), ok, result=result, range=name, to=list(to),
+                      total=die + sum(mods.values()), ag=p.ag))
         if ok or attempt == 1:
             break
         src = _reroll_source(st, p, "pass", "pass")
@@ -775,7 +779,7 @@ def ko_return(st: State, dice: Dice, p: Player) -> bool:
     """004 §4: at each kick-off a KO'd player comes back to the dug-out on a D6 of 4+."""
     r = _roll(st, dice, "1D6", "昏死者归队", "ko_return")
     ok = r.dice[0] >= 4
-    st.log(record("ko_return", p.id, r, {}, 4, ok))
+    st.log(record("ko_return", p.id, r, {}, 4, ok, total=r.dice[0]))
     if ok:
         p.state = "reserve"
     return ok
