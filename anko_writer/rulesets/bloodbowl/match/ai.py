@@ -36,9 +36,20 @@ def tz_map(st: State, side: Side) -> dict[Square, int]:
     out: dict[Square, int] = {}
     for q in st.players.values():
         if q.side != side and q.state == "standing" and q.sq is not None:
-            for n in neighbours(q.sq):
+            for n in _near(q.sq):
                 out[n] = out.get(n, 0) + 1
     return out
+
+
+def _near(sq: Square) -> tuple[Square, ...]:
+    """``sq``'s on-pitch neighbours, shared (not to be changed)."""
+    found = _NEAR.get(sq)
+    if found is None:
+        found = _NEAR[sq] = tuple(neighbours(sq))
+    return found
+
+
+_NEAR: dict[Square, tuple[Square, ...]] = {}
 
 
 def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:

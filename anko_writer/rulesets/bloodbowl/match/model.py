@@ -46,8 +46,15 @@ def distance(a: Square, b: Square) -> int:
 
 
 def neighbours(sq: Square) -> list[Square]:
-    """The on-pitch squares touching ``sq``."""
-    return [(sq[0] + dx, sq[1] + dy) for dx, dy in DIRS if on_pitch((sq[0] + dx, sq[1] + dy))]
+    """The on-pitch squares touching ``sq`` (a fresh list; the AI asks often, so they are computed once)."""
+    near = _NEAR.get(sq)
+    if near is None:
+        near = _NEAR[sq] = tuple((sq[0] + dx, sq[1] + dy) for dx, dy in DIRS if on_pitch((sq[0] + dx, sq[1] + dy)))
+    return list(near)
+
+
+_NEAR: dict[Square, tuple[Square, ...]] = {}
+"""Square → its on-pitch neighbours (filled on first use)."""
 
 
 def in_wide_zone(sq: Square) -> bool:
