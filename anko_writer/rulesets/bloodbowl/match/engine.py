@@ -170,7 +170,7 @@ class Half:
         event = rules._tables(st).kickoff
         kr = dice.roll(st.stream, "2D6", "开球事件", kind="kickoff")
         ev = event.lookup(kr.total)
-        table_roll = {"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
+        table_roll: dict[str, Any] = {"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
                       "target": None, "success": True, "total": kr.total, "result": ev.effect}
         st.log(table_roll)
         record: dict[str, Any] = {"n": len(self.kickoffs) + 1, "kicking": kicking, "receiving": receiving,
