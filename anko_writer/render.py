@@ -761,6 +761,8 @@ _MARKUP_LINE = re.compile(r":{3,}(?: fold .*| vote)?")
 _DICE_LINE = re.compile(r"「[^」]*」")
 _HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
 _CODE = re.compile(r"`[^`\n]+`")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+"""A CommonMark code fence: it opens a block that a fence of the same kind, at least as long, closes."""
 _SENTENCE_END = re.compile(r"[。！？\n]+")
 
 
@@ -798,13 +800,31 @@ def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]
     ["line 1: half-width ',' next to Chinese text: 射门,球进了。"]
     >>> find_problems("前锋（ATK 52）「3D100＝57」，1,250,000 P$。")
     []
+
+    A fenced code block (a pitch diagram, a board, a table in monospace) is not prose: its lines are
+    neither checked nor counted as sentences.
+
+    >>> find_problems("球场：\\n```\\nab,c,Kick(x)\\nab,c,Kick(x)\\n```\\n回合结束。")
+    []
     """
     problems: list[str] = []
+    prose_lines: list[str] = []
+    fence: str | None = None
     for number, line in enumerate(md.splitlines(), 1):
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
+                    and not line.strip()[len(opened.group(1)):].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        prose_lines.append(line)
         if _MARKUP_LINE.fullmatch(line):
             line = line.lstrip(":").strip().removeprefix("fold").removeprefix("vote")
         problems += _line_problems(number, line, _ALLOWED_WORDS if allowed is None else allowed)
-    return problems + _repeated_sentences(md)
+    return problems + _repeated_sentences("\n".join(prose_lines))
 
 
 __all__ = [

@@ -1,4 +1,9 @@
-"""The Blood Bowl tests run the ruleset on the fake engine and fake rosters (the real engine lands apart)."""
+"""The Blood Bowl league tests run the real match engine on the real roster table (``tables/bloodbowl``).
+
+A played season is shared by the whole session (``season_one``): tests copy it before writing. Only
+:data:`HALVES` is a test hook: the engine's ``play_half`` wrapped so a test can read the inputs (the plans
+and line-ups the league passed); the half itself is the real engine's.
+"""
 
 from __future__ import annotations
 
@@ -9,20 +14,30 @@ import pytest
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
+from anko_writer.dice import Dice
 from anko_writer.rulesets.bloodbowl import Bloodbowl
-from tests.bloodbowl.fake_engine import fake_play_half, fake_rosters
+from anko_writer.rulesets.bloodbowl.match.api import HalfInput, HalfResult, play_half
 
 SEED = "730418526190374455"
-"""The test league's seed (18 digits, so no weak-seed warning)."""
+"""The test league's seed (18 digits, so no weak-seed warning). Its first season has a sealed casualty
+of ours in chapter 4 and its reveal in chapter 5 (``test_seals_and_verify`` says so if that changes)."""
+
+HALVES: list[HalfInput] = []
+"""Every half the engine was asked to play while :func:`recorded_halves` is on."""
 
 
-@pytest.fixture(scope="session", autouse=True)
-def fake_engine() -> Iterator[None]:
-    """Swap the engine and the roster table for the fakes for every test here."""
+def _recording_play_half(given: HalfInput, dice: Dice) -> HalfResult:
+    HALVES.append(given)
+    return play_half(given, dice)
+
+
+@pytest.fixture
+def recorded_halves() -> Iterator[list[HalfInput]]:
+    """The real engine, each half's input noted in :data:`HALVES` (cleared first)."""
+    HALVES.clear()
     mp = pytest.MonkeyPatch()
-    mp.setattr(Bloodbowl, "play_half", staticmethod(fake_play_half))
-    mp.setattr(Bloodbowl, "load_rosters", staticmethod(fake_rosters))
-    yield
+    mp.setattr(Bloodbowl, "play_half", staticmethod(_recording_play_half))
+    yield HALVES
     mp.undo()
 
 
@@ -41,7 +56,7 @@ def new_league(folder: Path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def league(tmp_path_factory: pytest.TempPathFactory, fake_engine: None) -> Path:
+def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new league's campaign file (shared: copy before editing)."""
     return new_league(tmp_path_factory.mktemp("league"))
 

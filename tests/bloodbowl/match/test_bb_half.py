@@ -93,8 +93,8 @@ def test_invariants_after_every_action(seed: int) -> None:
     """Hypothesis: after every action of a half the pitch is legal."""
     original = ai.Actions._run
 
-    def checked(self: ai.Actions, p, kind, body):  # noqa: ANN001, ANN202
-        ok = original(self, p, kind, body)
+    def checked(self: ai.Actions, p, kind, body, *more, **named):  # noqa: ANN001, ANN002, ANN003, ANN202
+        ok = original(self, p, kind, body, *more, **named)
         _check(self.st)
         return ok
     ai.Actions._run = checked  # type: ignore[method-assign]

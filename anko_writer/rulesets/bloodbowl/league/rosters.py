@@ -1,9 +1,10 @@
 """The team rosters as the league reads them: each race's positionals with their cost, cap and profile.
 
-The roster table (``tables/bloodbowl/rosters.yaml``) is the match engine's; the league reads only what
-it needs for ``new``, hiring and checks: per race its Chinese name, the re-roll cost and the positionals
-(key, Chinese name, cost, how many a team may have, MA ST AG AV and skills). Other keys are ignored, so
-the engine may keep more in the same file.
+The roster table (``tables/bloodbowl/rosters.yaml``) is the match engine's, read and checked once by
+the engine's reader (:func:`~..match.data.read_rosters`, the same schema the engine plays with); the
+league keeps what it needs for ``new``, hiring and checks as typed records: per race its Chinese name,
+the re-roll cost and the positionals (key, Chinese name, cost, how many a team may have, MA ST AG AV and
+skills). A campaign folder's own ``rosters.yaml`` comes first, as for every table.
 """
 
 from __future__ import annotations
@@ -14,21 +15,10 @@ from typing import Any
 
 from ....errors import AnkoError
 from ....resources import Resources
-from ....schema import Data, Field, Int, List, Map, Str
-from ....tables import load_data
+from ..match.data import read_rosters
 
 ROSTERS = "rosters.yaml"
-"""The match engine's roster table under ``tables/bloodbowl/``."""
-
-POSITIONAL = Map({
-    "key": Field(Str()), "name": Field(Str()), "cost": Field(Int(min=0)), "max": Field(Int(min=1, max=16)),
-    "MA": Field(Int(min=1, max=10)), "ST": Field(Int(min=1, max=10)), "AG": Field(Int(min=1, max=10)),
-    "AV": Field(Int(min=1, max=12)), "skills": Field(List(Str()), default=[]),
-}, extra=Data())
-RACE = Map({"name": Field(Str()), "reroll_cost": Field(Int(min=0)), "positions": Field(List(POSITIONAL, min_len=1))},
-           extra=Data())
-SCHEMA = Map({"races": Field(Map({}, extra=RACE))}, extra=Data())
-"""What the league reads of ``rosters.yaml`` (any other key is the engine's)."""
+"""The match engine's roster table under ``tables/bloodbowl/`` (read by :func:`~..match.data.read_rosters`)."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +64,10 @@ Rosters = dict[str, Roster]
 """Race key → roster."""
 
 
-def parse_rosters(data: Mapping[str, Any]) -> Rosters:
-    """Rosters from the validated table data."""
+def parse_rosters(teams: Mapping[str, Any]) -> Rosters:
+    """Rosters from the engine's checked roster data (:func:`~..match.data.read_rosters`)."""
     out: Rosters = {}
-    for race, r in data["races"].items():
+    for race, r in teams.items():
         positions = tuple(Positional(p["key"], p["name"], p["cost"], p["max"], p["MA"], p["ST"], p["AG"], p["AV"],
                                      tuple(p["skills"])) for p in r["positions"])
         out[str(race)] = Roster(str(race), r["name"], r["reroll_cost"], positions)
@@ -91,7 +81,7 @@ def load_rosters(resources: Resources) -> Rosters:
     except AnkoError as exc:
         raise AnkoError(f"tables/bloodbowl/{ROSTERS}: the roster table is missing (it ships with the match "
                         f"engine): {exc}") from None
-    return parse_rosters(load_data(path, SCHEMA))
+    return parse_rosters(read_rosters(path))
 
 
-__all__ = ["POSITIONAL", "Positional", "ROSTERS", "Roster", "Rosters", "load_rosters", "parse_rosters"]
+__all__ = ["Positional", "ROSTERS", "Roster", "Rosters", "load_rosters", "parse_rosters"]

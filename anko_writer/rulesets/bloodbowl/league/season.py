@@ -209,12 +209,18 @@ def veil(record: Record, pending: Mapping[str, str]) -> None:
                                       "state": "casualty", "sealed": True}
 
 
+ROLL_PUBLIC = ("id", "kind", "player", "dice", "modifiers", "target", "success", "hidden")
+"""What the JSON keeps of a still-sealed ROLL: that it was rolled, by whom; not its faces, total, result,
+meaning or the lasting injury and absence it decided."""
+
+
 def mask_turn_rolls(obj: Any, sealed: frozenset[str]) -> Any:
     """DESIGN §12 ROLLs (``{kind, player, dice, total, result …}``, with the engine's roll ``id``) of a
-    still-sealed roll keep their kind and player, not their faces or result."""
+    still-sealed roll keep their kind and player, not their faces, result or anything the result decided
+    (the core's roll records, with ``expr``, are :func:`~anko_writer.hidden.mask_sealed`'s)."""
     if isinstance(obj, dict):
-        if "kind" in obj and obj.get("id") in sealed and "dice" in obj:
-            return {**obj, "dice": None, "total": None, "result": None}
+        if "kind" in obj and obj.get("id") in sealed and "dice" in obj and "expr" not in obj:
+            return {k: obj[k] for k in ROLL_PUBLIC if k in obj} | {"dice": None, "total": None, "result": None}
         return {k: mask_turn_rolls(v, sealed) for k, v in obj.items()}
     if isinstance(obj, list):
         return [mask_turn_rolls(v, sealed) for v in obj]
@@ -293,8 +299,9 @@ def apply_reveal(w: World, outcome: Record | None) -> object:
         team.fallen.append(p.name)
     elif p is None and dead:
         team.fallen.append(str(outcome.get("name", pid)))
+    lasting = outcome.get("lasting") or []
     return {"dead": dead, "miss_next": bool(p.miss_next) if p is not None else False,
-            "lasting": list(outcome.get("lasting") or []),
+            "lasting": [lasting] if isinstance(lasting, str) else list(lasting),
             "profile": None if p is None or dead else {"MA": p.MA, "ST": p.ST, "AG": p.AG, "AV": p.AV}}
 
 

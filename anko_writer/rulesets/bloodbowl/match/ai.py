@@ -36,9 +36,20 @@ def tz_map(st: State, side: Side) -> dict[Square, int]:
     out: dict[Square, int] = {}
     for q in st.players.values():
         if q.side != side and q.state == "standing" and q.sq is not None:
-            for n in neighbours(q.sq):
+            for n in _near(q.sq):
                 out[n] = out.get(n, 0) + 1
     return out
+
+
+def _near(sq: Square) -> tuple[Square, ...]:
+    """``sq``'s on-pitch neighbours, shared (not to be changed)."""
+    found = _NEAR.get(sq)
+    if found is None:
+        found = _NEAR[sq] = tuple(neighbours(sq))
+    return found
+
+
+_NEAR: dict[Square, tuple[Square, ...]] = {}
 
 
 def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
@@ -113,8 +124,10 @@ class Actions:
     def __init__(self, st: State, dice: Dice, out: list[dict[str, object]]) -> None:
         self.st, self.dice, self.out = st, dice, out
 
-    def _run(self, p: Player, kind: str, body: Callable[[list[list[int]]], None]) -> bool:
-        """Stand up if prone, run the action's body, record it; False if the turn ended."""
+    def _run(self, p: Player, kind: str, body: Callable[[list[list[int]]], None], target: str | None = None,
+             to: Square | None = None) -> bool:
+        """Stand up if prone, run the action's body, record it (with the target player of a block, blitz,
+        hand-off or foul and the target square of a pass); False if the turn ended."""
         st = self.st
         assert p.sq is not None and not p.acted
         st.rolls = []
@@ -133,7 +146,13 @@ class Actions:
             stood = rules.stand_up(st, self.dice, p)
         if stood and p.state == "standing":
             body(path)
-        self.out.append({"player": p.id, "kind": kind, "path": path, "rolls": st.rolls, "turnover": st.turnover})
+        rec: dict[str, object] = {"player": p.id, "kind": kind, "path": path, "rolls": st.rolls,
+                                  "turnover": st.turnover}
+        if target is not None:
+            rec["target"] = target
+        if to is not None:
+            rec["to"] = list(to)
+        self.out.append(rec)
         return st.turnover is None
 
     def _walk(self, p: Player, squares: list[Square], path: list[list[int]]) -> bool:
@@ -156,7 +175,7 @@ class Actions:
         """Block (004 §1 action 2): not by a player who stood up this turn (004 §4)."""
         if p.state != "standing":
             raise ValueError(f"{p.id} is not standing and may not block")
-        return self._run(p, "block", lambda path: self._block(p, target, path))
+        return self._run(p, "block", lambda path: self._block(p, target, path), target.id)
 
     def _block(self, p: Player, target: Player, path: list[list[int]]) -> None:
         rules.block(self.st, self.dice, p, target)
@@ -178,7 +197,7 @@ class Actions:
                     return
             if target.standing and target.sq is not None and p.sq is not None and adjacent(p.sq, target.sq):
                 self._block(p, target, path)
-        return self._run(p, "blitz", body)
+        return self._run(p, "blitz", body, target.id)
 
     def pass_(self, p: Player, squares: list[Square], to: Square) -> bool:
         """Pass (004 §1 action 4, once per team turn): move, then throw; no moving after."""
@@ -188,7 +207,7 @@ class Actions:
         def body(path: list[list[int]]) -> None:
             if self._walk(p, squares, path) and self.st.ball.carrier == p.id:
                 rules.throw(self.st, self.dice, p, to)
-        return self._run(p, "pass", body)
+        return self._run(p, "pass", body, to=to)
 
     def handoff(self, p: Player, squares: list[Square], to: Player) -> bool:
         """Hand-off (004 §1 action 5, once per team turn): move, then hand to an adjacent team-mate."""
@@ -200,7 +219,7 @@ class Actions:
                 assert p.sq is not None and to.sq is not None
                 if adjacent(p.sq, to.sq):
                     rules.hand_off(self.st, self.dice, p, to)
-        return self._run(p, "handoff", body)
+        return self._run(p, "handoff", body, to.id)
 
     def foul(self, p: Player, squares: list[Square], victim: Player) -> bool:
         """Foul (004 §1 action 6, once per team turn): move, then foul a prone or stunned opponent."""
@@ -211,7 +230,7 @@ class Actions:
             if self._walk(p, squares, path) and victim.sq is not None and p.sq is not None \
                     and adjacent(p.sq, victim.sq):
                 rules.foul(self.st, self.dice, p, victim)
-        return self._run(p, "foul", body)
+        return self._run(p, "foul", body, victim.id)
 
 
 class AI:

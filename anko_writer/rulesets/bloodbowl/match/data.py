@@ -64,11 +64,19 @@ def tables_dir() -> Path:
     return builtin_dir("tables") / "bloodbowl"
 
 
+def read_rosters(path: Path) -> dict[str, Any]:
+    """``rosters.yaml`` at ``path`` checked against :data:`ROSTERS_SCHEMA` (errors name the file, line and
+    key): race key → ``{name, reroll_cost, apothecary, positions}``. The one reader of the roster table:
+    the engine's :func:`load_tables` and the league's ``load_rosters`` both use it."""
+    teams: dict[str, Any] = load_data(path, ROSTERS_SCHEMA)["teams"]
+    return teams
+
+
 @lru_cache(maxsize=4)
 def load_tables(folder: Path | None = None) -> Tables:
     """Load and check every Blood Bowl table from ``folder`` (default: the shipped one)."""
     d = folder or tables_dir()
-    rosters = load_data(d / "rosters.yaml", ROSTERS_SCHEMA)["teams"]
+    rosters = read_rosters(d / "rosters.yaml")
     skills = load_data(d / "skills.yaml", SKILLS_SCHEMA)["skills"]
     return Tables(
         casualty=load_table(d / "casualty.yaml", CASUALTY_EFFECTS),
@@ -84,4 +92,5 @@ def ag_target(ag: int) -> int:
     return max(1, 7 - max(1, ag))
 
 
-__all__ = ["SKILLS", "KICKOFF_EFFECTS", "CASUALTY_EFFECTS", "Tables", "load_tables", "tables_dir", "ag_target"]
+__all__ = ["SKILLS", "KICKOFF_EFFECTS", "CASUALTY_EFFECTS", "ROSTERS_SCHEMA", "Tables", "ag_target", "load_tables",
+           "read_rosters", "tables_dir"]

@@ -38,12 +38,23 @@ def _symbol(side: Side, i: int) -> str:
 class Half:
     """One half in play: the state, the dice, and the record being written."""
 
+    def casualty_entry(self, roll: dict[str, Any], during: Side) -> dict[str, Any]:
+        """A casualty for the league: who, when, the D68 roll and its outcome (sealed when it is hidden)."""
+        p = self.st.players[roll["player"]]
+        outcome: dict[str, Any] = {"code": roll["total"], "result": roll["result"], "meaning": roll.get("text"),
+                                   "lasting": roll.get("lasting"), "miss_next": roll.get("miss_next")}
+        if roll.get("hidden"):
+            outcome["sealed_by"] = roll["id"]
+        return {"team": self.sheets[p.side].name, "player": p.id, "name": p.name, "half": self.given.half,
+                "turn": self.st.turn[during], "during": during, "roll": roll, "outcome": outcome}
+
     def __init__(self, given: HalfInput, dice: Dice) -> None:
         self.given, self.dice = given, dice
         self.sheets: dict[Side, TeamSheet] = {"home": given.home, "away": given.away}
         st = State(key=given.key, players={}, plans=dict(given.plans), half=given.half)
         st.coach = rules.Coach()
         st.score = list(given.score)
+        st.ours = next((side for side in ("home", "away") if self_sheet(given, side).ours), None)
         st.on_event = self._moment
         self.st = st
         self.symbols: dict[str, str] = {}
@@ -159,11 +170,13 @@ class Half:
         event = rules._tables(st).kickoff
         kr = dice.roll(st.stream, "2D6", "开球事件", kind="kickoff")
         ev = event.lookup(kr.total)
-        st.log({"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
-                "target": None, "success": True, "total": kr.total, "result": ev.effect})
+        table_roll: dict[str, Any] = {"id": kr.id, "kind": "kickoff", "player": None, "dice": list(kr.dice), "modifiers": {},
+                      "target": None, "success": True, "total": kr.total, "result": ev.effect}
+        st.log(table_roll)
         record: dict[str, Any] = {"n": len(self.kickoffs) + 1, "kicking": kicking, "receiving": receiving,
-                                  "target": list(target), "event": ev.effect, "event_text": ev.text,
-                                  "turn_markers": dict(st.turn)}
+                                  "kicker": self.sheets[kicking].name, "receiver": self.sheets[receiving].name,
+                                  "roll": table_roll, "target": list(target), "event": ev.effect,
+                                  "event_text": ev.text, "turn_markers": dict(st.turn)}
         land, extra_actions = self.kickoff_event(ev.effect, kicking, land)
         touchback = not on_pitch(land) or own_half(kicking, land)
         if touchback:
@@ -180,6 +193,9 @@ class Half:
                 self.touchback(receiving)
         record.update({"landing": list(land), "touchback": touchback, "rolls": self.kickoff_rolls,
                        "blitz_actions": extra_actions, "turn_markers_after": dict(st.turn)})
+        for roll in self.kickoff_rolls + [r for a in extra_actions for r in a["rolls"]]:
+            if roll.get("kind") == "casualty":  # a thrown rock
+                self.casualties.append(self.casualty_entry(roll, kicking))
         self.kickoffs.append(record)
         self.where = f"kickoff{record['n']}"
         record["diagram"] = self.diagram("kickoff")["rows"]
@@ -346,10 +362,7 @@ class Half:
         for a in actions:
             for roll in a["rolls"]:
                 if roll.get("kind") == "casualty":
-                    self.casualties.append({"player": roll["player"], "team": self.sheets[
-                        st.players[roll["player"]].side].name, "code": roll["total"], "result": roll["result"],
-                        "lasting": roll.get("lasting"), "miss_next": roll.get("miss_next"), "text": roll.get("text"),
-                        "half": self.given.half, "turn": st.turn[side], "during": side, "roll": roll["id"]})
+                    self.casualties.append(self.casualty_entry(roll, side))
         to = st.turnover
         if to is not None and to != "touchdown":
             b = st.ball_sq()
@@ -400,6 +413,11 @@ class Half:
         return sheet
 
 
+def self_sheet(given: HalfInput, side: str) -> TeamSheet:
+    """The team sheet of ``side``."""
+    return given.home if side == "home" else given.away
+
+
 def play_half(given: HalfInput, dice: Dice) -> HalfResult:
     """Play one half by the rules (004 and the designed sections), both sides by their AI coaches' plans."""
     load_tables()
@@ -413,6 +431,7 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
         carry = {"kicking": other(first), "out": out_states}
     record: dict[str, object] = {
         "half": given.half,
+        "score_at_start": list(given.score),
         "coin_toss": h.coin,
         "teams": h.teams_record(),
         "turns": h.turns,
@@ -425,7 +444,7 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
                    "line_of_scrimmage": "between x 13 and 14", "end_zones": "x 1 and x 26",
                    "wide_zones": "y 1–4 and 12–15"},
         "casualties": h.casualties,
-        "sealed": [],
+        "sealed": [c["outcome"]["sealed_by"] for c in h.casualties if "sealed_by" in c["outcome"]],
         "rerolls_left": dict(st.rerolls),
     }
     score = (st.score[0], st.score[1])

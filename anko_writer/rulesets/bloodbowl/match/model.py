@@ -46,8 +46,15 @@ def distance(a: Square, b: Square) -> int:
 
 
 def neighbours(sq: Square) -> list[Square]:
-    """The on-pitch squares touching ``sq``."""
-    return [(sq[0] + dx, sq[1] + dy) for dx, dy in DIRS if on_pitch((sq[0] + dx, sq[1] + dy))]
+    """The on-pitch squares touching ``sq`` (a fresh list; the AI asks often, so they are computed once)."""
+    near = _NEAR.get(sq)
+    if near is None:
+        near = _NEAR[sq] = tuple((sq[0] + dx, sq[1] + dy) for dx, dy in DIRS if on_pitch((sq[0] + dx, sq[1] + dy)))
+    return list(near)
+
+
+_NEAR: dict[Square, tuple[Square, ...]] = {}
+"""Square → its on-pitch neighbours (filled on first use)."""
 
 
 def in_wide_zone(sq: Square) -> bool:
@@ -155,6 +162,8 @@ class State:
     """The current action's ROLL records."""
     stream: str = ""
     """The current dice stream (under :attr:`key`)."""
+    ours: Side | None = None
+    """The readers' side: the D68 of one of ours is thrown hidden (sealed until a later chapter)."""
     turnover: str | None = None
     """Set when the current team turn ends early (see :data:`rules.TURNOVERS`)."""
     touchdown: Side | None = None

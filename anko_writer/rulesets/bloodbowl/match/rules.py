@@ -50,9 +50,9 @@ def ag_success(die: int, mods: int, target: int) -> bool:
     return die + mods >= target
 
 
-def _roll(st: State, dice: Dice, expr: str, purpose: str, kind: str) -> Any:
-    """Throw ``expr`` on the current stream."""
-    return dice.roll(st.stream, expr, purpose, kind=kind)
+def _roll(st: State, dice: Dice, expr: str, purpose: str, kind: str, hidden: bool = False) -> Any:
+    """Throw ``expr`` on the current stream (``hidden``: sealed, told only at its reveal)."""
+    return dice.roll(st.stream, expr, purpose, hidden=hidden, kind=kind)
 
 
 def record(kind: str, player: str | None, r: Any, modifiers: dict[str, int], target: int | None,
@@ -157,7 +157,10 @@ def agility_roll(st: State, dice: Dice, p: Player, kind: str, purpose: str, mods
     for attempt in (0, 1):
         r = _roll(st, dice, "1D6", purpose, kind)
         ok = ag_success(r.dice[0], sum(mods.values()), need)
-        st.log(record(kind, p.id, r, mods, need, ok))
+        extra: dict[str, Any] = {"total": r.dice[0] + sum(mods.values())}
+        if target is None:
+            extra["ag"] = p.ag
+        st.log(record(kind, p.id, r, mods, need, ok, **extra))
         if ok or attempt == 1:
             return ok
         src = _reroll_source(st, p, kind, skill)
@@ -266,7 +269,7 @@ def stand_up(st: State, dice: Dice, p: Player) -> bool:
         return True
     r = _roll(st, dice, "1D6", "起身", "standup")
     ok = r.dice[0] >= 4
-    st.log(record("standup", p.id, r, {}, 4, ok))
+    st.log(record("standup", p.id, r, {}, 4, ok, total=r.dice[0]))
     if ok:
         p.state, p.moved = "standing", p.ma
     return ok
@@ -492,13 +495,16 @@ def injury(st: State, dice: Dice, p: Player, mighty_blow: int = 0, by: Player | 
 
 def casualty(st: State, dice: Dice, p: Player, by: Player | None = None) -> str:
     """004 §4's casualty roll: D68 (D6 tens, D8 units) on the designed table; a death removes him."""
-    r = _roll(st, dice, "D68", "伤亡", "casualty")
+    # designed: the D68 of one of the readers' players is sealed until the next chapter (the host's
+    # suspense, DESIGN §10); the league seals and reveals it through the core's SealBook
+    r = _roll(st, dice, "D68", "伤亡", "casualty", hidden=st.ours == p.side)
     row = _tables(st).casualty.lookup(r.total)
     p.casualty = row.effect if row.effect != "stat_loss" else str(row.params.get("lasting"))
     if row.effect == "dead":
         p.state = "dead"
     st.log(record("casualty", p.id, r, {}, None, True, total=r.total, result=row.effect,
-                  lasting=row.params.get("lasting"), miss_next=bool(row.params.get("miss_next")), text=row.text))
+                  lasting=row.params.get("lasting"), miss_next=bool(row.params.get("miss_next")), text=row.text,
+                  hidden=r.hidden))
     if by is not None and by.side != p.side:
         by.spp += 2
     _event(st, "casualty", player=p.id, code=r.total, result=row.effect)
@@ -645,7 +651,8 @@ def throw(st: State, dice: Dice, p: Player, to: Square) -> str:
         fumble = die == 1 or (die != 6 and die + sum(mods.values()) <= 1)
         ok = ag_success(die, sum(mods.values()), ag_target(p.ag))
         result = "accurate" if ok else "fumble" if fumble else "inaccurate"
-        st.log(record("pass", p.id, r, mods, ag_target(p.ag), ok, result=result, range=name, to=list(to)))
+        st.log(record("pass", p.id, r, mods, ag_target(p.ag), ok, result=result, range=name, to=list(to),
+                      total=die + sum(mods.values()), ag=p.ag))
         if ok or attempt == 1:
             break
         src = _reroll_source(st, p, "pass", "pass")
@@ -772,7 +779,7 @@ def ko_return(st: State, dice: Dice, p: Player) -> bool:
     """004 §4: at each kick-off a KO'd player comes back to the dug-out on a D6 of 4+."""
     r = _roll(st, dice, "1D6", "昏死者归队", "ko_return")
     ok = r.dice[0] >= 4
-    st.log(record("ko_return", p.id, r, {}, 4, ok))
+    st.log(record("ko_return", p.id, r, {}, 4, ok, total=r.dice[0]))
     if ok:
         p.state = "reserve"
     return ok
