@@ -81,9 +81,11 @@ def campaign_schema(game: Callable[[], Game]) -> Node:
             "games": Field(Int(min=1, max=MAX_GAMES), default=1,
                            doc="Games in the campaign (arcs), each from the standard formation."),
         }), default={"cards": False, "turn_limit": TURN_LIMIT, "games": 1}, doc="Game options."),
-        "moves": Field(DictOf(Str(pattern=KEY_PATTERN, pattern_doc="g<game>t<part>"), Vote()), default={},
-                       doc="The readers' votes keyed by chapter (g1t3: game 1, chapter 3); a missing one is played "
-                           "by the AI for the readers' side."),
+        "moves": Field(
+            DictOf(Str(pattern=KEY_PATTERN, pattern_doc="g<game>t<part>"),
+                   Vote(doc="One chapter's vote: its moves in order (X3 E5-G7), or a mapping of actions and recovery.")),
+            default={}, doc="The readers' votes keyed by chapter (g1t3: game 1, chapter 3); a missing one is played by "
+                            "the AI for the readers' side."),
     })
     return Check(top, votes_problem(game), doc="Every vote is legal where the game stands (the game is replayed "
                                                "up to the last vote).")
