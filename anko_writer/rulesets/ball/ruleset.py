@@ -9,7 +9,6 @@ chapter records, :mod:`.board` draws the board, ``setup/`` holds the campaign sc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -20,7 +19,7 @@ from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Start
 from ...schema import Node
-from ..bloodbowl.glossary import make_cn
+from ..bloodbowl.glossary import with_glossary
 from . import board
 from .game import api
 from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, play_game
@@ -70,9 +69,7 @@ class Ball(Ruleset):
 
     def resources(self, campaign_dir: Path | None) -> Resources:
         """The core's search path with the ``cn`` filter over this campaign's glossary."""
-        res = Resources(self.name, campaign_dir, INFO)
-        res.info = replace(INFO, filters={**INFO.filters, "cn": make_cn(res)})
-        return res
+        return with_glossary(self.name, campaign_dir, INFO)
 
     def campaign_schema(self, resources: Resources) -> Node:
         """The campaign schema; its votes are replayed in :attr:`game`."""
