@@ -104,6 +104,8 @@ class Chapter:
     """File name (without extension) when it is not the part's: e.g. ``end`` for a season's settlement."""
     public: Record | None = None
     """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked."""
+    files: dict[str, str] = field(default_factory=dict)
+    """Extra publishable files written beside the chapter: a plain file name (``t03.svg``) → its text."""
 
     @property
     def key(self) -> ChapterKey:

@@ -200,6 +200,11 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     public = chapter.public if chapter.public is not None else chapter.results
     files = {md_rel: md, json_rel: output.dump_json(public)}
+    folder = md_rel.rpartition("/")[0]
+    for name, text in chapter.files.items():
+        if "/" in name or "\\" in name or name.startswith("."):
+            raise AnkoError(f"{md_rel}: a chapter's extra file must be a plain file name, got {name!r}")
+        files[f"{folder}/{name}" if folder else name] = text
     for rel, text in files.items():
         _no_seed(rel, text, campaign.seed)
     return files

@@ -4,8 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+from ...info import RulesetInfo
 from ...resources import Resources
 from ...schema import DictOf, Field, Map, Str
 from ...tables import load_data
@@ -33,4 +36,11 @@ def make_cn(resources: Resources) -> Callable[..., str]:
     return cn
 
 
-__all__ = ["GLOSSARY", "make_cn"]
+def with_glossary(name: str, campaign_dir: Path | None, info: RulesetInfo) -> Resources:
+    """A ruleset's resources whose ``info`` adds the ``cn`` filter over the glossary they find."""
+    res = Resources(name, campaign_dir, info)
+    res.info = replace(info, filters={**info.filters, "cn": make_cn(res)})
+    return res
+
+
+__all__ = ["GLOSSARY", "make_cn", "with_glossary"]

@@ -1,0 +1,422 @@
+"""A BALL game as chapters: the readers' voted moves and the AI's replies, turn by turn, into DESIGN §12 records.
+
+A chapter (part ``n`` of game ``g``) holds the readers' turn and the AI's reply; readers who play ATK first see
+DEF's opening turn, so their first chapter holds turns 1–3. A readers' turn plays the vote ``moves.g<g>t<n>``
+(parsed by the game's notation; an illegal or ambiguous move is a :class:`VoteError` that the campaign schema
+places at its line and key); a missing vote is played by the AI for the readers' side, and the chapter says so.
+The game ends at a touchdown or after the campaign's turn limit (designed: a draw). No dice anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ...chapters import Record
+from ...errors import AnkoError
+from .board import label
+from .game.api import Action, IllegalMove, Position, Team
+
+RECOVERY_KINDS = ("stand_up", "release")
+"""Action kinds of the recovery phase."""
+CARD_KINDS = ("convert_pe", "card")
+"""Action kinds only card mode allows."""
+TURN_LIMIT = 40
+"""The designed turn limit (both sides' turns counted): no touchdown by then is a draw."""
+MAX_TASKS = 32
+"""Recovery tasks one phase may take before the game is judged stuck (a bug in the game, not in a vote)."""
+PIECE = re.compile(r"\s*([XOSxos□■])\s*(\d+)")
+"""The piece a move's text names first (``X3 E5-G7`` → X3)."""
+SHOWN = 30
+"""Legal moves listed in an error message before 「… and N more」."""
+
+
+class Game(Protocol):
+    """What the anko calls of the game (``game/api.py``; tests pass a fake with the same names)."""
+
+    def standard_position(self) -> Position:
+        """The standard formation, DEF to move."""
+
+    def legal_actions(self, pos: Position) -> list[Action]:
+        """Every legal action or recovery task, in a fixed order."""
+
+    def apply(self, pos: Position, action: Action) -> Position:
+        """The position after ``action`` (IllegalMove if it is not legal)."""
+
+    def end_phase(self, pos: Position) -> Position:
+        """Close the action or the recovery phase."""
+
+    def parse(self, text: str, pos: Position) -> Action:
+        """The action a reader's notation names (IllegalMove if none)."""
+
+    def write(self, action: Action, pos: Position) -> str:
+        """The notation of ``action``."""
+
+    def ai_turn(self, pos: Position) -> list[Action]:
+        """The AI's actions for the turn to move, recovery tasks included."""
+
+    def to_json(self, pos: Position) -> dict[str, object]:
+        """DESIGN §12's POSITION."""
+
+
+class VoteError(AnkoError):
+    """A vote the game cannot play: ``where`` is its path under the campaign (``("moves", "g1t3", 0)``)."""
+
+    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{'.'.join(str(w) for w in where)}: {message}")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What the campaign fixes for its games."""
+
+    readers: Team
+    """The side the readers play."""
+    cards: bool = False
+    turn_limit: int = TURN_LIMIT
+    games: int = 1
+    moves: Mapping[str, Any] = field(default_factory=dict)
+    """Votes keyed ``g<game>t<part>``: a list of moves, or ``{actions: [...], recovery: [...]}``."""
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Setup:
+        """The setup of a validated campaign."""
+        opts = data.get("options", {})
+        return cls(data["side"], bool(opts.get("cards", False)), int(opts.get("turn_limit", TURN_LIMIT)),
+                   int(opts.get("games", 1)), data.get("moves", {}))
+
+    @property
+    def ai(self) -> Team:
+        """The AI's side."""
+        return other(self.readers)
+
+
+@dataclass
+class GameStory:
+    """One game told as chapter records, and how it ended (None: not played to its end)."""
+
+    arc: int
+    chapters: list[Record]
+    end: Record | None
+
+
+def other(side: Team) -> Team:
+    """The opposing side."""
+    return "DEF" if side == "ATK" else "ATK"
+
+
+def vote_key(arc: int, part: int) -> str:
+    """The vote's key: ``g1t3``."""
+    return f"g{arc}t{part}"
+
+
+class Table:
+    """One game at the table: the game's functions, the campaign's setup, the position."""
+
+    def __init__(self, game: Game, setup: Setup, arc: int) -> None:
+        self.game, self.setup, self.arc = game, setup, arc
+        self.pos = game.standard_position()
+
+    # --- a whole game -----------------------------------------------------------------------------------------
+
+    def play(self, last_part: int | None = None) -> GameStory:
+        """Chapters 1..``last_part`` (None: to the game's end)."""
+        chapters: list[Record] = []
+        end: Record | None = None
+        part = 0
+        while end is None and (last_part is None or part < last_part):
+            part += 1
+            turns, end = self.chapter(part)
+            chapters.append({"arc": self.arc, "part": part, "turns": turns, "end": end,
+                             "vote": None if end else self.vote(part + 1)})
+        return GameStory(self.arc, chapters, end)
+
+    def chapter(self, part: int) -> tuple[list[Record], Record | None]:
+        """The turns of chapter ``part``: up to the readers' turn, then the AI's reply; the game's end if it came."""
+        turns: list[Record] = []
+        readers_done = False
+        while True:
+            ours = self.pos.to_move == self.setup.readers
+            if ours:
+                turns.append(self.readers_turn(vote_key(self.arc, part)))
+            else:
+                turns.append(self.ai_turn())
+            if self.pos.touchdown:
+                return turns, {"winner": self.pos.touchdown, "how": "touchdown", "turn": turns[-1]["n"]}
+            if self.pos.turn > self.setup.turn_limit:
+                return turns, {"winner": None, "how": "limit", "turn": self.setup.turn_limit}
+            if readers_done or (ours and self.pos.to_move == self.setup.readers):
+                return turns, None
+            readers_done = readers_done or ours
+
+    # --- turns ------------------------------------------------------------------------------------------------
+
+    def readers_turn(self, key: str) -> Record:
+        """The readers' turn from their vote ``key`` (the AI for them when there is none)."""
+        vote = self.setup.moves.get(key)
+        if vote is None:
+            return self.ai_turn(coach="ai", fallback=key)
+        before = self.pos
+        if isinstance(vote, Mapping):
+            actions, recovery = list(vote.get("actions", [])), vote.get("recovery")
+            act_at: tuple[str | int, ...] = ("moves", key, "actions")
+            rec_at: tuple[str | int, ...] = ("moves", key, "recovery")
+        else:
+            actions, recovery, act_at, rec_at = list(vote), None, ("moves", key), ("moves", key)
+        done: list[Record] = []
+        for i, text in enumerate(actions):
+            where = (*act_at, i)
+            if self.pos.touchdown:
+                raise VoteError(where, f"the game is over: {self.pos.touchdown} scored a touchdown with the move "
+                                       f"before")
+            if self.pos.phase != "action":
+                raise VoteError(where, "the action phase is over (no action points left)")
+            done.append(self.voted(str(text), where))
+        recovered: list[Record] = []
+        lost = 0
+        if not self.pos.touchdown:
+            lost = self.close_actions()
+            for i, text in enumerate(recovery or []):
+                recovered.append(self.voted(str(text), (*rec_at, i), recovery=True))
+            recovered += self.finish_recovery(auto=True)
+            self.pos = self.game.end_phase(self.pos)
+        return self.turn_record(before, "readers", key, done, recovered, lost)
+
+    def ai_turn(self, coach: str = "ai", fallback: str | None = None) -> Record:
+        """The AI's turn (``fallback``: the readers' vote key it stands in for)."""
+        before = self.pos
+        plan = self.game.ai_turn(before)
+        done: list[Record] = []
+        recovered: list[Record] = []
+        lost = 0
+        for a in plan:
+            if self.pos.touchdown:
+                break
+            if a.kind in RECOVERY_KINDS and self.pos.phase == "action":
+                lost = self.close_actions()
+            if a.kind not in RECOVERY_KINDS and self.pos.phase != "action":
+                break
+            (recovered if a.kind in RECOVERY_KINDS else done).append(self.step(a, "the AI's plan"))
+        if not self.pos.touchdown:
+            if self.pos.phase == "action":
+                lost = self.close_actions()
+            recovered += self.finish_recovery(auto=False)
+            self.pos = self.game.end_phase(self.pos)
+        turn = self.turn_record(before, coach, fallback, done, recovered, lost)
+        explain = getattr(self.game, "ai_reason", None)
+        if callable(explain):
+            turn["reason"] = str(explain(before, plan))
+        return turn
+
+    def close_actions(self) -> int:
+        """End the action phase; the action points left unused (lost)."""
+        lost = self.pos.pa
+        self.pos = self.game.end_phase(self.pos)
+        return lost
+
+    def finish_recovery(self, auto: bool) -> list[Record]:
+        """Resolve every compulsory task still open, as the AI would (else the first in the game's order)."""
+        out: list[Record] = []
+        for _ in range(MAX_TASKS):
+            legal = self.game.legal_actions(self.pos)
+            if not legal:
+                return out
+            plan = self.game.ai_turn(self.pos)
+            choice = plan[0] if plan and plan[0] in legal else legal[0]
+            rec = self.step(choice, "a recovery task")
+            rec["auto"] = auto
+            out.append(rec)
+        raise AnkoError(f"turn {self.pos.turn}: the recovery phase still offers tasks after {MAX_TASKS} (a bug in "
+                        f"the game)")
+
+    def voted(self, text: str, where: tuple[str | int, ...], recovery: bool = False) -> Record:
+        """Play one voted move, or a VoteError at ``where`` listing the named piece's legal moves."""
+        pos = self.pos
+        try:
+            action = self.game.parse(text, pos)
+        except IllegalMove as exc:
+            raise VoteError(where, self.refusal(text, str(exc))) from None
+        if action.kind in CARD_KINDS and not self.setup.cards:
+            raise VoteError(where, f"{text!r} needs card mode (options.cards is false)")
+        if (action.kind in RECOVERY_KINDS) != recovery:
+            phase = "recovery" if recovery else "action"
+            raise VoteError(where, f"{text!r} is not a move of the {phase} phase")
+        try:
+            rec = self.step(action, "")
+        except IllegalMove as exc:
+            raise VoteError(where, self.refusal(text, str(exc))) from None
+        return rec
+
+    def refusal(self, text: str, why: str) -> str:
+        """Why ``text`` is refused, with the legal moves of the piece it names (or of every piece)."""
+        legal = self.options()
+        if text not in why:
+            why = f"{text!r}: {why}"
+        m = PIECE.match(text)
+        named = f"{m.group(1).upper().replace('□', 'S').replace('■', 'S')}{m.group(2)}" if m else None
+        pid = f"{self.pos.to_move}-{named}" if named else None
+        mine = [w for a, w in legal if a.piece == pid] if pid else []
+        if pid and not any(p.id == pid for p in self.pos.pieces):
+            return f"{why} (no piece {named} on the {self.pos.to_move} side)"
+        shown = mine if pid else [w for _, w in legal]
+        if shown and all(w in why for w in shown):
+            return why
+        who = f"of {named}" if pid else "now"
+        listed = ", ".join(shown[:SHOWN]) + (f" … and {len(shown) - SHOWN} more" if len(shown) > SHOWN else "")
+        return f"{why}; legal moves {who}: {listed or 'none'}"
+
+    def options(self) -> list[tuple[Action, str]]:
+        """The legal actions now with their notation (card actions only in card mode)."""
+        return [(a, self.game.write(a, self.pos)) for a in self.game.legal_actions(self.pos)
+                if self.setup.cards or a.kind not in CARD_KINDS]
+
+    def step(self, action: Action, whose: str) -> Record:
+        """Apply one action; its record (an IllegalMove from a voted move propagates; from the AI it is a bug)."""
+        before = self.pos
+        notation = self.game.write(action, before)
+        try:
+            self.pos = self.game.apply(before, action)
+        except IllegalMove as exc:
+            if not whose:
+                raise
+            raise AnkoError(f"turn {before.turn}: {whose} holds an illegal action {notation!r}: {exc} (a bug in the "
+                            f"game)") from None
+        return action_record(action, notation, before, self.pos)
+
+    def turn_record(self, before: Position, coach: str, key: str | None, actions: list[Record],
+                    recovery: list[Record], lost: int) -> Record:
+        """DESIGN §12's turn, and what the chapter adds (whose vote, the AI's motive, unused PA)."""
+        side = before.to_move
+        return {"n": before.turn, "side": side, "coach": "readers" if coach == "readers" else "ai",
+                "readers_side": side == self.setup.readers, "vote": key,
+                "fallback": side == self.setup.readers and coach != "readers",
+                "kickoff": before.turn == 1, "before": self.game.to_json(before), "actions": actions,
+                "recovery": recovery, "after": self.game.to_json(self.pos), "pe": dict(self.pos.pe),
+                "touchdown": self.pos.touchdown, "pa_lost": lost, "motive": motive(side, actions, recovery)}
+
+    # --- the next vote ----------------------------------------------------------------------------------------
+
+    def vote(self, part: int) -> Record:
+        """What readers may vote for chapter ``part``: counts by piece, examples, every legal first action."""
+        by_piece: dict[str, list[str]] = {}
+        for a, written in self.options():
+            by_piece.setdefault(a.piece, []).append(written)
+        pieces = [{"piece": pid, "label": label(pid), "count": len(ws), "moves": ws} for pid, ws in by_piece.items()]
+        examples = [p["moves"][0] for p in pieces][:4]  # type: ignore[index]
+        return {"key": vote_key(self.arc, part), "turn": self.pos.turn, "side": self.pos.to_move,
+                "pa": self.pos.pa, "pe": self.pos.pe.get(self.pos.to_move, 0), "cards": self.setup.cards,
+                "total": sum(len(ws) for ws in by_piece.values()), "pieces": pieces, "examples": examples}
+
+
+def action_record(a: Action, notation: str, before: Position, after: Position) -> Record:
+    """DESIGN §12's action (``piece, kind, from, to, over, target, pa``) with its notation and what it did."""
+    mover = next((p for p in before.pieces if p.id == a.piece), None)
+    rec: Record = {"piece": a.piece, "kind": a.kind, "from": a.frm, "to": a.to, "over": a.over, "target": a.target,
+                   "pa": a.pa, "push_to": a.push_to, "ball_to": a.ball_to, "notation": notation,
+                   "label": label(a.piece), "type": mover.type if mover else None,
+                   "target_label": _maybe_label(a.target), "ball_to_label": _maybe_label(a.ball_to),
+                   "shape": shape(a.frm, a.to), "pa_left": after.pa, "effects": effects(before, after, a.piece)}
+    if a.kind in RECOVERY_KINDS:
+        rec["also"], rec["auto"] = a.push_to, False
+    return rec
+
+
+def _maybe_label(value: str | None) -> str | None:
+    """A piece id's label (``DEF-O1`` → ``o1``); None for a square or nothing."""
+    return label(value) if value and "-" in value else None
+
+
+def shape(frm: str | None, to: str | None) -> str | None:
+    """The path's shape: ``diag1``, ``diag2``, ``line2`` … (None when it is not a plain path)."""
+    if not frm or not to:
+        return None
+    from .board import coords
+    (c1, r1), (c2, r2) = coords(frm), coords(to)
+    dc, dr = abs(c2 - c1), abs(r2 - r1)
+    if dc == dr and dc:
+        return f"diag{dc}"
+    if (dc == 0) != (dr == 0):
+        return f"line{dc + dr}"
+    return None
+
+
+def effects(before: Position, after: Position, actor: str) -> list[Record]:
+    """What changed besides the actor's own move: states, pushed pieces, the ball, a touchdown."""
+    out: list[Record] = []
+    old = {p.id: p for p in before.pieces}
+    for p in after.pieces:
+        q = old.get(p.id)
+        if q is None:
+            continue
+        if q.state != p.state:
+            out.append({"kind": "state", "piece": p.id, "label": label(p.id), "state": p.state, "was": q.state})
+        if q.square != p.square and p.id != actor:
+            out.append({"kind": "moved", "piece": p.id, "label": label(p.id), "to": p.square})
+    holder = next((p.id for p in after.pieces if p.ball), None)
+    if holder is not None and holder != next((p.id for p in before.pieces if p.ball), None):
+        out.append({"kind": "ball", "piece": holder, "label": label(holder)})
+    if after.free_ball and after.free_ball != before.free_ball:
+        out.append({"kind": "free_ball", "square": after.free_ball})
+    if after.touchdown and not before.touchdown:
+        out.append({"kind": "touchdown", "side": after.touchdown})
+    return out
+
+
+def motive(side: Team, actions: Sequence[Record], recovery: Sequence[Record]) -> str:
+    """The turn in one word for the AI's sentence: touchdown, steal, knockdown, block, pass, carry or shape."""
+    fx = [e for a in actions for e in a["effects"]]
+    if any(e["kind"] == "touchdown" for e in fx):
+        return "touchdown"
+    if any(e["kind"] == "ball" and str(e["piece"]).startswith(side) for e in fx) and \
+            any(a["kind"] in ("dodge", "tactical_dodge", "block", "move") for a in actions):
+        return "steal" if any(a["kind"] != "move" for a in actions) else "pickup"
+    if any(e["kind"] == "state" and e["state"] == "down" and not str(e["piece"]).startswith(side) for e in fx):
+        return "knockdown"
+    if any(a["kind"] in ("block", "protect") for a in actions):
+        return "block"
+    if any(a["kind"] in ("handoff", "short_pass", "long_pass") for a in actions):
+        return "pass"
+    if not actions:
+        return "wait"
+    return "shape"
+
+
+def play_game(game: Game, setup: Setup, arc: int, last_part: int | None = None) -> GameStory:
+    """Game ``arc`` of the campaign, chapters 1..``last_part`` (None: to its end)."""
+    return Table(game, setup, arc).play(last_part)
+
+
+def opening(game: Game, setup: Setup) -> Record:
+    """Chapter 0's board: the standard formation, DEF's opening turn when the readers play ATK, the first vote."""
+    table = Table(game, setup, 1)
+    start = game.to_json(table.pos)
+    turns = [] if table.pos.to_move == setup.readers else [table.ai_turn()]
+    return {"start": start, "turns": turns, "vote": table.vote(1)}
+
+
+def check_votes(game: Game, setup: Setup) -> None:
+    """Play every game as far as its last vote; a VoteError for the first vote the game cannot play."""
+    voted: dict[int, int] = {}
+    for key in setup.moves:
+        m = re.fullmatch(r"g(\d+)t(\d+)", key)
+        if m:
+            arc, part = int(m.group(1)), int(m.group(2))
+            if arc > setup.games:
+                raise VoteError(("moves", key), f"the campaign plays {setup.games} game(s) (options.games)")
+            voted[arc] = max(voted.get(arc, 0), part)
+    for arc, last in sorted(voted.items()):
+        story = play_game(game, setup, arc, last)
+        if story.end is not None and len(story.chapters) < last:
+            ended = len(story.chapters)
+            late = min((k for k in setup.moves if re.fullmatch(rf"g{arc}t(\d+)", k)
+                        and int(k.split("t")[1]) > ended), key=lambda k: int(k.split("t")[1]))
+            how = "a touchdown" if story.end["how"] == "touchdown" else "the turn limit"
+            raise VoteError(("moves", late), f"game {arc} ended in chapter {ended} ({how}); no chapter {late} follows")
+
+
+__all__ = ["CARD_KINDS", "Game", "GameStory", "RECOVERY_KINDS", "Setup", "TURN_LIMIT", "Table", "VoteError",
+           "action_record", "check_votes", "effects", "motive", "opening", "other", "play_game", "shape", "vote_key"]

@@ -1,0 +1,114 @@
+"""BALL (003): the ruleset class — a game (or a series) between the readers' side and the AI, told a turn pair
+per chapter from the readers' votes.
+
+The game itself (positions, legal actions, notation, the AI) is :mod:`.game`; the anko calls it only through
+:attr:`Ball.game` (the contract module :mod:`.game.api`; tests swap in a fake). :mod:`.play` turns a game into
+chapter records, :mod:`.board` draws the board, ``setup/`` holds the campaign schema and ``new``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+from ...campaign import Campaign
+from ...chapters import Chapter, ChapterKey, KeyStyle, Record, Run
+from ...errors import AnkoError
+from ...info import NewOption, RulesetInfo, Units
+from ...resources import Resources
+from ...ruleset import NewCampaign, Ruleset, Start
+from ...schema import Node
+from ..bloodbowl.glossary import with_glossary
+from . import board
+from .game import api
+from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, play_game
+from .setup.new import FILENAME, new_campaign
+from .setup.schema import campaign_schema
+
+PARTS = TURN_LIMIT // 2
+"""Chapters a game has at most: one readers' turn each under the designed turn limit."""
+
+
+def _board(position: Mapping[str, Any]) -> str:
+    """The ``board`` filter: a POSITION as the monospace diagram."""
+    return board.diagram(position)
+
+
+def _label(piece_id: Any) -> str:
+    """The ``label`` filter: ``ATK-X1`` → ``X1``, ``DEF-O1`` → ``o1``."""
+    return board.label(str(piece_id))
+
+
+def _stacks(position: Mapping[str, Any]) -> str:
+    """The ``stacks`` filter: the stacks under the diagram as one sentence (empty without any)."""
+    found = board.stacks(position)
+    return "；".join(f"{s['square']} 叠放：{s.get('top', '？')}在上，{s.get('bottom', '？')}在下" for s in found)
+
+
+INFO = RulesetInfo(
+    "ball", title="BALL", units=Units("局", "轮", "game", "turn"), keys=KeyStyle(arc_prefix="g", part_prefix="t"),
+    allowed_words=frozenset({"ATK", "DEF", "BALL", "svg"}),
+    new_options=(NewOption("side", "the side the readers play: ATK or DEF", required=False, default="ATK"),
+                 NewOption("cards", "card mode: on or off", required=False, default="off"),
+                 NewOption("title", "the thread's title (default: BALL 安科：读者执 SIDE)", required=False)),
+    filters={"board": _board, "label": _label, "stacks": _stacks})
+
+
+class Ball(Ruleset):
+    """The BALL ruleset plug-in."""
+
+    name = "ball"
+    game: ClassVar[Game] = api
+    """The game the anko plays (the contract module; tests swap in a fake)."""
+
+    @property
+    def info(self) -> RulesetInfo:
+        """Games of turn pairs (``g01/t03.md``), the ``new`` options, the board filters."""
+        return INFO
+
+    def resources(self, campaign_dir: Path | None) -> Resources:
+        """The core's search path with the ``cn`` filter over this campaign's glossary."""
+        return with_glossary(self.name, campaign_dir, INFO)
+
+    def campaign_schema(self, resources: Resources) -> Node:
+        """The campaign schema; its votes are replayed in :attr:`game`."""
+        return campaign_schema(lambda: type(self).game)
+
+    def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
+        """A commented campaign for ``side`` (and ``cards``, ``title``) and its chapter 0."""
+        text, chapter0 = new_campaign(options, seed, type(self).game)
+        return NewCampaign(FILENAME, text, chapter0)
+
+    def parts(self, arc: int) -> int:
+        """Twenty chapters a game at most (forty turns); a game that ends sooner has fewer."""
+        return PARTS
+
+    def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
+        """The designed numbers the rules post prints."""
+        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS)}
+
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+        """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""
+        data = campaign.data
+        setup = Setup.of(data)
+        if until.arc > setup.games:
+            raise AnkoError(f"{campaign.path.name}: the campaign plays {setup.games} game(s) (options.games); there "
+                            f"is no game {until.arc}")
+        story = play_game(type(self).game, setup, until.arc, until.part)
+        common = {"ruleset": self.name, "title": data["title"], "readers": setup.readers, "ai": setup.ai,
+                  "cards": setup.cards, "turn_limit": setup.turn_limit}
+        chapters = []
+        for rec in story.chapters:
+            picture = f"{INFO.keys.stem(ChapterKey(rec['arc'], rec['part']))}.svg"
+            results: Record = {**common, **rec, "picture": picture}
+            caption = f"BALL 第{rec['arc']}局第{rec['part']}轮之后"
+            chapters.append(Chapter(rec["arc"], rec["part"], results,
+                                    files={picture: board.svg(rec["turns"][-1]["after"], caption)}))
+        summary = {**common, "arc": until.arc, "end": story.end,
+                   "chapters": [{"part": r["part"], "turns": [t["n"] for t in r["turns"]],
+                                 "fallback": any(t["fallback"] for t in r["turns"])} for r in story.chapters]}
+        return Run(chapters, summary)
+
+
+__all__ = ["Ball", "INFO", "PARTS"]

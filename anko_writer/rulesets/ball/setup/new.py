@@ -1,0 +1,53 @@
+"""``anko-writer new --ruleset ball``: a commented campaign file and chapter 0 (the standard formation, the
+notation, how to vote; the AI's opening turn when the readers play ATK)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from ....chapters import Chapter
+from ....errors import AnkoError
+from ..play import TURN_LIMIT, Game, Setup, opening
+
+FILENAME = "ball.yaml"
+"""The campaign file ``new`` writes."""
+SWITCH = {"on": True, "off": False, "true": True, "false": False, "yes": True, "no": False}
+"""The words ``--option cards=…`` accepts."""
+
+
+def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str, Chapter]:
+    """The campaign text and chapter 0 for ``options`` (``side``, ``cards``, ``title``)."""
+    side = options.get("side", "ATK").strip().upper()
+    if side not in ("ATK", "DEF"):
+        raise AnkoError(f"--option side: expected ATK or DEF, got {options.get('side')!r}")
+    cards_word = options.get("cards", "off").strip().lower()
+    if cards_word not in SWITCH:
+        raise AnkoError(f"--option cards: expected on or off, got {options.get('cards')!r}")
+    cards = SWITCH[cards_word]
+    title = options.get("title") or f"BALL 安科：读者执 {side}"
+    text = (
+        "# BALL（003）安科战役：读者执一方，与 AI 对弈。没有骰子，每一步都由读者投票决定。\n"
+        "ruleset: ball\n"
+        f"title: {json.dumps(title, ensure_ascii=False)}\n"
+        "# 种子：核心要求每个战役都有种子；BALL 不掷骰，这个数字不影响任何结果（仍请保密）。\n"
+        f"seed: {seed}\n"
+        f"side: {side}          # 读者执哪一方：ATK（开局持球）或 DEF（先手）；另一方由 AI 执掌\n"
+        "options:\n"
+        f"  cards: {'true' if cards else 'false'}     # 卡牌模式（PE）：true 开，false 关\n"
+        f"  turn_limit: {TURN_LIMIT}   # 回合上限（双方回合合计）；到时无人达阵即为平局（设计）\n"
+        "  games: 1         # 本战役共几局，每局从标准阵型重新开始\n"
+        "# 读者投票：键为 g<局>t<轮>，值为这一轮我方按顺序执行的行动（写法见序章与开帖），例如：\n"
+        "#   g1t1: [\"X3 E5-G7\", \"O1 阻挡 F8\"]\n"
+        "#   g1t2:\n"
+        "#     actions: [\"X5 F6-G7\"]\n"
+        "#     recovery: [\"扶起 X2 D4\"]     # 恢复阶段的选择（可省略，省略的由 AI 代选）\n"
+        "# 没有投票的一轮由 AI 代我方行动，章节里会写明。\n"
+        "moves: {}\n")
+    setup = Setup(side, cards)  # type: ignore[arg-type]
+    results = {"ruleset": "ball", "arc": 0, "part": 0, "title": title, "readers": side, "ai": setup.ai,
+               "cards": cards, "turn_limit": TURN_LIMIT, **opening(game, setup)}
+    return text, Chapter(0, 0, results, "chapter0.md.j2")
+
+
+__all__ = ["FILENAME", "new_campaign"]

@@ -1,0 +1,201 @@
+"""BALL through the real command line on the fake game: new, check, chapter, arc, verify, export; votes played,
+illegal votes located, missing votes played by the AI, determinism, the JSON contract, prose without English."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from anko_writer.render import find_problems
+from anko_writer.rulesets.ball.ruleset import INFO
+from tests.ball.conftest import fails, new_campaign, run
+
+TURN_KEYS = {"n", "side", "coach", "kickoff", "before", "actions", "recovery", "after", "pe", "touchdown"}
+ACTION_KEYS = {"piece", "kind", "from", "to", "over", "target", "pa"}
+POSITION_KEYS = {"pieces", "free_ball", "usable"}
+
+
+def prose(md: str) -> list[str]:
+    """Prose problems of a chapter, diagrams included (they never spell a word)."""
+    return find_problems(md, INFO.allowed_words)
+
+
+def with_moves(camp: Path, moves: str, turn_limit: int = 40) -> Path:
+    """The campaign with ``moves: {}`` replaced by ``moves`` (YAML text) and the turn limit set."""
+    text = camp.read_text(encoding="utf-8").replace("moves: {}\n", moves)
+    text = text.replace("turn_limit: 40", f"turn_limit: {turn_limit}")
+    camp.write_text(text, encoding="utf-8")
+    return camp
+
+
+@pytest.fixture(scope="session")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new ATK campaign (shared: copy before editing)."""
+    return new_campaign(tmp_path_factory.mktemp("ball"))
+
+
+@pytest.fixture(scope="session")
+def game_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
+    """Game 1 written by ``arc --arc 1`` with no votes: the output folder."""
+    out = tmp_path_factory.mktemp("g1") / "out"
+    run("arc", campaign, "--arc", "1", "--out", out)
+    return out
+
+
+def copy(camp: Path, tmp: Path) -> Path:
+    """A private copy of the shared campaign file."""
+    shutil.copy(camp, tmp / "ball.yaml")
+    return tmp / "ball.yaml"
+
+
+def test_new_writes_a_commented_campaign_and_chapter0(campaign: Path) -> None:
+    text = campaign.read_text(encoding="utf-8")
+    assert "ruleset: ball" in text and "side: ATK" in text and "# 读者投票" in text and "不掷骰" in text
+    ch0 = (campaign.parent / "ball-chapter0.md").read_text(encoding="utf-8")
+    assert "## 标准阵型" in ch0 and "```\n   A  B  C" in ch0 and "## 记谱法" in ch0 and ":::: vote" in ch0
+    assert "（g1t1）" in ch0 and "第一回合 · AI（DEF）" in ch0  # the readers play ATK: DEF's opening is shown
+    assert prose(ch0) == []
+    assert run("check", campaign).startswith(f"ok: {campaign}")
+
+
+def test_new_refuses_a_bad_side(tmp_path: Path) -> None:
+    out = fails("new", tmp_path, "--ruleset", "ball", "--option", "side=MID", "--seed", "604215938477120365")
+    assert "side: expected ATK or DEF" in out and not (tmp_path / "ball.yaml").exists()
+
+
+def test_one_chapter_without_a_vote(campaign: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    written = run("chapter", campaign, "--arc", "1", "--part", "1", "--out", out)
+    assert "g01/t01.md" in written and "g01/t01.svg" in written and "rules.md" in written
+    md = (out / "g01/t01.md").read_text(encoding="utf-8")
+    assert md.startswith("# 第一局 · 第一轮") and ":::: vote" in md and "::: fold 全部合法行动" in md
+    assert "g1t1" in md and "![第一轮之后的棋盘](t01.svg)" in md
+    rec = json.loads((out / "g01/t01.json").read_text(encoding="utf-8"))
+    ours = [t for t in rec["turns"] if t["side"] == "ATK"]
+    assert [t["n"] for t in rec["turns"]] == [1, 2, 3] and ours[0]["fallback"] and ours[0]["coach"] == "ai"
+    assert any(p in md for p in ("由 AI 代我方行动", "由 AI 代走", "AI 暂时替我方执子"))
+    assert prose(md) == [] and prose((out / "rules.md").read_text(encoding="utf-8")) == []
+    assert (out / "g01/t01.svg").read_text(encoding="utf-8").startswith("<svg")
+
+
+def test_a_whole_game(game_one: Path) -> None:
+    g01 = game_one / "g01"
+    chapters = sorted(g01.glob("t*.md"))
+    assert chapters and (g01 / "index.md").is_file()
+    for md_path in chapters:
+        md = md_path.read_text(encoding="utf-8")
+        assert prose(md) == [], (md_path, prose(md))
+        assert (g01 / f"{md_path.stem}.svg").is_file()
+        rec = json.loads(md_path.with_suffix(".json").read_text(encoding="utf-8"))
+        assert (rec["ruleset"], rec["arc"], rec["part"]) == ("ball", 1, int(md_path.stem[1:]))
+        for t in rec["turns"]:
+            assert TURN_KEYS <= t.keys() and t["coach"] in ("readers", "ai") and set(t["pe"]) == {"ATK", "DEF"}
+            assert POSITION_KEYS <= t["before"].keys() and POSITION_KEYS <= t["after"].keys()
+            for a in t["actions"]:
+                assert ACTION_KEYS <= a.keys()
+    last = json.loads(chapters[-1].with_suffix(".json").read_text(encoding="utf-8"))
+    assert last["end"]["how"] == "touchdown" and last["vote"] is None
+    assert "## 终局" in chapters[-1].read_text(encoding="utf-8")
+    assert "达阵" in (g01 / "index.md").read_text(encoding="utf-8")
+
+
+def test_verify_and_export(game_one: Path, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    shutil.copytree(game_one, out)
+    run("verify", out)
+    assert "post(s)" in run("export", out, "--forum", "nga")
+    posts = sorted((out / "export/nga").rglob("*.bbcode"))
+    assert posts and "[collapse=全部合法行动]" in "".join(p.read_text(encoding="utf-8") for p in posts)
+    run("export", out, "--forum", "html")
+    page = (out / "export/html/g01.html").read_text(encoding="utf-8")
+    assert '<img src="t01.svg"' in page and "<details><summary>全部合法行动</summary>" in page
+    run("verify", out)
+
+
+def test_votes_are_played(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 I2-J3", "X1 A2-B3"]\n')
+    run("chapter", camp, "--arc", "1", "--part", "1")
+    md = (tmp_path / "out/g01/t01.md").read_text(encoding="utf-8")
+    rec = json.loads((tmp_path / "out/g01/t01.json").read_text(encoding="utf-8"))
+    ours = rec["turns"][1]
+    assert ours["coach"] == "readers" and not ours["fallback"] and ours["vote"] == "g1t1"
+    assert [a["notation"] for a in ours["actions"]] == ["X5 I2-J3", "X1 A2-B3"]
+    assert ours["actions"][0]["from"] == "I2" and ours["actions"][0]["to"] == "J3" and ours["actions"][0]["pa"] == 1
+    assert "`X5 I2-J3`、`X1 A2-B3`" in md and prose(md) == []
+
+
+def test_an_illegal_vote_is_located(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1:\n    - "X5 I2-J3"\n    - "X5 J3-J5"\n')
+    for command in (("check", camp), ("chapter", camp, "--arc", "1", "--part", "1")):
+        out = fails(*command)
+        line = camp.read_text(encoding="utf-8").splitlines().index('    - "X5 J3-J5"') + 1
+        assert re.search(rf"ball\.yaml:{line}:7: moves\.g1t1\[1\]: 'X5 J3-J5' is not legal", out), out
+        assert "X5 J3-K4" in out  # the named piece's legal moves are listed
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_illegal_recovery_or_piece_is_located(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(copy(campaign, tmp_path),
+                      'moves:\n  g1t2:\n    actions: ["X9 A2-B3"]\n    recovery: []\n')
+    out = fails("check", camp)
+    line = camp.read_text(encoding="utf-8").splitlines().index('    actions: ["X9 A2-B3"]') + 1
+    assert f"ball.yaml:{line}:15: moves.g1t2.actions[0]:" in out and "no piece X9" in out
+
+
+def test_a_vote_after_the_end_is_refused(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t3: ["X1 A2-B3"]\n', 4)
+    out = fails("check", camp)
+    assert "moves.g1t3:" in out and "ended in chapter 2 (the turn limit)" in out
+
+
+def test_the_turn_limit_ends_in_a_draw(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(copy(campaign, tmp_path), "moves: {}\n", 5)
+    run("arc", camp, "--arc", "1")
+    chapters = sorted((tmp_path / "out/g01").glob("t*.md"))
+    assert [p.stem for p in chapters] == ["t01", "t02"]
+    last = chapters[-1].read_text(encoding="utf-8")
+    assert "平局" in last and ":::: vote" not in last
+    assert json.loads(chapters[-1].with_suffix(".json").read_text(encoding="utf-8"))["end"] == \
+        {"winner": None, "how": "limit", "turn": 5}
+
+
+def test_schema_errors_are_located(campaign: Path, tmp_path: Path) -> None:
+    camp = copy(campaign, tmp_path)
+    camp.write_text(camp.read_text(encoding="utf-8").replace("side: ATK", "side: MID"), encoding="utf-8")
+    assert re.search(r"ball\.yaml:\d+:7: side: expected one of ATK, DEF, got 'MID'", fails("check", camp))
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1x3: ["X1 A2-B3"]\n')
+    assert re.search(r"ball\.yaml:\d+:3: moves: key 'g1x3' does not match g<game>t<part>", fails("check", camp))
+    camp = with_moves(copy(campaign, tmp_path), "moves:\n  g1t1: 3\n")
+    assert "moves.g1t1: expected a list of moves or a mapping" in fails("check", camp)
+
+
+def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path: Path) -> None:
+    outs = []
+    for k, vote in enumerate(("X1 A2-B3", "X2 C2-D3", "X2 C2-D3")):
+        folder = tmp_path / str(k)
+        folder.mkdir()
+        camp = with_moves(copy(campaign, folder), f'moves:\n  g1t1: ["X5 I2-J3"]\n  g1t5: ["{vote}"]\n')
+        run("arc", camp, "--arc", "1")
+        outs.append(folder / "out/g01")
+    files = sorted(p.name for p in outs[1].iterdir())
+    assert files == sorted(p.name for p in outs[2].iterdir())
+    for name in files:
+        assert (outs[1] / name).read_bytes() == (outs[2] / name).read_bytes(), name
+    for part in range(1, 5):
+        for ext in ("md", "json", "svg"):
+            name = f"t{part:02d}.{ext}"
+            assert (outs[0] / name).read_bytes() == (outs[1] / name).read_bytes(), name
+    assert (outs[0] / "t05.json").read_bytes() != (outs[1] / "t05.json").read_bytes()
+
+
+def test_readers_as_def_play_the_first_turn(tmp_path: Path) -> None:
+    camp = new_campaign(tmp_path, "DEF")
+    ch0 = (tmp_path / "ball-chapter0.md").read_text(encoding="utf-8")
+    assert "### 第一回合" not in ch0 and "（g1t1）：第一回合，我方（DEF）" in ch0
+    run("chapter", camp, "--arc", "1", "--part", "2")
+    rec = json.loads((tmp_path / "out/g01/t02.json").read_text(encoding="utf-8"))
+    assert [(t["n"], t["side"]) for t in rec["turns"]] == [(3, "DEF"), (4, "ATK")]
