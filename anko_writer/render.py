@@ -761,6 +761,8 @@ _MARKUP_LINE = re.compile(r":{3,}(?: fold .*| vote)?")
 _DICE_LINE = re.compile(r"「[^」]*」")
 _HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
 _CODE = re.compile(r"`[^`\n]+`")
+_LINK_TARGET = re.compile(r"(!?\[[^\]\n]*\])\([^)\n]*\)")
+"""A Markdown link or image's target (``(t03.svg)``): a file name, not prose (its text stays checked)."""
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 """A CommonMark code fence: it opens a block that a fence of the same kind, at least as long, closes."""
 _SENTENCE_END = re.compile(r"[。！？\n]+")
@@ -769,6 +771,7 @@ _SENTENCE_END = re.compile(r"[。！？\n]+")
 def _scrub(line: str) -> str:
     """A line with seal/reveal lines, dice lines, hashes and inline code (a command, an algorithm's name)
     removed (they may hold ASCII)."""
+    line = _LINK_TARGET.sub(r"\1", line)
     for pattern in (_SEALED, _DICE_LINE, _HEX, _CODE):
         line = pattern.sub(" ", line)
     return line

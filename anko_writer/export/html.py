@@ -4,13 +4,18 @@ list, tables as tables and folds as ``<details>``; for previewing a season and f
 >>> page = arc_page("第一赛季", [("m01", "# 第一月\\n\\n::: fold 明细\\n\\n| a |\\n|---|\\n| 1 |\\n:::\\n")])
 >>> "<details><summary>明细</summary>" in page and "<table>" in page and 'href="#m01"' in page
 True
+>>> page = arc_page("第一局", [("t01", "![棋盘](t01.svg)\\n")], [lambda src: "data:image/svg+xml;base64,PHN2Zy8+"])
+>>> '<img src="data:image/svg+xml;base64,PHN2Zy8+" alt="棋盘"' in page
+True
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from html import escape
+from pathlib import Path
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -69,10 +74,35 @@ def title_of(markdown: str) -> str:
     return _title(_md().parse(markdown))
 
 
-def arc_page(title: str, chapters: Sequence[tuple[str, str]]) -> str:
-    """One page holding ``chapters`` (``(anchor, markdown)`` in order) under a contents list."""
+Images = Callable[[str], "str | None"]
+"""A chapter's image source (``t03.svg``) → the ``data:`` URI of the file beside it, or None to keep it."""
+
+
+def _inline_images(tokens: Sequence[Token], images: Images | None) -> None:
+    """Point each image at its data URI, so the page carries its pictures (no file beside it needed)."""
+    if images is None:
+        return
+    for tok in tokens:
+        for child in tok.children or []:
+            if child.type == "image" and (uri := images(str(child.attrs.get("src", "")))) is not None:
+                child.attrs["src"] = uri
+
+
+def data_uri(path: Path) -> str | None:
+    """The ``data:`` URI of an image file (SVG or PNG), or None if there is no such file or kind."""
+    kind = {".svg": "image/svg+xml", ".png": "image/png"}.get(path.suffix.lower())
+    if kind is None or not path.is_file():
+        return None
+    return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+
+
+def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[Images | None] = ()) -> str:
+    """One page holding ``chapters`` (``(anchor, markdown)`` in order) under a contents list; ``images``
+    (one per chapter) inline the pictures each chapter links to."""
     md = _md()
     parsed = [(anchor, md.parse(text)) for anchor, text in chapters]
+    for (_, toks), resolve in zip(parsed, images):
+        _inline_images(toks, resolve)
     items = "\n".join(f'<li><a href="#{escape(a)}">{escape(_title(toks) or a)}</a></li>' for a, toks in parsed)
     body = "\n".join(f'<article id="{escape(a)}">\n{md.renderer.render(toks, md.options, {})}</article>'
                      for a, toks in parsed)
@@ -82,4 +112,4 @@ def arc_page(title: str, chapters: Sequence[tuple[str, str]]) -> str:
             f"<h1>{escape(title)}</h1>\n<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n</body>\n</html>\n")
 
 
-__all__ = ["STYLE", "arc_page", "title_of"]
+__all__ = ["Images", "STYLE", "arc_page", "data_uri", "title_of"]

@@ -19,7 +19,7 @@ from ..errors import AnkoError
 from ..order import is_arc_dir, place
 from ..textfile import read_text
 from .doc import Block, Fold, Heading, MarkupError, Para, Vote, parse, plain, text_line
-from .html import arc_page, title_of
+from .html import Images, arc_page, data_uri, title_of
 from .markup import SEP, render
 from .profile import Profile
 from .script import to_traditional
@@ -150,7 +150,19 @@ def _posts(srcs: Sequence[Source], p: Profile) -> list[Post]:
     return out
 
 
-def _pages(srcs: Sequence[Source], p: Profile) -> list[Post]:
+def _images(out: Path, src: Source) -> Images:
+    """The pictures a chapter links to, read from beside it (a relative link inside OUT only)."""
+    folder = (out / src.rel).parent
+
+    def resolve(link: str) -> str | None:
+        target = (folder / link).resolve()
+        if "://" in link or link.startswith("data:") or not target.is_relative_to(out.resolve()):
+            return None
+        return data_uri(target)
+    return resolve
+
+
+def _pages(out: Path, srcs: Sequence[Source], p: Profile) -> list[Post]:
     """The ``html`` profile: one page per arc (the rules post opens the first one)."""
     rules = [s for s in srcs if not s.arc]
     arcs: dict[str, list[Source]] = {}
@@ -162,7 +174,7 @@ def _pages(srcs: Sequence[Source], p: Profile) -> list[Post]:
         shown = (rules if i == 0 else []) + chapters
         title = title_of(chapters[0].text.split("\n", 1)[0]).split(" · ")[0] or arc
         items = [(PurePosixPath(s.rel).stem if s.arc else "rules", s.text) for s in shown]
-        text = arc_page(title, items)
+        text = arc_page(title, items, [_images(out, s) for s in shown])
         pages.append(Post(f"{arc}{p.extension}", title, text, p.size(text)))
     return pages
 
@@ -184,7 +196,7 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     if script == "hant":
         srcs = [Source(s.rel, s.arc, to_traditional(s.text, region)) for s in srcs]
     folder = f"export/{p.name}" + ({"tw": "-hant"}.get(region, f"-hant-{region}") if script == "hant" else "")
-    posts = _pages(srcs, p) if p.format == "html" else _posts(srcs, p)
+    posts = _pages(out, srcs, p) if p.format == "html" else _posts(srcs, p)
     files = {f"{folder}/{post.rel}": post.text for post in posts}
     files[f"{folder}/{INDEX}"] = _index(posts, p)
     return folder, files

@@ -280,3 +280,21 @@ def test_a_stray_marker_is_refused() -> None:
 def test_export_files_without_chapters(tmp_path: Path) -> None:
     with pytest.raises(Exception, match="no chapters to export"):
         export_files(tmp_path, NGA)
+
+
+def test_html_inlines_the_pictures_beside_a_chapter(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / "g01").mkdir(parents=True)
+    (out / "g01" / "t01.md").write_text("# 第一局 · 第一轮\n\n![棋盘](t01.svg)\n\n![外面](../../x.svg)\n", encoding="utf-8")
+    (out / "g01" / "t01.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg"/>', encoding="utf-8")
+    (tmp_path / "x.svg").write_text("<svg/>", encoding="utf-8")
+    assert CliRunner().invoke(app, ["export", str(out), "--forum", "html"]).exit_code == 0
+    page = (out / "export" / "html" / "g01.html").read_text(encoding="utf-8")
+    assert page.count("data:image/svg+xml;base64,") == 1  # a link out of OUT is never read
+    assert 'src="../../x.svg"' in page
+
+
+def test_prose_check_reads_link_text_not_targets() -> None:
+    from anko_writer.render import find_problems
+    assert find_problems("![第一轮之后的棋盘](t01.svg)") == []
+    assert find_problems("![board](t01.svg)") != []
