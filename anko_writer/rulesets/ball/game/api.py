@@ -164,5 +164,44 @@ def action_to_json(action: Action) -> dict[str, object]:
     return impl(action)
 
 
+# Board and game facts the anko prints (additive: the rules module holds the data):
+
+def usable(square: str) -> bool:
+    """Is ``square`` (``E5``) a striped, usable square of the board (designed, see :mod:`.rules`)?"""
+    from .rules import USABLE
+    return square in USABLE
+
+
+def scoring_rows(side: Team) -> tuple[int, int]:
+    """The rows of the end zone ``side`` scores in: ATK attacks towards rows 16–17, DEF towards rows 1–2."""
+    from .rules import SCORING_ROWS
+    return SCORING_ROWS[side]
+
+
+def usable_rule() -> str:
+    """DESIGN §12's ``usable``: the usable squares, end zones and attack direction in words."""
+    from .rules import USABLE_RULE
+    return USABLE_RULE
+
+
+def turn_limit() -> int:
+    """The designed turn limit: after this turn without a touchdown the game ends and DEF wins."""
+    from .rules import TURN_LIMIT
+    return TURN_LIMIT
+
+
+def cards() -> dict[str, tuple[str, int]]:
+    """Card mode's cards: key → (Chinese name, PE cost); each a special action costing 0 PA."""
+    from .rules import CARDS
+    return dict(CARDS)
+
+
+def pe_table() -> dict[str, int]:
+    """Card mode's PE table (designed): PE earned by each action kind."""
+    from .rules import PE_TABLE
+    return dict(PE_TABLE)
+
+
 __all__ = ["action_to_json", "ai_explain", "play_turn", "winner", "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
-           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write"]
+           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write",
+           "usable", "scoring_rows", "usable_rule", "turn_limit", "cards", "pe_table"]
