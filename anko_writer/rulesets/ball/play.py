@@ -66,8 +66,8 @@ class Game(Protocol):
     def to_json(self, pos: Position) -> dict[str, object]:
         """DESIGN §12's POSITION."""
 
-    def ai_explain(self, pos: Position) -> str:
-        """The sentence that explains the AI's choice from ``pos``, with its chosen line's score parts."""
+    def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
+        """The AI's actions and ``ai_explain``'s sentence (its chosen line's score parts), from one search."""
 
     def winner(self, pos: Position) -> Team | None:
         """The side that won (a touchdown, or DEF after the game's turn limit); None while the game runs."""
@@ -202,7 +202,8 @@ class Table:
     def ai_turn(self, coach: str = "ai", fallback: str | None = None) -> Record:
         """The AI's turn (``fallback``: the readers' vote key it stands in for)."""
         before = self.pos
-        plan = [a for a in self.game.ai_turn(before) if self.setup.cards or a.kind not in CARD_KINDS]
+        plan, reason = self.game.ai_plan(before)
+        plan = [a for a in plan if self.setup.cards or a.kind not in CARD_KINDS]
         done: list[Record] = []
         recovered: list[Record] = []
         lost = 0
@@ -220,7 +221,7 @@ class Table:
             recovered += self.finish_recovery(auto=False)
             self.pos = self.game.end_phase(self.pos)
         turn = self.turn_record(before, coach, fallback, done, recovered, lost)
-        turn["reason"] = self.game.ai_explain(before)
+        turn["reason"] = reason
         return turn
 
     def close_actions(self) -> int:

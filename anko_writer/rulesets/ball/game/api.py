@@ -146,6 +146,12 @@ def ai_explain(pos: Position) -> str:
     return impl(pos)
 
 
+def ai_plan(pos: Position) -> tuple[list[Action], str]:
+    """:func:`ai_turn` and :func:`ai_explain` from one search: the AI's actions and the sentence explaining them."""
+    from .ai import ai_plan as impl
+    return impl(pos)
+
+
 def play_turn(pos: Position, actions: list[Action]) -> Position:
     """Play a whole turn's list (action-phase actions, then recovery tasks) and close both phases."""
     from .rules import play_turn as impl
@@ -204,4 +210,4 @@ def pe_table() -> dict[str, int]:
 
 __all__ = ["action_to_json", "ai_explain", "play_turn", "winner", "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
            "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write",
-           "usable", "scoring_rows", "usable_rule", "turn_limit", "cards", "pe_table"]
+           "ai_plan", "usable", "scoring_rows", "usable_rule", "turn_limit", "cards", "pe_table"]
