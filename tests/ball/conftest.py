@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
@@ -46,3 +48,17 @@ def prose(md: str) -> list[str]:
     if find_problems("![图](t01.svg)", INFO.allowed_words):
         md = IMAGE.sub(r"\1", md)
     return find_problems(md, INFO.allowed_words)
+
+
+@pytest.fixture(scope="session")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new ATK campaign (shared: copy before editing)."""
+    return new_campaign(tmp_path_factory.mktemp("ball"))
+
+
+@pytest.fixture(scope="session")
+def game_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
+    """Game 1 written by ``arc --arc 1`` with no votes: the output folder."""
+    out = tmp_path_factory.mktemp("g1") / "out"
+    run("arc", campaign, "--arc", "1", "--out", out)
+    return out

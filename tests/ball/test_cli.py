@@ -25,20 +25,6 @@ def with_moves(camp: Path, moves: str, turn_limit: int = 40) -> Path:
     return camp
 
 
-@pytest.fixture(scope="session")
-def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new ATK campaign (shared: copy before editing)."""
-    return new_campaign(tmp_path_factory.mktemp("ball"))
-
-
-@pytest.fixture(scope="session")
-def game_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
-    """Game 1 written by ``arc --arc 1`` with no votes: the output folder."""
-    out = tmp_path_factory.mktemp("g1") / "out"
-    run("arc", campaign, "--arc", "1", "--out", out)
-    return out
-
-
 def copy(camp: Path, tmp: Path) -> Path:
     """A private copy of the shared campaign file."""
     shutil.copy(camp, tmp / "ball.yaml")

@@ -21,12 +21,13 @@ from html import escape
 from typing import Any
 
 from .game import api
+from .game.api import Team
 
 COLS = "ABCDEFGHIJKLM"
 """The board's columns."""
 ROWS = 17
 """The board's rows."""
-SIDES = ("ATK", "DEF")
+SIDES: tuple[Team, Team] = ("ATK", "DEF")
 
 
 def coords(square: str) -> tuple[int, int]:
