@@ -1,4 +1,4 @@
-"""BALL through the real command line on the fake game: new, check, chapter, arc, verify, export; votes played,
+"""BALL through the real command line on the real game: new, check, chapter, arc, verify, export; votes played,
 illegal votes located, missing votes played by the AI, determinism, the JSON contract, prose without English."""
 
 from __future__ import annotations
@@ -10,18 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from anko_writer.render import find_problems
-from anko_writer.rulesets.ball.ruleset import INFO
-from tests.ball.conftest import fails, new_campaign, run
+from tests.ball.conftest import fails, new_campaign, prose, run
 
 TURN_KEYS = {"n", "side", "coach", "kickoff", "before", "actions", "recovery", "after", "pe", "touchdown"}
 ACTION_KEYS = {"piece", "kind", "from", "to", "over", "target", "pa"}
 POSITION_KEYS = {"pieces", "free_ball", "usable"}
-
-
-def prose(md: str) -> list[str]:
-    """Prose problems of a chapter, diagrams included (they never spell a word)."""
-    return find_problems(md, INFO.allowed_words)
 
 
 def with_moves(camp: Path, moves: str, turn_limit: int = 40) -> Path:
@@ -30,20 +23,6 @@ def with_moves(camp: Path, moves: str, turn_limit: int = 40) -> Path:
     text = text.replace("turn_limit: 40", f"turn_limit: {turn_limit}")
     camp.write_text(text, encoding="utf-8")
     return camp
-
-
-@pytest.fixture(scope="session")
-def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new ATK campaign (shared: copy before editing)."""
-    return new_campaign(tmp_path_factory.mktemp("ball"))
-
-
-@pytest.fixture(scope="session")
-def game_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
-    """Game 1 written by ``arc --arc 1`` with no votes: the output folder."""
-    out = tmp_path_factory.mktemp("g1") / "out"
-    run("arc", campaign, "--arc", "1", "--out", out)
-    return out
 
 
 def copy(camp: Path, tmp: Path) -> Path:
@@ -98,7 +77,8 @@ def test_a_whole_game(game_one: Path) -> None:
             for a in t["actions"]:
                 assert ACTION_KEYS <= a.keys()
     last = json.loads(chapters[-1].with_suffix(".json").read_text(encoding="utf-8"))
-    assert last["end"]["how"] == "touchdown" and last["vote"] is None
+    assert last["end"] == {"winner": "ATK", "how": "touchdown", "turn": 28} and last["vote"] is None
+    assert len(chapters) == 14
     assert "## 终局" in chapters[-1].read_text(encoding="utf-8")
     assert "达阵" in (g01 / "index.md").read_text(encoding="utf-8")
 
@@ -117,68 +97,75 @@ def test_verify_and_export(game_one: Path, tmp_path: Path) -> None:
 
 
 def test_votes_are_played(campaign: Path, tmp_path: Path) -> None:
-    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 I2-J3", "X1 A2-B3"]\n')
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 G5-F4", "X2 E7-D6"]\n')
     run("chapter", camp, "--arc", "1", "--part", "1")
     md = (tmp_path / "out/g01/t01.md").read_text(encoding="utf-8")
     rec = json.loads((tmp_path / "out/g01/t01.json").read_text(encoding="utf-8"))
     ours = rec["turns"][1]
     assert ours["coach"] == "readers" and not ours["fallback"] and ours["vote"] == "g1t1"
-    assert [a["notation"] for a in ours["actions"]] == ["X5 I2-J3", "X1 A2-B3"]
-    assert ours["actions"][0]["from"] == "I2" and ours["actions"][0]["to"] == "J3" and ours["actions"][0]["pa"] == 1
-    assert "`X5 I2-J3`、`X1 A2-B3`" in md and prose(md) == []
+    assert [a["notation"] for a in ours["actions"]] == ["X5 G5-F4", "X2 E7-D6"]
+    assert ours["actions"][0]["from"] == "G5" and ours["actions"][0]["to"] == "F4" and ours["actions"][0]["pa"] == 1
+    assert "`X5 G5-F4`、`X2 E7-D6`" in md and prose(md) == []
 
 
 def test_an_illegal_vote_is_located(campaign: Path, tmp_path: Path) -> None:
-    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1:\n    - "X5 I2-J3"\n    - "X5 J3-J5"\n')
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1:\n    - "X5 G5-F4"\n    - "X5 F4-F6"\n')
     for command in (("check", camp), ("chapter", camp, "--arc", "1", "--part", "1")):
         out = fails(*command)
-        line = camp.read_text(encoding="utf-8").splitlines().index('    - "X5 J3-J5"') + 1
-        assert re.search(rf"ball\.yaml:{line}:7: moves\.g1t1\[1\]: 'X5 J3-J5' is not legal", out), out
-        assert "X5 J3-K4" in out  # the named piece's legal moves are listed
+        line = camp.read_text(encoding="utf-8").splitlines().index('    - "X5 F4-F6"') + 1
+        assert re.search(rf"ball\.yaml:{line}:7: moves\.g1t1\[1\]: 「X5 F4-F6」不是合法行动", out), out
+        # the named piece's legal moves, in the game's notation (an X moves diagonally: F4-F6 is not one)
+        assert "X5 的合法行动：X5 F4-D2、X5 F4-D6、X5 F4-E3" in out and "短传 → X3 放 J8" in out
     assert not (tmp_path / "out").exists()
 
 
 def test_an_illegal_recovery_or_piece_is_located(campaign: Path, tmp_path: Path) -> None:
     camp = with_moves(copy(campaign, tmp_path),
-                      'moves:\n  g1t2:\n    actions: ["X9 A2-B3"]\n    recovery: []\n')
+                      'moves:\n  g1t2:\n    actions: ["X9 C7-D8"]\n    recovery: []\n')
     out = fails("check", camp)
-    line = camp.read_text(encoding="utf-8").splitlines().index('    actions: ["X9 A2-B3"]') + 1
+    line = camp.read_text(encoding="utf-8").splitlines().index('    actions: ["X9 C7-D8"]') + 1
     assert f"ball.yaml:{line}:15: moves.g1t2.actions[0]:" in out and "no piece X9" in out
 
 
 def test_a_vote_after_the_end_is_refused(campaign: Path, tmp_path: Path) -> None:
-    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t3: ["X1 A2-B3"]\n', 4)
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t3: ["X5 G5-F4"]\n', 4)
     out = fails("check", camp)
     assert "moves.g1t3:" in out and "ended in chapter 2 (the turn limit)" in out
 
 
-def test_the_turn_limit_ends_in_a_draw(campaign: Path, tmp_path: Path) -> None:
+def test_the_turn_limit_is_won_by_def(campaign: Path, tmp_path: Path) -> None:
     camp = with_moves(copy(campaign, tmp_path), "moves: {}\n", 5)
     run("arc", camp, "--arc", "1")
     chapters = sorted((tmp_path / "out/g01").glob("t*.md"))
     assert [p.stem for p in chapters] == ["t01", "t02"]
     last = chapters[-1].read_text(encoding="utf-8")
-    assert "平局" in last and ":::: vote" not in last
+    assert "防守成功，AI（DEF）赢下了这一局" in last and ":::: vote" not in last and "平局" not in last
     assert json.loads(chapters[-1].with_suffix(".json").read_text(encoding="utf-8"))["end"] == \
-        {"winner": None, "how": "limit", "turn": 5}
+        {"winner": "DEF", "how": "limit", "turn": 5}
+    assert "防守成功，AI（DEF）获胜" in (tmp_path / "out/g01/index.md").read_text(encoding="utf-8")
 
 
 def test_schema_errors_are_located(campaign: Path, tmp_path: Path) -> None:
     camp = copy(campaign, tmp_path)
     camp.write_text(camp.read_text(encoding="utf-8").replace("side: ATK", "side: MID"), encoding="utf-8")
     assert re.search(r"ball\.yaml:\d+:7: side: expected one of ATK, DEF, got 'MID'", fails("check", camp))
-    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1x3: ["X1 A2-B3"]\n')
+    camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1x3: ["X5 G5-F4"]\n')
     assert re.search(r"ball\.yaml:\d+:3: moves: key 'g1x3' does not match g<game>t<part>", fails("check", camp))
     camp = with_moves(copy(campaign, tmp_path), "moves:\n  g1t1: 3\n")
     assert "moves.g1t1: expected a list of moves or a mapping" in fails("check", camp)
 
 
 def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path: Path) -> None:
+    first = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 G5-F4"]\n', 12)
+    run("arc", first, "--arc", "1")
+    offered = json.loads((tmp_path / "out/g01/t04.json").read_text(encoding="utf-8"))["vote"]
+    assert offered["key"] == "g1t5"
+    a, b = offered["pieces"][-1]["moves"][:2]  # two of the legal moves the chapter offers for part 5
     outs = []
-    for k, vote in enumerate(("X1 A2-B3", "X2 C2-D3", "X2 C2-D3")):
+    for k, vote in enumerate((a, b, b)):
         folder = tmp_path / str(k)
         folder.mkdir()
-        camp = with_moves(copy(campaign, folder), f'moves:\n  g1t1: ["X5 I2-J3"]\n  g1t5: ["{vote}"]\n')
+        camp = with_moves(copy(campaign, folder), f'moves:\n  g1t1: ["X5 G5-F4"]\n  g1t5: ["{vote}"]\n', 12)
         run("arc", camp, "--arc", "1")
         outs.append(folder / "out/g01")
     files = sorted(p.name for p in outs[1].iterdir())

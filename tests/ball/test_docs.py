@@ -6,7 +6,7 @@ from pathlib import Path
 
 from anko_writer.rulesets.ball.setup.schema import campaign_schema
 from anko_writer.schema import describe
-from tests.ball import fake_game
+from anko_writer.rulesets.ball.game import api
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -17,7 +17,7 @@ def campaign_doc() -> str:
             "`anko_writer/rulesets/ball/setup/schema.py`. Unknown keys are errors. Checking the file replays each\n"
             "game up to its last vote, so an illegal or ambiguous move is an error at its line and key that lists\n"
             "the legal moves of the piece it names.\n\n")
-    return head + describe(campaign_schema(lambda: fake_game)) + "\n"
+    return head + describe(campaign_schema(lambda: api)) + "\n"
 
 
 def test_campaign_schema_doc_is_current() -> None:

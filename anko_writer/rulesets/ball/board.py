@@ -1,7 +1,8 @@
 """The board as readers see it: a monospace diagram for the chapter's code blocks (13 columns A–M × 17 rows,
 readable on a phone) and an SVG picture beside the chapter, both drawn from DESIGN §12's ``POSITION``.
 
-A cell is three characters: ``.`` a usable empty square, blank an unusable one, a piece as its type and number
+The end zones (the game's :func:`.game.api.scoring_rows`) are set off by a dashed line. A cell is three
+characters: ``.`` a usable empty square, blank an unusable one, a piece as its type and number
 (upper case ATK, lower case DEF: ``X5``, ``o1``, ``S1`` for the seed's □) followed by a mark — ``*`` holds the
 ball, ``_`` down, ``+`` a stack's top (the piece under it is listed below the diagram) — and ``*`` alone a free
 ball. No cell holds two letters, so a diagram never spells a word.
@@ -9,7 +10,7 @@ ball. No cell holds two letters, so a diagram never spells a word.
 >>> pos = {"pieces": [{"id": "ATK-X5", "side": "ATK", "type": "X", "square": "C3", "state": "able", "ball": True},
 ...                   {"id": "DEF-O1", "side": "DEF", "type": "O", "square": "E3", "state": "down", "ball": False}],
 ...        "free_ball": None}
->>> print(diagram(pos).splitlines()[-3])
+>>> print(diagram(pos).splitlines()[-4])
  3 .     X5*   o1_   .     .     .     .
 """
 
@@ -19,11 +20,14 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from .game import api
+from .game.api import Team
+
 COLS = "ABCDEFGHIJKLM"
 """The board's columns."""
 ROWS = 17
 """The board's rows."""
-SIDES = ("ATK", "DEF")
+SIDES: tuple[Team, Team] = ("ATK", "DEF")
 
 
 def coords(square: str) -> tuple[int, int]:
@@ -37,12 +41,9 @@ def label(piece_id: str) -> str:
     return name.upper() if side == "ATK" else name.lower()
 
 
-def parity(position: Mapping[str, Any]) -> int:
-    """Which colour of the checkerboard is usable: (column index + row) % 2 of the pieces' squares (0 with none)."""
-    for p in position.get("pieces", []):
-        c, r = coords(str(p["square"]))
-        return (c + r) % 2
-    return 0
+def usable(square: str) -> bool:
+    """Is ``square`` striped (usable)? The game's rule (:func:`.game.api.usable`), not a guess from the pieces."""
+    return api.usable(square)
 
 
 def _tops(position: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
@@ -64,11 +65,15 @@ def _cell(piece: Mapping[str, Any] | None, usable: bool, free: bool) -> str:
 
 def diagram(position: Mapping[str, Any]) -> str:
     """The monospace board: a column header, then rows 17 down to 1, each with its number."""
-    shown, odd, free = _tops(position), parity(position), position.get("free_ball")
+    shown, free = _tops(position), position.get("free_ball")
     lines = ["   " + "".join(f"{c}  " for c in COLS).rstrip()]
+    zones = [range(lo, hi + 1) for lo, hi in (api.scoring_rows(side) for side in SIDES)]
+    rule = "   " + "-" * (3 * len(COLS) - 2)
     for r in range(ROWS, 0, -1):
-        cells = "".join(_cell(shown.get(f"{c}{r}"), (i + r) % 2 == odd, free == f"{c}{r}") for i, c in enumerate(COLS))
+        cells = "".join(_cell(shown.get(f"{c}{r}"), usable(f"{c}{r}"), free == f"{c}{r}") for c in COLS)
         lines.append(f"{r:>2} {cells}".rstrip())
+        if r > 1 and any((r in z) != (r - 1 in z) for z in zones):
+            lines.append(rule)
     return "\n".join(lines)
 
 
@@ -90,7 +95,7 @@ SVG_COLOURS = {"ATK": ("#c0392b", "#ffffff"), "DEF": ("#1f4e8c", "#ffffff")}
 
 def svg(position: Mapping[str, Any], title: str) -> str:
     """The board as a small self-contained SVG picture (usable squares striped, pieces as discs, the ball gold)."""
-    cell, odd, free = SVG_CELL, parity(position), position.get("free_ball")
+    cell, free = SVG_CELL, position.get("free_ball")
     width, height = (len(COLS) + 1) * cell, (ROWS + 1) * cell
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
@@ -105,7 +110,7 @@ def svg(position: Mapping[str, Any], title: str) -> str:
         y = (ROWS - r) * cell
         out.append(f'<text x="{cell - 4}" y="{y + cell // 2 + 4}" text-anchor="end">{r}</text>')
         for i in range(len(COLS)):
-            fill = "url(#stripe)" if (i + r) % 2 == odd else "#d9d9d9"
+            fill = "url(#stripe)" if usable(f"{COLS[i]}{r}") else "#d9d9d9"
             out.append(f'<rect x="{(i + 1) * cell}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
                        'stroke="#999" stroke-width="0.5"/>')
     for square, p in sorted(_tops(position).items()):
@@ -135,4 +140,4 @@ def _svg_piece(p: Mapping[str, Any], square: str, stacked: bool) -> Sequence[str
     return [shape, text, *extra]
 
 
-__all__ = ["COLS", "ROWS", "SIDES", "coords", "diagram", "label", "parity", "stacks", "svg"]
+__all__ = ["COLS", "ROWS", "SIDES", "coords", "diagram", "label", "stacks", "svg", "usable"]

@@ -4,7 +4,10 @@ A chapter (part ``n`` of game ``g``) holds the readers' turn and the AI's reply;
 DEF's opening turn, so their first chapter holds turns 1–3. A readers' turn plays the vote ``moves.g<g>t<n>``
 (parsed by the game's notation; an illegal or ambiguous move is a :class:`VoteError` that the campaign schema
 places at its line and key); a missing vote is played by the AI for the readers' side, and the chapter says so.
-The game ends at a touchdown or after the campaign's turn limit (designed: a draw). No dice anywhere.
+The game ends at a touchdown or after the turn limit: the game's own (:func:`.game.api.turn_limit`, 40), or a
+shorter one the campaign sets; either way no touchdown by then means the defence held and DEF wins, as the
+game's :func:`.game.api.winner` says. Card mode comes from the campaign (``options.cards``) through
+``standard_position(card_mode)``; without it no card or PE action is offered, voted or played. No dice anywhere.
 """
 
 from __future__ import annotations
@@ -16,15 +19,18 @@ from typing import Any, Protocol
 
 from ...chapters import Record
 from ...errors import AnkoError
-from .board import label
+from .board import SIDES, label
+from .game import api
 from .game.api import Action, IllegalMove, Position, Team
 
 RECOVERY_KINDS = ("stand_up", "release")
 """Action kinds of the recovery phase."""
 CARD_KINDS = ("convert_pe", "card")
 """Action kinds only card mode allows."""
-TURN_LIMIT = 40
-"""The designed turn limit (both sides' turns counted): no touchdown by then is a draw."""
+TURN_LIMIT = api.turn_limit()
+"""The game's turn limit (both sides' turns counted): no touchdown by then and DEF wins."""
+LIMIT_WINNER: Team = "DEF"
+"""Who wins when the turn limit passes without a touchdown (the game's rule: the defence held)."""
 MAX_TASKS = 32
 """Recovery tasks one phase may take before the game is judged stuck (a bug in the game, not in a vote)."""
 PIECE = re.compile(r"\s*([XOSxos□■])\s*(\d+)")
@@ -36,8 +42,8 @@ SHOWN = 30
 class Game(Protocol):
     """What the anko calls of the game (``game/api.py``; tests pass a fake with the same names)."""
 
-    def standard_position(self) -> Position:
-        """The standard formation, DEF to move."""
+    def standard_position(self, card_mode: bool = False) -> Position:
+        """The standard formation, DEF to move (card mode on or off)."""
 
     def legal_actions(self, pos: Position) -> list[Action]:
         """Every legal action or recovery task, in a fixed order."""
@@ -59,6 +65,12 @@ class Game(Protocol):
 
     def to_json(self, pos: Position) -> dict[str, object]:
         """DESIGN §12's POSITION."""
+
+    def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
+        """The AI's actions and ``ai_explain``'s sentence (its chosen line's score parts), from one search."""
+
+    def winner(self, pos: Position) -> Team | None:
+        """The side that won (a touchdown, or DEF after the game's turn limit); None while the game runs."""
 
 
 class VoteError(AnkoError):
@@ -119,7 +131,7 @@ class Table:
 
     def __init__(self, game: Game, setup: Setup, arc: int) -> None:
         self.game, self.setup, self.arc = game, setup, arc
-        self.pos = game.standard_position()
+        self.pos = game.standard_position(setup.cards)
 
     # --- a whole game -----------------------------------------------------------------------------------------
 
@@ -147,8 +159,9 @@ class Table:
                 turns.append(self.ai_turn())
             if self.pos.touchdown:
                 return turns, {"winner": self.pos.touchdown, "how": "touchdown", "turn": turns[-1]["n"]}
-            if self.pos.turn > self.setup.turn_limit:
-                return turns, {"winner": None, "how": "limit", "turn": self.setup.turn_limit}
+            won = self.game.winner(self.pos)
+            if won is not None or self.pos.turn > self.setup.turn_limit:
+                return turns, {"winner": won or LIMIT_WINNER, "how": "limit", "turn": self.pos.turn - 1}
             if readers_done or (ours and self.pos.to_move == self.setup.readers):
                 return turns, None
             readers_done = readers_done or ours
@@ -189,7 +202,8 @@ class Table:
     def ai_turn(self, coach: str = "ai", fallback: str | None = None) -> Record:
         """The AI's turn (``fallback``: the readers' vote key it stands in for)."""
         before = self.pos
-        plan = self.game.ai_turn(before)
+        plan, reason = self.game.ai_plan(before)
+        plan = [a for a in plan if self.setup.cards or a.kind not in CARD_KINDS]
         done: list[Record] = []
         recovered: list[Record] = []
         lost = 0
@@ -207,9 +221,7 @@ class Table:
             recovered += self.finish_recovery(auto=False)
             self.pos = self.game.end_phase(self.pos)
         turn = self.turn_record(before, coach, fallback, done, recovered, lost)
-        explain = getattr(self.game, "ai_reason", None)
-        if callable(explain):
-            turn["reason"] = str(explain(before, plan))
+        turn["reason"] = reason
         return turn
 
     def close_actions(self) -> int:
@@ -313,16 +325,71 @@ class Table:
 
 
 def action_record(a: Action, notation: str, before: Position, after: Position) -> Record:
-    """DESIGN §12's action (``piece, kind, from, to, over, target, pa``) with its notation and what it did."""
+    """DESIGN §12's action (``piece, kind, from, to, over, target, pa``) with its notation, what it did, and the
+    facts from the Action's fields that make it legal (the chapter's 「为什么合法」)."""
     mover = next((p for p in before.pieces if p.id == a.piece), None)
-    rec: Record = {"piece": a.piece, "kind": a.kind, "from": a.frm, "to": a.to, "over": a.over, "target": a.target,
-                   "pa": a.pa, "push_to": a.push_to, "ball_to": a.ball_to, "notation": notation,
-                   "label": label(a.piece), "type": mover.type if mover else None,
+    rec: Record = {**api.action_to_json(a), "notation": notation,
+                   "label": label(a.piece) if a.piece else None, "type": mover.type if mover else None,
                    "target_label": _maybe_label(a.target), "ball_to_label": _maybe_label(a.ball_to),
-                   "shape": shape(a.frm, a.to), "pa_left": after.pa, "effects": effects(before, after, a.piece)}
+                   "shape": shape(a.frm, a.to), "pa_left": after.pa, "effects": effects(before, after, a.piece),
+                   **facts(a, before, after)}
     if a.kind in RECOVERY_KINDS:
         rec["also"], rec["auto"] = a.push_to, False
     return rec
+
+
+def facts(a: Action, before: Position, after: Position) -> Record:
+    """What the narration needs beyond the Action's fields: who held the ball, who took it, distances, PE."""
+    side = before.to_move
+    old = {p.id: p for p in before.pieces}
+    new = {p.id: p for p in after.pieces}
+    target = old.get(a.target or "")
+    mover = old.get(a.piece)
+    out: Record = {
+        "path": shape(a.frm, a.land if a.kind == "dodge" else a.to),
+        "over_state": _over(before, a),
+        "target_had_ball": bool(target and target.ball),
+        "target_down": bool(target and target.state == "down"),
+        "took_ball": a.piece in after.took_ball_this_turn and a.piece not in before.took_ball_this_turn,
+        "pickup": before.free_ball is not None and after.free_ball is None and a.piece in new
+                  and new[a.piece].ball,
+        "had_ball": bool(mover and mover.ball),
+        "pe_before": before.pe.get(side, 0), "pe_after": after.pe.get(side, 0),
+        "pe_gain": after.pe.get(side, 0) - before.pe.get(side, 0),
+        "card_mode": before.card_mode,
+    }
+    if a.kind == "short_pass" and a.frm and a.to:
+        out["distance"] = _distance(a.frm, a.to)
+    if a.kind == "long_pass" and a.ball_to:
+        own = [p.square for p in before.pieces if p.side == side]
+        out["nearest"] = min((_distance(a.ball_to, s) for s in own), default=0)
+    if a.kind == "release":
+        bottom = old.get(a.target or "")
+        out["bottom_was_down"] = bool(bottom and bottom.was_down)
+        out["keeper_label"] = _maybe_label(a.ball_to)
+    if a.kind == "card" and a.card:
+        name, cost = api.cards()[a.card]
+        out["card_name"], out["card_cost"] = name, cost
+    return out
+
+
+def _distance(a: str, b: str) -> int:
+    """Diagonal steps between two usable squares (the seed's shortest path over usable squares)."""
+    from .board import coords
+    (c1, r1), (c2, r2) = coords(a), coords(b)
+    return max(abs(c2 - c1), abs(r2 - r1))
+
+
+def _over(pos: Position, a: Action) -> str | None:
+    """What the middle square of a 2-square path held: ``empty``, ``ball`` (the free ball) or ``own``."""
+    if not a.over:
+        return None
+    if a.over == pos.free_ball:
+        return "ball"
+    held = [p for p in pos.pieces if p.square == a.over]
+    if not held:
+        return "empty"
+    return "own" if held[0].side == pos.to_move else "opponent"
 
 
 def _maybe_label(value: str | None) -> str | None:
@@ -385,6 +452,13 @@ def motive(side: Team, actions: Sequence[Record], recovery: Sequence[Record]) ->
     return "shape"
 
 
+def game_facts() -> dict[str, object]:
+    """The game's designed facts the chapters and the rules post print (from :mod:`.game.api`, never guessed)."""
+    return {"end_zones": {side: list(api.scoring_rows(side)) for side in SIDES},
+            "limit_winner": LIMIT_WINNER, "game_turn_limit": TURN_LIMIT, "pe_table": api.pe_table(),
+            "card_list": [{"key": k, "name": n, "cost": c} for k, (n, c) in api.cards().items()]}
+
+
 def play_game(game: Game, setup: Setup, arc: int, last_part: int | None = None) -> GameStory:
     """Game ``arc`` of the campaign, chapters 1..``last_part`` (None: to its end)."""
     return Table(game, setup, arc).play(last_part)
@@ -419,4 +493,4 @@ def check_votes(game: Game, setup: Setup) -> None:
 
 
 __all__ = ["CARD_KINDS", "Game", "GameStory", "RECOVERY_KINDS", "Setup", "TURN_LIMIT", "Table", "VoteError",
-           "action_record", "check_votes", "effects", "motive", "opening", "other", "play_game", "shape", "vote_key"]
+           "action_record", "check_votes", "effects", "facts", "game_facts", "motive", "opening", "other", "play_game", "shape", "vote_key"]

@@ -22,7 +22,7 @@ from ...schema import Node
 from ..bloodbowl.glossary import with_glossary
 from . import board
 from .game import api
-from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, play_game
+from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, play_game
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
 
@@ -48,7 +48,7 @@ def _stacks(position: Mapping[str, Any]) -> str:
 
 INFO = RulesetInfo(
     "ball", title="BALL", units=Units("局", "轮", "game", "turn"), keys=KeyStyle(arc_prefix="g", part_prefix="t"),
-    allowed_words=frozenset({"ATK", "DEF", "BALL", "svg"}),
+    allowed_words=frozenset({"ATK", "DEF", "BALL"}),
     new_options=(NewOption("side", "the side the readers play: ATK or DEF", required=False, default="ATK"),
                  NewOption("cards", "card mode: on or off", required=False, default="off"),
                  NewOption("title", "the thread's title (default: BALL 安科：读者执 SIDE)", required=False)),
@@ -81,12 +81,12 @@ class Ball(Ruleset):
         return NewCampaign(FILENAME, text, chapter0)
 
     def parts(self, arc: int) -> int:
-        """Twenty chapters a game at most (forty turns); a game that ends sooner has fewer."""
+        """Twenty chapters a game at most (the game's forty turns); a game that ends sooner has fewer."""
         return PARTS
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The designed numbers the rules post prints."""
-        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS)}
+        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), **game_facts()}
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""
@@ -97,7 +97,7 @@ class Ball(Ruleset):
                             f"is no game {until.arc}")
         story = play_game(type(self).game, setup, until.arc, until.part)
         common = {"ruleset": self.name, "title": data["title"], "readers": setup.readers, "ai": setup.ai,
-                  "cards": setup.cards, "turn_limit": setup.turn_limit}
+                  "cards": setup.cards, "turn_limit": setup.turn_limit, **game_facts()}
         chapters = []
         for rec in story.chapters:
             picture = f"{INFO.keys.stem(ChapterKey(rec['arc'], rec['part']))}.svg"

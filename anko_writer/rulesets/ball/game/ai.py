@@ -140,7 +140,17 @@ def ai_turn(pos: Position) -> list[Action]:
 
 def ai_explain(pos: Position) -> str:
     """The sentence that explains the AI's choice, with the chosen line's score and its parts."""
+    return explain(choose(pos))
+
+
+def ai_plan(pos: Position) -> tuple[list[Action], str]:
+    """The AI's actions for the turn to move and the sentence that explains them (one search for both)."""
     c = choose(pos)
+    return c.actions, explain(c)
+
+
+def explain(c: Choice) -> str:
+    """The sentence of :func:`ai_explain` for a chosen line ``c``."""
     names = {"ball": "控球", "progress": "推进", "threat": "威胁", "able": "可行动", "touchdown": "达阵"}
     detail = "，".join(f"{names[k]} {v:+d}" for k, v in c.parts.items() if k != "total")
     return f"{EXPLANATION} 本回合所选路线评分 {c.score}（{detail}）。"

@@ -146,6 +146,12 @@ def ai_explain(pos: Position) -> str:
     return impl(pos)
 
 
+def ai_plan(pos: Position) -> tuple[list[Action], str]:
+    """:func:`ai_turn` and :func:`ai_explain` from one search: the AI's actions and the sentence explaining them."""
+    from .ai import ai_plan as impl
+    return impl(pos)
+
+
 def play_turn(pos: Position, actions: list[Action]) -> Position:
     """Play a whole turn's list (action-phase actions, then recovery tasks) and close both phases."""
     from .rules import play_turn as impl
@@ -164,5 +170,44 @@ def action_to_json(action: Action) -> dict[str, object]:
     return impl(action)
 
 
+# Board and game facts the anko prints (additive: the rules module holds the data):
+
+def usable(square: str) -> bool:
+    """Is ``square`` (``E5``) a striped, usable square of the board (designed, see :mod:`.rules`)?"""
+    from .rules import USABLE
+    return square in USABLE
+
+
+def scoring_rows(side: Team) -> tuple[int, int]:
+    """The rows of the end zone ``side`` scores in: ATK attacks towards rows 16–17, DEF towards rows 1–2."""
+    from .rules import SCORING_ROWS
+    return SCORING_ROWS[side]
+
+
+def usable_rule() -> str:
+    """DESIGN §12's ``usable``: the usable squares, end zones and attack direction in words."""
+    from .rules import USABLE_RULE
+    return USABLE_RULE
+
+
+def turn_limit() -> int:
+    """The designed turn limit: after this turn without a touchdown the game ends and DEF wins."""
+    from .rules import TURN_LIMIT
+    return TURN_LIMIT
+
+
+def cards() -> dict[str, tuple[str, int]]:
+    """Card mode's cards: key → (Chinese name, PE cost); each a special action costing 0 PA."""
+    from .rules import CARDS
+    return dict(CARDS)
+
+
+def pe_table() -> dict[str, int]:
+    """Card mode's PE table (designed): PE earned by each action kind."""
+    from .rules import PE_TABLE
+    return dict(PE_TABLE)
+
+
 __all__ = ["action_to_json", "ai_explain", "play_turn", "winner", "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
-           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write"]
+           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write",
+           "ai_plan", "usable", "scoring_rows", "usable_rule", "turn_limit", "cards", "pe_table"]

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from ....chapters import Chapter
 from ....errors import AnkoError
-from ..play import TURN_LIMIT, Game, Setup, opening
+from ..play import TURN_LIMIT, Game, Setup, game_facts, opening
 
 FILENAME = "ball.yaml"
 """The campaign file ``new`` writes."""
@@ -35,7 +35,7 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         f"side: {side}          # 读者执哪一方：ATK（开局持球）或 DEF（先手）；另一方由 AI 执掌\n"
         "options:\n"
         f"  cards: {'true' if cards else 'false'}     # 卡牌模式（PE）：true 开，false 关\n"
-        f"  turn_limit: {TURN_LIMIT}   # 回合上限（双方回合合计）；到时无人达阵即为平局（设计）\n"
+        f"  turn_limit: {TURN_LIMIT}   # 回合上限（双方回合合计，至多 {TURN_LIMIT}）；到时无人达阵，DEF 防守成功获胜\n"
         "  games: 1         # 本战役共几局，每局从标准阵型重新开始\n"
         "# 读者投票：键为 g<局>t<轮>，值为这一轮我方按顺序执行的行动（写法见序章与开帖），例如：\n"
         "#   g1t1: [\"X3 E5-G7\", \"O1 阻挡 F8\"]\n"
@@ -46,7 +46,7 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         "moves: {}\n")
     setup = Setup(side, cards)  # type: ignore[arg-type]
     results = {"ruleset": "ball", "arc": 0, "part": 0, "title": title, "readers": side, "ai": setup.ai,
-               "cards": cards, "turn_limit": TURN_LIMIT, **opening(game, setup)}
+               "cards": cards, "turn_limit": TURN_LIMIT, **game_facts(), **opening(game, setup)}
     return text, Chapter(0, 0, results, "chapter0.md.j2")
 
 

@@ -76,8 +76,8 @@ def campaign_schema(game: Callable[[], Game]) -> Node:
         "options": Field(Map({
             "cards": Field(Bool(), default=False, doc="Card mode (PE; 003 §11)."),
             "turn_limit": Field(Int(min=2, max=TURN_LIMIT), default=TURN_LIMIT,
-                                doc="Turns of both sides a game lasts at most (designed); no touchdown by then is "
-                                    "a draw."),
+                                doc="Turns of both sides a game lasts at most: the game's limit (40) or fewer; no "
+                                    "touchdown by then and DEF wins (the game's rule: the defence held)."),
             "games": Field(Int(min=1, max=MAX_GAMES), default=1,
                            doc="Games in the campaign (arcs), each from the standard formation."),
         }), default={"cards": False, "turn_limit": TURN_LIMIT, "games": 1}, doc="Game options."),
