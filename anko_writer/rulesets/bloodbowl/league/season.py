@@ -23,6 +23,7 @@ from ..match.api import HalfInput, HalfResult, Plan, Side, TeamSheet
 from .rosters import Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
+from .story import half_story
 from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire
 
 PlayHalf = Callable[[HalfInput, Dice], HalfResult]
@@ -55,6 +56,8 @@ class World:
     pending: dict[str, str] = field(default_factory=dict)
     """Our player id → the sealed casualty roll that decides his fate (shown as 伤情封存)."""
     results: list[MatchScore] = field(default_factory=list)
+    titles: dict[str, int] = field(default_factory=dict)
+    """Headline kind → chapters of the season headlined by it so far (titles never repeat)."""
 
     @property
     def us(self) -> Team:
@@ -379,6 +382,21 @@ def _other_match(s: Season, w: World, dice: Dice, fx: Fixture, season: int) -> R
     return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after}
 
 
+def stakes(w: World, opp: Team, match: Match | None, home_side: Side) -> Record:
+    """What is at stake before a half: both teams' places in the table, who of ours is missing (injured,
+    resting, or with his fate still sealed)."""
+    rows = table(w.order(), w.results)
+    place = {r.team: (i + 1, r) for i, r in enumerate(rows)}
+    ours_rank, ours_row = place[w.ours]
+    opp_rank, opp_row = place[opp.name]
+    missing = [] if match is None else [p.name for p in w.us.sheet.players if p.id in match.absent.get(w.ours, [])]
+    sealed = [p.name for p in w.us.sheet.players if p.id in w.pending]
+    return {"played": ours_row.played, "rank": ours_rank, "points": ours_row.points, "opp_rank": opp_rank,
+            "opp_points": opp_row.points, "missing": missing, "sealed": [n for n in sealed if n not in missing],
+            "rested": [] if match is None else [p.name for p in w.us.sheet.players if p.id in match.rested],
+            "home": home_side == "home"}
+
+
 def play_season(s: Season, w: World, last: int) -> Run:
     """Chapters 1..``last`` of season ``w.season``; at the season's end the run's summary and the world
     ready to be written as ``state-end.yaml`` (by the caller)."""
@@ -414,6 +432,7 @@ def play_season(s: Season, w: World, last: int) -> Run:
             absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (w.us, opp)}
             lineup, dropped = choose_lineup(s, w.us, v, key, resting, [])
             match = Match(fx, absent, resting, lineup)
+            before = stakes(w, opp, match, home_side)
             their = ai_lineup(opp)
             plan, source = our_plan(s, w, opp, season, part, 1, 0, lineup)
             plans: dict[Side, Plan] = {home_side: plan, other(home_side): their_plan(s, opp, 1, 0, their)}
@@ -429,6 +448,7 @@ def play_season(s: Season, w: World, last: int) -> Run:
             if match is None or match.first is None:
                 raise AnkoError(f"season {season}: half 2 of round {rnd} without its first half")
             first = match.first
+            before = stakes(w, opp, match, home_side)
             lead = first.score[0] - first.score[1]
             mine = lead if home_side == "home" else -lead
             carried_out = set(cast(list[str], first.carry.get("out", []))) if first.carry else set()
@@ -447,6 +467,12 @@ def play_season(s: Season, w: World, last: int) -> Run:
         results.update({k: x for k, x in record.items() if k != "sealed"})
         results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
                        headline=headline(record, w.ours), half_score=list(_score(result)))
+        first_record = None
+        if half == 2 and match is not None and match.first is not None:
+            first_record = copy.deepcopy(match.first.record)
+            veil(first_record, w.pending)
+        results["story"] = half_story(results, w.ours, home_side, first_record,
+                                      before, w.titles)
         if half == 2 and match is not None and match.first is not None:
             post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
             post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],

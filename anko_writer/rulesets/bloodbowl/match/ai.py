@@ -141,6 +141,7 @@ class Actions:
             st.flags.handoff = True
         elif kind == "foul":
             st.flags.foul = True
+        had = st.ball.carrier
         stood = True
         if p.state == "prone":
             stood = rules.stand_up(st, self.dice, p)
@@ -148,6 +149,8 @@ class Actions:
             body(path)
         rec: dict[str, object] = {"player": p.id, "kind": kind, "path": path, "rolls": st.rolls,
                                   "turnover": st.turnover}
+        held = st.ball_sq()
+        rec["ball"] = {"before": had, "carrier": st.ball.carrier, "square": list(held) if held else None}
         if target is not None:
             rec["target"] = target
         if to is not None:
