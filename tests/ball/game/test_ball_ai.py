@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from ball_scen import board
 
 from anko_writer.rulesets.ball.game import api
@@ -11,13 +9,11 @@ from anko_writer.rulesets.ball.game.ai import EXPLANATION, choose, score_parts
 from anko_writer.rulesets.ball.game.rules import apply, end_phase, game_over, standard_position, validate
 
 
-def play_ai_game(pos: api.Position) -> tuple[api.Position, float]:
-    """AI against AI, every action re-validated by :func:`apply`: the final position and the slowest turn."""
-    slowest = 0.0
+def play_ai_game(pos: api.Position) -> api.Position:
+    """AI against AI, every action re-validated by :func:`apply`: the final position (the AI's speed is
+    measured in benchmarks/rulesets.py, never asserted here)."""
     while not game_over(pos):
-        t = time.perf_counter()
         actions = api.ai_turn(pos)
-        slowest = max(slowest, time.perf_counter() - t)
         for a in actions:
             if a.kind in ("stand_up", "release") and pos.phase == "action":
                 pos = end_phase(pos)
@@ -27,13 +23,12 @@ def play_ai_game(pos: api.Position) -> tuple[api.Position, float]:
                 break
         else:
             pos = end_phase(end_phase(pos) if pos.phase == "action" else pos)
-    return pos, slowest
+    return pos
 
 
 def test_ai_vs_ai_reaches_a_touchdown() -> None:
-    final, slowest = play_ai_game(standard_position())
+    final = play_ai_game(standard_position())
     assert final.touchdown == "ATK" and final.turn == 28  # pinned: the game is deterministic
-    assert slowest < 1.0  # typically < 0.4 s a turn
 
 
 def test_ai_card_mode_converts_unused_pa() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
 from hypothesis import given, settings, strategies as hs
@@ -43,12 +42,10 @@ def test_record_has_the_design_fields_and_keys() -> None:
     assert all(len(row) == 26 for dg in rec["diagrams"] for row in dg["rows"])  # type: ignore[attr-defined]
 
 
-def test_same_seed_same_record_and_fast() -> None:
-    """Same input, same seed: the identical record; a half takes well under 0.2 s."""
+def test_same_seed_same_record() -> None:
+    """Same input, same seed: the identical record (speed is measured in benchmarks/rulesets.py)."""
     a = play_half(half(), Dice(9))
-    t = time.perf_counter()
     b = play_half(half(), Dice(9))
-    assert time.perf_counter() - t < 0.5  # ≈ 0.1 s on an idle machine
     assert json.dumps(a.record, sort_keys=True) == json.dumps(b.record, sort_keys=True)
 
 
