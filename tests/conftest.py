@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
+from tests.shared import shared
 
 BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
 
@@ -18,14 +19,14 @@ BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
 def three(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     """The built-in campaign played for three seasons through the CLI, each from the last one's state
     file: the output folder and the campaign seed."""
-    tmp = tmp_path_factory.mktemp("three")
-    camp = tmp / "recht.yaml"
-    shutil.copy(BUILT_IN, camp)
-    out = tmp / "out"
-    for s in (1, 2, 3):
-        res = CliRunner().invoke(app, ["season", str(camp), "--season", str(s), "--out", str(out)])
-        assert res.exit_code == 0, res.output
-    return out, load_campaign(camp).seed
+    def build(tmp: Path) -> None:
+        shutil.copy(BUILT_IN, tmp / "recht.yaml")
+        for s in (1, 2, 3):
+            res = CliRunner().invoke(app, ["season", str(tmp / "recht.yaml"), "--season", str(s), "--out",
+                                           str(tmp / "out")])
+            assert res.exit_code == 0, res.output
+    tmp = shared(tmp_path_factory, "three", build)
+    return tmp / "out", load_campaign(tmp / "recht.yaml").seed
 
 
 @pytest.fixture(scope="session")
@@ -43,12 +44,12 @@ def season_245_cli(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path
     """The same campaign's season 1 written by ``anko-writer season`` (``out/s01``): (campaign path, out).
     Shared; tests that write must copy ``out`` first."""
     from tests.util import campaign_file
-    tmp = tmp_path_factory.mktemp("season245cli")
-    camp = campaign_file(tmp)
-    out = tmp / "out"
-    res = CliRunner().invoke(app, ["season", str(camp), "--season", "1", "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    return camp, out
+
+    def build(tmp: Path) -> None:
+        res = CliRunner().invoke(app, ["season", str(campaign_file(tmp)), "--season", "1", "--out", str(tmp / "out")])
+        assert res.exit_code == 0, res.output
+    tmp = shared(tmp_path_factory, "season245cli", build)
+    return next(tmp.glob("*.yaml")), tmp / "out"
 
 
 @pytest.fixture(scope="session")

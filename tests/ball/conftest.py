@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.shared import shared
+
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
@@ -53,12 +55,12 @@ def prose(md: str) -> list[str]:
 @pytest.fixture(scope="session")
 def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new ATK campaign (shared: copy before editing)."""
-    return new_campaign(tmp_path_factory.mktemp("ball"))
+    holder: list[Path] = []
+    folder = shared(tmp_path_factory, "ball-campaign", lambda tmp: holder.append(new_campaign(tmp)))
+    return holder[0] if holder else next(folder.glob("*.yaml"))
 
 
 @pytest.fixture(scope="session")
 def game_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
-    """Game 1 written by ``arc --arc 1`` with no votes: the output folder."""
-    out = tmp_path_factory.mktemp("g1") / "out"
-    run("arc", campaign, "--arc", "1", "--out", out)
-    return out
+    """Game 1 written by ``arc --arc 1`` with no votes: the output folder (shared: copy before writing)."""
+    return shared(tmp_path_factory, "ball-g1", lambda tmp: run("arc", campaign, "--arc", "1", "--out", tmp / "out")) / "out"

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.shared import shared
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
@@ -58,12 +60,10 @@ def new_league(folder: Path) -> Path:
 @pytest.fixture(scope="session")
 def league(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A new league's campaign file (shared: copy before editing)."""
-    return new_league(tmp_path_factory.mktemp("league"))
+    return shared(tmp_path_factory, "bb-league", new_league) / "league.yaml"
 
 
 @pytest.fixture(scope="session")
 def season_one(tmp_path_factory: pytest.TempPathFactory, league: Path) -> Path:
     """Season 1 written by ``arc --arc 1`` (shared: copy before writing): the output folder."""
-    out = tmp_path_factory.mktemp("s1") / "out"
-    run("arc", league, "--arc", "1", "--out", out)
-    return out
+    return shared(tmp_path_factory, "bb-s1", lambda tmp: run("arc", league, "--arc", "1", "--out", tmp / "out")) / "out"
