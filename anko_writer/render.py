@@ -784,6 +784,8 @@ def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[st
                 for m in _HALF_PUNCT.finditer(text)]
     problems += [f"line {number}: ASCII word {m.group()!r} in prose: {line.strip()[:60]}"
                  for m in _WORD.finditer(text) if m.group() not in allowed]
+    if "{{" in line or "{%" in line:  # a table's text with a placeholder nobody filled
+        problems.append(f"line {number}: template placeholder left in prose: {line.strip()[:60]}")
     return problems
 
 
@@ -803,6 +805,8 @@ def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]
     ["line 1: half-width ',' next to Chinese text: 射门,球进了。"]
     >>> find_problems("前锋（ATK 52）「3D100＝57」，1,250,000 P$。")
     []
+    >>> find_problems("{{ 人 }}把他视作引路人。")
+    ['line 1: template placeholder left in prose: {{ 人 }}把他视作引路人。']
 
     A fenced code block (a pitch diagram, a board, a table in monospace) is not prose: its lines are
     neither checked nor counted as sentences.
