@@ -16,7 +16,6 @@ calls in this process; every time is printed as a ratio to it (issue 14's target
 from __future__ import annotations
 
 import argparse
-import random
 import shutil
 import statistics
 import subprocess
@@ -27,15 +26,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
 
+from benchmarks.reference import reference  # noqa: E402
 
-def reference() -> float:
-    """Seconds for one million ``random.randint(1, 100)`` calls."""
-    rnd = random.Random(1)
-    t = time.perf_counter()
-    for _ in range(1_000_000):
-        rnd.randint(1, 100)
-    return time.perf_counter() - t
 
 
 def _run(*args: str) -> float:

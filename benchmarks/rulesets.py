@@ -13,7 +13,6 @@ calls, timed in the same run, so the ratios compare across machines and loads. M
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import subprocess
 import sys
@@ -26,17 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anko_writer.dice import Dice  # noqa: E402
+from benchmarks.reference import reference  # noqa: E402
 from anko_writer.rulesets.ball.game import api as ball  # noqa: E402
 from anko_writer.rulesets.ball.game.rules import end_phase, game_over  # noqa: E402
 
-
-def reference() -> float:
-    """Seconds for one million ``random.randint(1, 100)`` calls."""
-    rnd = random.Random(1)
-    t = time.perf_counter()
-    for _ in range(1_000_000):
-        rnd.randint(1, 100)
-    return time.perf_counter() - t
 
 
 def _bb_half() -> float:
