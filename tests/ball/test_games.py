@@ -9,6 +9,8 @@ block, short pass, a pick-up, PE conversion, a card); every situation is the rea
 
 from __future__ import annotations
 
+from anko_writer.rulesets.ball.game.ai import EXPLANATION
+
 import json
 import re
 from pathlib import Path
@@ -125,4 +127,6 @@ def test_the_ai_states_its_reason(games: dict[str, Path]) -> None:
     md, rec = chapters(games["atk"])[0]
     assert "AI 的理由：" in md and "本回合所选路线评分" in md and "（控球 " in md
     turns = rec["turns"]  # type: ignore[index]
-    assert all(t["reason"].startswith("AI 试遍本回合") for t in turns if t["coach"] == "ai")  # type: ignore[index]
+    assert all(t["reason"].startswith("本回合所选路线评分") for t in turns if t["coach"] == "ai")  # type: ignore[index]
+    assert "AI 试遍本回合" not in md  # the scoring rule is stated once, in the rules post
+    assert EXPLANATION in (games["atk"] / "rules.md").read_text(encoding="utf-8")

@@ -19,9 +19,10 @@ from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Start
 from ...schema import Node
-from ..bloodbowl.glossary import with_glossary
+from ...glossary import with_glossary
 from . import board
 from .game import api
+from .game.ai import EXPLANATION
 from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, play_game
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
@@ -86,7 +87,8 @@ class Ball(Ruleset):
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The designed numbers the rules post prints."""
-        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), **game_facts()}
+        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), "ai_rule": EXPLANATION,
+                **game_facts()}
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""

@@ -19,7 +19,7 @@ from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
 from ...seals import SealBook
-from .glossary import make_cn
+from ...glossary import make_cn
 from .league.rosters import load_rosters
 from .league.season import PARTS, Season, World, play_season
 from .league.teams import load_league, team_from

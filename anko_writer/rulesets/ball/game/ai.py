@@ -144,13 +144,21 @@ def ai_explain(pos: Position) -> str:
 
 
 def ai_plan(pos: Position) -> tuple[list[Action], str]:
-    """The AI's actions for the turn to move and the sentence that explains them (one search for both)."""
+    """The AI's actions for the turn to move and the sentence a chapter prints for them (one search for
+    both): the chosen line's score by its parts; the scoring rule itself (:data:`EXPLANATION`) is stated
+    once, in the rules post, not in every chapter."""
     c = choose(pos)
-    return c.actions, explain(c)
+    return c.actions, explain(c, rule=False)
 
 
-def explain(c: Choice) -> str:
-    """The sentence of :func:`ai_explain` for a chosen line ``c``."""
+def _signed(v: int) -> str:
+    """``+3``, ``−5`` (a true minus sign, as the chapters print numbers), ``+0``."""
+    return f"−{-v}" if v < 0 else f"+{v}"
+
+
+def explain(c: Choice, rule: bool = True) -> str:
+    """The sentence of :func:`ai_explain` for a chosen line ``c`` (with the scoring rule when ``rule``)."""
     names = {"ball": "控球", "progress": "推进", "threat": "威胁", "able": "可行动", "touchdown": "达阵"}
-    detail = "，".join(f"{names[k]} {v:+d}" for k, v in c.parts.items() if k != "total")
-    return f"{EXPLANATION} 本回合所选路线评分 {c.score}（{detail}）。"
+    detail = "，".join(f"{names[k]} {_signed(v)}" for k, v in c.parts.items() if k != "total")
+    score = f"本回合所选路线评分 {_signed(c.score) if c.score < 0 else c.score}（{detail}）。"
+    return f"{EXPLANATION}{score}" if rule else score

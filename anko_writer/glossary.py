@@ -1,5 +1,6 @@
-"""The chapters' words for the code's keys (``tables/bloodbowl/glossary.yaml``), as the ``cn`` filter:
-``{{ r.kind | cn('kind') }}`` prints 闪避. A campaign folder's glossary overrides the shipped one."""
+"""A ruleset's words for its code's keys (``tables/<ruleset>/glossary.yaml``), as the ``cn`` filter:
+``{{ r.kind | cn('kind') }}`` prints 闪避 for Blood Bowl. A campaign folder's glossary overrides the shipped
+one; a key with no word is an error naming the glossary, never an English word in a chapter."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...info import RulesetInfo
-from ...resources import Resources
-from ...schema import DictOf, Field, Map, Str
-from ...tables import load_data
+from .info import RulesetInfo
+from .resources import Resources
+from .schema import DictOf, Field, Map, Str
+from .tables import load_data
 
 GLOSSARY = "glossary.yaml"
 SCHEMA = Map({"source": Field(Str(), required=False)}, extra=DictOf(Str(), Str()))
