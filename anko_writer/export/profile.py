@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import InputError
+from ..errors import InputError, Location
 from ..resources import builtin_dir
 from ..schema import Enum, Field, Int, Map, Str, validate
 from ..yamlio import load_yaml
@@ -115,27 +115,21 @@ def load_profile(spec: str) -> Profile:
     if path.suffix not in (".yaml", ".yml"):
         path = builtin_dir("profiles") / f"{spec}.yaml"
         if not path.is_file():
-            raise ProfileError(_where(path), "", f"no forum profile named {spec!r}; shipped: "
+            raise ProfileError(Location(path), "", f"no forum profile named {spec!r}; shipped: "
                                f"{', '.join(shipped())}, or give a profile file (*.yaml)")
     data = validate(load_yaml(path, ProfileError), SCHEMA, path, ProfileError)
-    _escape_braces_check(data, path)
+    _check_templates(data, path)
     return Profile(**data, source=path)
 
 
-def _where(path: Path) -> Any:
-    """A location naming only the file."""
-    from ..errors import Location
-    return Location(path)
-
-
-def _escape_braces_check(data: dict[str, Any], path: Path) -> None:
+def _check_templates(data: dict[str, Any], path: Path) -> None:
     """Refuse a tag template that ``str.format`` cannot fill (an unbalanced ``{``)."""
     for name, template in data["tags"].items():
         try:
             for part in template.split("{}"):
                 part.format_map(_Fields())
         except (ValueError, IndexError) as err:
-            raise ProfileError(_where(path), f"tags.{name}", f"bad template {template!r}: {err}") from None
+            raise ProfileError(Location(path), f"tags.{name}", f"bad template {template!r}: {err}") from None
 
 
 __all__ = ["COUNTS", "FORMATS", "Profile", "ProfileError", "SCHEMA", "TAGS", "load_profile", "shipped"]
