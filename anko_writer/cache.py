@@ -122,8 +122,26 @@ def store(path: Path | None, value: object) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
+        _prune(path.parent)
     except Exception:  # a read-only home, a full disk, an unpicklable value: run without the cache
         return
+
+
+MAX_ENTRIES = 400
+"""The most entries kept per kind; the least recently written go first (a host's many campaign edits)."""
+
+
+def _prune(folder: Path) -> None:
+    """Remove the oldest entries of ``folder`` beyond :data:`MAX_ENTRIES`."""
+    entries = [e for e in os.scandir(folder) if e.name.endswith(".pickle") and not e.name.startswith(".")]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns)
+    for e in entries[:len(entries) - MAX_ENTRIES]:
+        try:
+            os.unlink(e.path)
+        except OSError:
+            pass
 
 
 def cached(kind: str, parts: Iterable[bytes | str], build: Callable[[], T]) -> T:

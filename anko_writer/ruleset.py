@@ -126,12 +126,29 @@ def _discover() -> dict[str, Ruleset]:
 
 
 _REGISTRY: dict[str, Ruleset] | None = None
+_NAMED: dict[str, Ruleset | None] = {}
+"""Rulesets imported alone by their entry point's name, before (or instead of) a whole discovery."""
+
+
+def _named(name: str) -> Ruleset | None:
+    """The ruleset of the entry point called ``name``, imported alone (None: no such entry point, or it
+    registers another name); a whole discovery imports every plug-in, which a run does not need."""
+    for ep in entry_points(group="anko_writer.rulesets", name=name):
+        rs = _load(ep.value, ep.load)
+        if isinstance(rs, Ruleset) and rs.name == name:
+            return rs
+    return None
 
 
 def get(name: str) -> Ruleset:
     """The registered ruleset called ``name``."""
     global _REGISTRY
     if _REGISTRY is None:
+        if name not in _NAMED:
+            _NAMED[name] = _named(name)
+        found = _NAMED[name]
+        if found is not None:
+            return found
         _REGISTRY = _discover()
     try:
         return _REGISTRY[name]

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn
 
 from .errors import CampaignError, InputError, Location
-from .yamlio import Pos, position, to_plain
+from .yamlio import FastPathError, Pos, load_plain_fast, load_yaml_text, position, to_plain
 
 
 class _Missing:
@@ -629,6 +629,15 @@ def validate(doc: Any, schema: Node, file: Path | str, error: type[InputError] =
     return schema.check(doc, At(file, "", position(doc), error))
 
 
+def validate_text(text: str, schema: Node, file: Path | str, error: type[InputError] = CampaignError) -> Any:
+    """Parse and check a file we wrote (a state file): libyaml's fast parser first; on any problem the
+    locating parser reads it again, so an error still names the file, line and key."""
+    try:
+        return schema.check(load_plain_fast(text), At(file, "", None, error))
+    except (FastPathError, InputError):
+        return validate(load_yaml_text(text, file, error), schema, file, error)
+
+
 def _cell(text: str) -> str:
     """Escape a Markdown table cell."""
     return text.replace("|", "\\|").replace("\n", " ")
@@ -657,5 +666,6 @@ def describe(schema: Node) -> str:
 __all__ = [
     "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS",
     "Int", "Float", "Bool", "Enum", "Data",
-    "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "describe", "show", "did_you_mean",
+    "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "validate_text", "describe", "show",
+    "did_you_mean",
 ]

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Mapping, Set
 from pathlib import Path
 from typing import Any, Literal
 
+import yaml as _pyyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError, RoundTripConstructor
@@ -30,6 +31,7 @@ from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
 
+from . import cache
 from .errors import InputError, Location
 from .textfile import read_text
 
@@ -224,7 +226,7 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
         raise error(Location(file), "", f"the file is {size:,} bytes; YAML files here may be at most "
                                         f"{MAX_BYTES:,} bytes")
     try:
-        return _yaml().load(text)
+        return cache.cached("yaml", [text], lambda: _yaml().load(text))
     except MarkedYAMLError as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
 
@@ -296,7 +298,103 @@ def dump_yaml(data: Any) -> str:
     return buf.getvalue().decode("utf-8")
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast path: libyaml's C parser for files that are almost always well-formed (state files)
+
+
+_FAST_BASE: Any = getattr(_pyyaml, "CSafeLoader", _pyyaml.SafeLoader)
+_ALIAS = re.compile(r"(?:^|[\s\[{,:-])[&*][^\s\[\]{},]", re.M)
+"""An anchor or alias token (or a look-alike inside a string): such text takes the locating parser,
+whose alias budget the fast path does not have."""
+
+
+class FastPathError(Exception):
+    """The fast parser declined a text; the caller falls back to :func:`load_yaml_text`."""
+
+
+class _FastLoader(_FAST_BASE):
+    """libyaml's parser with YAML 1.2 core-schema scalars, as the round-trip loader reads them:
+    ``yes``/``on``/``0755``/``1:30``/dates stay what YAML 1.2 says, and a duplicate key is refused."""
+
+    yaml_implicit_resolvers: dict[Any, Any] = {}
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        """A mapping; a duplicate key declines the fast path (the locating parser names it)."""
+        keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+        if len(set(keys)) != len(keys):
+            raise FastPathError("duplicate key")
+        return super().construct_mapping(node, deep=deep)
+
+
+def _int12(loader: Any, node: Any) -> int:
+    text = loader.construct_scalar(node)
+    sign = -1 if text.startswith("-") else 1
+    digits = text.lstrip("+-")
+    if digits.startswith(("0o", "0x")):
+        return sign * int(digits[2:], 8 if digits[1] == "o" else 16)
+    return sign * int(digits, 10)
+
+
+def _float12(loader: Any, node: Any) -> float:
+    text = loader.construct_scalar(node).lower()
+    if text.endswith(".inf"):
+        return float("-inf") if text.startswith("-") else float("inf")
+    return float("nan") if text == ".nan" else float(text)
+
+
+def _decline(loader: Any, node: Any) -> Any:
+    raise FastPathError(f"{node.value!r} is read differently by YAML versions")
+
+
+for _tag, _pattern, _first in (  # YAML 1.2 scalars as ruamel.yaml resolves them
+    # what ruamel.yaml reads beyond the core schema (dates, ``1_000``, ``0b1``, merge keys): declined
+    ("tag:anko,2026:decline",
+     r"[-+]?0b[0-1_]+|(?=.*_)[-+]?[0-9._][0-9a-zA-Z._+-]*"
+     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?|<<|=", list("-+._0123456789<=")),
+    ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", list("tTfF")),
+    ("tag:yaml.org,2002:int", r"[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)", list("-+0123456789")),
+    ("tag:yaml.org,2002:float",
+     r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?\.[0-9]+(?:[eE][-+][0-9]+)?"
+     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+     list("-+.0123456789")),
+):
+    _FastLoader.add_implicit_resolver(_tag, re.compile(rf"^(?:{_pattern})$"), _first)
+_FastLoader.add_constructor("tag:anko,2026:decline", _decline)
+_FastLoader.add_constructor("tag:yaml.org,2002:int", _int12)
+_FastLoader.add_constructor("tag:yaml.org,2002:float", _float12)
+for _tag in ("timestamp", "binary", "set", "omap", "pairs"):  # not YAML 1.2 core: the locating parser decides
+    _FastLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", None)
+
+
+def load_plain_fast(text: str) -> Any:
+    """``text`` parsed by libyaml as plain data with YAML 1.2 scalars, or :class:`FastPathError` for anything
+    unusual (aliases, duplicate keys, tags outside the core schema, a syntax error, an oversized text).
+
+    Gives positions for nothing: a caller validates the result and, on any problem, parses again with
+    :func:`load_yaml_text` to report it at its line and column.
+
+    >>> load_plain_fast("a: [yes, on, 0755, 1.5e3, ~, True, 0x1F]\\n")
+    {'a': ['yes', 'on', 755, 1500.0, None, True, 31]}
+    >>> load_plain_fast("a: 1\\na: 2\\n")
+    Traceback (most recent call last):
+    anko_writer.yamlio.FastPathError: duplicate key
+    """
+    if len(text) * 3 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise FastPathError("too large")
+    if _ALIAS.search(text):
+        raise FastPathError("anchors or aliases")
+    try:
+        return _pyyaml.load(text, Loader=_FastLoader)  # noqa: S506 (a safe loader)
+    except FastPathError:
+        raise
+    except Exception as err:  # a syntax error, an unknown tag, a nesting too deep …
+        raise FastPathError(str(err)) from None
+
+
 __all__ = [
     "Pos", "MAX_BYTES", "MAX_DEPTH", "ALIAS_BUDGET", "MAX_INT_DIGITS", "AliasError", "UnknownTagError",
-    "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml",
+    "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml", "FastPathError", "load_plain_fast",
 ]

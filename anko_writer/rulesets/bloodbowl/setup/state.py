@@ -13,10 +13,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .... import yamlio
 from ....chapters import Record
-from ....errors import CampaignError
-from ....schema import Check, Data, Field, Int, List, Map, Node, validate
+from ....schema import Check, Data, Field, Int, List, Map, Node, validate_text
 from ..league.rosters import Rosters
 from .schema import league_problem, team_fields
 
@@ -78,8 +76,7 @@ def state_yaml(season: int, team: Record, league: list[Record], seals: list[Reco
 
 def load_state_text(text: str, path: Path | str, rosters: Rosters) -> dict[str, Any]:
     """Parse and validate a state file's text (errors name the file, line and key)."""
-    doc = yamlio.load_yaml_text(text, path, CampaignError)
-    data: dict[str, Any] = validate(doc, state_schema(rosters), path)
+    data: dict[str, Any] = validate_text(text, state_schema(rosters), path)
     return data
 
 

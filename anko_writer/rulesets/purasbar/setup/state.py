@@ -15,9 +15,7 @@ import json
 import re
 from typing import Any
 
-from .... import yamlio
-from ....errors import CampaignError
-from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate
+from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate_text
 from ..club.people import roster_to_json
 from ..match.tactics import TENDENCIES
 from ..models import ABILITIES, ATTRIBUTES, Club, Player
@@ -266,8 +264,7 @@ def load_state_text(text: str, path: Any, cities: list[str], people: Any = None,
 
     ``slugs`` defaults to those of the cities.yaml last loaded with exactly ``cities``.
     """
-    doc = yamlio.load_yaml_text(text, path, CampaignError)
-    return validate(doc, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
+    return validate_text(text, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
 
 
 def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:

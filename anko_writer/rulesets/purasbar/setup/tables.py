@@ -9,8 +9,10 @@ call site that forgets it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
+from .... import cache
 from ....resources import Resources
 from ....tables import DiceTable
 from ..club.achievements import load_achievements
@@ -81,17 +83,23 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
     """Load and validate every table (a broken one raises a located ``TableError``).
 
     Cached per set of table files (path and modification time): one run reads each file once, and an
-    edited or added file is read again.
+    edited or added file is read again. Across runs the bundle is kept in the disk cache
+    (:mod:`anko_writer.cache`) under the path and bytes of every file, so only a changed file is parsed again.
     """
     stamp = tables_stamp(resources)
     found = _CACHE.get(stamp)
     if found is None:
-        found = _read(resources)
+        found = cache.cached("purasbar-tables", _contents(stamp), lambda: _read(resources))
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[stamp] = found
     register_cities(found.cities)  # the schemas read the slugs and clubs of the cities last loaded
     return found
+
+
+def _contents(stamp: tuple[tuple[str, int], ...]) -> list[bytes | str]:
+    """The disk cache's key: every table file's path and bytes."""
+    return [part for path, _ in stamp for part in (path, Path(path).read_bytes())]
 
 
 def _read(resources: Resources) -> PurasbarTables:
