@@ -108,8 +108,9 @@ def load(path: Path | None) -> tuple[bool, object]:
         return False, None
 
 
-def store(path: Path | None, value: object) -> None:
-    """Write ``value`` at ``path`` atomically; any failure leaves the cache as it was."""
+def store(path: Path | None, value: object, keep: int | None = None) -> None:
+    """Write ``value`` at ``path`` atomically, keeping at most ``keep`` entries of its kind (default
+    :data:`MAX_ENTRIES`); any failure leaves the cache as it was."""
     if path is None:
         return
     try:
@@ -122,7 +123,7 @@ def store(path: Path | None, value: object) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _prune(path.parent)
+        _prune(path.parent, MAX_ENTRIES if keep is None else keep)
     except Exception:  # a read-only home, a full disk, an unpicklable value: run without the cache
         return
 
@@ -131,13 +132,13 @@ MAX_ENTRIES = 400
 """The most entries kept per kind; the least recently written go first (a host's many campaign edits)."""
 
 
-def _prune(folder: Path) -> None:
-    """Remove the oldest entries of ``folder`` beyond :data:`MAX_ENTRIES`."""
+def _prune(folder: Path, keep: int) -> None:
+    """Remove the oldest entries of ``folder`` beyond ``keep``."""
     entries = [e for e in os.scandir(folder) if e.name.endswith(".pickle") and not e.name.startswith(".")]
-    if len(entries) <= MAX_ENTRIES:
+    if len(entries) <= keep:
         return
     entries.sort(key=lambda e: e.stat().st_mtime_ns)
-    for e in entries[:len(entries) - MAX_ENTRIES]:
+    for e in entries[:len(entries) - keep]:
         try:
             os.unlink(e.path)
         except OSError:

@@ -308,13 +308,15 @@ def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[i
     return None
 
 
-def _play(campaign: Campaign, season: int, last_month: int, out: Path) -> tuple[Ruleset, Resources, Run]:
+def _play(campaign: Campaign, season: int, last_month: int, out: Path,
+          one: bool = False) -> tuple[Ruleset, Resources, Run]:
     """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
-    state under ``out``."""
+    state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
     start = _start(rs, resources, out, season) if season > 1 else None
-    return rs, resources, rs.play(campaign, ChapterKey(season, last_month), resources, start=start)
+    play = rs.play_chapter if one else rs.play
+    return rs, resources, play(campaign, ChapterKey(season, last_month), resources, start=start)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -351,7 +353,7 @@ def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force:
         _check_range(arc, part, ruleset_registry.get(c.ruleset), words)
         target = out_dir(c, out)
         with output.locked(target):
-            _, resources, run = _play(c, arc, part, target)
+            _, resources, run = _play(c, arc, part, target, one=True)
             chapters = [ch for ch in run.chapters if ch.arc == arc and ch.part == part and ch.name is None]
             if not chapters:
                 raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for {words[0][2:]} {arc}, "

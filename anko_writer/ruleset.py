@@ -71,6 +71,13 @@ class Ruleset(ABC):
 
         ``start`` is ``(k, state)``: the loaded state at the end of arc ``k`` < ``until.arc``."""
 
+    def play_chapter(self, campaign: Campaign, until: ChapterKey, resources: Resources,
+                     start: Start | None = None) -> Run:
+        """What the ``chapter`` command needs: part ``until.part``'s chapter among the run's chapters. A
+        ruleset may skip what comes after that part (an arc's closing chapter) and resume from a
+        checkpoint; by default, :meth:`play`."""
+        return self.play(campaign, until, resources, start)
+
     def play_season(self, campaign: Campaign, season: int, last_month: int, resources: Resources,
                     start: Start | None = None) -> Run:
         """:meth:`play` under the 群英杯's words (kept for callers written before chapter keys)."""

@@ -4,7 +4,7 @@ season loop that calls the wings (match, competition, events, money, club, trans
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ from .season.windows import market_list, post_market, window_phase
 from .transfers.transfers import summer_month
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
+from .season import checkpoint
 from .season.settlement import settle
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
 
@@ -197,18 +198,71 @@ class Purasbar(Ruleset):
     def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
         of an earlier season) or from the campaign, playing any season in between in memory."""
-        season, last_month = until.arc, until.part
+        data, state = self._before(campaign, until.arc, resources, start)
+        return self._one(data, state, until.arc, until.part, resources)
+
+    def play_chapter(self, campaign: Any, until: ChapterKey, resources: Resources,
+                     start: Start | None = None) -> SeasonRun:
+        """Month ``until.part`` alone, for the ``month`` command: no settlement after month 12, and the
+        months before it resumed from the checkpoint an earlier run left (:mod:`.season.checkpoint`) when
+        nothing they read has changed; the run holds the months played here, not the whole season."""
+        data, state = self._before(campaign, until.arc, resources, start)
+        key = checkpoint.Key.of(data, state, until.arc, resources)
+        season = checkpoint.resume(key, until.part)
+        if season is None:
+            season = _Season.begin(data, state, until.arc, resources)
+        else:  # the votes of later months may have changed since the checkpoint was kept
+            season.data, season.source = data, start_data(data, state) if state is not None else data
+            load_purasbar_tables(resources)  # the cities the schemas read (a side effect of loading)
+        while season.month < until.part:
+            season.play_month()
+            if season.month >= until.part - 1:
+                checkpoint.keep(key, season)
+        return season.run(self.name)
+
+    def _before(self, campaign: Any, arc: int, resources: Resources,
+                start: Start | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
         data = campaign.data if hasattr(campaign, "data") else campaign
         done, loaded = start if start is not None else (0, None)
         state = loaded if isinstance(loaded, dict) else None
-        for s in range(done + 1, season):
+        for s in range(done + 1, arc):
             run = self._one(data, state, s, SEASON_MONTHS, resources)
             state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
-        return self._one(data, state, season, last_month, resources)
+        return data, state
 
     def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
              resources: Resources) -> SeasonRun:
         """One season from its start (the campaign for season 1, else the previous season's state)."""
+        played = _Season.begin(data, state, season, resources)
+        while played.month < last_month:
+            played.play_month()
+        if last_month == SEASON_MONTHS:
+            played.settle(self.name)
+        return played.run(self.name)
+
+
+@dataclass
+class _Season:
+    """A season being played month by month: the world and everything the month loop carries."""
+
+    data: dict[str, Any]
+    source: dict[str, Any]
+    world: World
+    book: SealBook
+    summer: Any
+    prep: dict[str, Any]
+    tables: PurasbarTables
+    month: int = 0
+    """The last month played (0: none yet)."""
+    mark: int = 0
+    chapters: list[Chapter] = field(default_factory=list)
+    state_text: str | None = None
+
+    @classmethod
+    def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
+              resources: Resources) -> "_Season":
+        """The season before month 1: the world from the campaign (season 1) or the previous season's state."""
         if state is not None and state["ending"] != "none":
             raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
                             f"there is no season {season}")
@@ -219,66 +273,73 @@ class Purasbar(Ruleset):
         world.life = life_from_campaign(source, tables, world.ours.ledger)
         book = SealBook(arc_word="season")
         carry_over(world, state, book)
-        names = tables.names
-        posts = market_months(tables)
         summer = None
         if state is not None and state["market"]:
             world.market = [player_from(d) for d in state["market"]]
         else:
-            summer = post_market(world, season, summer_month(tables.transfers), tables, names)
-        prep = _prep_record(world)
-        delay = data["options"]["reveal_delay"]
-        chapters = []
-        mark = 0
-        for month in range(1, last_month + 1):
-            decisions = data["decisions"].get(f"s{season}m{month}", {})
-            world.month = month
-            reveals = _due(world, book, month)  # 000 §5.8.4: told first, in force from the chapter's start
-            apps = apps_now(world)
-            life = phases_before(world, world.life, month, decisions)
-            life["market"] = summer if month == summer_month(tables.transfers) else None
-            life["window"] = window_phase(world, month, decisions, tables, names)
-            coach = life["coach"]
-            tactics = None
-            if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
-                tactics = tactics_formation(world, month) if month != CUP_MONTH else None
-            if month == CUP_MONTH:
-                played = play_cup_month(world, decisions, tactics)
-            else:
-                played = play_league_month(world, month, decisions, tactics)
-            life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
-            league_morale(world, played)
-            life["money"] = month_money(world, month, played, apps, tables)
-            if month in posts:
-                played["market"] = post_market(world, season, posts[month], tables, names)
-            played["market_list"] = market_list(world, tables) if month in posts else []
-            played["life"] = life
-            if month == 1:
-                played["prep"] = prep
-            rolls = world.dice.since(mark)
-            mark = world.dice.mark()
-            _seal(world, book, month, rolls, delay, played)
-            results = _month_record(world, month, played, rolls, data, reveals, book)
-            results["achievements"] = month_achievements(world, results, tables)
-            chapters.append(Chapter(season, month, results, public=book.public(results)))
-        state_text = None
-        if last_month == SEASON_MONTHS:
-            end = _settlement_chapter(self.name, world, book, data, chapters, tables, names, mark)
-            chapters.append(end)
-            ending = end.results["settlement"]["next"]["ending"]
-            state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
-                                             market=market_list(world, tables),
-                                             seals=carried_seals(book), ending=ending))
+            summer = post_market(world, season, summer_month(tables.transfers), tables, tables.names)
+        return cls(data, source, world, book, summer, _prep_record(world), tables)
+
+    def play_month(self) -> None:
+        """Play the next month and keep its chapter."""
+        world, tables, data = self.world, self.tables, self.data
+        season, month = world.season, self.month + 1
+        self.month = world.month = month
+        decisions = data["decisions"].get(f"s{season}m{month}", {})
+        reveals = _due(world, self.book, month)  # 000 §5.8.4: told first, in force from the chapter's start
+        apps = apps_now(world)
+        life = phases_before(world, world.life, month, decisions)
+        life["market"] = self.summer if month == summer_month(tables.transfers) else None
+        life["window"] = window_phase(world, month, decisions, tables, tables.names)
+        coach = life["coach"]
+        tactics = None
+        if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
+            tactics = tactics_formation(world, month) if month != CUP_MONTH else None
+        if month == CUP_MONTH:
+            played = play_cup_month(world, decisions, tactics)
+        else:
+            played = play_league_month(world, month, decisions, tactics)
+        life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
+        league_morale(world, played)
+        life["money"] = month_money(world, month, played, apps, tables)
+        posts = market_months(tables)
+        if month in posts:
+            played["market"] = post_market(world, season, posts[month], tables, tables.names)
+        played["market_list"] = market_list(world, tables) if month in posts else []
+        played["life"] = life
+        if month == 1:
+            played["prep"] = self.prep
+        rolls = world.dice.since(self.mark)
+        self.mark = world.dice.mark()
+        _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
+        results = _month_record(world, month, played, rolls, data, reveals, self.book)
+        results["achievements"] = month_achievements(world, results, tables)
+        self.chapters.append(Chapter(season, month, results, public=self.book.public(results)))
+
+    def settle(self, ruleset: str) -> None:
+        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
+        world, tables = self.world, self.tables
+        end = _settlement_chapter(ruleset, world, self.book, self.data, self.chapters, tables, tables.names,
+                                  self.mark)
+        self.chapters.append(end)
+        ending = end.results["settlement"]["next"]["ending"]
+        self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
+                                              market=market_list(world, tables),
+                                              seals=carried_seals(self.book), ending=ending))
+
+    def run(self, ruleset: str) -> SeasonRun:
+        """The chapters played, the season's summary and (after a settlement) its end state."""
+        chapters, data = self.chapters, self.data
         months = [c for c in chapters if c.name is None]
-        summary = {"ruleset": self.name, "season": season, "title": data["title"],
-                   "club": world.ours.name, "months": [c.month for c in months],
+        summary = {"ruleset": ruleset, "season": self.world.season, "title": data["title"],
+                   "club": self.world.ours.name, "months": [c.month for c in months],
                    "standings": months[-1].results["standings"] if months else [],
                    "our_results": _our_results(months), "scorers": _scorers(months),
-                   "fixtures": prep["our_fixtures"], "reveals": [],
-                   "pending": [{**s.roll, "dice": None, "total": None} for s in book.pending()],
+                   "fixtures": self.prep["our_fixtures"], "reveals": [],
+                   "pending": [{**s.roll, "dice": None, "total": None} for s in self.book.pending()],
                    "cup": _cup_summary(months),
                    "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
-        return SeasonRun(chapters, summary, state_text=state_text)
+        return SeasonRun(chapters, summary, state_text=self.state_text)
 
 
 def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],

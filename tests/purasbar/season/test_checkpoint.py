@@ -1,0 +1,75 @@
+"""``month --month M`` resumes from the checkpoint an earlier run kept, and writes exactly what a full
+replay writes; a vote typed in for a later month keeps the checkpoint, any vote it read does not."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anko_writer import cache
+from anko_writer.cli import app
+from anko_writer.rulesets.purasbar import ruleset as purasbar_ruleset
+from anko_writer.rulesets.purasbar.season import checkpoint
+
+BUILT_IN = Path(__file__).parents[3] / "campaigns" / "recht.yaml"
+
+
+def _month(camp: Path, month: int, out: Path) -> tuple[str, str]:
+    """Run ``month`` and return the chapter's Markdown and JSON."""
+    res = CliRunner().invoke(app, ["month", str(camp), "--season", "1", "--month", str(month), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return ((out / "s01" / f"m{month:02d}.md").read_text(encoding="utf-8"),
+            (out / "s01" / f"m{month:02d}.json").read_text(encoding="utf-8"))
+
+
+def _vote(camp: Path, key: str, formation: str) -> None:
+    """Type a formation vote for month ``key`` into the campaign's ``decisions: {}``."""
+    text = camp.read_text(encoding="utf-8")
+    assert "decisions: {}" in text
+    camp.write_text(text.replace("decisions: {}", f"decisions:\n  {key}:\n    formation: {formation}"),
+                    encoding="utf-8")
+
+
+@pytest.fixture
+def camp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The built-in campaign in a fresh folder with a private cache."""
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "cache"))
+    shutil.copy(BUILT_IN, tmp_path / "recht.yaml")
+    return tmp_path / "recht.yaml"
+
+
+def _replay(camp: Path, month: int, out: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The chapter from a full replay (cache off)."""
+    with monkeypatch.context() as m:
+        m.setenv(cache.ENV, "off")
+        return _month(camp, month, out)
+
+
+def test_a_resumed_month_is_byte_identical_to_a_replay(camp: Path, tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Month 2 keeps checkpoints after months 1 and 2; month 3 resumes from month 2's without playing
+    months 1–2 again and writes the replay's bytes; a vote for month 4 typed in meanwhile changes nothing."""
+    _month(camp, 2, tmp_path / "a")
+    assert len(list((tmp_path / "cache" / checkpoint.KIND).glob("*.pickle"))) == 2
+    _vote(camp, "s1m4", "4 4 2")
+    began = []
+    real = purasbar_ruleset._Season.begin
+    monkeypatch.setattr(purasbar_ruleset._Season, "begin",
+                        classmethod(lambda cls, *a: began.append(1) or real(*a)))
+    resumed = _month(camp, 3, tmp_path / "a")
+    assert began == []  # months 1–2 came from the checkpoint
+    assert resumed == _replay(camp, 3, tmp_path / "b", monkeypatch)
+
+
+def test_a_changed_vote_of_an_earlier_month_is_played_again(camp: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """A vote for month 2 typed in after the checkpoints were kept: month 3 replays from month 1's
+    checkpoint (which month 2's vote cannot touch) and matches a full replay with the vote."""
+    before = _month(camp, 2, tmp_path / "a")
+    _vote(camp, "s1m2", "5 4 1")
+    after = _month(camp, 2, tmp_path / "a2")
+    assert after == _replay(camp, 2, tmp_path / "b", monkeypatch)
+    assert after != before
