@@ -18,6 +18,7 @@ another key. Tests pin exact outcomes with :meth:`Dice.fix`, like botbowl's ``D6
 from __future__ import annotations
 
 import hashlib
+import struct
 import re
 from collections import deque
 from dataclasses import dataclass
@@ -195,20 +196,26 @@ class Stream:
         if not self._words:
             self._block += 1
             d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
-            self._words = [int.from_bytes(d[i:i + 8], "big") for i in (24, 16, 8, 0)]
+            self._words = list(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
         return self._words.pop()
 
     def randint(self, sides: int) -> int:
         """A face of a fair ``sides``-sided die, 1..sides."""
-        limit = _LIMIT - (_LIMIT % sides)
+        limit = _LIMITS.get(sides)
+        if limit is None:
+            limit = _LIMITS[sides] = _LIMIT - (_LIMIT % sides)
         while True:
-            v = self._next64()
+            v = self._words.pop() if self._words else self._next64()
             if v < limit:
                 self.drawn += 1
                 return v % sides + 1
 
 
 _LIMIT = 1 << 64
+_LIMITS: dict[int, int] = {}
+"""Per number of sides, the first word value of the incomplete run that :meth:`Stream.randint` skips."""
+_WORDS = struct.Struct(">4Q")
+"""A SHA-256 block as four big-endian 64-bit words."""
 
 
 @dataclass
@@ -257,11 +264,16 @@ class Dice:
     def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False,
              kind: str | None = None) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
-        e = expr if isinstance(expr, DiceExpr) else DiceExpr.parse(expr)
-        faces = (self._face(key, e.sides),) if e.count == 1 and not e.is_d68 else \
-            tuple(self._face(key, s) for s in e.die_sides())
+        e = expr if isinstance(expr, DiceExpr) else _parse(expr)
+        if e.count == 1 and e.sides != 68:
+            face = self._face(key, e.sides)
+            faces: tuple[int, ...] = (face,)
+            total = face + e.modifier
+        else:
+            faces = tuple(self._face(key, s) for s in e.die_sides())
+            total = e.total(faces)
         n = self._counts[key] = self._counts.get(key, 0) + 1
-        r = Roll(f"{key}#{n}", purpose, str(e), faces, e.total(faces), hidden, kind)
+        r = Roll(f"{key}#{n}", purpose, e.text, faces, total, hidden, kind)
         self.log.append(r)
         return r
 

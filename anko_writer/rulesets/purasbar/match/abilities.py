@@ -55,9 +55,9 @@ def team_abilities(players: Iterable[Player]) -> dict[str, int]:
     Only healthy, rolled players count (§3.4.3); an ability with no player is 1. Rounded down (the
     text is silent; the chapters print whole numbers).
     """
-    squad = [p for p in players if p.rolled and p.healthy]
-    weight = sum(p.total for p in squad)
+    squad = [(p.attrs, p.total) for p in players if p.rolled and p.healthy]
+    weight = sum(total for _, total in squad)
     if weight == 0:
         return {a: 1 for a in ABILITIES}
-    return {a: max(1, sum(p.attrs[a] * p.total for p in squad) // weight) for a in ABILITIES}
+    return {a: max(1, sum(attrs[a] * total for attrs, total in squad) // weight) for a in ABILITIES}
 
