@@ -24,8 +24,10 @@ NAMES = load_tables(RES).names
 
 
 def squad(n: int) -> list[Player]:
-    """``n`` rolled role players (ATK 40, DEF 30, MID 20, GK 10 equivalents)."""
-    return [player(f"p{i}", "MF", atk=40, df=30, mid=20, gk=10, core=False) for i in range(n)]
+    """``n`` rolled role players (ATK 40, DEF 30, MID 20, GK 10 equivalents), positions FW, MF, DF, GK in
+    turn (so a squad of four or more has every §3.1.1 team ability: ATK 40, MID 20, DEF 30, GK 10)."""
+    return [player(f"p{i}", ("FW", "MF", "DF", "GK")[i % 4], atk=40, df=30, mid=20, gk=10, core=False)
+            for i in range(n)]
 
 
 def academy(n: int, level: int, training: int = 2):  # noqa: ANN201

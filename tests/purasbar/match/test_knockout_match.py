@@ -131,6 +131,20 @@ def test_tired_player_replaced_by_same_position_role_player_at_random() -> None:
     assert bench[1] in s.lineup["FW"] and "我锋0" in s.gone
 
 
+def test_a_core_substitute_comes_on_at_full_stamina() -> None:
+    """000 §5.5: a core player who has not played this match comes on with 100 stamina, whatever he had
+    left from earlier matches, and no die is rolled for it."""
+    s, bench = _squad_with_bench()
+    core = player("核心替补", "FW", stamina=55)
+    s.club.players.append(core)
+    s.club.players.remove(bench[0])
+    s.club.players.remove(bench[1])
+    s.lineup["FW"][0].stamina = 25
+    out = policy_subs(Dice(1), "k", s, 4, False)
+    assert [(r["in"], r["core"], r["stamina"], r["stamina_roll"]) for r in out] == [("核心替补", True, 100, None)]
+    assert core.stamina == 100
+
+
 def test_voted_policy_picks_the_best_and_respects_the_limit() -> None:
     s, bench = _squad_with_bench()
     bench[0].attrs["ATK"] = 60

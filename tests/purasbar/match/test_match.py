@@ -195,15 +195,20 @@ def test_lineup_fills_a_short_position_from_others() -> None:
     assert sum(p.position != "FW" for p in xi["FW"]) == 2
 
 
-def test_team_abilities_weighted_by_total() -> None:
-    """000 §3.1.1: weight = the player's total ability; injured players do not count."""
+def test_team_abilities_weighted_by_total_over_the_position_that_carries_each() -> None:
+    """000 §3.1.1: weight = the player's total ability, taken per position (ATK over FW, DEF over DF, MID
+    over MF, GK over GK); injured players do not count; a position with no one gives 1."""
     a = player("甲", "FW", atk=60, df=10, mid=10, gk=10)  # total 90 + 110 = 200
-    b = player("乙", "DF", atk=10, df=60, mid=10, gk=10)
-    b.attrs["STA"] = 10  # total 150
-    ab = team_abilities([a, b])
-    assert ab["ATK"] == (60 * 200 + 10 * 150) // 350
+    b = player("乙", "FW", atk=30, df=60, mid=10, gk=10)
+    b.attrs["STA"] = 10  # total 110 + 10 + 50 = 170
+    assert (a.total, b.total) == (200, 170)
+    keeper = player("丙", "GK", atk=1, df=20, mid=10, gk=48)
+    ab = team_abilities([a, b, keeper])
+    assert ab["ATK"] == (60 * 200 + 30 * 170) // 370
+    assert ab["GK"] == 48  # the outfield players' GK of 10 is not weighed in
+    assert ab["DEF"] == 1 and ab["MID"] == 1  # no defender, no midfielder
     b.injured_weeks = 1
-    assert team_abilities([a, b])["DEF"] == 10
+    assert team_abilities([a, b, keeper])["ATK"] == 60
     assert team_abilities([]) == {"ATK": 1, "DEF": 1, "MID": 1, "GK": 1}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..models import ABILITIES, Player
+from ..models import ABILITIES, MAIN, Player
 from .formations import FORMATIONS
 
 
@@ -50,14 +50,32 @@ _PERCENT: dict[str, dict[str, int]] = {name: {a: 100 + f.bonus[a] for a in ABILI
 
 
 def team_abilities(players: Iterable[Player]) -> dict[str, int]:
-    """000 §3.1.1: each ability is the mean of the players' values weighted by their total ability.
+    """000 §3.1.1: each team ability is the mean of the players' values weighted by their total ability,
+    taken over the players of the position that carries it — ATK over the forwards, MID over the
+    midfielders, DEF over the defenders, GK over the keepers.
 
-    Only healthy, rolled players count (§3.4.3); an ability with no player is 1. Rounded down (the
-    text is silent; the chapters print whole numbers).
+    The text says 「全队所有球员」 but also 「若某位置无任何球员，则该能力暂视为 1」, which only means
+    something per position; over the whole squad a club's keeper of GK 48 would count as GK 12 once its
+    outfield players (GK 1) were weighed in, and every §3.3.2 promotion re-rolled against that. Only
+    healthy, rolled players count (§3.4.3); a position with none gives 1; rounded down (the chapters
+    print whole numbers).
+
+    >>> from ..models import Player
+    >>> fw = Player("甲", "FW", True, {"ATK": 60, "DEF": 10, "MID": 20, "GK": 1, "STA": 50, "MNT": 50}, 25)
+    >>> gk = Player("乙", "GK", True, {"ATK": 1, "DEF": 20, "MID": 10, "GK": 48, "STA": 50, "MNT": 50}, 25)
+    >>> team_abilities([fw, gk])
+    {'ATK': 60, 'DEF': 1, 'MID': 1, 'GK': 48}
     """
-    squad = [(p.attrs, p.total) for p in players if p.rolled and p.healthy]
+    squads: dict[str, list[tuple[dict[str, int], int]]] = {a: [] for a in ABILITIES}
+    for p in players:
+        if p.rolled and p.healthy:
+            squads[MAIN[p.position]].append((p.attrs, p.total))
+    return {a: _weighted(squads[a], a) for a in ABILITIES}
+
+
+def _weighted(squad: list[tuple[dict[str, int], int]], attr: str) -> int:
+    """The total-weighted mean of ``attr`` over ``squad`` (attributes, total) pairs, floored; 1 if empty."""
     weight = sum(total for _, total in squad)
     if weight == 0:
-        return {a: 1 for a in ABILITIES}
-    return {a: max(1, sum(attrs[a] * total for attrs, total in squad) // weight) for a in ABILITIES}
-
+        return 1
+    return max(1, sum(attrs[attr] * total for attrs, total in squad) // weight)

@@ -9,6 +9,9 @@ from .side import SUBS_EXTRA, SUBS_NORMAL, Side
 
 ROLE_SUB_STAMINA = "1D40+40"
 """000 §5.5: a role player comes on with 1D40 + 40 temporary stamina."""
+CORE_SUB_STAMINA = 100
+"""000 §5.5: a core player comes on with 「未出场的满体力值（100）」, whatever he had left from earlier
+matches (a player taken off never comes back in the same match, so the other case does not arise)."""
 TEMP_DIE = "1D50"
 """000 §3.4.2: temporary ability = team ability × (0.5 + 1D50/100)."""
 
@@ -75,7 +78,9 @@ def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, 
                                "out": out.name if out else None, "out_stamina": out.stamina if out else None,
                                "in": on.name, "slot": slot, "position": on.position, "core": on.core, **how,
                                "stamina_roll": None, "temp": None, "count": side.subs_used}
-    if not on.core:
+    if on.core:
+        on.stamina = CORE_SUB_STAMINA
+    else:
         r = dice.roll(key, ROLE_SUB_STAMINA, f"{on.name} 临时体力")
         on.stamina = r.total
         rec["stamina_roll"] = r.to_json()

@@ -45,16 +45,24 @@ def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False
                 penalty_order=decisions.get("penalties"), hide_penalties=hide_penalties)
 
 
+REST_SHARE = 3
+"""Designed: a completed week gives every healthy player a third of the §5.6 amount (see :func:`rest`)."""
+
+
 def rest(world: World, week: int) -> list[RestRecord]:
-    """The recovery of one completed week: every healthy player recovers the §5.6 amount once (no
-    third-match halving), on top of his post-match recovery.
+    """The recovery of one completed week: every healthy player recovers a third of the §5.6 amount
+    (rounded down, no third-match halving; our fitness coach adds his level), on top of his post-match
+    recovery.
 
     Designed reading of §4.1 phase 5 item 1, a 体力恢复 besides the post-match one with no amount and
-    no one named: the §5.6 amount for everyone, once a week (fitness counts in weeks, §5.7). Read as
-    once a month, or only for players who sat the week out, the text's arithmetic (−30 a match, about
-    +15 after it, halved from a month's third match) leaves the eight-match cup month with squads of
-    three or four fit players; read weekly, stamina still falls inside every match and in congested
-    weeks, and a squad stays a squad.
+    no one named. Read as once a month, or only for players who sat the week out, the text's arithmetic
+    (−30 a match, about +15 after it, halved from a month's third match) leaves the eight-match cup month
+    with squads of three or four fit players. The full §5.6 amount every week (the reading before issue
+    15) erased every league match's fatigue: 95 % of league starts began at 100 stamina, and §5.3.2's
+    penalty and the stamina terms of §5.7 only ever acted in the cup month. With a third, measured on
+    the built-in campaign's season 1 (seeds 1 and 2): league starts at 100 fall to 26–32 %, their mean
+    to 80–83, and 4–5 % of league starts carry the §5.3.2 penalty (< 50); the cup month's squads stay
+    squads (6 % of its starts below 30, against 1 % before).
     """
     out: list[RestRecord] = []
     for club in world.clubs.values():
@@ -63,7 +71,7 @@ def rest(world: World, week: int) -> list[RestRecord]:
                 before = p.stamina
                 # designed: our fitness coach adds his level to the weekly recovery (not to §5.6's formula)
                 extra = world.life.level("fitness") if club.ours and world.life is not None else 0
-                p.stamina = min(100, p.stamina + recovery(club, p, 1) + extra)
+                p.stamina = min(100, p.stamina + recovery(club, p, 1) // REST_SHARE + extra)
                 if club.ours:
                     out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
     return out
