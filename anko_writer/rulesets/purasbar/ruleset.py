@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...chapters import ChapterKey
 from ...errors import AnkoError
@@ -34,6 +34,9 @@ from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season.settlement import settle
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
+
+if TYPE_CHECKING:
+    from ...audit.plugin import AuditPlugin
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -194,20 +197,29 @@ class Purasbar(Ruleset):
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
-    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
+    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None, *,
+             publish: bool = True) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
-        of an earlier season) or from the campaign, playing any season in between in memory."""
+        of an earlier season) or from the campaign, playing any season in between in memory.
+
+        ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked)."""
         season, last_month = until.arc, until.part
         data = campaign.data if hasattr(campaign, "data") else campaign
         done, loaded = start if start is not None else (0, None)
         state = loaded if isinstance(loaded, dict) else None
         for s in range(done + 1, season):
-            run = self._one(data, state, s, SEASON_MONTHS, resources)
+            run = self._one(data, state, s, SEASON_MONTHS, resources, publish)
             state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
-        return self._one(data, state, season, last_month, resources)
+        return self._one(data, state, season, last_month, resources, publish)
+
+    def audit(self) -> AuditPlugin:
+        """The 群英杯's audit metrics (:mod:`.audit`)."""
+        from .audit import PurasbarAudit
+
+        return PurasbarAudit()
 
     def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
-             resources: Resources) -> SeasonRun:
+             resources: Resources, publish: bool = True) -> SeasonRun:
         """One season from its start (the campaign for season 1, else the previous season's state)."""
         if state is not None and state["ending"] != "none":
             raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
@@ -260,10 +272,10 @@ class Purasbar(Ruleset):
             _seal(world, book, month, rolls, delay, played)
             results = _month_record(world, month, played, rolls, data, reveals, book)
             results["achievements"] = month_achievements(world, results, tables)
-            chapters.append(Chapter(season, month, results, public=book.public(results)))
+            chapters.append(Chapter(season, month, results, public=book.public(results) if publish else None))
         state_text = None
         if last_month == SEASON_MONTHS:
-            end = _settlement_chapter(self.name, world, book, data, chapters, tables, names, mark)
+            end = _settlement_chapter(self.name, world, book, data, chapters, tables, names, mark, publish)
             chapters.append(end)
             ending = end.results["settlement"]["next"]["ending"]
             state_text = state_yaml(snapshot(world, source, fortunes=fortunes_of(world),
@@ -282,7 +294,7 @@ class Purasbar(Ruleset):
 
 
 def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
-                        tables: PurasbarTables, names: Any, mark: int) -> Chapter:
+                        tables: PurasbarTables, names: Any, mark: int, publish: bool = True) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
     reveals = _due(world, book, SETTLEMENT_MONTH)
     rec = settle(world, [c.results for c in chapters], tables, names)
@@ -297,7 +309,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=book.public(results))
+                   public=book.public(results) if publish else None)
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
