@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 SEED_SPACE = 10**18
 """Replicate seeds are 18-digit numbers, like the seeds ``new`` draws."""
 
+CONNECT_TIMEOUT = 30.0
+"""Seconds to wait for a Dask scheduler before ``--scheduler`` fails."""
+
 
 def replicate_seed(seed: int, replicate: int) -> int:
     """Replicate ``replicate``'s seed: SHA-256 of the campaign seed and the replicate number.
@@ -153,7 +156,7 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
     except ImportError:
         raise AnkoError("--scheduler needs Dask: pip install 'anko-writer[cluster]'") from None
     try:
-        client = Client(scheduler, timeout=30)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as err:
         raise AnkoError(f"--scheduler: cannot reach {scheduler}: {err}") from None
     try:

@@ -195,24 +195,24 @@ def _club_odds(seasons: list[Record]) -> tuple[list[Record], dict[str, Record]]:
     seen: dict[str, dict[str, int]] = {}
     tier_of: dict[str, str] = {}
     for s in seasons:
-        bottom = set(s["order"][-BOTTOM:])
+        last = set(s["order"][-BOTTOM:])
         for club in s["order"]:
             c = seen.setdefault(club, {"n": 0, "title": 0, "cup": 0, "bottom": 0})
             c["n"] += 1
             c["title"] += club == s["order"][0]
             c["cup"] += club == s["cup"]
-            c["bottom"] += club in bottom
+            c["bottom"] += club in last
             tier_of.setdefault(club, s["tiers"].get(club, "?"))
     ours = {s["ours"] for s in seasons}
-    clubs = [{"club": k, "tier": tier_of[k], "ours": k in ours, "seasons": c["n"], "title": odds(c["title"], c["n"]),
+    clubs: list[Record] = [{"club": k, "tier": tier_of[k], "ours": k in ours, "seasons": c["n"], "title": odds(c["title"], c["n"]),
               "cup": odds(c["cup"], c["n"]), "bottom_three": odds(c["bottom"], c["n"])} for k, c in seen.items()]
     clubs.sort(key=lambda r: (-r["title"]["k"], -r["cup"]["k"], r["bottom_three"]["k"], r["club"]))
     by_tier: dict[str, Record] = {}
     n = len(seasons)
-    for t in sorted({c["tier"] for c in clubs}):
-        members = [(k, seen[k]) for k in seen if tier_of[k] == t]
-        cs = sum(c["n"] for _, c in members)
-        title, cup, bottom = (sum(c[x] for _, c in members) for x in ("title", "cup", "bottom"))
+    for t in sorted(set(tier_of.values())):
+        members = [seen[k] for k in seen if tier_of[k] == t]
+        cs = sum(m["n"] for m in members)
+        title, cup, bottom = (sum(m[x] for m in members) for x in ("title", "cup", "bottom"))
         by_tier[t] = {"clubs": len(members), "club_seasons": cs,
                       "title_share": odds(title, n), "cup_share": odds(cup, n),
                       "title_per_club": odds(title, cs), "cup_per_club": odds(cup, cs),
