@@ -33,6 +33,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import threading
 from bisect import bisect_left, bisect_right
 from collections.abc import Collection, Iterator
 from contextlib import contextmanager
@@ -257,6 +258,8 @@ _HITS: ContextVar[RowHits | None] = ContextVar("anko_row_hits", default=None)
 _COUNTING = 0
 """How many :func:`counting_rows` blocks are open anywhere: 0 keeps :meth:`DiceTable.lookup` at one test."""
 
+_COUNTING_LOCK = threading.Lock()
+
 
 @contextmanager
 def counting_rows() -> Iterator[RowHits]:
@@ -271,11 +274,13 @@ def counting_rows() -> Iterator[RowHits]:
     global _COUNTING
     hits = RowHits()
     token = _HITS.set(hits)
-    _COUNTING += 1
+    with _COUNTING_LOCK:  # threads of one Dask worker open and close their own blocks
+        _COUNTING += 1
     try:
         yield hits
     finally:
-        _COUNTING -= 1
+        with _COUNTING_LOCK:
+            _COUNTING -= 1
         _HITS.reset(token)
 
 

@@ -28,7 +28,7 @@ def meta_of(campaign: Campaign, replicates: int, first: int, arcs: int) -> Recor
             "seasons_per_run": arcs}
 
 
-def build_report(campaign: Campaign, samples: Sequence[Record], first: int, arcs: int) -> list[Section]:
+def build_report(campaign: Campaign, samples: Sequence[Record]) -> list[Section]:
     """The ruleset's sections, then the core's dice-table section, from the replicates in order."""
     loaded = _loaded(campaign)
     metrics = [s["metrics"] for s in samples]
@@ -42,7 +42,7 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
     plugin_for(campaign)  # a ruleset without audit metrics fails before anything is played
     spec = AuditSpec(campaign, first, arcs, start)
     samples = run_replicates(spec, replicates, jobs, scheduler, progress)
-    return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples, first, arcs)
+    return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples)
 
 
 __all__ = ["AuditPlugin", "AuditSpec", "Figure", "Section", "Table", "audit", "build_report", "meta_of",
