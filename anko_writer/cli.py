@@ -8,7 +8,6 @@ too, with exit status 2: ``error: missing option '--season' (see 'anko-writer se
 
 from __future__ import annotations
 
-import gc
 import re
 import sys
 from collections.abc import Iterator
@@ -31,6 +30,7 @@ from .errors import AnkoError, CampaignError, OutputError
 from .chapters import ChapterKey, KeyStyle
 from .render import render_chapter, ruleset_info
 from .resources import Resources
+from .runtime import tune_gc
 from .ruleset import Chapter, Ruleset, Run
 from .textfile import read_text
 
@@ -467,6 +467,72 @@ def export(
 
 
 # ---------------------------------------------------------------------------------------------
+# audit
+
+
+def _progress_bar(total: int) -> tuple[Any, Any]:
+    """A rich progress bar on stderr for ``total`` replicates: ``(context manager, advance(n))``."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(TextColumn("audit"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                   console=Console(stderr=True), transient=True)
+    task = bar.add_task("audit", total=total)
+    return bar, lambda n: bar.advance(task, n)
+
+
+@app.command()
+def audit(
+    campaign: CampaignArg,
+    seasons: Annotated[int, typer.Option(
+        "--seasons", help="Independent replicates to simulate (each its own seed).", show_default=False)],
+    from_season: Annotated[int, typer.Option(
+        "--from-season", help="First season played (from the latest earlier state-end.yaml under the "
+                              "output folder, if any).")] = 1,
+    seasons_per_run: Annotated[int, typer.Option(
+        "--seasons-per-run", help="Seasons chained in each replicate (ability drift, money over years).")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", help="Processes to run replicates in.")] = 1,
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", help="Report folder (default: audit/ beside the campaign).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option(
+        "--scheduler", help="A Dask scheduler (tcp://host:8786) to run the replicates on.",
+        show_default=False)] = None,
+) -> None:
+    """Simulate many replicate seasons, render nothing, and report odds, match rates, money and dice tables."""
+    import time
+
+    from . import audit as auditing
+
+    with _errors():
+        c = load_campaign(campaign)
+        rs = ruleset_registry.get(c.ruleset)
+        for name, value, top in (("--seasons", seasons, 100_000), ("--seasons-per-run", seasons_per_run, 50),
+                                 ("--jobs", jobs, 256)):
+            if not 1 <= value <= top:
+                raise AnkoError(f"{name}: expected 1–{top:,}, got {value}")
+        _check_range(from_season, None, rs, ("--from-season", "--month"))
+        if from_season + seasons_per_run - 1 > SEASON_MAX:
+            raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
+        auditing.plugin_for(c)
+        target = out if out is not None else c.folder / "audit"
+        start = _start(rs, c.resources(), c.output_dir(), from_season) if from_season > 1 else None
+        began = time.perf_counter()
+        bar, advance = _progress_bar(seasons)
+        with bar:
+            meta, sections = auditing.audit(c, seasons, from_season, seasons_per_run, jobs, scheduler, start,
+                                            advance)
+        took = time.perf_counter() - began
+        paths = auditing.write_report(target, meta, sections)
+    for line in auditing.terminal_lines(meta, sections):
+        typer.echo(line)
+    played = seasons * seasons_per_run
+    typer.echo(f"{played} season(s) in {took:.1f} s ({played / took:.2f} seasons/s, "
+               f"{'dask' if scheduler else f'{jobs} job(s)'})")
+    for path in paths:
+        typer.echo(f"wrote {_shown(path)}")
+
+
+# ---------------------------------------------------------------------------------------------
 # new
 
 
@@ -567,17 +633,4 @@ def main() -> None:
     app()
 
 
-GC_THRESHOLD = (100_000, 50, 100)
-"""The collector's thresholds for a run (Python's default is (700, 10, 10))."""
-
-
-def tune_gc() -> None:
-    """Collect garbage rarely: a run builds a few hundred thousand long-lived records and almost no
-    cycles, and at the default thresholds the collector walked them all again and again, more than half
-    of a season's simulation time (measured: 2.6 s → 1.0 s). What the process imported is frozen out of
-    the collector's walks."""
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLD)
-
-
-__all__ = ["app", "main", "tune_gc", "chapter_context", "chapter_files", "index_file", "out_dir"]
+__all__ = ["app", "main", "chapter_context", "chapter_files", "index_file", "out_dir"]

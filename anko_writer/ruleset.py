@@ -23,6 +23,7 @@ from .resources import Resources
 from .schema import Node
 
 if TYPE_CHECKING:
+    from .audit.plugin import AuditPlugin
     from .campaign import Campaign
 
 Start = tuple[int, object]
@@ -95,6 +96,10 @@ class Ruleset(ABC):
     def parts(self, arc: int) -> int:
         """How many part chapters arc ``arc`` has in this ruleset's current scope."""
         return self.months()
+
+    def audit(self) -> AuditPlugin:
+        """This ruleset's ``anko-writer audit`` metrics (:mod:`anko_writer.audit`); AnkoError if it has none."""
+        raise AnkoError(f"the {self.name} ruleset does not support audit (it defines no audit metrics)")
 
     def months(self) -> int:
         """The 群英杯's word for :meth:`parts` (12 unless overridden)."""

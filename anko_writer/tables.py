@@ -33,8 +33,11 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import threading
 from bisect import bisect_left, bisect_right
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -188,13 +191,26 @@ class DiceTable:
     """The file the table came from."""
 
     def lookup(self, total: int) -> Row:
-        """The row for ``total``; ``ValueError`` if the dice cannot show it."""
+        """The row for the thrown ``total``; ``ValueError`` if the dice cannot show it.
+
+        While :func:`counting_rows` is on, the row is counted (the audit's chi-square per table)."""
+        index = self._index(total)
+        if _COUNTING and (hits := _HITS.get()) is not None:
+            hits.add(self, index)
+        return self.rows[index]
+
+    def band(self, value: int) -> Row:
+        """The row covering a computed score (not a throw: never counted by :func:`counting_rows`)."""
+        return self.rows[self._index(value)]
+
+    def _index(self, total: int) -> int:
+        """Index of the row covering ``total``."""
         lo, hi = self.dice.bounds()
         if not lo <= total <= hi:
             raise ValueError(f"{total} is outside {self.dice}'s {lo}-{hi} ({self.path})")
-        for row in self.rows:
+        for i, row in enumerate(self.rows):
             if row.covers(total):
-                return row
+                return i
         raise ValueError(f"{total} is not a possible total of {self.dice} ({self.path})")
 
     def roll(
@@ -206,6 +222,66 @@ class DiceTable:
 
     def __len__(self) -> int:
         return len(self.rows)
+
+
+def table_key(table: DiceTable) -> str:
+    """A table's name in an audit report: its folder and file, and its name when it differs from the stem.
+
+    >>> table_key(DiceTable("tags", "designed", DiceExpr.parse("1D6"), (), Path("tables/x/transfers.yaml")))
+    'x/transfers.yaml:tags'
+    """
+    base = f"{table.path.parent.name}/{table.path.name}"
+    return base if table.name == table.path.stem else f"{base}:{table.name}"
+
+
+class RowHits:
+    """How often each row of each table was looked up while :func:`counting_rows` was on."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[int, tuple[DiceTable, list[int]]] = {}
+
+    def add(self, table: DiceTable, index: int) -> None:
+        """Count one lookup of ``table`` that hit row ``index``."""
+        found = self._by_id.get(id(table))
+        if found is None:
+            found = self._by_id[id(table)] = (table, [0] * len(table.rows))  # the table is kept: ids stay unique
+        found[1][index] += 1
+
+    def counts(self) -> list[tuple[DiceTable, list[int]]]:
+        """Each table looked up, with its hits per row (file order), in the order first looked up."""
+        return [(t, list(c)) for t, c in self._by_id.values()]
+
+
+_HITS: ContextVar[RowHits | None] = ContextVar("anko_row_hits", default=None)
+"""The counter of the running context (a thread or task of its own gets its own)."""
+
+_COUNTING = 0
+"""How many :func:`counting_rows` blocks are open anywhere: 0 keeps :meth:`DiceTable.lookup` at one test."""
+
+_COUNTING_LOCK = threading.Lock()
+
+
+@contextmanager
+def counting_rows() -> Iterator[RowHits]:
+    """Count every :meth:`DiceTable.lookup` in this context by table and row; off by default.
+
+    >>> t = DiceTable("t", "designed", DiceExpr.parse("1D2"), (Row(1, 1, "a", {}, None, 1), Row(2, 2, "b", {}, None, 2)), Path("t.yaml"))
+    >>> with counting_rows() as hits:
+    ...     _ = t.lookup(2), t.lookup(2), t.band(1)
+    >>> [c for _, c in hits.counts()]
+    [[0, 2]]
+    """
+    global _COUNTING
+    hits = RowHits()
+    token = _HITS.set(hits)
+    with _COUNTING_LOCK:  # threads of one Dask worker open and close their own blocks
+        _COUNTING += 1
+    try:
+        yield hits
+    finally:
+        with _COUNTING_LOCK:
+            _COUNTING -= 1
+        _HITS.reset(token)
 
 
 def _check_span(lo: int, hi: int, expr: DiceExpr, possible: list[int]) -> tuple[int, int] | str:
@@ -316,6 +392,6 @@ def load_data(path: Path, schema: Node) -> Any:
 
 
 __all__ = [
-    "Row", "DiceTable", "TotalRange", "DiceNotation", "ROW_SCHEMA", "TABLE_SCHEMA",
-    "load_table", "load_data", "possible_totals", "span_text",
+    "Row", "DiceTable", "RowHits", "TotalRange", "DiceNotation", "ROW_SCHEMA", "TABLE_SCHEMA",
+    "counting_rows", "load_table", "load_data", "possible_totals", "span_text", "table_key",
 ]

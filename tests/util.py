@@ -64,7 +64,7 @@ def _sealed_shootout(run) -> bool:  # noqa: ANN001
 def _lost_sudden_death(run) -> bool:  # noqa: ANN001
     """We lose a knockout shoot-out that went to sudden death."""
     club = run.months[-1].results["club"]
-    return any(m["shootout"] and m["winner"] != club and max(k["pair"] for k in m["shootout"]["kicks"]) > 5
+    return any(m["shootout"] and m["winner"] != club and max((k["pair"] for k in m["shootout"]["kicks"]), default=0) > 5
                for m in _our_knockouts(run))
 
 

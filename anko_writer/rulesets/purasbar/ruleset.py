@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...chapters import ChapterKey
 from ...errors import AnkoError
@@ -35,6 +35,9 @@ from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state
 from .season import checkpoint
 from .season.settlement import settle
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
+
+if TYPE_CHECKING:
+    from ...audit.plugin import AuditPlugin
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -195,11 +198,20 @@ class Purasbar(Ruleset):
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
-    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None) -> SeasonRun:
+    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None, *,
+             publish: bool = True) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
-        of an earlier season) or from the campaign, playing any season in between in memory."""
-        data, state = self._before(campaign, until.arc, resources, start)
-        return self._one(data, state, until.arc, until.part, resources)
+        of an earlier season) or from the campaign, playing any season in between in memory.
+
+        ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked)."""
+        data, state = self._before(campaign, until.arc, resources, start, publish)
+        return self._one(data, state, until.arc, until.part, resources, publish)
+
+    def audit(self) -> AuditPlugin:
+        """The 群英杯's audit metrics (:mod:`.audit`)."""
+        from .audit import PurasbarAudit
+
+        return PurasbarAudit()
 
     def play_chapter(self, campaign: Any, until: ChapterKey, resources: Resources,
                      start: Start | None = None) -> SeasonRun:
@@ -220,21 +232,22 @@ class Purasbar(Ruleset):
                 checkpoint.keep(key, season)
         return season.run(self.name)
 
-    def _before(self, campaign: Any, arc: int, resources: Resources,
-                start: Start | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def _before(self, campaign: Any, arc: int, resources: Resources, start: Start | None,
+                publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
         data = campaign.data if hasattr(campaign, "data") else campaign
         done, loaded = start if start is not None else (0, None)
         state = loaded if isinstance(loaded, dict) else None
         for s in range(done + 1, arc):
-            run = self._one(data, state, s, SEASON_MONTHS, resources)
+            run = self._one(data, state, s, SEASON_MONTHS, resources, publish)
             state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
         return data, state
 
     def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
-             resources: Resources) -> SeasonRun:
+             resources: Resources, publish: bool = True) -> SeasonRun:
         """One season from its start (the campaign for season 1, else the previous season's state)."""
         played = _Season.begin(data, state, season, resources)
+        played.publish = publish
         while played.month < last_month:
             played.play_month()
         if last_month == SEASON_MONTHS:
@@ -258,6 +271,8 @@ class _Season:
     mark: int = 0
     chapters: list[Chapter] = field(default_factory=list)
     state_text: str | None = None
+    publish: bool = True
+    """Whether each chapter gets its public JSON (False: the audit, which reads only the results)."""
 
     @classmethod
     def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
@@ -314,13 +329,14 @@ class _Season:
         _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
-        self.chapters.append(Chapter(season, month, results, public=self.book.public(results)))
+        public = self.book.public(results) if self.publish else None
+        self.chapters.append(Chapter(season, month, results, public=public))
 
     def settle(self, ruleset: str) -> None:
         """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
         world, tables = self.world, self.tables
         end = _settlement_chapter(ruleset, world, self.book, self.data, self.chapters, tables, tables.names,
-                                  self.mark)
+                                  self.mark, self.publish)
         self.chapters.append(end)
         ending = end.results["settlement"]["next"]["ending"]
         self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
@@ -343,7 +359,7 @@ class _Season:
 
 
 def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
-                        tables: PurasbarTables, names: Any, mark: int) -> Chapter:
+                        tables: PurasbarTables, names: Any, mark: int, publish: bool = True) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
     reveals = _due(world, book, SETTLEMENT_MONTH)
     rec = settle(world, [c.results for c in chapters], tables, names)
@@ -358,7 +374,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=book.public(results))
+                   public=book.public(results) if publish else None)
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

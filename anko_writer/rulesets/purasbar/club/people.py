@@ -189,11 +189,11 @@ class PeopleTables:
 
     def affinity_tier(self, value: int) -> Row:
         """The §15.5 tier row of an affinity value (0 belongs to the lowest tier)."""
-        return self.affinity.lookup(min(AFFINITY_MAX, max(1, value)))
+        return self.affinity.band(min(AFFINITY_MAX, max(1, value)))
 
     def rapport_row(self, value: int) -> Row:
         """The assistant–coach rapport tier of a 1D100 rapport value."""
-        return self.rapport.lookup(value)
+        return self.rapport.band(value)  # looked up again each month: counted once, when rolled
 
     def origin_table(self, flag: str) -> DiceTable:
         """The origin narrative table for an extreme tier's flag (``high`` or ``low``)."""

@@ -1,0 +1,74 @@
+"""What a ruleset gives the audit: how to play one replicate lean, and how to turn its arcs into plain
+numbers and all replicates into report sections. The core knows nothing of any game."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..chapters import ChapterKey, Record, Run
+from ..resources import Resources
+
+if TYPE_CHECKING:
+    from ..campaign import Campaign
+    from ..ruleset import Ruleset, Start
+
+
+@dataclass
+class Figure:
+    """One plot of a report section: its caption and the PNG's bytes."""
+
+    caption: str
+    png: bytes
+
+
+@dataclass
+class Table:
+    """A table of a report section for the HTML page: caption, header and rows of plain cells."""
+
+    caption: str
+    header: list[str]
+    rows: list[list[Any]]
+
+
+@dataclass
+class Section:
+    """One part of the report: its JSON ``data``, what the terminal shows and what the HTML page shows."""
+
+    key: str
+    """The section's key in ``report.json``."""
+    title: str
+    """Its heading."""
+    data: Record
+    """Plain numbers for ``report.json``."""
+    lines: list[str] = field(default_factory=list)
+    """The few lines the terminal prints."""
+    tables: list[Table] = field(default_factory=list)
+    """Tables for ``report.html``."""
+    figures: list[Figure] = field(default_factory=list)
+    """Plots for ``report.html`` (embedded as data URIs)."""
+
+
+class AuditPlugin(ABC):
+    """A ruleset's audit metrics: measured in the worker that played a replicate, aggregated in order."""
+
+    def play(self, ruleset: Ruleset, campaign: Campaign, until: ChapterKey, resources: Resources,
+             start: Start | None) -> Run:
+        """Play one whole arc for the audit (the default: the ruleset's normal :meth:`Ruleset.play`)."""
+        return ruleset.play(campaign, until, resources, start=start)
+
+    def ended(self, run: Run) -> bool:
+        """True when the story ended with ``run`` (no next arc); the default: the arc left no end state."""
+        return run.state_text is None
+
+    @abstractmethod
+    def measure(self, runs: list[Run], resources: Resources) -> Record:
+        """One replicate's arcs (in order) as plain JSON-able numbers; a pure function of the runs."""
+
+    @abstractmethod
+    def aggregate(self, samples: list[Record], resources: Resources) -> list[Section]:
+        """The report's sections from every replicate's :meth:`measure`, in replicate order."""
+
+
+__all__ = ["AuditPlugin", "Figure", "Section", "Table"]

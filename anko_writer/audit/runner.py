@@ -1,0 +1,188 @@
+"""Replicates: their seeds, playing one (in any worker), and running many in this process, in a pool of
+processes or on a Dask cluster, with results that depend on nothing but the campaign and the replicate.
+
+A replicate is the campaign with its seed replaced by :func:`replicate_seed`, played by the ruleset's own
+rules (the host's ``decisions`` where they exist, the AI rule elsewhere) over one or more chained arcs.
+Each worker loads the campaign's ruleset, resources and tables once, writes nothing, and returns plain
+numbers; results are put back in replicate order before anything is added up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .. import ruleset as ruleset_registry
+from ..chapters import ChapterKey, Record, Run
+from ..errors import AnkoError
+from ..resources import Resources
+from ..runtime import tune_gc
+from ..tables import counting_rows, table_key
+from .plugin import AuditPlugin
+
+if TYPE_CHECKING:
+    from ..campaign import Campaign
+    from ..ruleset import Ruleset, Start
+
+SEED_SPACE = 10**18
+"""Replicate seeds are 18-digit numbers, like the seeds ``new`` draws."""
+
+CONNECT_TIMEOUT = 30.0
+"""Seconds to wait for a Dask scheduler before ``--scheduler`` fails."""
+
+
+def replicate_seed(seed: int, replicate: int) -> int:
+    """Replicate ``replicate``'s seed: SHA-256 of the campaign seed and the replicate number.
+
+    >>> replicate_seed(42, 0) == replicate_seed(42, 0) != replicate_seed(42, 1)
+    True
+    >>> replicate_seed(42, 0) < 10**18
+    True
+    """
+    digest = hashlib.sha256(f"anko-audit\x1f{seed}\x1f{replicate}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % SEED_SPACE
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """What every replicate plays: picklable, so it travels to a process or a Dask worker as it is."""
+
+    campaign: Campaign
+    """The validated campaign (its seed is the base of every replicate's)."""
+    first: int
+    """The first arc (season) played."""
+    arcs: int
+    """Arcs chained in each replicate (``--seasons-per-run``)."""
+    start: Start | None = None
+    """The loaded end state of an arc before ``first`` (from the host's files), or None."""
+
+
+@dataclass
+class _Loaded:
+    """A worker's ruleset, resources and audit plug-in for one campaign, made once."""
+
+    ruleset: Ruleset
+    resources: Resources
+    plugin: AuditPlugin
+
+
+_LOADED: dict[tuple[str, str], _Loaded] = {}
+_LOCK = threading.Lock()
+
+
+def _loaded(campaign: Campaign) -> _Loaded:
+    """The worker's :class:`_Loaded` for ``campaign`` (a thread-safe, once-per-process cache)."""
+    key = (str(campaign.path), campaign.ruleset)
+    with _LOCK:
+        found = _LOADED.get(key)
+        if found is None:
+            tune_gc()  # a worker plays season after season: see runtime.tune_gc
+            rs = ruleset_registry.get(campaign.ruleset)
+            found = _LOADED[key] = _Loaded(rs, campaign.resources(), rs.audit())
+        return found
+
+
+def plugin_for(campaign: Campaign) -> AuditPlugin:
+    """The audit plug-in of the campaign's ruleset (AnkoError when the ruleset has none)."""
+    return _loaded(campaign).plugin
+
+
+def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start | None) -> list[Run]:
+    """Arcs ``first`` … ``first + arcs - 1``, each from the end of the one before; fewer if the story ends."""
+    rs, resources = loaded.ruleset, loaded.resources
+    runs: list[Run] = []
+    for arc in range(first, first + arcs):
+        run = loaded.plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start)
+        runs.append(run)
+        if arc == first + arcs - 1 or loaded.plugin.ended(run) or run.state_text is None:
+            break
+        start = (arc, rs.load_state(run.state_text, f"<end of arc {arc}>", resources))
+    return runs
+
+
+def run_replicate(spec: AuditSpec, replicate: int) -> Record:
+    """One replicate's plain numbers: the plug-in's measure and every dice table's row counts.
+
+    A pure function of ``(spec, replicate)``: the same in any process, thread or Dask worker."""
+    loaded = _loaded(spec.campaign)
+    seed = replicate_seed(spec.campaign.seed, replicate)
+    campaign = replace(spec.campaign, data={**spec.campaign.data, "seed": seed}, seed=seed)
+    with counting_rows() as hits:
+        runs = play_arcs(loaded, campaign, spec.first, spec.arcs, spec.start)
+    rows = {table_key(t): {"name": t.name, "source": t.source, "dice": t.dice.text,
+                           "rows": [[r.lo, r.hi, r.effect, r.params.get("key")] for r in t.rows], "hits": c}
+            for t, c in hits.counts()}
+    return {"replicate": replicate, "arcs": len(runs), "metrics": loaded.plugin.measure(runs, loaded.resources),
+            "rows": rows}
+
+
+Progress = Callable[[int], None]
+"""Told how many more replicates are done."""
+
+
+def _in_process(spec: AuditSpec, replicates: int, progress: Progress) -> list[Record]:
+    """Every replicate here, one after the other."""
+    out = []
+    for i in range(replicates):
+        out.append(run_replicate(spec, i))
+        progress(1)
+    return out
+
+
+def _pooled(spec: AuditSpec, replicates: int, jobs: int, progress: Progress) -> list[Record]:
+    """Every replicate in ``jobs`` processes; each process loads the campaign's tables once."""
+    results: list[Record | None] = [None] * replicates
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_warm, initargs=(spec.campaign,)) as pool:
+        pending: dict[Future[Record], int] = {pool.submit(run_replicate, spec, i): i for i in range(replicates)}
+        while pending:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                results[pending.pop(fut)] = fut.result()
+                progress(1)
+    return [r for r in results if r is not None]
+
+
+def _warm(campaign: Campaign) -> None:
+    """A pool process's start: load the ruleset and its resources before the first replicate."""
+    _loaded(campaign)
+
+
+def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) -> list[Record]:
+    """Every replicate on the Dask cluster at ``scheduler`` (``tcp://host:8786``)."""
+    try:
+        from distributed import Client, as_completed  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:
+        raise AnkoError("--scheduler needs Dask: pip install 'anko-writer[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as err:
+        raise AnkoError(f"--scheduler: cannot reach {scheduler}: {err}") from None
+    try:
+        futures = client.map(run_replicate, [spec] * replicates, range(replicates), pure=False)
+        results: dict[int, Record] = {}
+        for fut in as_completed(futures):
+            rec: Record = fut.result()
+            results[rec["replicate"]] = rec
+            progress(1)
+    finally:
+        client.close()
+    return [results[i] for i in range(replicates)]
+
+
+def run_replicates(spec: AuditSpec, replicates: int, jobs: int = 1, scheduler: str | None = None,
+                   progress: Progress | None = None) -> list[Record]:
+    """Every replicate's record in replicate order: here (``jobs`` 1), in processes, or on a Dask cluster."""
+    tick: Progress = progress or (lambda n: None)
+    if scheduler is not None:
+        return _dask(spec, replicates, scheduler, tick)
+    if jobs <= 1 or replicates <= 1:
+        return _in_process(spec, replicates, tick)
+    return _pooled(spec, replicates, min(jobs, replicates), tick)
+
+
+__all__ = ["AuditSpec", "Progress", "play_arcs", "plugin_for", "replicate_seed", "run_replicate",
+           "run_replicates"]

@@ -1,0 +1,508 @@
+"""The 群英杯's ``anko-writer audit`` metrics: one replicate's seasons as plain numbers, and every
+replicate's numbers as report sections.
+
+- **Odds**: title (league first), cup (群英杯 champion) and bottom three, per club and per city tier
+  (000 §2.1, ``cities.yaml``), with 95 % Wilson intervals.
+- **Matches**: goals per match, shots per attack, conversion, home and away, beside what 000 §5.1 implies
+  for the attacks actually played: each attack's shot chance from its die and the values it records
+  (``value − die`` against ``shot_threshold``), each shot's goal chance from the 1D50 and
+  ``finish_value − finish_die`` against the goal threshold; and a check of §5.1.1's sum on every attack.
+- **Money**: our funds and the §6.2.3 R band month by month, bankruptcies (§11.3) and owner exits
+  (§4.4 step 12); Appendix B's events against the month's own ranges (widened and R-scaled).
+- **Ability drift**: each position's main ability from month 1 to the settlement, by age band.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ...audit.plugin import AuditPlugin, Figure, Section, Table
+from ...audit.report import new_figure, png
+from ...audit.stats import chi_square, mean_sd, odds, z_score
+from ...chapters import Chapter, ChapterKey, Record, Run
+from ...dice import DiceExpr
+from ...resources import Resources
+from .money.finance import R_BANDS
+from .setup.tables import load_purasbar_tables
+
+MAIN = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}
+"""The ability each position is judged by (000 §5.1.1: FW attack, MF midfield, DF defence; GK §5.1.2)."""
+
+AGE_BANDS = (("≤23", 23), ("24-29", 29), ("≥30", 200))
+"""Age bands of the drift table: 000 §5.3.1's young (≤ 23) and old (≥ 30) players and those between."""
+
+BANDS = tuple(R_BANDS)
+"""000 §6.2.3's R bands, richest first (R ≥ 2, 1–2, 0.5–1, < 0.5)."""
+
+BOTTOM = 3
+"""Bottom-three places."""
+
+FINISH_SIDES = 50
+"""000 §5.1.2's 1D50, when an attack does not record its finish roll."""
+
+GOAL_THRESHOLD = 20
+"""000 §5.1.2: a finish value above 20 is a goal, when the attack does not record its threshold."""
+
+
+def _age_band(age: int | None) -> str:
+    """The drift table's age band of ``age`` (unknown ages count as the middle band)."""
+    for name, top in AGE_BANDS:
+        if age is not None and age <= top:
+            return name
+    return AGE_BANDS[1][0]
+
+
+def _faces_above(sides: int, need: int) -> int:
+    """Faces of a 1D``sides`` strictly above ``need``."""
+    return sides if need < 1 else max(0, sides - need)
+
+
+# ------------------------------------------------------------------ one replicate
+
+
+def _attack_numbers(acc: dict[str, float], a: Record, home: bool | None) -> None:
+    """Add one attack to ``acc``: observed, and what 000 §5.1 implies for it."""
+    sides = a["die_sides"]
+    p_shot = _faces_above(sides, a["shot_threshold"] - (a["value"] - a["die"])) / sides
+    acc["attacks"] += 1
+    acc["shots"] += a["shot"]
+    acc["exp_shots"] += p_shot
+    acc["var_shots"] += p_shot * (1 - p_shot)
+    if a["value"] != a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values()):
+        acc["formula_errors"] += 1
+    if home is not None:
+        side = "home" if home else "away"
+        acc[f"{side}_attacks"] += 1
+        acc[f"{side}_shots"] += a["shot"]
+        acc[f"{side}_goals"] += a["goal"]
+    if not a["shot"] or a["finish_die"] is None or a["finish_value"] is None:
+        return
+    roll = a.get("finish_roll")
+    fs = DiceExpr.parse(roll["expr"]).sides if roll else FINISH_SIDES
+    p_goal = _faces_above(fs, a.get("goal_threshold", GOAL_THRESHOLD) - (a["finish_value"] - a["finish_die"])) / fs
+    acc["goals_from_shots"] += a["goal"]
+    acc["exp_goals"] += p_goal
+    acc["var_goals"] += p_goal * (1 - p_goal)
+
+
+MATCH_KEYS = ("matches", "goals", "home_goals_total", "away_goals_total", "home_wins", "draws", "away_wins",
+              "extra_time", "shootouts", "attacks", "shots", "goals_from_shots", "exp_shots", "var_shots",
+              "exp_goals", "var_goals", "formula_errors", "home_attacks", "home_shots", "home_goals",
+              "away_attacks", "away_shots", "away_goals", "neutral_matches")
+"""What the match numbers add up, per competition."""
+
+
+def _matches(months: Iterable[Chapter]) -> dict[str, Record]:
+    """Per competition (``league``, ``swiss``, ``knockout``): match and attack counts, goal histogram."""
+    out: dict[str, Record] = {}
+    for ch in months:
+        for m in ch.results["matches"]:
+            acc = out.setdefault(m["competition"], {**{k: 0 for k in MATCH_KEYS}, "goal_hist": [0] * 11})
+            h, a = m["score"]
+            acc["matches"] += 1
+            acc["goals"] += h + a
+            acc["goal_hist"][min(h + a, 10)] += 1
+            acc["extra_time"] += bool(m["extra_time"])
+            acc["shootouts"] += m["penalties"] is not None
+            neutral = bool(m["neutral"])
+            if neutral:
+                acc["neutral_matches"] += 1
+            else:
+                acc["home_goals_total"] += h
+                acc["away_goals_total"] += a
+                acc["home_wins" if h > a else "away_wins" if a > h else "draws"] += 1
+            for att in m["attacks"]:
+                _attack_numbers(acc, att, None if neutral else att["team"] == m["home"])
+    return out
+
+
+def _money(months: Sequence[Chapter], end: Chapter | None) -> Record:
+    """Our funds, R and its band at each month's start (§6.2.3), closing cash, the §11.3 stage, the ending."""
+    funds, rs, bands, closing, stages = [], [], [], [], []
+    for ch in months:
+        life = ch.results["life"]
+        fin = life["business"]["finances"]
+        funds.append(fin["funds"])
+        rs.append(fin["R"] if fin["R"] is not None and math.isfinite(fin["R"]) else None)
+        bands.append(fin["band"])
+        closing.append(life["money"]["cashflow"]["closing"])
+        stages.append(life["money"]["bankruptcy"]["stage"])
+    ending = end.results["settlement"]["next"]["ending"] if end is not None else "none"
+    return {"funds": funds, "R": rs, "bands": bands, "closing": closing, "max_stage": max(stages, default=0),
+            "ending": ending}
+
+
+def _business(months: Sequence[Chapter]) -> Record:
+    """Appendix B events fired on the base table, and the faces each row held when it was thrown."""
+    fired: dict[str, int] = {}
+    expected: dict[str, float] = {}
+    for ch in months:
+        checks = ch.results["life"]["business"]["checks"]
+        ranges = next((c["ranges"] for c in checks if c["kind"] == "ranges"), None)
+        if ranges is None:
+            continue
+        for c in checks:
+            if c["kind"] != "check" or not c.get("triggered") or c.get("table") != "business_events":
+                continue
+            fired[c["key"]] = fired.get(c["key"], 0) + 1
+            for lo, hi, key in ranges:
+                expected[key] = expected.get(key, 0.0) + (hi - lo + 1) / 100
+    return {"fired": fired, "expected": expected}
+
+
+def _drift(before: list[Record], after: list[Record]) -> dict[str, list[float]]:
+    """Each position's main ability change of every player present at both ends, by position and age band:
+    ``"FW|≤23" → [n, sum, sum of squares]``."""
+    then = {(c["name"], p["name"]): p for c in before for p in c["players"]}
+    out: dict[str, list[float]] = {}
+    for c in after:
+        for p in c["players"]:
+            was = then.get((c["name"], p["name"]))
+            if was is None or was["position"] not in MAIN:
+                continue
+            d = p[MAIN[was["position"]]] - was[MAIN[was["position"]]]
+            acc = out.setdefault(f"{was['position']}|{_age_band(was['age'])}", [0, 0, 0])
+            acc[0] += 1
+            acc[1] += d
+            acc[2] += d * d
+    return out
+
+
+def _season(run: Run, tiers: dict[str, str]) -> Record:
+    """One season of one replicate as plain numbers."""
+    months = run.parts
+    end = next((c for c in run.chapters if c.name is not None), None)
+    last = end if end is not None else months[-1]
+    first_clubs = months[0].results["clubs"]
+    cup = next((c.results.get("champion") for c in months if "champion" in c.results), None)
+    ours = months[0].results["club"]
+    our_end = next(c for c in last.results["clubs"] if c["name"] == ours)
+    return {"season": months[0].season, "ours": ours,
+            "tiers": {c["name"]: tiers.get(c["city"], "?") for c in first_clubs},
+            "order": [r["team"] for r in last.results["standings"]], "cup": cup,
+            "matches": _matches(months), "money": _money(months, end), "business": _business(months),
+            "drift": _drift(first_clubs, last.results["clubs"]),
+            "our_abilities": sum(our_end["abilities"].values())}
+
+
+# ------------------------------------------------------------------ all replicates
+
+
+def _club_odds(seasons: list[Record]) -> tuple[list[Record], dict[str, Record]]:
+    """Title, cup and bottom-three odds per club (most likely champion first) and per city tier."""
+    seen: dict[str, dict[str, int]] = {}
+    tier_of: dict[str, str] = {}
+    for s in seasons:
+        last = set(s["order"][-BOTTOM:])
+        for club in s["order"]:
+            c = seen.setdefault(club, {"n": 0, "title": 0, "cup": 0, "bottom": 0})
+            c["n"] += 1
+            c["title"] += club == s["order"][0]
+            c["cup"] += club == s["cup"]
+            c["bottom"] += club in last
+            tier_of.setdefault(club, s["tiers"].get(club, "?"))
+    ours = {s["ours"] for s in seasons}
+    clubs: list[Record] = [{"club": k, "tier": tier_of[k], "ours": k in ours, "seasons": c["n"], "title": odds(c["title"], c["n"]),
+              "cup": odds(c["cup"], c["n"]), "bottom_three": odds(c["bottom"], c["n"])} for k, c in seen.items()]
+    clubs.sort(key=lambda r: (-r["title"]["k"], -r["cup"]["k"], r["bottom_three"]["k"], r["club"]))
+    by_tier: dict[str, Record] = {}
+    n = len(seasons)
+    for t in sorted(set(tier_of.values())):
+        members = [seen[k] for k in seen if tier_of[k] == t]
+        cs = sum(m["n"] for m in members)
+        title, cup, bottom = (sum(m[x] for m in members) for x in ("title", "cup", "bottom"))
+        by_tier[t] = {"clubs": len(members), "club_seasons": cs,
+                      "title_share": odds(title, n), "cup_share": odds(cup, n),
+                      "title_per_club": odds(title, cs), "cup_per_club": odds(cup, cs),
+                      "bottom_three_per_club": odds(bottom, cs)}
+    return clubs, by_tier
+
+
+def _sum_matches(seasons: list[Record]) -> dict[str, Record]:
+    """The match numbers of every season added up per competition (league, swiss, knockout)."""
+    total: dict[str, Record] = {}
+    for s in seasons:
+        for comp, acc in s["matches"].items():
+            t = total.setdefault(comp, {**{k: 0 for k in MATCH_KEYS}, "goal_hist": [0] * 11})
+            for k in MATCH_KEYS:
+                t[k] += acc[k]
+            t["goal_hist"] = [a + b for a, b in zip(t["goal_hist"], acc["goal_hist"])]
+    return dict(sorted(total.items()))
+
+
+def _ratio(a: float, b: float, places: int = 4) -> float:
+    """``a / b`` rounded (0 when ``b`` is 0)."""
+    return round(a / b, places) if b else 0.0
+
+
+def _match_report(t: Record) -> Record:
+    """One competition's observed rates beside what 000 §5.1 implies for the same attacks."""
+    return {
+        "matches": t["matches"], "goals_per_match": _ratio(t["goals"], t["matches"], 3),
+        "goal_histogram": t["goal_hist"], "extra_time": t["extra_time"], "shootouts": t["shootouts"],
+        "attacks": t["attacks"], "shots": t["shots"],
+        "shots_per_attack": _ratio(t["shots"], t["attacks"]),
+        "implied_shots_per_attack": _ratio(t["exp_shots"], t["attacks"]),
+        "shots_z": z_score(t["shots"], t["exp_shots"], t["var_shots"]),
+        "conversion": _ratio(t["goals_from_shots"], t["shots"]),
+        "implied_conversion": _ratio(t["exp_goals"], t["shots"]),
+        "conversion_z": z_score(t["goals_from_shots"], t["exp_goals"], t["var_goals"]),
+        "formula_errors": t["formula_errors"],
+        "home": {"matches": t["matches"] - t["neutral_matches"],
+                 "win": odds(t["home_wins"], t["matches"] - t["neutral_matches"]),
+                 "draw": odds(t["draws"], t["matches"] - t["neutral_matches"]),
+                 "loss": odds(t["away_wins"], t["matches"] - t["neutral_matches"]),
+                 "goals_per_match": _ratio(t["home_goals_total"], t["matches"] - t["neutral_matches"], 3),
+                 "shots_per_attack": _ratio(t["home_shots"], t["home_attacks"]),
+                 "conversion": _ratio(t["home_goals"], t["home_shots"])},
+        "away": {"goals_per_match": _ratio(t["away_goals_total"], t["matches"] - t["neutral_matches"], 3),
+                 "shots_per_attack": _ratio(t["away_shots"], t["away_attacks"]),
+                 "conversion": _ratio(t["away_goals"], t["away_shots"])},
+    }
+
+
+def _quantile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (linear between order statistics)."""
+    xs = sorted(values)
+    if not xs:
+        return 0.0
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def _money_report(replicates: list[list[Record]]) -> Record:
+    """Funds and R bands month by month (season index × month), bankruptcies and owner exits."""
+    months: dict[str, dict[str, list[Any]]] = {}
+    for seasons in replicates:
+        for i, s in enumerate(seasons, 1):
+            for m, (f, r, b) in enumerate(zip(s["money"]["funds"], s["money"]["R"], s["money"]["bands"]), 1):
+                cell = months.setdefault(f"{i}.{m:02d}", {"funds": [], "R": [], "bands": []})
+                cell["funds"].append(f)
+                cell["R"].append(r)
+                cell["bands"].append(b)
+    series = []
+    for key, cell in months.items():
+        n = len(cell["funds"])
+        rs = [r for r in cell["R"] if r is not None]
+        series.append({"month": key, "n": n,
+                       "funds": {q: round(_quantile(cell["funds"], p)) for q, p in
+                                 (("p10", 0.1), ("median", 0.5), ("p90", 0.9))},
+                       "R_median": round(_quantile(rs, 0.5), 3) if rs else None,
+                       "bands": {b: _ratio(cell["bands"].count(b), n) for b in BANDS}})
+    n = len(replicates)
+    endings = [s["money"]["ending"] for seasons in replicates for s in seasons]
+    bankrupt = sum(any(s["money"]["ending"] == "bankruptcy" for s in seasons) for seasons in replicates)
+    retired = sum(any(s["money"]["ending"] == "owner_retired" for s in seasons) for seasons in replicates)
+    stage = sum(any(s["money"]["max_stage"] > 0 for s in seasons) for seasons in replicates)
+    return {"by_month": series, "bankruptcy": odds(bankrupt, n), "owner_exit": odds(retired, n),
+            "bankruptcy_stage_reached": odds(stage, n), "season_endings": {e: endings.count(e) for e in
+                                                                           sorted(set(endings))}}
+
+
+def _business_report(seasons: list[Record]) -> Record:
+    """Appendix B (the base table) against each month's own ranges: fired vs expected, chi-square."""
+    fired: dict[str, int] = {}
+    expected: dict[str, float] = {}
+    for s in seasons:
+        for k, v in s["business"]["fired"].items():
+            fired[k] = fired.get(k, 0) + v
+        for k, e in s["business"]["expected"].items():
+            expected[k] = expected.get(k, 0.0) + e
+    keys = sorted(expected)
+    test = chi_square([fired.get(k, 0) for k in keys], [expected[k] for k in keys])
+    rows = [{"key": k, "fired": fired.get(k, 0), "expected": round(expected[k], 2)} for k in keys]
+    return {**test, "events": sum(fired.values()), "rows": rows}
+
+
+def _drift_report(replicates: list[list[Record]]) -> Record:
+    """Mean main-ability change over a season by position and age band, overall and by season index."""
+    overall: dict[str, list[float]] = {}
+    by_index: dict[int, dict[str, list[float]]] = {}
+    ours: dict[int, list[float]] = {}
+    for seasons in replicates:
+        for i, s in enumerate(seasons, 1):
+            ours.setdefault(i, []).append(s["our_abilities"])
+            for key, (n, tot, sq) in s["drift"].items():
+                for acc in (overall.setdefault(key, [0, 0, 0]), by_index.setdefault(i, {}).setdefault(key, [0, 0, 0])):
+                    acc[0] += n
+                    acc[1] += tot
+                    acc[2] += sq
+
+    def rows(d: dict[str, list[float]]) -> list[Record]:
+        out = []
+        for pos in MAIN:
+            for band, _ in AGE_BANDS:
+                n, tot, sq = d.get(f"{pos}|{band}", [0, 0, 0])
+                mean, sd = mean_sd(tot, sq, int(n))
+                out.append({"position": pos, "age": band, "players": int(n), "mean": round(mean, 3),
+                            "sd": round(sd, 3)})
+        return out
+
+    return {"overall": rows(overall), "by_season": {str(i): rows(d) for i, d in sorted(by_index.items())},
+            "our_total_ability": {str(i): round(sum(v) / len(v), 2) for i, v in sorted(ours.items())}}
+
+
+def _pct(o: Record) -> str:
+    """``12.3 % [9.1–16.0]`` from an :func:`odds` record."""
+    return f"{o['p'] * 100:.1f} % [{o['lo'] * 100:.1f}–{o['hi'] * 100:.1f}]"
+
+
+class PurasbarAudit(AuditPlugin):
+    """The 群英杯's audit: plays each season lean (no public JSON) and measures odds, matches, money, drift."""
+
+    def play(self, ruleset: Any, campaign: Any, until: ChapterKey, resources: Resources, start: Any) -> Run:
+        """The season as :meth:`Purasbar.play` plays it, without the chapters' public JSON."""
+        run: Run = ruleset.play(campaign, until, resources, start=start, publish=False)
+        return run
+
+    def ended(self, run: Run) -> bool:
+        """True when the settlement ended the story (§11.3 bankruptcy or the owner's exit)."""
+        end = next((c for c in run.chapters if c.name is not None), None)
+        return end is None or bool(end.results.get("ended"))
+
+    def measure(self, runs: list[Run], resources: Resources) -> Record:
+        """Each season of the replicate as plain numbers (:func:`_season`)."""
+        tiers = {c["city"]: c["tier"] for c in load_purasbar_tables(resources).cities}
+        return {"seasons": [_season(run, tiers) for run in runs]}
+
+    def aggregate(self, samples: list[Record], resources: Resources) -> list[Section]:
+        """Odds, matches, money and drift sections from every replicate, in order."""
+        replicates = [s["seasons"] for s in samples]
+        seasons = [s for r in replicates for s in r]
+        return [self._odds(seasons), self._matches(seasons), self._money(replicates, seasons),
+                self._drift(replicates)]
+
+    def _odds(self, seasons: list[Record]) -> Section:
+        """Title, cup and bottom-three odds per club and per tier."""
+        clubs, tiers = _club_odds(seasons)
+        ours = next((c for c in clubs if c["ours"]), None)
+        lines = [f"seasons played: {len(seasons)}"]
+        if ours is not None:
+            lines.append(f"{ours['club']} (ours, tier {ours['tier']}): title {_pct(ours['title'])}, "
+                         f"cup {_pct(ours['cup'])}, bottom three {_pct(ours['bottom_three'])}")
+        lines.append("title favourites: " + ", ".join(f"{c['club']} {c['title']['p'] * 100:.1f} %" for c in clubs[:3]))
+        lines.append("title by tier: " + ", ".join(f"{t} {_pct(v['title_share'])}" for t, v in tiers.items()))
+        table = Table("Odds per club (95 % Wilson intervals)", ["club", "tier", "title", "cup", "bottom three"],
+                      [[c["club"] + (" (ours)" if c["ours"] else ""), c["tier"], _pct(c["title"]), _pct(c["cup"]),
+                        _pct(c["bottom_three"])] for c in clubs])
+        tier_table = Table("Odds per city tier", ["tier", "clubs", "title share", "cup share",
+                                                  "bottom three per club"],
+                           [[t, v["clubs"], _pct(v["title_share"]), _pct(v["cup_share"]),
+                             _pct(v["bottom_three_per_club"])] for t, v in tiers.items()])
+        return Section("odds", "Title, cup and bottom-three odds", {"seasons": len(seasons), "clubs": clubs,
+                                                                    "tiers": tiers},
+                       lines, [tier_table, table], [_tier_figure(tiers)] if tiers else [])
+
+    def _matches(self, seasons: list[Record]) -> Section:
+        """Goals, shots and conversion per competition against 000 §5.1's expectation."""
+        comps = {k: _match_report(v) for k, v in _sum_matches(seasons).items()}
+        lines = []
+        for k, r in comps.items():
+            lines.append(f"{k}: {r['goals_per_match']} goals/match; shots/attack {r['shots_per_attack']} "
+                         f"(§5.1 implies {r['implied_shots_per_attack']}, z {r['shots_z']}); conversion "
+                         f"{r['conversion']} (implied {r['implied_conversion']}, z {r['conversion_z']}); "
+                         f"home win {r['home']['win']['p'] * 100:.1f} %")
+        errors = sum(r["formula_errors"] for r in comps.values())
+        lines.append(f"attacks whose value is not §5.1.1's sum: {errors}")
+        table = Table("Matches against 000 §5.1", ["competition", "matches", "goals/match", "shots/attack",
+                                                   "implied", "z", "conversion", "implied", "z", "home win",
+                                                   "draw", "away win"],
+                      [[k, r["matches"], r["goals_per_match"], r["shots_per_attack"], r["implied_shots_per_attack"],
+                        r["shots_z"], r["conversion"], r["implied_conversion"], r["conversion_z"],
+                        _pct(r["home"]["win"]), _pct(r["home"]["draw"]), _pct(r["home"]["loss"])]
+                       for k, r in comps.items()])
+        figs = [_goals_figure(comps)] if comps else []
+        return Section("matches", "Matches (000 §5.1)", {"competitions": comps, "formula_errors": errors},
+                       lines, [table], figs)
+
+    def _money(self, replicates: list[list[Record]], seasons: list[Record]) -> Section:
+        """Funds and R month by month, bankruptcies, owner exits, Appendix B against its ranges."""
+        money = _money_report(replicates)
+        business = _business_report(seasons)
+        last = money["by_month"][-1] if money["by_month"] else None
+        lines = [f"bankruptcy {_pct(money['bankruptcy'])}, owner exit {_pct(money['owner_exit'])}, "
+                 f"§11.3 countdown reached {_pct(money['bankruptcy_stage_reached'])}"]
+        if last is not None:
+            lines.append(f"funds at month {last['month']}: median {last['funds']['median']:,} P$ "
+                         f"[p10 {last['funds']['p10']:,}, p90 {last['funds']['p90']:,}]; R median {last['R_median']}")
+        lines.append(f"Appendix B events against their monthly ranges: {business['events']} fired, chi2 "
+                     f"{business['statistic']} df {business['df']} p {business['p']:.3g}")
+        table = Table("Funds and the §6.2.3 R band at each month's start",
+                      ["month", "p10", "median", "p90", "R median", *BANDS],
+                      [[r["month"], r["funds"]["p10"], r["funds"]["median"], r["funds"]["p90"], r["R_median"],
+                        *(r["bands"][b] for b in BANDS)] for r in money["by_month"]])
+        events = Table("Appendix B events: fired against the faces their rows held", ["event", "fired", "expected"],
+                       [[r["key"], r["fired"], r["expected"]] for r in business["rows"]])
+        figs = [_funds_figure(money["by_month"])] if money["by_month"] else []
+        return Section("money", "Money (000 §6.2.3, §11.3)", {**money, "business_events": business}, lines,
+                       [table, events], figs)
+
+    def _drift(self, replicates: list[list[Record]]) -> Section:
+        """Ability drift by position and age band."""
+        drift = _drift_report(replicates)
+        parts = [f"{r['position']} {r['age']} {r['mean']:+.2f}" for r in drift["overall"] if r["players"]]
+        lines = ["main-ability change over a season: " + ", ".join(parts)]
+        table = Table("Main-ability change over a season (month 1 → settlement)",
+                      ["position", "age", "players", "mean", "sd"],
+                      [[r["position"], r["age"], r["players"], r["mean"], r["sd"]] for r in drift["overall"]])
+        ours = Table("Our total ability at each season's end (mean over replicates)", ["season", "total"],
+                     [[k, v] for k, v in drift["our_total_ability"].items()])
+        return Section("drift", "Ability drift", drift, lines, [table, ours])
+
+
+def _tier_figure(tiers: dict[str, Record]) -> Figure:
+    """Title and cup share per tier with their intervals."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    names = list(tiers)
+    for j, (what, colour) in enumerate((("title_share", "#4a7ab5"), ("cup_share", "#e0a030"))):
+        xs = [i + (j - 0.5) * 0.38 for i in range(len(names))]
+        ps = [tiers[t][what]["p"] for t in names]
+        err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names)], [tiers[t][what]["hi"] - p for p, t in zip(ps, names)]]
+        ax.bar(xs, ps, width=0.38, color=colour, yerr=err, capsize=3, label=what.replace("_", " "))
+    ax.set_xticks(range(len(names)), [f"tier {t}" for t in names])
+    ax.set_ylabel("share of seasons")
+    ax.legend()
+    return Figure("Title and cup share per city tier (95 % Wilson intervals)", png(fig))
+
+
+def _goals_figure(comps: dict[str, Record]) -> Figure:
+    """Goals per match, one histogram per competition."""
+    fig = new_figure()
+    ax = fig.add_subplot()
+    for k, r in comps.items():
+        n = max(1, r["matches"])
+        ax.plot(range(11), [c / n for c in r["goal_histogram"]], marker="o", label=k)
+    ax.set_xlabel("goals in the match (10 = 10 or more)")
+    ax.set_ylabel("share of matches")
+    ax.legend()
+    return Figure("Goals per match", png(fig))
+
+
+def _funds_figure(series: list[Record]) -> Figure:
+    """Funds (median and 10–90 % band) and the R bands, month by month."""
+    fig = new_figure(6.4, 5.2)
+    top, bottom = fig.subplots(2, 1, sharex=True)
+    xs = range(len(series))
+    top.fill_between(xs, [r["funds"]["p10"] for r in series], [r["funds"]["p90"] for r in series],
+                     color="#a6c4e5", label="p10–p90")
+    top.plot(xs, [r["funds"]["median"] for r in series], color="#1f4e8c", label="median")
+    top.set_ylabel("funds (P$)")
+    top.legend()
+    base = [0.0] * len(series)
+    for b, colour in zip(BANDS, ("#2e8b57", "#9acd32", "#f0ad4e", "#c0392b")):
+        vals = [r["bands"][b] for r in series]
+        bottom.bar(xs, vals, bottom=base, color=colour, label=b, width=0.9)
+        base = [x + v for x, v in zip(base, vals)]
+    bottom.set_ylabel("R band share")
+    bottom.set_xticks(list(xs)[::3], [r["month"] for r in series][::3], fontsize=7)
+    bottom.set_xlabel("season.month")
+    bottom.legend(fontsize=7, ncols=4)
+    return Figure("Our funds and the §6.2.3 R band at each month's start", png(fig))
+
+
+__all__ = ["PurasbarAudit"]

@@ -1,0 +1,127 @@
+"""The audit's core, with no game in it: replicate seeds, Wilson intervals, chi-square, row counting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from anko_writer import ruleset as registry
+from anko_writer.audit import replicate_seed
+from anko_writer.audit.plugin import Figure, Section, Table
+from anko_writer.audit.report import dice_section, report_html, table_test
+from anko_writer.audit.stats import chi2_sf, chi_square, odds, row_weights, total_counts, wilson
+from anko_writer.dice import Dice, DiceExpr
+from anko_writer.errors import AnkoError
+from anko_writer.tables import counting_rows, load_table, table_key
+
+
+def test_replicate_seeds_are_deterministic_and_differ() -> None:
+    seeds = [replicate_seed(213889199080781085, i) for i in range(200)]
+    assert seeds == [replicate_seed(213889199080781085, i) for i in range(200)]
+    assert len(set(seeds)) == 200
+    assert replicate_seed(1, 0) != replicate_seed(2, 0)
+    assert all(0 <= s < 10**18 for s in seeds)
+    assert replicate_seed(213889199080781085, 0) == 687730843626969442  # pinned: reports stay comparable
+
+
+@pytest.mark.parametrize(("k", "n", "lo", "hi"), [
+    (3, 10, 0.1078, 0.6032), (0, 20, 0.0, 0.1611), (20, 20, 0.8389, 1.0), (50, 100, 0.4038, 0.5962),
+    (1, 200, 0.0009, 0.0278),
+])
+def test_wilson_interval_numbers(k: int, n: int, lo: float, hi: float) -> None:
+    got = wilson(k, n)
+    assert (round(got[0], 4), round(got[1], 4)) == (lo, hi)
+    assert odds(k, n) == {"n": n, "k": k, "p": round(k / n, 4), "lo": lo, "hi": hi}
+
+
+def test_wilson_without_trials() -> None:
+    assert wilson(0, 0) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize(("x", "df", "p"), [(3.841459, 1, 0.05), (5.991465, 2, 0.05), (18.307038, 10, 0.05),
+                                             (6.634897, 1, 0.01), (0.0, 3, 1.0), (124.342113, 100, 0.05)])
+def test_chi2_survival_matches_the_tables(x: float, df: int, p: float) -> None:
+    assert chi2_sf(x, df) == pytest.approx(p, abs=2e-6)
+
+
+def test_chi_square_pools_small_cells_and_fails_impossible_hits() -> None:
+    r = chi_square([30, 20, 50], [25, 25, 50])
+    assert (r["statistic"], r["df"]) == (2.0, 2)
+    pooled = chi_square([10, 1, 2, 7], [10, 2, 2, 6])  # 2 + 2 pooled into one cell of 4, merged into the 6
+    assert pooled["df"] == 1
+    assert chi_square([5, 1], [6, 0])["p"] == 0.0
+
+
+def test_total_counts_of_the_rulebook_dice() -> None:
+    assert total_counts(DiceExpr.parse("2D6"))[7] == 6
+    d68 = total_counts(DiceExpr.parse("D68"))
+    assert len(d68) == 48 and set(d68.values()) == {1} and 19 not in d68
+    big = total_counts(DiceExpr.parse("3D100"))  # 10^6 faces: convolution
+    assert sum(big.values()) == 10**6 and big[3] == 1 and big[300] == 1
+    assert total_counts(DiceExpr.parse("1D18+17"))[35] == 1
+    assert row_weights(DiceExpr.parse("1D100"), [(1, 5), (6, 100)]) == [5, 95]
+
+
+TINY = """source: designed
+dice: 1D4
+rows:
+  - {range: 1, effect: a}
+  - {range: 2-3, effect: b}
+  - {range: 4, effect: c}
+"""
+
+
+def test_counting_rows_on_a_tiny_table_with_fixed_dice(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY, encoding="utf-8")
+    table = load_table(path)
+    dice = Dice(seed=1)
+    dice.fix(1, 1, 1, 1, 2, 3, 2, 4, 4, 4, 4, 4)
+    assert table.lookup(2).effect == "b"  # counting off: nothing recorded anywhere
+    with counting_rows() as hits:
+        effects = [table.roll(dice, "t")[1].effect for _ in range(12)]
+        table.band(1)  # a computed score, not a throw: not counted
+    assert effects == ["a"] * 4 + ["b"] * 3 + ["c"] * 5
+    [(counted, row_counts)] = hits.counts()
+    assert counted is table and row_counts == [4, 3, 5]
+    record = {"name": table.name, "source": table.source, "dice": "1D4", "rows": [[1, 1, "a", None],
+              [2, 3, "b", None], [4, 4, "c", None]], "hits": row_counts}
+    test = table_test(record)
+    # expected 3, 6, 3: the two 3s are under 5 and pooled (7 against 6), beside 3 against 6
+    assert [r["expected"] for r in test["rows"]] == [3.0, 6.0, 3.0]
+    assert test["df"] == 1 and test["statistic"] == round((9 - 6) ** 2 / 6 + (3 - 6) ** 2 / 6, 4)
+    assert test["p"] == round(chi2_sf(3.0, 1), 6)
+    section = dice_section([{"rows": {table_key(table): record}}])
+    assert section.data["tables"][table_key(table)]["lookups"] == 12
+
+
+def test_counting_is_per_context(tmp_path: Path) -> None:
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TINY, encoding="utf-8")
+    table = load_table(path)
+    with counting_rows() as outer:
+        table.lookup(1)
+        with counting_rows() as inner:
+            table.lookup(4)
+        table.lookup(1)
+    assert [c for _, c in outer.counts()] == [[2, 0, 0]]
+    assert [c for _, c in inner.counts()] == [[0, 0, 1]]
+
+
+def test_html_embeds_pngs_and_loads_nothing() -> None:
+    from anko_writer.audit.report import new_figure, png
+
+    fig = new_figure()
+    fig.add_subplot().plot([1, 2], [3, 4])
+    section = Section("x", "X <section>", {"a": 1}, ["line & more"], [Table("t", ["h"], [[1.5]])],
+                      [Figure("plot", png(fig))])
+    page = report_html({"title": "audit", "replicates": 1}, [section])
+    assert "data:image/png;base64," in page
+    assert "http://" not in page and "https://" not in page
+    assert "X &lt;section&gt;" in page and "line &amp; more" in page
+
+
+def test_a_ruleset_without_metrics_says_so() -> None:
+    with pytest.raises(AnkoError, match="does not support audit"):
+        registry.get("bloodbowl").audit()
