@@ -20,7 +20,7 @@ from anko_writer.rulesets.purasbar.club.fans import initial_fans, initial_reputa
 from anko_writer.rulesets.purasbar.money.finance import (
     BILL_KINDS, CUP_STAGES, GATE_SHARE_PERCENT, accruals, ai_opening_funds, book_gate, book_monthly,
     book_prizes, cup_prize, gate_share, league_prize, load_prize_table, load_prizes, month_cashflow,
-    monthly_income, pay_maintenance, pay_salaries, prize_record, r_coefficient, r_from_ledger, season_bill,
+    monthly_income, pay_maintenance, pay_salaries, payroll, prize_record, r_coefficient, r_from_ledger, season_bill,
     stadium_capacity, ticket_income,
 )
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
@@ -273,6 +273,26 @@ def test_unrolled_players_are_not_paid() -> None:
     c = recht()
     c.players[0].attrs = {}
     assert pay_salaries(Ledger(0), c, {}, RULES, 1)["core"] == []
+
+
+def test_a_player_who_leaves_at_the_seasons_end_is_paid_for_the_season() -> None:
+    """The payroll is the squad before the settlement: a core player who retires (gone from the club)
+    and one whose ageing cost him points are paid what they earned during the season."""
+    c = recht()
+    squad = payroll(c)
+    gone = c.players.pop(0)
+    assert gone.name == "甲"
+    pay = pay_salaries(Ledger(0), c, {}, RULES, 1, squad=squad)
+    assert pay["core"] == [{"name": "甲", "total": 230, "wage": 575_000}]
+    assert pay_salaries(Ledger(0), c, {}, RULES, 1)["core"] == []  # without the payroll he would go unpaid
+
+
+def test_the_settlement_pays_the_bill_shown_all_season(season_245) -> None:  # noqa: ANN001
+    """Season 1 of the seed-245 campaign: month 12's accrued bill is exactly what §4.4 steps 9–10 pay."""
+    run = season_245[1]
+    shown = run.chapters[11].results["life"]["money"]["cashflow"]["bill"]
+    settle = run.chapters[12].results["settlement"]
+    assert shown == settle["salaries"]["total"] + settle["maintenance"]["total"]
 
 
 # --- 4.1 phase 5 item 6, 6.2.3 -----------------------------------------------------------------------

@@ -9,9 +9,9 @@ Every function returns plain records with each part of its arithmetic; money mov
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping
+from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ....dice import Dice
 from ....resources import Resources
@@ -20,7 +20,7 @@ from ....tables import load_data
 from ..competition.calendar import MONTHS, SETTLEMENT_MONTH
 from ..events.environment import Environment, apply_percent
 from ..events.environment import modifier as env_modifier
-from ..models import Club
+from ..models import Club, Player
 from .ledger import Ledger
 from .records import (AiFunds, Broadcast, CapacityRule, CashFlow, CrowdPull, FundingPressure, Gate, GateLine, GateSplit,
                       LedgerLine, MaintenanceBill, MaintenanceLine, MaintenancePaid, MonthlyIncome, Prizes,
@@ -104,6 +104,12 @@ class FinanceRules:
 def load_finance(resources: Resources) -> FinanceRules:
     """The ruleset's finance.yaml (campaign folder first) as :class:`FinanceRules`."""
     return FinanceRules.from_data(load_data(resources.table_path("finance.yaml"), FINANCE))
+
+
+def payroll(club: Club) -> list[Player]:
+    """The club's players as they are now, frozen (their own attribute dicts): the squad whose wages the
+    season's end pays, kept before ageing, promotions and departures change it."""
+    return [replace(p, attrs=dict(p.attrs)) for p in club.players]
 
 
 def season_bill(club: Club, staff_levels: Iterable[int], rules: FinanceRules) -> SeasonBill:
@@ -377,14 +383,18 @@ def maintenance_due(club: Club, rules: FinanceRules) -> MaintenanceBill:
     return {"per_level": rules.maintenance_per_level, "lines": lines, "total": sum(x["amount"] for x in lines)}
 
 
-def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules) -> Salaries:
+def salaries_due(club: Club, staff: Mapping[str, int], rules: FinanceRules,
+                 squad: Sequence[Player] | None = None) -> Salaries:
     """§4.4 step 10: staff salaries (designed) and player wages (§3.2.2 total × 2,500; §3.3.1 20,000).
 
-    Players not rolled yet (§5.8.3) have no total, so no wage, as in :func:`season_bill`.
+    ``squad`` is who is paid (default: the club's players now); the settlement passes the squad that
+    played the season, as it stood before anyone retired or left. Players not rolled yet (§5.8.3) have
+    no total, so no wage, as in :func:`season_bill`.
     """
+    players = club.players if squad is None else squad
     staff_lines: list[StaffSalary] = [{"role": r, "level": lvl, "amount": lvl * rules.staff_salary_per_level} for r, lvl in staff.items()]
-    core: list[CoreWage] = [{"name": p.name, "total": p.total, "wage": p.wage} for p in club.players if p.core and p.rolled]
-    roles = [p for p in club.players if not p.core and p.rolled]
+    core: list[CoreWage] = [{"name": p.name, "total": p.total, "wage": p.wage} for p in players if p.core and p.rolled]
+    roles = [p for p in players if not p.core and p.rolled]
     staff_total = sum(x["amount"] for x in staff_lines)
     core_total, role_total = sum(x["wage"] for x in core), sum(p.wage for p in roles)
     return {"per_level": rules.staff_salary_per_level, "staff": staff_lines, "staff_total": staff_total,
@@ -403,9 +413,10 @@ def pay_maintenance(ledger: Ledger, club: Club, rules: FinanceRules, season: int
 
 
 def pay_salaries(ledger: Ledger, club: Club, staff: Mapping[str, int], rules: FinanceRules, season: int,
-                 month: int = SETTLEMENT_MONTH) -> SalariesPaid:
-    """§4.4 step 10 (with the §4.1 phase 5 wages): post staff, core and role wages and return the bill."""
-    rec = salaries_due(club, staff, rules)
+                 month: int = SETTLEMENT_MONTH, squad: Sequence[Player] | None = None) -> SalariesPaid:
+    """§4.4 step 10 (with the §4.1 phase 5 wages): post staff, core and role wages and return the bill
+    (``squad``: who is paid, see :func:`salaries_due`)."""
+    rec = salaries_due(club, staff, rules, squad)
     parts = (("staff", rec["staff_total"], "staff"), ("wages", rec["core_total"], "wages_core"),
              ("wages", rec["role_total"], "wages_role"))
     entries = [ledger.post(season, month, kind, -amount, rules.labels[label]).to_json()
@@ -479,6 +490,6 @@ __all__ = [
     "R_BANDS",
     "stadium_capacity", "gate_share", "ticket_income", "book_gate", "monthly_income", "book_monthly",
     "load_prize_table", "load_prizes", "league_prize", "cup_prize", "prize_record", "book_prizes",
-    "maintenance_due", "salaries_due", "pay_maintenance", "pay_salaries", "accruals", "month_cashflow",
+    "maintenance_due", "payroll", "salaries_due", "pay_maintenance", "pay_salaries", "accruals", "month_cashflow",
     "r_from_ledger", "ai_opening_funds",
 ]

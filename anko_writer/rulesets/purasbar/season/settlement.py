@@ -20,7 +20,8 @@ from ..club.youth import promotions, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
-from ..money.finance import book_prizes, pay_maintenance, pay_salaries, prize_record, stadium_capacity
+from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
+from ..models import Player
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
 from .month_money import bankruptcy_check
@@ -169,15 +170,17 @@ def contracts(world: World, pool: list[Any], tables: PurasbarTables) -> dict[str
             "ai_left": sum(1 for r in rec["renewals"] if r["club"] != ours and not r["renewed"])}
 
 
-def bills(world: World) -> dict[str, Any]:
+def bills(world: World, squads: dict[str, list[Player]]) -> dict[str, Any]:
     """Steps 9 and 10: facility maintenance, then staff salaries and player wages, for every club;
-    the §11.3 check on our funds once both are paid."""
+    the §11.3 check on our funds once both are paid. ``squads`` are the players who played the season,
+    as they stood before the settlement (:func:`~..money.finance.payroll`): a player who retires or whose
+    contract ends at the season's end is still paid for the season he played."""
     life, s = world.life, world.season
     out: dict[str, Any] = {}
     for club in world.clubs.values():
         staff = {r: m.level for r, m in life.staff.items()} if club.ours else {}
         upkeep = pay_maintenance(club.ledger, club, life.finance, s)
-        pay = pay_salaries(club.ledger, club, staff, life.finance, s)
+        pay = pay_salaries(club.ledger, club, staff, life.finance, s, squad=squads[club.name])
         if club.ours:
             out["maintenance"], out["salaries"] = upkeep, pay
     return out
@@ -189,6 +192,7 @@ def settle(world: World, months: list[dict[str, Any]], tables: PurasbarTables,
     life, ours = world.life, world.ours
     world.month = SETTLEMENT_MONTH
     roll_everyone(world)  # the season's end needs every player's numbers (ageing, contracts, the state file)
+    squads = {name: payroll(club) for name, club in world.clubs.items()}
     out: dict[str, Any] = {}
     out["ranking"] = ranking(world)
     ranks = out["ranking"]["ranks"]
@@ -205,7 +209,7 @@ def settle(world: World, months: list[dict[str, Any]], tables: PurasbarTables,
     out["achievements"] = achievements(world, months, extra, tables)
     pool: list[Any] = []
     out["contracts"] = contracts(world, pool, tables)
-    paid = bills(world)
+    paid = bills(world, squads)
     out["maintenance"] = paid["maintenance"]
     out["salaries"] = paid["salaries"]
     out["poaching"] = poaching(world.dice, f"s{world.season}/settle/poach", life.staff, life.affinity,
