@@ -803,6 +803,9 @@ def test_opponent_disclosures_show_their_dice(chapters: Any) -> None:
                 for r in [al["first_roll"], *al["order_rolls"], *(st["roll"] for st in al["steps"])]:
                     assert roll_text(r) in md
                 assert "　".join(f"{a} {al['result'][a]}" for a in ("ATK", "DEF", "MID", "GK")) in md
+                now = "　".join(f"{a} **{e['abilities'][a]}**" + ("（开局值）" if a in e["initial"] else "")
+                               for a in ("ATK", "DEF", "MID", "GK"))
+                assert f"**当前四项能力**（3.1.1 节，按位置加权）：{now}。" in md  # 000 §5.8.2: today's values
             elif e["kind"] == "core_rolled":
                 line = next(l for l in md.splitlines() if l.startswith(f"- **{e['player']}**"))
                 for st in e["steps"]:

@@ -112,8 +112,12 @@ class Disclosure(TypedDict):
     """000 §5.8.2: an opponent's four abilities, shown at the first attack calculation (or scouted)."""
 
     team: str
+    abilities: dict[str, int]
+    """The club's four abilities now (000 §3.1.1, per position): what §5.8.2 discloses."""
+    initial: list[str]
+    """Abilities shown at their §2.2 initial value: a core player of the position is not rolled yet."""
     allocation: AllocationJson
-    """:meth:`club.generation.Allocation.to_json` (that wing's record)."""
+    """The §2.2 allocation they grew from: :meth:`club.generation.Allocation.to_json` (that wing's record)."""
 
 
 # ------------------------------------------------------------------ attacks and slices

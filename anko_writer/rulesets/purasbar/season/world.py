@@ -12,10 +12,11 @@ from ..club.generation import allocate, build_squad, roll_core
 from ..competition.schedule import Fixture, make_schedule
 from ..competition.standings import Result
 from ..match.formations import STYLE_FORMATION
+from ..match.abilities import team_abilities
 from ..match.injuries import Infirmary
 from ..match.records import CoreProfile, CoreReveal, Disclosure
 from ..match.tactics import Coach, STYLE_TENDENCY
-from ..models import Club, Player
+from ..models import ABILITIES, MAIN, Club, Player
 from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
 from ..setup.state import player_from
@@ -181,13 +182,35 @@ def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], CoreReve
     return reveal
 
 
+def disclosed_abilities(club: Club) -> tuple[dict[str, int], list[str]]:
+    """The four abilities §5.8.2 shows: §3.1.1's value of each, or the §2.2 initial value where a healthy
+    core player of the carrying position has not been rolled yet (§5.8.3: his numbers do not exist until
+    he first takes part in an attack, and §3.1.1 keeps the initial values until players exist); and the
+    abilities that are initial values.
+
+    >>> from ..models import Player
+    >>> gk = Player("乙", "GK", True, {}, 25)
+    >>> fw = Player("甲", "FW", False, {"ATK": 30, "DEF": 5, "MID": 9, "GK": 1, "STA": 50, "MNT": 20}, 25)
+    >>> c = Club("纽斯号角", "纽斯", 100, {"ATK": 40, "DEF": 20, "MID": 25, "GK": 15}, "ATK", "4 4 2", [fw, gk])
+    >>> disclosed_abilities(c)
+    ({'ATK': 30, 'DEF': 1, 'MID': 1, 'GK': 15}, ['GK'])
+    """
+    now = team_abilities(club.players)
+    waiting = {MAIN[p.position] for p in club.players if not p.rolled and p.healthy}
+    initial: list[str] = [a for a in ABILITIES if a in waiting]
+    return {a: club.initial[a] if a in waiting else now[a] for a in ABILITIES}, initial
+
+
 def disclose_for(world: World) -> Callable[[Club], Disclosure | None]:
     """§5.8.2: the opponent's four abilities are shown at the first attack calculation."""
     def disclose(club: Club) -> Disclosure | None:
-        """The §2.2 allocation of ``club`` the first time readers meet it."""
+        """The current §3.1.1 abilities of ``club`` the first time readers meet it, with the §2.2
+        allocation they grew from (every die of it)."""
         k = (club.name, "*abilities*")
         if club.ours or k in world.disclosed or "allocation" not in world.creations[club.name]:
             return None  # a club kept from last season was shown then
         world.disclosed.add(k)
-        return {"team": club.name, "allocation": world.creations[club.name]["allocation"]}
+        abilities, initial = disclosed_abilities(club)
+        return {"team": club.name, "abilities": abilities, "initial": initial,
+                "allocation": world.creations[club.name]["allocation"]}
     return disclose
