@@ -21,6 +21,7 @@ from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.tables import PurasbarTables, load_purasbar_tables
 from .glossary import cn, make_cn
+from .publish import publish
 from .rules_post import numbers
 from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
@@ -260,7 +261,7 @@ class Purasbar(Ruleset):
             _seal(world, book, month, rolls, delay, played)
             results = _month_record(world, month, played, rolls, data, reveals, book)
             results["achievements"] = month_achievements(world, results, tables)
-            chapters.append(Chapter(season, month, results, public=book.public(results)))
+            chapters.append(Chapter(season, month, results, public=publish(book.public(results))))
         state_text = None
         if last_month == SEASON_MONTHS:
             end = _settlement_chapter(self.name, world, book, data, chapters, tables, names, mark)
@@ -297,7 +298,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=book.public(results))
+                   public=publish(book.public(results)))
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
