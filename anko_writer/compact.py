@@ -116,7 +116,7 @@ def _stem(roll_id: str) -> str:
 
 def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     """The chapter's roll records as the ``rolls`` record of rule 2."""
-    kinds: dict[str, tuple[list[Any], int]] = {}
+    kinds: dict[tuple[str, str, str], tuple[list[Any], int]] = {}
     runs: list[list[Any]] = []
     last: tuple[str, int] | None = None
     base = ""
@@ -128,9 +128,10 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
             runs.append([rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid])
             base = base if runs[-1][0] != rid else _stem(rid)
         last = (head, n) if n >= 0 else None
-        kind = [r["purpose"], r["expr"], *([extra] if (extra := {k: v for k, v in r.items() if k not in ROLL_FIELDS})
-                                           else [])]
-        known = kinds.setdefault(json.dumps(kind, ensure_ascii=False), (kind, len(kinds)))
+        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > len(ROLL_FIELDS) else None
+        kind = [r["purpose"], r["expr"], *([extra] if extra else [])]
+        name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
+        known = kinds.setdefault(name, (kind, len(kinds)))
         dice = r["dice"]
         row = [known[1], dice[0] if isinstance(dice, list) and len(dice) == 1 else dice]
         if r["hidden"]:
@@ -161,23 +162,24 @@ def unpack_rolls(packed: Mapping[str, Any]) -> list[Record]:
     return out
 
 
-def _is_roll(obj: Mapping[str, Any], ids: Collection[str]) -> bool:
-    """A roll record or reference (``id``, ``expr`` and ``total``) whose roll is among ``ids``."""
-    return "expr" in obj and "total" in obj and isinstance(obj.get("id"), str) and obj["id"] in ids
+_REF_STARTS = ("#", "/")
+"""How a roll reference relative to its record's id starts (rule 3)."""
 
 
 def _is_ref(text: str) -> bool:
     """Whether a string inside a record with an id reads as a roll reference relative to it (rule 3)."""
-    return text[:1] in ("#", "/")
+    return text[:1] in _REF_STARTS
 
 
 class _Compactor:
     """Rules 1 and 3 over one chapter: the roll ids it may refer to and the declared columns."""
 
-    def __init__(self, ids: Collection[str], columns: Columns, records: Columns) -> None:
+    def __init__(self, ids: Collection[str], columns: Columns, records: Columns, drop: Collection[str]) -> None:
         self.ids = ids
         self.columns = columns
         self.records = records
+        self.drop = drop
+        """Keys left out wherever they are (a ruleset's prose for its chapters)."""
         self.used: dict[str, list[str]] = {}
         """The declared columns a table used (the chapter's ``columns``)."""
         self.used_records: dict[str, list[str]] = {}
@@ -185,28 +187,48 @@ class _Compactor:
 
     def value(self, obj: Any, base: str | None, key: str | None) -> Any:
         """``obj`` (found under ``key``) compacted, below a record whose own id is ``base`` (a copy)."""
-        if isinstance(obj, dict):
-            if _is_roll(obj, self.ids):
-                rid = str(obj["id"])
-                return rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid
-            if is_table(obj):
-                raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
-            inner = obj["id"] if isinstance(obj.get("id"), str) and obj["id"] not in self.ids else base
-            declared = self.records.get(key) if key is not None else None
-            if declared is not None and obj and all(k in declared for k in obj):
-                self.used_records[str(key)] = list(declared)
-                return _trim([self.value(obj.get(k), inner, k) for k in declared])
-            return {k: self.value(v, inner, k) for k, v in obj.items()}
-        if isinstance(obj, list):
+        kind = type(obj)
+        if kind is dict:
+            return self.record(obj, base, key)
+        if kind is list:
             return self.items(obj, base, key)
-        if isinstance(obj, str) and base is not None and _is_ref(obj):
+        if kind is str and base is not None and _is_ref(obj):
             raise ValueError(f"{obj!r} inside {base!r} would read as a roll reference")
         return obj
 
+    def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
+        """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
+        own = obj.get("id")
+        if type(own) is str:
+            if own in self.ids and "expr" in obj and "total" in obj:
+                return own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own
+            base = own
+        if is_table(obj):
+            raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
+        declared = self.records.get(key) if key is not None else None
+        if declared is not None and obj and all(k in declared for k in obj):
+            self.used_records[str(key)] = list(declared)
+            return _trim([self.value(obj.get(k), base, k) for k in declared])
+        out = {}
+        for k, v in obj.items():
+            if k in self.drop:
+                continue
+            kind = type(v)
+            if kind is dict:
+                v = self.record(v, base, k)
+            elif kind is list:
+                v = self.items(v, base, k)
+            elif kind is str and base is not None and v[:1] in _REF_STARTS:
+                raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+            out[k] = v
+        return out
+
     def items(self, obj: list[Any], base: str | None, key: str | None) -> Any:
         """A list: a table when rule 1 applies."""
+        if not any(type(v) is dict or type(v) is list for v in obj):  # scalars: checked, copied
+            return [self.value(v, base, None) for v in obj] if base is not None else list(obj)
         items = [self.value(v, base, None) for v in obj]
-        if not items or not all(isinstance(v, dict) and v and SEALED_BY not in v for v in items):
+        if not all(isinstance(v, dict) and v and SEALED_BY not in v for v in items):
             return items
         declared = self.columns.get(key) if key is not None else None
         if declared is not None and all(k in declared for v in items for k in v):
@@ -217,12 +239,13 @@ class _Compactor:
         return table(items, tuple(dict.fromkeys(k for v in items for k in v)))
 
 
-def compact(record: Record, columns: Columns | None = None, records: Columns | None = None) -> Record:
+def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
+            drop: Collection[str] = ()) -> Record:
     """A chapter's public record with the three rules applied (a copy; ``record`` is not changed);
     ``columns`` declares the fields of the tables under some keys, ``records`` those of single records
-    written as rows (rule 1)."""
+    written as rows (rule 1); keys in ``drop`` are left out below the top level (not from ``rolls``)."""
     rolls = record.get(ROLL_KEYS) or []
-    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns or {}, records or {})
+    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns or {}, records or {}, frozenset(drop))
     out: Record = {}
     for key, value in record.items():
         if key == ROLL_KEYS and isinstance(value, list):

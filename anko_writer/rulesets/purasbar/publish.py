@@ -4,7 +4,7 @@ own other fields or the rules already say, in the compact form of :mod:`anko_wri
 What is left out, and how to get it back (``docs/json.md`` tells the same for readers):
 
 - an attack's ``opponent`` (the match's other club), ``formation`` and ``adapting`` (the match's
-  ``formations`` and ``adapting``, changed from the slice of a ``formation_changes`` entry on),
+  ``formations`` and ``adapting``, changed from a ``formation_changes`` entry's ``before_slice`` on),
   ``shot_threshold`` and ``goal_threshold`` (:data:`SHOT_THRESHOLD`, :data:`GOAL_THRESHOLD`: ``shot`` is
   ``value > 15``, ``goal`` is ``finish_value > 20``), the keeper's name (the defending line-up's GK
   slot), and the shooter pick's
@@ -14,7 +14,7 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
   ``score`` (the goals of the attacks up to it) and its ``attack`` events (the attacks with that
   ``slice``, in order); a slice left with no event is left out;
 - a post-match injury check that found nothing (``kind: post_match``, ``injured: false``): every player
-  with minutes in the line-up had one, on the match's roll ``<player> 伤病抽检``, against
+  who played had one, on the match's roll ``<player> 伤病抽检``, against
   ``injury_risk(age, stamina_end)`` plus the month's environment bonus;
 - a gate's keys of :data:`GATE_DROPPED` and :data:`GATE_PULL_DROPPED` (the match's own keys, its money
   lines, and the steps its other keys and ``finance.yaml`` give), its price's steps;
@@ -162,15 +162,6 @@ def _match(m: Record) -> Record:
     return out
 
 
-def _no_prose(obj: Any) -> Any:
-    """``obj`` without its :data:`PROSE_KEYS` (a copy where needed)."""
-    if isinstance(obj, dict):
-        return {k: _no_prose(v) for k, v in obj.items() if k not in PROSE_KEYS}
-    if isinstance(obj, list):
-        return [_no_prose(v) for v in obj]
-    return obj
-
-
 def publish(public: Record) -> Record:
     """The JSON written beside a chapter, from its masked results (:meth:`SealBook.public`); a copy."""
     rec = dict(public)
@@ -178,4 +169,4 @@ def publish(public: Record) -> Record:
         rec["matches"] = [_match(m) for m in rec["matches"]]
     if "clubs" in rec:
         rec["clubs"] = [_club(c) for c in rec["clubs"]]
-    return compact(_no_prose(rec), COLUMNS, RECORDS)
+    return compact(rec, COLUMNS, RECORDS, PROSE_KEYS)
