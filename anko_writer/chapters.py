@@ -103,7 +103,9 @@ class Chapter:
     name: str | None = None
     """File name (without extension) when it is not the part's: e.g. ``end`` for a season's settlement."""
     public: Record | None = None
-    """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked."""
+    """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked, and for a
+    ruleset that publishes it so, the compact form (:mod:`anko_writer.compact`). Templates render
+    ``results``."""
     files: dict[str, str] = field(default_factory=dict)
     """Extra publishable files written beside the chapter: a plain file name (``t03.svg``) → its text."""
 

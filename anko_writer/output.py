@@ -74,35 +74,57 @@ TEST_PAUSE_ENV = "ANKO_WRITER_TEST_PAUSE"
 """Test-only environment variable: stop or kill the process at a named point (see ``_test_point``)."""
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=(",", ":"), allow_nan=False).encode
+"""One value on one line: the C encoder, made once (no per-call set-up), no spaces, no circular check
+(results are trees)."""
+
+
 def _compact(obj: Any) -> str:
-    """One value on one line (the C encoder: fast and deterministic)."""
-    return json.dumps(obj, ensure_ascii=False, separators=(", ", ": "), allow_nan=False)
+    """One value on one line (fast and deterministic)."""
+    return _ENCODE(obj)
+
+
+def _items(value: Any, indent: str) -> str:
+    """A list one element per line, or any other value on its line (after a key at ``indent``)."""
+    if isinstance(value, list) and value:
+        inner = ",\n" + indent + " "
+        return "[\n" + indent + " " + inner.join(map(_ENCODE, value)) + "\n" + indent + "]"
+    return _ENCODE(value)
 
 
 def dump_json(obj: Any) -> str:
-    """The project's one JSON style: UTF-8 text as is, key order kept, one top-level key per line
-    and one list element per line (diff-friendly and fast to write), trailing newline.
+    """The project's one JSON style: UTF-8 text as is, key order kept, one top-level key per line, and one
+    item per line two levels down: the elements of a top-level list, the keys of a top-level object
+    and the elements of their lists; deeper values on their item's line (diff-friendly and fast to
+    write), trailing newline.
 
-    >>> print(dump_json({"b": 1, "a": ["é", {"x": 2}], "c": []}), end="")
+    >>> print(dump_json({"b": 1, "a": ["é", {"x": 2}], "c": [], "d": {"k": [1, [2]], "m": {"n": 3}}}), end="")
     {
      "b": 1,
      "a": [
       "é",
-      {"x": 2}
+      {"x":2}
      ],
-     "c": []
+     "c": [],
+     "d": {
+      "k": [
+       1,
+       [2]
+      ],
+      "m": {"n":3}
+     }
     }
     """
     if not isinstance(obj, dict) or not obj:
-        return _compact(obj) + "\n"
+        return _ENCODE(obj) + "\n"
     lines = []
     for key, value in obj.items():
-        head = f" {_compact(str(key))}: "
-        if isinstance(value, list) and value:
-            body = ",\n".join("  " + _compact(v) for v in value)
-            lines.append(f"{head}[\n{body}\n ]")
+        head = f" {_ENCODE(str(key))}: "
+        if isinstance(value, dict) and value:
+            body = ",\n".join(f"  {_ENCODE(str(k))}: {_items(v, '  ')}" for k, v in value.items())
+            lines.append(head + "{\n" + body + "\n }")
         else:
-            lines.append(head + _compact(value))
+            lines.append(head + _items(value, " "))
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 

@@ -75,7 +75,7 @@ def run_once(path: Path, season: int, start: tuple[int, object] | None = None) -
         render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
         t.add("render", time.perf_counter() - t0)
         t0 = time.perf_counter()
-        output.dump_json(chapter.results)
+        output.dump_json(chapter.public if chapter.public is not None else chapter.results)  # what is written
         t.add("json", time.perf_counter() - t0)
     t0 = time.perf_counter()
     index_file(resources, run, campaign, season)

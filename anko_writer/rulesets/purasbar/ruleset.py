@@ -21,6 +21,7 @@ from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.tables import PurasbarTables, load_purasbar_tables
 from .glossary import cn, make_cn
+from .publish import publish as published
 from .rules_post import numbers
 from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
@@ -329,7 +330,7 @@ class _Season:
         _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
-        public = self.book.public(results) if self.publish else None
+        public = published(self.book.public(results)) if self.publish else None
         self.chapters.append(Chapter(season, month, results, public=public))
 
     def settle(self, ruleset: str) -> None:
@@ -374,7 +375,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=book.public(results) if publish else None)
+                   public=published(book.public(results)) if publish else None)
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

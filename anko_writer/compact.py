@@ -1,0 +1,301 @@
+"""The compact publishable JSON: three lossless rules that keep a chapter's JSON small, and their inverse.
+
+A ruleset's structured results repeat themselves: a roll's full record sits in the chapter's ``rolls``
+and again wherever the roll decided something, a list of records repeats the same keys in every
+element, and the roll ids of a match all start with the match's id. The publishable JSON beside a
+chapter states each thing once, by three rules that :func:`expand` undoes:
+
+1. **Tables.** A list of two or more records below the top level is written
+   ``{"fields": [k1, k2, …], "rows": [[v1, v2, …], …]}``; element *i* is ``dict(zip(fields, rows[i]))``.
+   ``fields`` are the keys of the records in order of first use; a record that lacked one has null
+   there (read a null field as absent), and a row ends at its last non-null value (the fields past its
+   end are null). A list holding a sealed record (``sealed_by``) stays a list. When the chapter's
+   top-level ``columns`` names the list's key, the table is ``{"rows": […]}`` (any length) and its
+   fields are ``columns[key]``. When the top-level ``records`` names a key, the record under it is
+   written as its row alone (``[v1, v2, …]``, fields ``records[key]``; the fields past its end are
+   absent).
+2. **The chapter's rolls.** ``rolls`` is ``{"kinds": [[purpose, expr], …], "runs": [[first_id, row, …], …]}``:
+   a run is rolls whose ids count on by one from ``first_id`` (``s1/m03/owner#1``, ``s1/m03/owner#2`` …);
+   a ``first_id`` that starts with ``#`` or ``/`` continues the last one written in full, cut at its
+   first ``#`` (``/gate#1`` after ``s1/league/r05/甲-乙#1`` is ``s1/league/r05/甲-乙/gate#1``);
+   each row is ``[kind, dice]`` (``kinds[kind]`` gives purpose and expression, a purpose alone for
+   ``1D100``; ``dice`` is a number for a single die; the total is the sum of
+   the dice), ``[kind, dice, total]`` when the total is not that sum, or ``[kind, dice, total, true]``
+   for a hidden roll (``dice`` and ``total`` null while it is sealed). A kind of a roll record with
+   further keys has them as a third element: ``[purpose, expr, {key: value, …}]``.
+3. **Roll references.** A roll record inside another record (``{id, expr, total}`` or the full record)
+   whose roll is in the chapter's ``rolls`` is written as its id alone, a string; inside a record that
+   has an ``id`` of its own (a match), an id that starts with that id is written relative to it
+   (``#6`` for ``s1/league/r05/甲-乙#6``, ``/gate#1`` for ``s1/league/r05/甲-乙/gate#1``).
+
+>>> rolls = [{"id": "m/a#1", "purpose": "攻势骰", "expr": "1D30", "dice": [7], "total": 7, "hidden": False},
+...          {"id": "m/a#2", "purpose": "终结骰", "expr": "1D50", "dice": [9], "total": 9, "hidden": False}]
+>>> rec = {"rolls": rolls, "matches": [{"id": "m/a", "attacks": [{"die": 7, "die_roll": {"id": "m/a#1",
+...        "expr": "1D30", "total": 7}}, {"die": 9, "die_roll": {"id": "m/a#2", "expr": "1D50", "total": 9}}]}]}
+>>> small = compact(rec)
+>>> small["rolls"]
+{'kinds': [['攻势骰', '1D30'], ['终结骰', '1D50']], 'runs': [['m/a#1', [0, 7], [1, 9]]]}
+>>> small["matches"][0]["attacks"]
+{'fields': ['die', 'die_roll'], 'rows': [[7, '#1'], [9, '#2']]}
+>>> expand(small)["matches"][0]["attacks"][1]
+{'die': 9, 'die_roll': 'm/a#2'}
+>>> expand(small)["rolls"] == rolls
+True
+>>> small = compact(rec, {"attacks": ("die", "die_roll")}, {"die_roll": ("id", "expr", "total")})
+>>> small["matches"][0]["attacks"], small["columns"], "records" in small
+({'rows': [[7, '#1'], [9, '#2']]}, {'attacks': ['die', 'die_roll']}, False)
+>>> expand(small)["matches"][0]["attacks"][0]
+{'die': 7, 'die_roll': 'm/a#1'}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+from .chapters import Record
+from .hidden import SEALED_BY
+
+FIELDS, ROWS = "fields", "rows"
+"""The two keys of a table (rule 1)."""
+
+COLUMNS = "columns"
+"""The top-level key naming the fields of every table under a given key (rule 1)."""
+
+RECORDS = "records"
+"""The top-level key naming the fields of every single record written as a row under a given key (rule 1)."""
+
+ROLL_FIELDS = ("id", "purpose", "expr", "dice", "total", "hidden")
+"""A roll record's keys (:meth:`anko_writer.dice.Roll.to_json`, DESIGN §5)."""
+
+KINDS, RUNS = "kinds", "runs"
+"""The two keys of the chapter's ``rolls`` (rule 2)."""
+
+DEFAULT_EXPR = "1D100"
+"""The forum's usual die: a kind of rule 2 that is a purpose alone has this expression."""
+
+ROLL_KEYS = "rolls"
+"""The top-level key that holds every roll of the chapter."""
+
+Columns = Mapping[str, Sequence[str]]
+"""List key → the fields of its tables (the chapter's ``columns``)."""
+
+
+def is_table(obj: object) -> bool:
+    """Whether ``obj`` is a table of rule 1 (``fields`` and ``rows``, or ``rows`` alone)."""
+    return isinstance(obj, dict) and ROWS in obj and set(obj) <= {FIELDS, ROWS}
+
+
+def _trim(row: list[Any]) -> list[Any]:
+    """``row`` without its trailing nulls (rule 1: a short row's missing fields are null)."""
+    end = len(row)
+    while end and row[end - 1] is None:
+        end -= 1
+    return row[:end]
+
+
+def table(records: Sequence[Mapping[str, Any]], fields: Sequence[str]) -> Record:
+    """``records`` as a table of ``fields`` (a field a record lacks is null in its row)."""
+    return {FIELDS: list(fields), ROWS: [_trim([r.get(k) for k in fields]) for r in records]}
+
+
+def rows_of(obj: Mapping[str, Any], fields: Sequence[str] | None = None) -> list[Record]:
+    """A table's records (rule 1 undone, one level; ``fields`` for a table of ``rows`` alone)."""
+    keys = obj.get(FIELDS, fields)
+    if keys is None:
+        raise ValueError("a table of rows alone needs its fields from the chapter's columns")
+    pad = [None] * len(keys)
+    return [dict(zip(keys, [*row, *pad[len(row):]])) for row in obj[ROWS]]
+
+
+def _stem(roll_id: str) -> str:
+    """A roll id up to its first ``#`` (``s1/league/r05/甲-乙#3`` → ``s1/league/r05/甲-乙``)."""
+    return roll_id.partition("#")[0]
+
+
+def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
+    """The chapter's roll records as the ``rolls`` record of rule 2."""
+    kinds: dict[tuple[str, str, str], tuple[list[Any], int]] = {}
+    runs: list[list[Any]] = []
+    last: tuple[str, int] | None = None
+    base = ""
+    for r in rolls:
+        rid = str(r["id"])
+        head, _, num = rid.rpartition("#")
+        n = int(num) if num.isdigit() else -1
+        if last is None or n < 0 or last != (head, n - 1):
+            runs.append([rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid])
+            base = base if runs[-1][0] != rid else _stem(rid)
+        last = (head, n) if n >= 0 else None
+        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > len(ROLL_FIELDS) else None
+        kind = [r["purpose"], r["expr"], *([extra] if extra else [])]
+        name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
+        known = kinds.setdefault(name, (kind, len(kinds)))
+        dice = r["dice"]
+        row = [known[1], dice[0] if isinstance(dice, list) and len(dice) == 1 else dice]
+        if r["hidden"]:
+            row += [r["total"], True]
+        elif dice is None or r["total"] != sum(dice):
+            row.append(r["total"])
+        runs[-1].append(row)
+    return {KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k, _ in kinds.values()], RUNS: runs}
+
+
+def unpack_rolls(packed: Mapping[str, Any]) -> list[Record]:
+    """The ``rolls`` record of rule 2 back as roll records (:meth:`anko_writer.dice.Roll.to_json`)."""
+    kinds = [[k, DEFAULT_EXPR] if isinstance(k, str) else k for k in packed[KINDS]]
+    out = []
+    base = ""
+    for first, *rows in packed[RUNS]:
+        if _is_ref(first):
+            first = base + first
+        else:
+            base = _stem(first)
+        head, _, num = str(first).rpartition("#")
+        for j, (kind, dice, *rest) in enumerate(rows):
+            purpose, expr, *extra = kinds[kind]
+            dice = [dice] if isinstance(dice, int) else dice
+            out.append({"id": first if j == 0 else f"{head}#{int(num) + j}", "purpose": purpose, "expr": expr,
+                        "dice": dice, "total": rest[0] if rest else sum(dice), "hidden": rest[1:] == [True],
+                        **(extra[0] if extra else {})})
+    return out
+
+
+_REF_STARTS = ("#", "/")
+"""How a roll reference relative to its record's id starts (rule 3)."""
+
+
+def _is_ref(text: str) -> bool:
+    """Whether a string inside a record with an id reads as a roll reference relative to it (rule 3)."""
+    return text[:1] in _REF_STARTS
+
+
+class _Compactor:
+    """Rules 1 and 3 over one chapter: the roll ids it may refer to and the declared columns."""
+
+    def __init__(self, ids: Collection[str], columns: Columns, records: Columns, drop: Collection[str]) -> None:
+        self.ids = ids
+        self.columns = columns
+        self.records = records
+        self.drop = drop
+        """Keys left out wherever they are (a ruleset's prose for its chapters)."""
+        self.used: dict[str, list[str]] = {}
+        """The declared columns a table used (the chapter's ``columns``)."""
+        self.used_records: dict[str, list[str]] = {}
+        """The declared fields a record written as a row used (the chapter's ``records``)."""
+
+    def value(self, obj: Any, base: str | None, key: str | None) -> Any:
+        """``obj`` (found under ``key``) compacted, below a record whose own id is ``base`` (a copy)."""
+        kind = type(obj)
+        if kind is dict:
+            return self.record(obj, base, key)
+        if kind is list:
+            return self.items(obj, base, key)
+        if kind is str and base is not None and _is_ref(obj):
+            raise ValueError(f"{obj!r} inside {base!r} would read as a roll reference")
+        return obj
+
+    def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
+        """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
+        own = obj.get("id")
+        if type(own) is str:
+            if own in self.ids and "expr" in obj and "total" in obj:
+                return own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own
+            base = own
+        if is_table(obj):
+            raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
+        declared = self.records.get(key) if key is not None else None
+        if declared is not None and obj and all(k in declared for k in obj):
+            self.used_records[str(key)] = list(declared)
+            return _trim([self.value(obj.get(k), base, k) for k in declared])
+        out = {}
+        for k, v in obj.items():
+            if k in self.drop:
+                continue
+            kind = type(v)
+            if kind is dict:
+                v = self.record(v, base, k)
+            elif kind is list:
+                v = self.items(v, base, k)
+            elif kind is str and base is not None and v[:1] in _REF_STARTS:
+                raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+            out[k] = v
+        return out
+
+    def items(self, obj: list[Any], base: str | None, key: str | None) -> Any:
+        """A list: a table when rule 1 applies."""
+        if not any(type(v) is dict or type(v) is list for v in obj):  # scalars: checked, copied
+            return [self.value(v, base, None) for v in obj] if base is not None else list(obj)
+        items = [self.value(v, base, None) for v in obj]
+        if not all(isinstance(v, dict) and v and SEALED_BY not in v for v in items):
+            return items
+        declared = self.columns.get(key) if key is not None else None
+        if declared is not None and all(k in declared for v in items for k in v):
+            self.used[str(key)] = list(declared)
+            return {ROWS: table(items, declared)[ROWS]}
+        if len(items) < 2:
+            return items
+        return table(items, tuple(dict.fromkeys(k for v in items for k in v)))
+
+
+def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
+            drop: Collection[str] = ()) -> Record:
+    """A chapter's public record with the three rules applied (a copy; ``record`` is not changed);
+    ``columns`` declares the fields of the tables under some keys, ``records`` those of single records
+    written as rows (rule 1); keys in ``drop`` are left out below the top level (not from ``rolls``)."""
+    rolls = record.get(ROLL_KEYS) or []
+    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns or {}, records or {}, frozenset(drop))
+    out: Record = {}
+    for key, value in record.items():
+        if key == ROLL_KEYS and isinstance(value, list):
+            out[key] = pack_rolls(value)
+        elif isinstance(value, list):
+            out[key] = [work.value(v, None, None) for v in value]
+        else:
+            out[key] = work.value(value, None, key)
+    head: Record = {}
+    if work.used:
+        head[COLUMNS] = dict(sorted(work.used.items()))
+    if work.used_records:
+        head[RECORDS] = dict(sorted(work.used_records.items()))
+    return {**head, **out}
+
+
+def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, records: Columns) -> Any:
+    """Rules 1 and 3 undone for ``obj`` (found under ``key``) below a record whose own id is ``base``."""
+    if is_table(obj):
+        fields = columns.get(key) if key is not None else None
+        return [_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+    if isinstance(obj, dict):
+        inner = obj["id"] if isinstance(obj.get("id"), str) and not _is_ref(obj["id"]) else base
+        return {k: _expand(v, inner, k, columns, records) for k, v in obj.items()}
+    if isinstance(obj, list):
+        fields = records.get(key) if key is not None else None
+        if fields is not None:
+            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj)}
+        return [_expand(v, base, None, columns, records) for v in obj]
+    if isinstance(obj, str) and base is not None and _is_ref(obj):
+        return base + obj
+    return obj
+
+
+def expand(record: Record) -> Record:
+    """The publishable JSON read back as plain records: tables as lists of records, the rolls with their
+    full ids, roll references as full ids (look them up in ``rolls``); ``columns`` is consumed."""
+    columns, records = record.get(COLUMNS) or {}, record.get(RECORDS) or {}
+    out: Record = {}
+    for key, value in record.items():
+        if key in (COLUMNS, RECORDS):
+            continue
+        if key == ROLL_KEYS and isinstance(value, dict):
+            out[key] = unpack_rolls(value)
+        elif isinstance(value, list):
+            out[key] = [_expand(v, None, None, columns, records) for v in value]
+        else:
+            out[key] = _expand(value, None, key, columns, records)
+    return out
+
+
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact", "expand", "is_table", "pack_rolls",
+           "rows_of", "table", "unpack_rolls"]

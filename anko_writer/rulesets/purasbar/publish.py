@@ -1,0 +1,172 @@
+"""The 群英杯's publishable JSON (DESIGN §5, issue 14): the chapter's results, masked, minus what its
+own other fields or the rules already say, in the compact form of :mod:`anko_writer.compact`.
+
+What is left out, and how to get it back (``docs/json.md`` tells the same for readers):
+
+- an attack's ``opponent`` (the match's other club), ``formation`` and ``adapting`` (the match's
+  ``formations`` and ``adapting``, changed from a ``formation_changes`` entry's ``before_slice`` on),
+  ``shot_threshold`` and ``goal_threshold`` (:data:`SHOT_THRESHOLD`, :data:`GOAL_THRESHOLD`: ``shot`` is
+  ``value > 15``, ``goal`` is ``finish_value > 20``), the keeper's name (the defending line-up's GK
+  slot), and the shooter pick's
+  ``group``, ``weights``, ``reweighted`` and ``candidates`` (the shooter's ``shooter_pos`` and the
+  line-up); its two rolls stay as ``group_roll`` and ``pick_roll``;
+- a slice's ``name`` and ``minutes`` (the rulebook's six slices, 7–8 in extra time: prose), its
+  ``score`` (the goals of the attacks up to it) and its ``attack`` events (the attacks with that
+  ``slice``, in order); a slice left with no event is left out;
+- a post-match injury check that found nothing (``kind: post_match``, ``injured: false``): every player
+  who played had one, on the match's roll ``<player> 伤病抽检``, against
+  ``injury_risk(age, stamina_end)`` plus the month's environment bonus;
+- a gate's keys of :data:`GATE_DROPPED` and :data:`GATE_PULL_DROPPED` (the match's own keys, its money
+  lines, and the steps its other keys and ``finance.yaml`` give), its price's steps;
+- every event's ``text`` (the table row's prose).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...chapters import Record
+from ...compact import compact
+from .match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
+
+ATTACK_FIELDS = ("slice", "team", "attack_avg", "defense_avg", "die", "die_sides", "modifiers", "value", "shot",
+                 "shooter", "shooter_pos", "shooter_atk", "keeper_gk", "finish_die", "finish_value", "goal")
+"""An attack's fields of the contract (DESIGN §5), every one in every row of a match's ``attacks``."""
+
+ATTACK_COLUMNS = ("slice", "team", "attack_avg", "defense_avg", "attack_fw", "attack_mf", "defense_df", "defense_mf",
+                  "die", "die_sides", "die_roll", "modifiers", "value", "shot", "goal", "shooter", "shooter_pos",
+                  "shooter_atk", "keeper_gk", "finish_die", "finish_value", "finish_roll", "group_roll",
+                  "pick_roll")
+"""The published attack, in column order: :data:`ATTACK_FIELDS` with the four group means behind
+``attack_avg``/``defense_avg`` and references to the attack's rolls. What a shot
+adds comes last, so a row without a shot ends at ``goal`` (a table row's missing fields are null)."""
+
+LINEUP_COLUMNS = ("name", "slot", "stamina", "stamina_end", "stamina_factor", "slices", "position")
+"""A line-up entry as published; the last three are null when they say the usual: ``stamina_factor``
+``[1, 1]``, ``slices`` every slice of the match, ``position`` the ``slot`` played."""
+
+PLAYER_COLUMNS = ("name", "position", "core", "age", "ATK", "DEF", "MID", "GK", "STA", "MNT", "stamina", "morale",
+                  "injured_weeks", "leader", "youth", "tag")
+"""A club's player as published: the contract's fields (DESIGN §5), then ``leader``, ``youth`` and
+``tag``, null for false, false and none."""
+
+PLAYER_DROPPED = frozenset({"contract", "affinity", "apps", "goals"})
+"""A player's bookkeeping left out of the JSON (the chapters tell it; the private state file keeps it):
+contract years left, regard for the club, appearances and goals of the season."""
+
+COLUMNS = {"attacks": ATTACK_COLUMNS, "home": LINEUP_COLUMNS, "away": LINEUP_COLUMNS, "players": PLAYER_COLUMNS}
+"""The declared tables of the chapter's ``columns`` (:mod:`anko_writer.compact`, rule 1): a match's
+attacks and line-ups, a club's players."""
+
+MODIFIERS = ("formation", "venue", "morale", "event")
+"""An attack's modifiers (000 §5.1.3), written as a row under the chapter's ``records`` (every one, 0
+when it did not apply, ``event`` only while an event is active)."""
+
+RECORDS = {"modifiers": MODIFIERS}
+"""The declared single records of the chapter's ``records`` (:mod:`anko_writer.compact`, rule 1)."""
+
+SLICE_EVENT_KEYS = ("kind", "index", "team", "player")
+"""What a slice event keeps: an AI club's abilities or core player first shown is told in the chapter;
+the values are the club's in ``clubs``, the dice in the chapter that rolled them."""
+
+MATCH_DROPPED = frozenset({"home_roll"})
+"""Match keys left out: ``home_roll`` is month 1's ``prep.all_fixtures`` entry (and its roll, in month 1)."""
+
+GATE_DROPPED = frozenset({"lines", "competition", "neutral", "home", "away", "crowd", "demand_percent", "sold_out",
+                          "capacity_rule", "base_gross"})
+"""Gate keys left out (``tables/purasbar/finance.yaml`` ``ticket`` holds the constants): the money lines
+its ``split`` implies (labels for the chapter), the match's own keys, and what follows from the rest:
+``crowd`` is the sum of the pulls' ``value``, ``demand_percent`` the competition's, ``sold_out`` is
+``demand >= capacity``, ``capacity_rule`` the home club's ``total`` × ``stadium_per_total`` (none at
+the final), ``base_gross`` is ``attendance`` × ``price``."""
+
+GATE_PULL_DROPPED = frozenset({"percent_base", "rep_divisor"})
+"""A crowd pull's constants: ``home_percent``/``home_rep_divisor`` for the home side (and both sides of
+the final), ``away_percent``/``away_rep_divisor`` for the away side."""
+
+PROSE_KEYS = frozenset({"text"})
+"""Keys whose values are prose for the chapter only (an event row's text), left out everywhere."""
+
+__all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "GATE_DROPPED", "GATE_PULL_DROPPED", "GOAL_THRESHOLD", "LINEUP_COLUMNS", "MATCH_DROPPED", "MODIFIERS",
+           "PLAYER_COLUMNS", "PLAYER_DROPPED", "PROSE_KEYS", "RECORDS", "SHOT_THRESHOLD", "SLICE_EVENT_KEYS", "publish"]
+
+
+def _attack(a: Record) -> Record:
+    """One attack as published: :data:`ATTACK_COLUMNS`, modifiers of 0 left out."""
+    pick = a.get("shooter_pick") or {}
+    rolls = {"group_roll": pick.get("group_roll"), "pick_roll": pick.get("pick_roll")}
+    row = {k: a[k] if k in a else rolls.get(k) for k in ATTACK_COLUMNS}
+    row["modifiers"] = {k: a["modifiers"].get(k, 0) for k in MODIFIERS if k != "event"} | (
+        {"event": a["modifiers"]["event"]} if "event" in a["modifiers"] else {})
+    return row
+
+
+def _lineup(entry: Record, every: list[int]) -> Record:
+    """A line-up entry as published (:data:`LINEUP_COLUMNS`)."""
+    row = {k: entry.get(k) for k in LINEUP_COLUMNS}
+    if row["stamina_factor"] == [1, 1]:
+        row["stamina_factor"] = None
+    if row["slices"] == every:
+        row["slices"] = None
+    if row["position"] == row["slot"]:
+        row["position"] = None
+    return row
+
+
+def _slice(s: Record) -> Record:
+    """A slice as published: its number and its events but the attacks (each attack names its slice)."""
+    return {"index": s["index"], "events": [{k: e[k] for k in SLICE_EVENT_KEYS if k in e}
+                                            for e in s["events"] if e.get("kind") != "attack"]}
+
+
+def _player(p: Record) -> Record:
+    """A club's player as published (:data:`PLAYER_COLUMNS`)."""
+    out = {k: v for k, v in p.items() if k not in PLAYER_DROPPED}
+    return {**out, "leader": p.get("leader") or None, "youth": p.get("youth") or None}
+
+
+def _club(c: Record) -> Record:
+    """A club as published: its players in :data:`PLAYER_COLUMNS`."""
+    return {**c, "players": [_player(p) for p in c["players"]]} if isinstance(c.get("players"), list) else c
+
+
+def _clean(rec: Record) -> bool:
+    """A post-match injury check that found nothing (000 §5.7.1): implied by the line-up and the rolls."""
+    return rec.get("kind") == "post_match" and rec.get("injured") is False
+
+
+def _gate(g: Record) -> Record:
+    """A match's gate as published (:data:`GATE_DROPPED`); ``price`` is the seat price alone (base +
+    reputation ÷ ``price_rep_divisor`` + the competition's ``price_add``, the steps told in the chapter)."""
+    out = {k: v for k, v in g.items() if k not in GATE_DROPPED}
+    if isinstance(g.get("pulls"), list):
+        out["pulls"] = [{k: v for k, v in p.items() if k not in GATE_PULL_DROPPED} for p in g["pulls"]]
+    if isinstance(g.get("price"), dict):
+        out["price"] = g["price"]["value"]
+    return out
+
+
+def _match(m: Record) -> Record:
+    """One match as published (see the module's list of what is left out)."""
+    out = {k: v for k, v in m.items() if k not in MATCH_DROPPED}
+    out["attacks"] = [_attack(a) for a in m["attacks"]]
+    every = list(range(1, 9 if m.get("extra_time") else 7))
+    if isinstance(m.get("lineups"), dict):
+        out["lineups"] = {side: [_lineup(e, every) for e in entries] for side, entries in m["lineups"].items()}
+    if m.get("slices"):
+        out["slices"] = [s for s in map(_slice, m["slices"]) if s["events"]]
+    if m.get("injuries"):
+        out["injuries"] = [r for r in m["injuries"] if not _clean(r)]
+    if isinstance(m.get("gate"), dict):
+        out["gate"] = _gate(m["gate"])
+    return out
+
+
+def publish(public: Record) -> Record:
+    """The JSON written beside a chapter, from its masked results (:meth:`SealBook.public`); a copy."""
+    rec = dict(public)
+    if "matches" in rec:
+        rec["matches"] = [_match(m) for m in rec["matches"]]
+    if "clubs" in rec:
+        rec["clubs"] = [_club(c) for c in rec["clubs"]]
+    return compact(rec, COLUMNS, RECORDS, PROSE_KEYS)
