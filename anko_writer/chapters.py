@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 Record = dict[str, Any]
@@ -106,6 +107,10 @@ class Chapter:
     """What the JSON file holds when it differs from ``results``: sealed hidden rolls masked, and for a
     ruleset that publishes it so, the compact form (:mod:`anko_writer.compact`). Templates render
     ``results``."""
+    public_of: Callable[[], Record] | None = field(default=None, compare=False, repr=False)
+    """Builds :attr:`public` when the JSON is written, for a ruleset that defers it (a season played in
+    memory on the way to a later one, or an audit, never writes it). It must capture what it needs at
+    the time (which rolls were sealed then)."""
     files: dict[str, str] = field(default_factory=dict)
     """Extra publishable files written beside the chapter: a plain file name (``t03.svg``) → its text."""
 
@@ -123,6 +128,13 @@ class Chapter:
     def month(self) -> int:
         """The part, under the 群英杯's word."""
         return self.part
+
+    def json_record(self) -> Record:
+        """What the chapter's JSON file holds: :attr:`public` (built now by :attr:`public_of` if the ruleset
+        deferred it, then kept), else :attr:`results`."""
+        if self.public is None and self.public_of is not None:
+            self.public = self.public_of()
+        return self.public if self.public is not None else self.results
 
 
 @dataclass

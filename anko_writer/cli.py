@@ -199,7 +199,7 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
     md_rel, json_rel = _style(resources).paths(chapter.key)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
-    public = chapter.public if chapter.public is not None else chapter.results
+    public = chapter.json_record()
     files = {md_rel: md, json_rel: output.dump_json(public)}
     folder = md_rel.rpartition("/")[0]
     for name, text in chapter.files.items():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -13,6 +14,7 @@ from ...errors import AnkoError
 from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
+from ...hidden import mask_sealed
 from ...schema import Node
 from ...seals import SealBook
 from .setup.campaign_schema import campaign_schema
@@ -330,8 +332,8 @@ class _Season:
         _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
-        public = published(self.book.public(results)) if self.publish else None
-        self.chapters.append(Chapter(season, month, results, public=public))
+        public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
+        self.chapters.append(Chapter(season, month, results, public_of=public_of))
 
     def settle(self, ruleset: str) -> None:
         """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
@@ -359,6 +361,12 @@ class _Season:
         return SeasonRun(chapters, summary, state_text=self.state_text)
 
 
+def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
+    """The JSON beside a chapter: its results with the rolls sealed when it was played masked (DESIGN
+    §10), in the compact form (:mod:`.publish`); built only when the chapter is written."""
+    return published(mask_sealed(results, sealed))
+
+
 def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
                         tables: PurasbarTables, names: Any, mark: int, publish: bool = True) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
@@ -375,7 +383,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public=published(book.public(results)) if publish else None)
+                   public_of=partial(_public, results, book.sealed_ids()) if publish else None)
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

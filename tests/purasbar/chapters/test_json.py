@@ -116,8 +116,8 @@ def test_published_json_reads_back_as_the_masked_results(season_245) -> None:  #
     """In memory: what is written is :func:`publish` of the masked results, and reads back to them."""
     _, run = season_245
     for ch in run.chapters:
-        assert ch.public is not None
-        back = expand(ch.public)
+        assert ch.public_of is not None
+        back = expand(ch.json_record())
         sealed = {r["id"] for r in back["rolls"] if r["hidden"] and r["total"] is None}
         masked = mask_sealed(ch.results, frozenset(sealed))
         assert back["rolls"] == masked["rolls"]
@@ -126,4 +126,4 @@ def test_published_json_reads_back_as_the_masked_results(season_245) -> None:  #
             assert {k: mine[k] for k in MATCH_KEYS[:-1]} == {k: theirs[k] for k in MATCH_KEYS[:-1]}
             assert [{k: a[k] for k in ATTACK_FIELDS} for a in mine["attacks"]] == \
                 [{k: a[k] for k in ATTACK_FIELDS} for a in theirs["attacks"]]
-        assert publish(masked) == ch.public
+        assert publish(masked) == ch.json_record()

@@ -114,7 +114,7 @@ def test_sealed_kicks_are_revealed_in_their_own_chapter(season) -> None:  # noqa
     chapter's JSON holds them (revealed there), and they are not carried to a later chapter."""
     from anko_writer.compact import expand
     ch = season.months[-1]
-    public = expand(ch.public)  # the JSON read back: a kick names its rolls by id (docs/json.md)
+    public = expand(ch.json_record())  # the JSON read back: a kick names its rolls by id (docs/json.md)
     rolls = {r["id"]: r for r in public["rolls"]}
     kicks = [k for m in public["matches"] if m["shootout"] for k in m["shootout"]["kicks"] if k["hidden"]]
     assert kicks and all(k["taker_value"] == rolls[k["taker_roll"]]["total"] + k["taker_bonus"] for k in kicks)
