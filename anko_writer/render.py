@@ -28,21 +28,22 @@ from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
+from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
-from . import yamlio
+from . import cache, yamlio
 from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
 from .resources import Resources
-from .textfile import decode
+from .textfile import decode, read_text
 
 MINUS = "\u2212"
 """The minus sign used in formula lines (``41 − 37``)."""
@@ -272,30 +273,44 @@ _PHRASE_CACHE: weakref.WeakKeyDictionary[SandboxedEnvironment, dict[str, jinja2.
 )
 
 
+PHRASE_NAME = "<phrase>"
+"""The name a phrasing's compiled code is kept under in the bytecode cache (its source tells them apart)."""
+
+
 def _compiled(env: SandboxedEnvironment, text: str) -> jinja2.Template:
-    """``env.from_string(text)``, compiled once per environment."""
-    cache = _PHRASE_CACHE.setdefault(env, {})
-    tpl = cache.get(text)
+    """``env.from_string(text)``, compiled once per environment, its code kept in the environment's
+    bytecode cache between runs."""
+    memo = _PHRASE_CACHE.setdefault(env, {})
+    tpl = memo.get(text)
     if tpl is None:
-        tpl = cache[text] = env.from_string(text)
+        bcc = env.bytecode_cache
+        bucket = bcc.get_bucket(env, PHRASE_NAME, None, text) if bcc is not None else None
+        code = bucket.code if bucket is not None else None
+        if code is None:
+            code = env.compile(text)
+            if bcc is not None and bucket is not None:
+                bucket.code = code
+                bcc.set_bucket(bucket)
+        tpl = memo[text] = env.template_class.from_code(env, code, env.make_globals(None), None)
     return tpl
 
 
-def _load_bank_yaml(path: Path) -> Any:
+def _load_bank_yaml(path: Path, text: str) -> Any:
     """Load the bank's YAML; a syntax error on a line starting with ``{{`` gets a quoting hint."""
     try:
-        return yamlio.load_yaml(path, TableError)
+        return yamlio.load_yaml_text(text, path, TableError)
     except TableError as exc:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = text.splitlines()
         line = lines[exc.location.line - 1] if exc.location.line and exc.location.line <= len(lines) else ""
         if line.lstrip(" -").startswith("{"):
             exc.message += " (quote a phrasing that starts with '{{')"
         raise
 
 
-def load_phrases(path: Path) -> dict[str, list[str]]:
-    """Read a phrase bank: a mapping of event keys to a phrasing or a list of phrasings."""
-    data = _load_bank_yaml(path)
+def load_phrases(path: Path, text: str | None = None) -> dict[str, list[str]]:
+    """Read a phrase bank (``text``: the file's text, when already read): a mapping of event keys to a
+    phrasing or a list of phrasings."""
+    data = _load_bank_yaml(path, read_text(path, TableError) if text is None else text)
     if data is None:
         return {}
     if not isinstance(data, Mapping):
@@ -314,7 +329,8 @@ _BANKS: dict[tuple[Path, int], dict[str, list[str]]] = {}
 
 
 def phrase_bank(resources: Resources) -> dict[str, list[str]]:
-    """The ruleset's phrase bank (campaign override first), or an empty bank if it has none."""
+    """The ruleset's phrase bank (campaign override first), or an empty bank if it has none; read once per
+    process and file version, parsed once per text (:mod:`~anko_writer.cache`)."""
     try:
         path = resources.find("templates", PHRASES_FILE)
     except AnkoError:
@@ -325,7 +341,8 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
                             f"a phrase bank may only be a file inside it")
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
-        _BANKS[key] = load_phrases(path)
+        text = read_text(path, TableError)
+        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text))
     return _BANKS[key]
 
 
@@ -621,11 +638,72 @@ def _render_bounded(env: SandboxedEnvironment, template_name: str, context: Mapp
 
 
 # ---------------------------------------------------------------------------------------------
+# Compiled templates kept between runs
+
+
+class TemplateCache(BytecodeCache):
+    """Compiled templates on disk, in :func:`~anko_writer.cache.cache_dir`'s ``jinja/`` folder.
+
+    An entry's key is the template's name, file and source, the environment's :func:`env_stamp` and the
+    :func:`~anko_writer.cache.code_stamp` (this package's modules, the :class:`_Steps` transform among them,
+    and the versions of Python and Jinja): an edited template, a campaign's override of it, another filter
+    set or another Jinja is a new key, so an entry is never stale. Entries carry their own digest: one that
+    cannot be read or does not match it is compiled again. ``ANKO_WRITER_CACHE=off`` turns the cache off.
+    """
+
+    KIND = "jinja"
+    """The cache folder's subfolder of compiled templates."""
+
+    def __init__(self, stamp: str) -> None:
+        self.stamp = stamp
+        """The :func:`env_stamp` of the environment whose templates this cache holds."""
+
+    def _path(self, bucket: Bucket) -> Path | None:
+        """Where ``bucket``'s entry lives (None: the cache is off)."""
+        return cache.entry_path(self.KIND, [self.stamp, bucket.key, bucket.checksum])
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Fill ``bucket`` from its entry, if there is a sound one."""
+        found, entry = cache.load(self._path(bucket))
+        if not found or not isinstance(entry, tuple) or len(entry) != 2:
+            return
+        check, data = entry
+        if not isinstance(data, bytes) or check != hashlib.sha256(data).hexdigest():
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # a foreign entry: compile again
+            bucket.reset()
+        if not isinstance(bucket.code, CodeType):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Store ``bucket``'s code (silently nothing when the cache cannot be written)."""
+        data = bucket.bytecode_to_string()
+        cache.store(self._path(bucket), (hashlib.sha256(data).hexdigest(), data))
+
+
+def env_stamp(env: jinja2.Environment) -> str:
+    """A digest of what an environment's compiled code depends on beside the source: its class, syntax
+    options, and the names of its filters and tests with what they are passed (context, environment)."""
+    def names(table: Mapping[str, Any]) -> str:
+        return repr(sorted((name, str(getattr(fn, "jinja_pass_arg", ""))) for name, fn in table.items()))
+
+    options = (type(env).__module__, type(env).__qualname__, env.block_start_string, env.block_end_string,
+               env.variable_start_string, env.variable_end_string, env.comment_start_string,
+               env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+               env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline, env.optimized,
+               env.finalize is not None, env.autoescape, env.is_async, sorted(env.extensions))
+    return cache.digest([repr(options), names(env.filters), names(env.tests)])
+
+
+# ---------------------------------------------------------------------------------------------
 # Environment and rendering
 
 
 def make_env(resources: Resources) -> SandboxedEnvironment:
-    """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters."""
+    """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters and
+    the :class:`TemplateCache` of compiled templates."""
     env = BoundedEnvironment(
         loader=RootedLoader([str(p) for p in resources.search_path("templates")]),
         undefined=StrictUndefined,
@@ -636,6 +714,7 @@ def make_env(resources: Resources) -> SandboxedEnvironment:
     )
     env.filters.update(FILTERS)
     env.filters.update(ruleset_filters(ruleset_info(resources)))
+    env.bytecode_cache = TemplateCache(env_stamp(env))
     return env
 
 
@@ -854,4 +933,6 @@ __all__ = [
     "seal",
     "signed",
     "thousands",
+    "TemplateCache",
+    "env_stamp",
 ]
