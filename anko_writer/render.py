@@ -528,6 +528,14 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
         yield item
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+"""Every name ``getattr`` finds on a plain dict (its methods and ``object``'s): any other ``d.name`` in a
+template is the item ``d['name']``."""
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Types :func:`_sized` has nothing to check in."""
+_MISSING = object()
+
+
 class BoundedEnvironment(SandboxedEnvironment):
     """Jinja's sandbox, bounded: every loop iteration, call and look-up is a step of :attr:`budget`, and no
     expression builds a value longer than :data:`MAX_VALUE` (``*``, ``**``, ``%``, ``+``, ``~``,
@@ -550,24 +558,29 @@ class BoundedEnvironment(SandboxedEnvironment):
         tree.set_environment(self)
         return tree
 
-    def _tick(self) -> None:
-        if self.budget is not None:
-            self.budget.tick()
-
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         """A call from a template: one step; what a built-in method would build is checked, and the result."""
-        __self._tick()
+        if __self.budget is not None:
+            __self.budget.tick()
         args = _checked_call(__obj, args, kwargs)
         return _sized(super().call(__context, __obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
-        self._tick()
+        if self.budget is not None:
+            self.budget.tick()
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and len(obj) <= MAX_VALUE:
+            # the sandbox's answer (the item, else undefined) without raising and catching an AttributeError
+            value = obj.get(attribute, _MISSING)
+            if value is _MISSING:
+                return self.undefined(obj=obj, name=attribute)
+            return value if type(value) in _SCALARS else _sized(value)
         return _sized(super().getattr(_sized(obj), attribute))
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]`` from a template: one step."""
-        self._tick()
+        if self.budget is not None:
+            self.budget.tick()
         return _sized(super().getitem(obj, argument))
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
