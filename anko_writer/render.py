@@ -34,7 +34,9 @@ from typing import Any
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
-from jinja2.runtime import Context
+from jinja2.environment import TemplateModule
+from jinja2.runtime import Context, LoopContext, Macro
+from jinja2.utils import Namespace
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
@@ -260,12 +262,17 @@ class Phraser:
         """Pick a phrasing for ``event`` and render it with ``variables``."""
         i = self.index(event, *salt)
         text = self._options(event)[i]
-        if self.env is None:
+        if self.env is None or _PLAIN_TEXT.fullmatch(text):
             return text
         try:
             return _compiled(self.env, text).render(**variables)
         except jinja2.TemplateError as exc:
             raise TemplateError(f"{PHRASES_FILE}: {event}[{i}]: {exc}") from exc
+
+
+_PLAIN_TEXT = re.compile(r"[^{\r]*")
+"""A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
+``\n``): it renders as itself, so it is neither compiled nor rendered."""
 
 
 _PHRASE_CACHE: weakref.WeakKeyDictionary[SandboxedEnvironment, dict[str, jinja2.Template]] = (
@@ -455,7 +462,10 @@ def _check_join(separator: Any, items: Any) -> None:
 def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
     """``args`` for ``obj(*args, **kwargs)`` after checking what a built-in method would build (generators
     passed to ``join``, ``extend``, ``update`` are listed first)."""
-    name, receiver = getattr(obj, "__name__", None), getattr(obj, "__self__", None)
+    receiver = getattr(obj, "__self__", None)
+    if not isinstance(receiver, (str, list, dict, set)):
+        return args
+    name = getattr(obj, "__name__", None)
     if isinstance(receiver, str):
         if name in _SIZE_METHODS:
             for a in [*args, *kwargs.values()]:
@@ -534,6 +544,10 @@ template is the item ``d['name']``."""
 _SCALARS = frozenset({int, float, bool, type(None)})
 """Types :func:`_sized` has nothing to check in."""
 _MISSING = object()
+_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, LoopContext, TemplateModule, Namespace, Macro})
+"""Types whose attributes the sandbox judges by name alone (none is a function, method, class, code object,
+frame or generator, and none can pass for one): its verdict on ``(type, name)`` is remembered."""
+_SAFE_ATTRIBUTES: dict[tuple[type, str], bool] = {}
 
 
 class BoundedEnvironment(SandboxedEnvironment):
@@ -597,6 +611,16 @@ class BoundedEnvironment(SandboxedEnvironment):
         elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
             _small(len(left) + len(right), "a sum's length")
         return _sized(super().call_binop(context, operator, left, right))
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's answer, remembered per attribute name for the plain types templates read most."""
+        if type(obj) not in _PLAIN_TYPES:
+            return super().is_safe_attribute(obj, attr, value)
+        key = (type(obj), attr)
+        safe = _SAFE_ATTRIBUTES.get(key)
+        if safe is None:
+            safe = _SAFE_ATTRIBUTES[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """``str.format``, with its widths checked before the string is built."""
