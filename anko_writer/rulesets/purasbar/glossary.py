@@ -83,11 +83,14 @@ def glossary(resources: Resources | None = None) -> dict[str, dict[str, str]]:
 
 
 def make_cn(resources: Resources | None = None) -> Callable[..., str]:
-    """The ``cn`` filter over the glossary ``resources`` find (None: the shipped one)."""
+    """The ``cn`` filter over the glossary ``resources`` find (None: the shipped one), read on first use."""
+    read: dict[str, dict[str, str]] = {}
 
     def cn(key: Any, section: str, default: str = _MISSING) -> str:
         """The chapter's word for ``key`` in ``section``; ``default`` when it has none (else a ValueError)."""
-        sections = glossary(resources)
+        if not read:
+            read.update(glossary(resources))
+        sections = read
         words = sections.get(section)
         if words is None:
             raise ValueError(f"{GLOSSARY}: no section {section!r} (it has: {', '.join(sections)})")
