@@ -6,7 +6,8 @@ season 1, 3 runs). Each run is a new process (templates compile once per process
 disk carries over: "cold" renders into an empty cache folder, "warm" into the folder a cold run filled,
 "off" with ``ANKO_WRITER_CACHE=off``. Loading and simulating the season are not timed. Every time is
 printed as a ratio to one million ``random.randint(1, 100)`` calls, run after each round (issue 14's targets
-are ratios): the median of the rounds' ratios.
+are ratios): the median of the rounds' ratios; beside it the median CPU seconds, steadier on a shared
+machine.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.reference import reference  # noqa: E402
 
 
-def render_season(campaign_path: Path, season: int) -> float:
-    """Seconds this process takes to render ``season``'s rules post, chapters and index (after playing it;
-the chapters' JSON is not timed)."""
+def render_season(campaign_path: Path, season: int) -> tuple[float, float]:
+    """Wall and CPU seconds this process takes to render ``season``'s rules post, chapters and index (after
+    playing it; the chapters' JSON is not timed)."""
     from anko_writer import ruleset
     from anko_writer.campaign import load_campaign
     from anko_writer.chapters import ChapterKey
@@ -40,21 +41,22 @@ the chapters' JSON is not timed)."""
     rs = ruleset.get(campaign.ruleset)
     resources = campaign.resources()
     run = rs.play(campaign, ChapterKey(season, rs.parts(season)), resources)
-    begin = time.perf_counter()
+    begin, cpu = time.perf_counter(), time.process_time()
     rules_file(resources, campaign)
     for chapter in run.chapters:
         render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     index_file(resources, run, campaign, season)
-    return time.perf_counter() - begin
+    return time.perf_counter() - begin, time.process_time() - cpu
 
 
-def _child(campaign: Path, season: int, cache: str) -> float:
-    """Seconds a fresh process took to render, with ``ANKO_WRITER_CACHE=cache``."""
+def _child(campaign: Path, season: int, cache: str) -> tuple[float, float]:
+    """Wall and CPU seconds a fresh process took to render, with ``ANKO_WRITER_CACHE=cache``."""
     env = {**os.environ, "ANKO_WRITER_CACHE": cache,
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, __file__, "--child", str(campaign), "--season", str(season)],
                           check=True, capture_output=True, text=True, env=env, cwd=ROOT)
-    return float(done.stdout.split()[-1])
+    wall, cpu = done.stdout.split()[-2:]
+    return float(wall), float(cpu)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,10 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print(f"{render_season(args.campaign.resolve(), args.season):.6f}")
+        print("%.6f %.6f" % render_season(args.campaign.resolve(), args.season))
         return 0
-    times: dict[str, list[float]] = {"cold": [], "warm": [], "off": []}
-    ratios: dict[str, list[float]] = {name: [] for name in times}
+    cases = ("cold", "warm", "off")
+    wall: dict[str, list[float]] = {name: [] for name in cases}
+    cpu: dict[str, list[float]] = {name: [] for name in cases}
     refs = []
     for _ in range(max(1, args.runs)):
         folder = tempfile.mkdtemp(prefix="anko-render-cache-")
@@ -80,13 +83,14 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         refs.append(reference())  # in each round, so a change of load moves both sides of a ratio
-        for name, seconds in took.items():
-            times[name].append(seconds)
-            ratios[name].append(seconds / refs[-1])
-    print(f"reference loop (1e6 randint): {statistics.median(refs):.3f} s")
-    for name, values in times.items():
-        print(f"render season {args.season}, cache {name:4s} {statistics.median(values):7.3f} s   "
-              f"{statistics.median(ratios[name]):6.3f}× reference")
+        for name, (seconds, cpu_seconds) in took.items():
+            wall[name].append(seconds / refs[-1])
+            cpu[name].append(cpu_seconds)
+    ref = statistics.median(refs)
+    print(f"reference loop (1e6 randint): {ref:.3f} s")
+    for name in cases:
+        print(f"render season {args.season}, cache {name:4s}   wall {statistics.median(wall[name]):6.3f}× reference"
+              f"   CPU {statistics.median(cpu[name]):6.3f} s")
     return 0
 
 
