@@ -222,7 +222,7 @@ def _no_seed(rel: str, text: str, seed: int) -> None:
         raise AnkoError(f"{rel}: refusing to write a publishable file with a 'seed' field (the ruleset "
                         f"must keep the campaign seed out of its results)")
     digits = str(abs(seed))
-    if len(digits) >= 9 and re.search(rf"(?<![0-9]){digits}(?![0-9])", text):
+    if len(digits) >= 9 and digits in text and re.search(rf"(?<![0-9]){digits}(?![0-9])", text):
         raise AnkoError(f"{rel}: refusing to write a publishable file that holds the campaign seed")
 
 

@@ -28,21 +28,24 @@ from contextvars import ContextVar
 from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
+from types import CodeType, TracebackType
 from typing import Any
 
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
-from jinja2.runtime import Context
+from jinja2.bccache import Bucket, BytecodeCache
+from jinja2.environment import TemplateModule
+from jinja2.runtime import Context, LoopContext, Macro
+from jinja2.utils import Namespace
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
-from . import yamlio
+from . import cache, yamlio
 from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
 from .resources import Resources
-from .textfile import decode
+from .textfile import decode, read_text
 
 MINUS = "\u2212"
 """The minus sign used in formula lines (``41 − 37``)."""
@@ -259,7 +262,7 @@ class Phraser:
         """Pick a phrasing for ``event`` and render it with ``variables``."""
         i = self.index(event, *salt)
         text = self._options(event)[i]
-        if self.env is None:
+        if self.env is None or _PLAIN_TEXT.fullmatch(text):
             return text
         try:
             return _compiled(self.env, text).render(**variables)
@@ -267,35 +270,54 @@ class Phraser:
             raise TemplateError(f"{PHRASES_FILE}: {event}[{i}]: {exc}") from exc
 
 
+_PLAIN_TEXT = re.compile(r"[^{\r]*")
+"""A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
+``\n``): it renders as itself, so it is neither compiled nor rendered."""
+
+
 _PHRASE_CACHE: weakref.WeakKeyDictionary[SandboxedEnvironment, dict[str, jinja2.Template]] = (
     weakref.WeakKeyDictionary()
 )
 
 
+PHRASE_NAME = "<phrase>"
+"""The name a phrasing's compiled code is kept under in the bytecode cache (its source tells them apart)."""
+
+
 def _compiled(env: SandboxedEnvironment, text: str) -> jinja2.Template:
-    """``env.from_string(text)``, compiled once per environment."""
-    cache = _PHRASE_CACHE.setdefault(env, {})
-    tpl = cache.get(text)
+    """``env.from_string(text)``, compiled once per environment, its code kept in the environment's
+    bytecode cache between runs."""
+    memo = _PHRASE_CACHE.setdefault(env, {})
+    tpl = memo.get(text)
     if tpl is None:
-        tpl = cache[text] = env.from_string(text)
+        bcc = env.bytecode_cache
+        bucket = bcc.get_bucket(env, PHRASE_NAME, None, text) if bcc is not None else None
+        code = bucket.code if bucket is not None else None
+        if code is None:
+            code = env.compile(text)
+            if bcc is not None and bucket is not None:
+                bucket.code = code
+                bcc.set_bucket(bucket)
+        tpl = memo[text] = env.template_class.from_code(env, code, env.make_globals(None), None)
     return tpl
 
 
-def _load_bank_yaml(path: Path) -> Any:
+def _load_bank_yaml(path: Path, text: str) -> Any:
     """Load the bank's YAML; a syntax error on a line starting with ``{{`` gets a quoting hint."""
     try:
-        return yamlio.load_yaml(path, TableError)
+        return yamlio.load_yaml_text(text, path, TableError)
     except TableError as exc:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = text.splitlines()
         line = lines[exc.location.line - 1] if exc.location.line and exc.location.line <= len(lines) else ""
         if line.lstrip(" -").startswith("{"):
             exc.message += " (quote a phrasing that starts with '{{')"
         raise
 
 
-def load_phrases(path: Path) -> dict[str, list[str]]:
-    """Read a phrase bank: a mapping of event keys to a phrasing or a list of phrasings."""
-    data = _load_bank_yaml(path)
+def load_phrases(path: Path, text: str | None = None) -> dict[str, list[str]]:
+    """Read a phrase bank (``text``: the file's text, when already read): a mapping of event keys to a
+    phrasing or a list of phrasings."""
+    data = _load_bank_yaml(path, read_text(path, TableError) if text is None else text)
     if data is None:
         return {}
     if not isinstance(data, Mapping):
@@ -314,7 +336,8 @@ _BANKS: dict[tuple[Path, int], dict[str, list[str]]] = {}
 
 
 def phrase_bank(resources: Resources) -> dict[str, list[str]]:
-    """The ruleset's phrase bank (campaign override first), or an empty bank if it has none."""
+    """The ruleset's phrase bank (campaign override first), or an empty bank if it has none; read once per
+    process and file version, parsed once per text (:mod:`~anko_writer.cache`)."""
     try:
         path = resources.find("templates", PHRASES_FILE)
     except AnkoError:
@@ -325,7 +348,8 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
                             f"a phrase bank may only be a file inside it")
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
-        _BANKS[key] = load_phrases(path)
+        text = read_text(path, TableError)
+        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text))
     return _BANKS[key]
 
 
@@ -438,7 +462,10 @@ def _check_join(separator: Any, items: Any) -> None:
 def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
     """``args`` for ``obj(*args, **kwargs)`` after checking what a built-in method would build (generators
     passed to ``join``, ``extend``, ``update`` are listed first)."""
-    name, receiver = getattr(obj, "__name__", None), getattr(obj, "__self__", None)
+    receiver = getattr(obj, "__self__", None)
+    if not isinstance(receiver, (str, list, dict, set)):
+        return args
+    name = getattr(obj, "__name__", None)
     if isinstance(receiver, str):
         if name in _SIZE_METHODS:
             for a in [*args, *kwargs.values()]:
@@ -511,6 +538,18 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
         yield item
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+"""Every name ``getattr`` finds on a plain dict (its methods and ``object``'s): any other ``d.name`` in a
+template is the item ``d['name']``."""
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Types :func:`_sized` has nothing to check in."""
+_MISSING = object()
+_PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, LoopContext, TemplateModule, Namespace, Macro})
+"""Types whose attributes the sandbox judges by name alone (none is a function, method, class, code object,
+frame or generator, and none can pass for one): its verdict on ``(type, name)`` is remembered."""
+_SAFE_ATTRIBUTES: dict[tuple[type, str], bool] = {}
+
+
 class BoundedEnvironment(SandboxedEnvironment):
     """Jinja's sandbox, bounded: every loop iteration, call and look-up is a step of :attr:`budget`, and no
     expression builds a value longer than :data:`MAX_VALUE` (``*``, ``**``, ``%``, ``+``, ``~``,
@@ -533,24 +572,29 @@ class BoundedEnvironment(SandboxedEnvironment):
         tree.set_environment(self)
         return tree
 
-    def _tick(self) -> None:
-        if self.budget is not None:
-            self.budget.tick()
-
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         """A call from a template: one step; what a built-in method would build is checked, and the result."""
-        __self._tick()
+        if __self.budget is not None:
+            __self.budget.tick()
         args = _checked_call(__obj, args, kwargs)
         return _sized(super().call(__context, __obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
-        self._tick()
+        if self.budget is not None:
+            self.budget.tick()
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and len(obj) <= MAX_VALUE:
+            # the sandbox's answer (the item, else undefined) without raising and catching an AttributeError
+            value = obj.get(attribute, _MISSING)
+            if value is _MISSING:
+                return self.undefined(obj=obj, name=attribute)
+            return value if type(value) in _SCALARS else _sized(value)
         return _sized(super().getattr(_sized(obj), attribute))
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]`` from a template: one step."""
-        self._tick()
+        if self.budget is not None:
+            self.budget.tick()
         return _sized(super().getitem(obj, argument))
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
@@ -567,6 +611,16 @@ class BoundedEnvironment(SandboxedEnvironment):
         elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
             _small(len(left) + len(right), "a sum's length")
         return _sized(super().call_binop(context, operator, left, right))
+
+    def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
+        """The sandbox's answer, remembered per attribute name for the plain types templates read most."""
+        if type(obj) not in _PLAIN_TYPES:
+            return super().is_safe_attribute(obj, attr, value)
+        key = (type(obj), attr)
+        safe = _SAFE_ATTRIBUTES.get(key)
+        if safe is None:
+            safe = _SAFE_ATTRIBUTES[key] = super().is_safe_attribute(obj, attr, value)
+        return safe
 
     def wrap_str_format(self, value: Any) -> Callable[..., str] | None:
         """``str.format``, with its widths checked before the string is built."""
@@ -621,11 +675,72 @@ def _render_bounded(env: SandboxedEnvironment, template_name: str, context: Mapp
 
 
 # ---------------------------------------------------------------------------------------------
+# Compiled templates kept between runs
+
+
+class TemplateCache(BytecodeCache):
+    """Compiled templates on disk, in :func:`~anko_writer.cache.cache_dir`'s ``jinja/`` folder.
+
+    An entry's key is the template's name, file and source, the environment's :func:`env_stamp` and the
+    :func:`~anko_writer.cache.code_stamp` (this package's modules, the :class:`_Steps` transform among them,
+    and the versions of Python and Jinja): an edited template, a campaign's override of it, another filter
+    set or another Jinja is a new key, so an entry is never stale. Entries carry their own digest: one that
+    cannot be read or does not match it is compiled again. ``ANKO_WRITER_CACHE=off`` turns the cache off.
+    """
+
+    KIND = "jinja"
+    """The cache folder's subfolder of compiled templates."""
+
+    def __init__(self, stamp: str) -> None:
+        self.stamp = stamp
+        """The :func:`env_stamp` of the environment whose templates this cache holds."""
+
+    def _path(self, bucket: Bucket) -> Path | None:
+        """Where ``bucket``'s entry lives (None: the cache is off)."""
+        return cache.entry_path(self.KIND, [self.stamp, bucket.key, bucket.checksum])
+
+    def load_bytecode(self, bucket: Bucket) -> None:
+        """Fill ``bucket`` from its entry, if there is a sound one."""
+        found, entry = cache.load(self._path(bucket))
+        if not found or not isinstance(entry, tuple) or len(entry) != 2:
+            return
+        check, data = entry
+        if not isinstance(data, bytes) or check != hashlib.sha256(data).hexdigest():
+            return
+        try:
+            bucket.bytecode_from_string(data)
+        except Exception:  # a foreign entry: compile again
+            bucket.reset()
+        if not isinstance(bucket.code, CodeType):
+            bucket.reset()
+
+    def dump_bytecode(self, bucket: Bucket) -> None:
+        """Store ``bucket``'s code (silently nothing when the cache cannot be written)."""
+        data = bucket.bytecode_to_string()
+        cache.store(self._path(bucket), (hashlib.sha256(data).hexdigest(), data))
+
+
+def env_stamp(env: jinja2.Environment) -> str:
+    """A digest of what an environment's compiled code depends on beside the source: its class, syntax
+    options, and the names of its filters and tests with what they are passed (context, environment)."""
+    def names(table: Mapping[str, Any]) -> str:
+        return repr(sorted((name, str(getattr(fn, "jinja_pass_arg", ""))) for name, fn in table.items()))
+
+    options = (type(env).__module__, type(env).__qualname__, env.block_start_string, env.block_end_string,
+               env.variable_start_string, env.variable_end_string, env.comment_start_string,
+               env.comment_end_string, env.line_statement_prefix, env.line_comment_prefix, env.trim_blocks,
+               env.lstrip_blocks, env.newline_sequence, env.keep_trailing_newline, env.optimized,
+               env.finalize is not None, env.autoescape, env.is_async, sorted(env.extensions))
+    return cache.digest([repr(options), names(env.filters), names(env.tests)])
+
+
+# ---------------------------------------------------------------------------------------------
 # Environment and rendering
 
 
 def make_env(resources: Resources) -> SandboxedEnvironment:
-    """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters."""
+    """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters and
+    the :class:`TemplateCache` of compiled templates."""
     env = BoundedEnvironment(
         loader=RootedLoader([str(p) for p in resources.search_path("templates")]),
         undefined=StrictUndefined,
@@ -636,6 +751,7 @@ def make_env(resources: Resources) -> SandboxedEnvironment:
     )
     env.filters.update(FILTERS)
     env.filters.update(ruleset_filters(ruleset_info(resources)))
+    env.bytecode_cache = TemplateCache(env_stamp(env))
     return env
 
 
@@ -854,4 +970,6 @@ __all__ = [
     "seal",
     "signed",
     "thousands",
+    "TemplateCache",
+    "env_stamp",
 ]

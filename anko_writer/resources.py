@@ -47,6 +47,8 @@ class Resources:
         self.info = info
         """The ruleset's description: where it ships its files, its money format, filters and words
         (None: the built-in folders, and the registered ruleset's description when rendering)."""
+        self._search: dict[str, list[Path]] = {}
+        self._found: dict[tuple[str, str], Path] = {}
 
     def __repr__(self) -> str:
         return f"Resources({self.ruleset!r}, {self.campaign_dir!r})"
@@ -69,18 +71,26 @@ class Resources:
     def search_path(self, kind: str) -> list[Path]:
         """The existing folders searched for ``kind``, campaign folder first.
 
-        The campaign's override folder is checked on every call: no symlink in it may lead outside it.
+        Looked up once per instance and kind (files are not expected to come or go during a run), when the
+        campaign's override folder is checked: no symlink in it may lead outside it.
         """
-        dirs = [d for d in self.candidates(kind) if d.is_dir()]
-        if self.campaign_dir is not None and dirs and dirs[0] == self.override_dir(kind):
-            check_contained(Path(self.campaign_dir), dirs[0])
-        return dirs
+        dirs = self._search.get(kind)
+        if dirs is None:
+            dirs = [d for d in self.candidates(kind) if d.is_dir()]
+            if self.campaign_dir is not None and dirs and dirs[0] == self.override_dir(kind):
+                check_contained(Path(self.campaign_dir), dirs[0])
+            self._search[kind] = dirs
+        return list(dirs)
 
     def find(self, kind: str, name: str) -> Path:
-        """The first file called ``name`` on the search path of ``kind``."""
+        """The first file called ``name`` on the search path of ``kind`` (found once per instance)."""
+        found = self._found.get((kind, name))
+        if found is not None:
+            return found
         for d in self.search_path(kind):
             path = d / name
             if path.is_file():
+                self._found[kind, name] = path
                 return path
         searched = ", ".join(str(d) for d in self.candidates(kind))
         noun = kind[:-1] if kind.endswith("s") else kind

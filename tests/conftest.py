@@ -15,6 +15,15 @@ from tests.shared import shared
 BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _cache_in_tmp(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN202
+    """The run's cache (anko_writer.cache) in a temporary folder, never the user's own."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("ANKO_WRITER_CACHE", str(tmp_path_factory.mktemp("cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def three(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, int]:
     """The built-in campaign played for three seasons through the CLI, each from the last one's state

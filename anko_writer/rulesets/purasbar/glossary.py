@@ -26,11 +26,12 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ...cache import cached
 from ...errors import TableError
 from ...resources import Resources
-from ...schema import DictOf, Field, Map, Str
-from ...tables import load_data
-from ...yamlio import load_yaml
+from ...schema import DictOf, Field, Map, Str, validate
+from ...textfile import read_text
+from ...yamlio import load_yaml_text
 from .match.formations import FORMATIONS
 
 GLOSSARY = "glossary.yaml"
@@ -52,8 +53,16 @@ STAFF = "staff.yaml"
 
 
 def _read(glossary_path: Path, staff_path: Path) -> dict[str, dict[str, str]]:
-    sections = {k: v for k, v in load_data(glossary_path, SCHEMA).items() if k != "source"}
-    roles = load_yaml(staff_path, TableError)["roles"]
+    """Both files' sections, parsed once per pair of texts (:mod:`~anko_writer.cache`)."""
+    texts = (read_text(glossary_path, TableError), read_text(staff_path, TableError))
+    return cached("glossary", texts, lambda: _parse(glossary_path, texts[0], staff_path, texts[1]))
+
+
+def _parse(glossary_path: Path, glossary_text: str, staff_path: Path, staff_text: str) -> dict[str, dict[str, str]]:
+    """The sections of the glossary's text, ``staff_role`` and ``formation`` completed."""
+    data = validate(load_yaml_text(glossary_text, glossary_path, TableError), SCHEMA, glossary_path, TableError)
+    sections = {str(k): {str(key): str(word) for key, word in v.items()} for k, v in data.items() if k != "source"}
+    roles = load_yaml_text(staff_text, staff_path, TableError)["roles"]
     sections["staff_role"] = {**{str(role): str(row["name"]) for role, row in roles.items()},
                               **sections.get("staff_role", {})}
     sections["formation"] = {name: f.label for name, f in FORMATIONS.items()}
@@ -74,11 +83,14 @@ def glossary(resources: Resources | None = None) -> dict[str, dict[str, str]]:
 
 
 def make_cn(resources: Resources | None = None) -> Callable[..., str]:
-    """The ``cn`` filter over the glossary ``resources`` find (None: the shipped one)."""
+    """The ``cn`` filter over the glossary ``resources`` find (None: the shipped one), read on first use."""
+    read: dict[str, dict[str, str]] = {}
 
     def cn(key: Any, section: str, default: str = _MISSING) -> str:
         """The chapter's word for ``key`` in ``section``; ``default`` when it has none (else a ValueError)."""
-        sections = glossary(resources)
+        if not read:
+            read.update(glossary(resources))
+        sections = read
         words = sections.get(section)
         if words is None:
             raise ValueError(f"{GLOSSARY}: no section {section!r} (it has: {', '.join(sections)})")
