@@ -13,6 +13,7 @@ The folder is the user's own, like pip's or Jinja's bytecode cache: whoever can 
 code as that user.
 
 >>> import tempfile, os
+>>> saved = os.environ.get("ANKO_WRITER_CACHE")
 >>> os.environ["ANKO_WRITER_CACHE"] = tempfile.mkdtemp()
 >>> calls = []
 >>> def build() -> int:
@@ -22,7 +23,7 @@ code as that user.
 (42, 42, 1)
 >>> cached("demo", [b"edited text"], build), len(calls)
 (42, 2)
->>> del os.environ["ANKO_WRITER_CACHE"]
+>>> _ = os.environ.pop("ANKO_WRITER_CACHE") if saved is None else os.environ.update(ANKO_WRITER_CACHE=saved)
 """
 
 from __future__ import annotations

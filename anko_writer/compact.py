@@ -22,7 +22,9 @@ chapter states each thing once, by three rules that :func:`expand` undoes:
    ``1D100``; ``dice`` is a number for a single die; the total is the sum of
    the dice), ``[kind, dice, total]`` when the total is not that sum, or ``[kind, dice, total, true]``
    for a hidden roll (``dice`` and ``total`` null while it is sealed). A kind of a roll record with
-   further keys has them as a third element: ``[purpose, expr, {key: value, …}]``.
+   further keys has them as a third element: ``[purpose, expr, {key: value, …}]``. A purpose of two
+   parts split at its last space (``卡尔·穆勒 伤病抽检``) is written ``[i, j]``, the indices of its parts
+   in the chapter's ``rolls.words`` (``words[i] + " " + words[j]``).
 3. **Roll references.** A roll record inside another record (``{id, expr, total}`` or the full record)
    whose roll is in the chapter's ``rolls`` is written as its id alone, a string; inside a record that
    has an ``id`` of its own (a match), an id that starts with that id is written relative to it
@@ -69,7 +71,7 @@ RECORDS = "records"
 ROLL_FIELDS = ("id", "purpose", "expr", "dice", "total", "hidden")
 """A roll record's keys (:meth:`anko_writer.dice.Roll.to_json`, DESIGN §5)."""
 
-KINDS, RUNS = "kinds", "runs"
+KINDS, RUNS, WORDS = "kinds", "runs", "words"
 """The two keys of the chapter's ``rolls`` (rule 2)."""
 
 DEFAULT_EXPR = "1D100"
@@ -115,7 +117,16 @@ def _stem(roll_id: str) -> str:
 
 
 def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
-    """The chapter's roll records as the ``rolls`` record of rule 2."""
+    """The chapter's roll records as the ``rolls`` record of rule 2.
+
+    >>> rolls = [{"id": "m#1", "purpose": "卡尔 伤病抽检", "expr": "1D100", "dice": [5], "total": 5, "hidden": False},
+    ...          {"id": "m#2", "purpose": "卡尔 缺阵周数", "expr": "1D6", "dice": [2], "total": 2, "hidden": False},
+    ...          {"id": "m#3", "purpose": "乙 伤病抽检", "expr": "1D100", "dice": [50], "total": 50, "hidden": False}]
+    >>> pack_rolls(rolls)
+    {'words': ['卡尔', '伤病抽检', '缺阵周数', '乙'], 'kinds': [[0, 1], [[0, 2], '1D6'], [3, 1]], 'runs': [['m#1', [0, 5], [1, 2], [2, 50]]]}
+    >>> unpack_rolls(pack_rolls(rolls)) == rolls
+    True
+    """
     kinds: dict[tuple[str, str, str], tuple[list[Any], int]] = {}
     runs: list[list[Any]] = []
     last: tuple[str, int] | None = None
@@ -139,12 +150,26 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
         elif dice is None or r["total"] != sum(dice):
             row.append(r["total"])
         runs[-1].append(row)
-    return {KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k, _ in kinds.values()], RUNS: runs}
+    words: dict[str, int] = {}
+    listed = [_worded(k, words) for k, _ in kinds.values()]
+    return {**({WORDS: list(words)} if words else {}), KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k in listed],
+            RUNS: runs}
+
+
+def _worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
+    """A kind with a purpose of two parts (``卡尔·穆勒 伤病抽检``: a name, then what the roll decides) written
+    as the indices of its parts in ``words`` (filled as it goes), each name and each ending said once."""
+    head, space, tail = str(kind[0]).rpartition(" ")
+    if not space or not head or not tail:
+        return kind
+    return [[words.setdefault(head, len(words)), words.setdefault(tail, len(words))], *kind[1:]]
 
 
 def unpack_rolls(packed: Mapping[str, Any]) -> list[Record]:
     """The ``rolls`` record of rule 2 back as roll records (:meth:`anko_writer.dice.Roll.to_json`)."""
-    kinds = [[k, DEFAULT_EXPR] if isinstance(k, str) else k for k in packed[KINDS]]
+    words = packed.get(WORDS, [])
+    kinds = [[k, DEFAULT_EXPR] if isinstance(k, str) or isinstance(k[0], int) else k for k in packed[KINDS]]
+    kinds = [[f"{words[k[0][0]]} {words[k[0][1]]}" if isinstance(k[0], list) else k[0], *k[1:]] for k in kinds]
     out = []
     base = ""
     for first, *rows in packed[RUNS]:

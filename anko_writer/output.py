@@ -27,10 +27,7 @@ below OUT may be a symbolic link: the tool never reads or writes through one.
 >>> print(dump_json({"球队": "雷希特竞技", "score": [2, 1]}), end="")
 {
  "球队": "雷希特竞技",
- "score": [
-  2,
-  1
- ]
+ "score": [2,1]
 }
 """
 
@@ -85,8 +82,9 @@ def _compact(obj: Any) -> str:
 
 
 def _items(value: Any, indent: str) -> str:
-    """A list one element per line, or any other value on its line (after a key at ``indent``)."""
-    if isinstance(value, list) and value:
+    """A list one element per line, or any other value on its line (after a key at ``indent``); a list of
+    strings and numbers alone (a table's field names) stays on its line."""
+    if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
         inner = ",\n" + indent + " "
         return "[\n" + indent + " " + inner.join(map(_ENCODE, value)) + "\n" + indent + "]"
     return _ENCODE(value)
@@ -95,10 +93,10 @@ def _items(value: Any, indent: str) -> str:
 def dump_json(obj: Any) -> str:
     """The project's one JSON style: UTF-8 text as is, key order kept, one top-level key per line, and one
     item per line two levels down: the elements of a top-level list, the keys of a top-level object
-    and the elements of their lists; deeper values on their item's line (diff-friendly and fast to
-    write), trailing newline.
+    and the elements of their lists (a list of plain strings and numbers stays on one line); deeper
+    values on their item's line (diff-friendly and fast to write), trailing newline.
 
-    >>> print(dump_json({"b": 1, "a": ["é", {"x": 2}], "c": [], "d": {"k": [1, [2]], "m": {"n": 3}}}), end="")
+    >>> print(dump_json({"b": 1, "a": ["é", {"x": 2}], "c": [], "d": {"k": [1, [2]], "f": ["x", "y"], "m": {"n": 3}}}), end="")
     {
      "b": 1,
      "a": [
@@ -111,6 +109,7 @@ def dump_json(obj: Any) -> str:
        1,
        [2]
       ],
+      "f": ["x","y"],
       "m": {"n":3}
      }
     }

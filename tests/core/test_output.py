@@ -54,7 +54,9 @@ def test_paths() -> None:
 
 def test_dump_json_style() -> None:
     text = dump_json({"z": 1, "名字": ["卡尔·穆勒"]})
-    assert text == '{\n "z": 1,\n "名字": [\n  "卡尔·穆勒"\n ]\n}\n'
+    assert text == '{\n "z": 1,\n "名字": ["卡尔·穆勒"]\n}\n'
+    nested = dump_json({"k": [{"a": 1}, ["b"]]})
+    assert nested == '{\n "k": [\n  {"a":1},\n  ["b"]\n ]\n}\n'
     assert dump_json({"z": 1, "名字": ["卡尔·穆勒"]}) == text
     with pytest.raises(ValueError):
         dump_json({"x": float("nan")})

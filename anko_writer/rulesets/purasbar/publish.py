@@ -54,23 +54,56 @@ PLAYER_DROPPED = frozenset({"contract", "affinity", "apps", "goals"})
 """A player's bookkeeping left out of the JSON (the chapters tell it; the private state file keeps it):
 contract years left, regard for the club, appearances and goals of the season."""
 
-COLUMNS = {"attacks": ATTACK_COLUMNS, "home": LINEUP_COLUMNS, "away": LINEUP_COLUMNS, "players": PLAYER_COLUMNS}
-"""The declared tables of the chapter's ``columns`` (:mod:`anko_writer.compact`, rule 1): a match's
-attacks and line-ups, a club's players."""
+INJURY_COLUMNS = ("team", "kind", "player", "week", "roll", "slice", "stamina", "forced_off", "minutes",
+                  "stamina_after", "risk", "injured", "rolls", "weeks_roll", "weeks_table", "doctor", "weeks",
+                  "out_until_week")
+"""A match's §5.7 check as published: a §5.7.3 check in play (``kind: retired``) fills the fields up to
+``forced_off``, a post-match one (``post_match``) skips those three and fills ``minutes`` to ``injured``;
+the absence (``rolls`` to ``out_until_week``) follows when it took a player out."""
 
-MODIFIERS = ("formation", "venue", "morale", "event")
-"""An attack's modifiers (000 §5.1.3), written as a row under the chapter's ``records`` (every one, 0
-when it did not apply, ``event`` only while an event is active)."""
+SUBSTITUTION_COLUMNS = ("team", "before_slice", "reason", "out", "out_stamina", "in", "slot", "position", "core",
+                        "tier", "candidates", "pick_roll", "stamina_roll", "temp", "count", "stamina")
+"""A §5.5 substitution as published."""
 
-RECORDS = {"modifiers": MODIFIERS}
-"""The declared single records of the chapter's ``records`` (:mod:`anko_writer.compact`, rule 1)."""
+PULL_COLUMNS = ("club", "side", "fans", "reputation", "rep_bonus", "percent", "value")
+"""A gate's crowd pull as published (§11.1, ``finance.yaml`` ``ticket``)."""
 
 SLICE_EVENT_KEYS = ("kind", "index", "team", "player")
 """What a slice event keeps: an AI club's abilities or core player first shown is told in the chapter;
 the values are the club's in ``clubs``, the dice in the chapter that rolled them."""
 
+TIMEOUT_COLUMNS = ("team", "before_slice", "use", "refused", "check", "count", "change")
+"""A §7.3 time-out (or the AI's §7.4 check at a break) as published."""
+
+CHECK_FIELDS = ("deficit", "stubbornness", "in_default", "threshold_num", "threshold_den", "roll", "change", "from",
+                "to", "weights", "direction_roll")
+"""The AI's §7.4 formation check at a break, written as a row."""
+
+COLUMNS = {"attacks": ATTACK_COLUMNS, "timeouts": TIMEOUT_COLUMNS, "events": SLICE_EVENT_KEYS, "home": LINEUP_COLUMNS, "away": LINEUP_COLUMNS, "players": PLAYER_COLUMNS,
+           "injuries": INJURY_COLUMNS, "substitutions": SUBSTITUTION_COLUMNS, "pulls": PULL_COLUMNS}
+"""The declared tables of the chapter's ``columns`` (:mod:`anko_writer.compact`, rule 1): a match's
+attacks, line-ups, §5.7 checks and substitutions, a club's players."""
+
+MODIFIERS = ("formation", "venue", "morale", "event")
+"""An attack's modifiers (000 §5.1.3), written as a row under the chapter's ``records`` (every one, 0
+when it did not apply, ``event`` only while an event is active)."""
+
+GATE_FIELDS = ("roll", "swing", "demand", "capacity", "attendance", "price", "env_percent", "gross", "split",
+               "pulls")
+"""A match's gate as published, written as a row (rule 1's records)."""
+
+SPLIT_FIELDS = ("share_percent", "home", "away")
+"""A gate's split between the clubs (§4.2.3's 25 % to the away side in the league), written as a row."""
+
+RECORDS = {"modifiers": MODIFIERS, "gate": GATE_FIELDS, "split": SPLIT_FIELDS, "check": CHECK_FIELDS}
+"""The declared single records of the chapter's ``records`` (:mod:`anko_writer.compact`, rule 1)."""
+
 MATCH_DROPPED = frozenset({"home_roll"})
 """Match keys left out: ``home_roll`` is month 1's ``prep.all_fixtures`` entry (and its roll, in month 1)."""
+
+CHAPTER_DROPPED = frozenset({"rest"})
+"""Top-level keys left out: ``rest``, our players' weekly recovery (before and after), follows from the
+line-ups' ``stamina_end`` and the designed rule (half §5.6's amount a week, ``season.matchday.rest``)."""
 
 GATE_DROPPED = frozenset({"lines", "competition", "neutral", "home", "away", "crowd", "demand_percent", "sold_out",
                           "capacity_rule", "base_gross"})
@@ -87,7 +120,7 @@ the final), ``away_percent``/``away_rep_divisor`` for the away side."""
 PROSE_KEYS = frozenset({"text"})
 """Keys whose values are prose for the chapter only (an event row's text), left out everywhere."""
 
-__all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "GATE_DROPPED", "GATE_PULL_DROPPED", "GOAL_THRESHOLD", "LINEUP_COLUMNS", "MATCH_DROPPED", "MODIFIERS",
+__all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBSTITUTION_COLUMNS", "CHAPTER_DROPPED", "GATE_DROPPED", "GATE_FIELDS", "GATE_PULL_DROPPED", "PULL_COLUMNS", "TIMEOUT_COLUMNS", "CHECK_FIELDS", "SPLIT_FIELDS", "GOAL_THRESHOLD", "LINEUP_COLUMNS", "MATCH_DROPPED", "MODIFIERS",
            "PLAYER_COLUMNS", "PLAYER_DROPPED", "PROSE_KEYS", "RECORDS", "SHOT_THRESHOLD", "SLICE_EVENT_KEYS", "publish"]
 
 
@@ -159,12 +192,14 @@ def _match(m: Record) -> Record:
         out["injuries"] = [r for r in m["injuries"] if not _clean(r)]
     if isinstance(m.get("gate"), dict):
         out["gate"] = _gate(m["gate"])
+    if isinstance(m.get("temps"), dict) and not any(m["temps"].values()):
+        del out["temps"]  # no §3.4.2 temporary ability at kick-off
     return out
 
 
 def publish(public: Record) -> Record:
     """The JSON written beside a chapter, from its masked results (:meth:`SealBook.public`); a copy."""
-    rec = dict(public)
+    rec = {k: v for k, v in public.items() if k not in CHAPTER_DROPPED}
     if "matches" in rec:
         rec["matches"] = [_match(m) for m in rec["matches"]]
     if "clubs" in rec:

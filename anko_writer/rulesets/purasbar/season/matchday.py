@@ -45,24 +45,24 @@ def plan_for(club: Club, decisions: dict[str, Any], hide_penalties: bool = False
                 penalty_order=decisions.get("penalties"), hide_penalties=hide_penalties)
 
 
-REST_SHARE = 3
-"""Designed: a completed week gives every healthy player a third of the §5.6 amount (see :func:`rest`)."""
+REST_SHARE = 2
+"""Designed: a completed week gives every healthy player half the §5.6 amount (see :func:`rest`)."""
 
 
 def rest(world: World, week: int) -> list[RestRecord]:
-    """The recovery of one completed week: every healthy player recovers a third of the §5.6 amount
-    (rounded down, no third-match halving; our fitness coach adds his level), on top of his post-match
-    recovery.
+    """The recovery of one completed week: every healthy player recovers half the §5.6 amount (rounded
+    down, no third-match halving; our fitness coach adds his level), on top of his post-match recovery.
 
     Designed reading of §4.1 phase 5 item 1, a 体力恢复 besides the post-match one with no amount and
     no one named. Read as once a month, or only for players who sat the week out, the text's arithmetic
     (−30 a match, about +15 after it, halved from a month's third match) leaves the eight-match cup month
     with squads of three or four fit players. The full §5.6 amount every week (the reading before issue
-    15) erased every league match's fatigue: 95 % of league starts began at 100 stamina, and §5.3.2's
-    penalty and the stamina terms of §5.7 only ever acted in the cup month. With a third, measured on
-    the built-in campaign's season 1 (seeds 1 and 2): league starts at 100 fall to 26–32 %, their mean
-    to 80–83, and 4–5 % of league starts carry the §5.3.2 penalty (< 50); the cup month's squads stay
-    squads (6 % of its starts below 30, against 1 % before).
+    15) erased every league match's fatigue: 95 % of league starts began at 100 stamina, no league player
+    ended a match under 50, and §5.3.2 and the stamina terms of §5.7 acted only in the cup month. With
+    half, measured on the built-in campaign's season 1 (seeds 1 and 2): 49–58 % of league starts at 100;
+    19–25 % of league players end a match under 50 (the §5.3.2 penalty acts in its last slices) and 7–9 %
+    under 30; 68–96 §5.7.3 retirement checks in league months (0–1 before). A third was tried too: league
+    starts averaged 77–79 and in-match retirements quadrupled, an injury crisis every month.
     """
     out: list[RestRecord] = []
     for club in world.clubs.values():
