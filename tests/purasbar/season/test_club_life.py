@@ -183,3 +183,13 @@ def test_chained_origin_is_told_in_the_month_end(season) -> None:  # noqa: ANN00
     md = render_chapter(RES, ch.template, {**results, "results": results, "seed": 1, "campaign": data})
     assert "（15.5 连锁判定）" in md and "「1D100＝42」→ **当众争执**" in md
     assert find_problems(md) == []
+
+
+def test_the_votes_owner_ranges_are_the_ones_next_month_uses(season_245) -> None:  # noqa: ANN001
+    """The vote lists the owner's §15.2 ranges weighted as next month's D100 will read them (they used to
+    be the table's unweighted rows): months 1–11 of the seed-245 season, every range equal."""
+    run = season_245[1]
+    for shown_in, used_in in zip(run.chapters[:11], run.chapters[1:12]):
+        shown = [o["range"] for o in shown_in.results["vote"]["owner_options"]]
+        used = [[r["lo"], r["hi"]] for r in used_in.results["life"]["owner"]["ranges"]]
+        assert shown == used, shown_in.month

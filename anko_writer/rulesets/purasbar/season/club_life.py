@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from ..club.coach_decisions import monthly_decision, scout_opponent
 from ..club.conflict import contest, forced, halve
 from ..club.morale import monthly_adjustment
-from ..club.owner_actions import monthly_action
+from ..club.owner_actions import layout, monthly_action, owner_checked
 from ..club.people import Affinity, CoachProfile, Owner, rapport_training_bonus, roster_from_json
-from ..club.records import ActionPick
+from ..club.records import ActionPick, ActionRange
 from ..club.training import monthly_training, one_on_one
 from ..events.business import month_start
 from ..events.depth import Depth
@@ -245,21 +245,35 @@ def _league_effect(world: World, life: Life, e: LeagueEffect) -> Mapping[str, An
     return {"effect": "morale", "scope": "league", "amount": e["delta"], "changed": True}
 
 
-def _state(world: World, life: Life) -> dict[str, Any]:
-    """What the action tables check before an action can be carried out (000 §4.1 phase 2)."""
+def _state(world: World, life: Life, month: int | None = None) -> dict[str, Any]:
+    """What the action tables check before an action can be carried out (000 §4.1 phase 2), in ``month``
+    (default: the world's)."""
     club = world.ours
+    month = world.month if month is None else month
     return {"facilities": dict(club.facilities), "staff": {r: m.level for r, m in life.staff.items()},
-            "morale": club.morale, "transfer_window": window_of(world.month, life.tables.transfers) is not None,
+            "morale": club.morale, "transfer_window": window_of(month, life.tables.transfers) is not None,
             "young_players": any(p.rolled and (p.age or 99) <= 23 for p in club.players),
             "losing_streak": life.losing_streak, "owner_to_coach": life.affinity.get("coach", "owner_to"),
             "healthy_players": sum(1 for p in club.players if p.healthy), "next_match": True}
 
 
+def owner_traits(life: Life) -> dict[str, Any]:
+    """The owner's traits the §15.2 weighting reads."""
+    o = life.owner
+    return {"wealth": o.wealth, "fanaticism": o.fanaticism, "control": o.control}
+
+
+def owner_forecast(world: World, life: Life, month: int) -> list[ActionRange]:
+    """The §15.2 ranges the owner's D100 will use in ``month`` as the club stands now (the vote's list):
+    the same weighting as :func:`owner_phase`, on today's state."""
+    checked = owner_checked(life.tables.owner_actions)
+    return layout(checked, owner_traits(life), _state(world, life, month))[0]
+
+
 def owner_phase(world: World, life: Life, month: int, decisions: dict[str, Any]) -> ActionPick:
     """000 §4.1 phase 2: the owner's action (the readers' seat: a vote replaces the roll)."""
     o = life.owner
-    traits = {"wealth": o.wealth, "fanaticism": o.fanaticism, "control": o.control}
-    rec = monthly_action(world.dice, f"s{world.season}/m{month:02d}/owner", traits, _state(world, life),
+    rec = monthly_action(world.dice, f"s{world.season}/m{month:02d}/owner", owner_traits(life), _state(world, life),
                          {"owner_actions": life.tables.owner_actions}, vote=decisions.get("owner"))
     if rec["effect"]["kind"] != "intervene":
         rec["applied"] = apply(life.target(world, f"s{world.season}/m{month:02d}/owner/effect"),

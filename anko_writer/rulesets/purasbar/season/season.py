@@ -16,6 +16,7 @@ from ..match.formations import FORMATIONS, counter
 from ..match.side import AI_SUB_STAMINA
 from ..match.tactics import adaptation
 from ..models import Club, Player
+from .club_life import owner_forecast
 from .matchday import advance_week, play_fixture
 from .world import World
 
@@ -141,9 +142,9 @@ def next_vote(world: World, month: int) -> dict[str, Any]:
                         "against": [counter(name, o["formation"]) for o in opponents],
                         "change": name != world.ours.formation})
     owner_options = []
-    if world.life is not None:
-        table = world.life.tables.owner_actions
-        owner_options = [{"key": r.params["key"], "name": r.params["name"], "range": [r.lo, r.hi]} for r in table.rows]
+    if world.life is not None:  # the ranges next month's D100 will use, weighted as the club stands now
+        owner_options = [{"key": r["key"], "name": r["name"], "range": [r["lo"], r["hi"]]}
+                         for r in owner_forecast(world, world.life, nxt)]
     return {"season": world.season, "month": nxt, "key": f"s{world.season}m{nxt}", "owner_options": owner_options,
             "default": world.ours.formation, "adapt_left": world.ours.adapt_left,
             "opponents": opponents, "options": options, "cup": nxt == MONTHS,
