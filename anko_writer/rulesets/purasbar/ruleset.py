@@ -17,7 +17,7 @@ from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
 from ...hidden import mask_sealed
 from ...schema import Node
 from ...seals import SealBook
-from .setup.campaign_schema import campaign_schema
+from .setup.campaign_schema import VOTE_DEADLINE, campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
@@ -57,8 +57,17 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "tired": tired(world),
         "reveals": reveals,
         "sealed": book.sealed_at(ChapterKey(world.season, month)),
-        "vote": next_vote(world, month) if month < SEASON_MONTHS else None,
+        "vote": _vote(world, month, campaign),
     }
+
+
+def _vote(world: World, month: int, campaign: dict[str, Any]) -> dict[str, Any] | None:
+    """The next month's 安价 (none after month 12: the settlement asks for the summer window), with the
+    deadline the campaign sets."""
+    if month >= SEASON_MONTHS:
+        return None
+    deadline = campaign.get("options", {}).get("vote_deadline", VOTE_DEADLINE)
+    return {**next_vote(world, month), "deadline": deadline}
 
 
 def _prep_record(world: World) -> dict[str, Any]:

@@ -26,3 +26,30 @@ def test_the_doctor_shortens_only_what_he_shortened(three: tuple[Path, int]) -> 
             seen += 1
             assert int(after) < int(before), (path.name, before, after)
     assert seen > 0  # the check ran on real sentences
+
+
+def test_every_vote_ends_with_its_rules_and_a_reply_line(three: tuple[Path, int]) -> None:
+    """Months 1–11 of every season: the vote block states the deadline, one vote per reader and the tie
+    rule, and gives a reply line with next month's key to copy."""
+    out, _ = three
+    for season in CN_SEASON:
+        for month in range(1, 12):
+            text = (out / f"s{season:02d}" / f"m{month:02d}.md").read_text(encoding="utf-8")
+            block = text[text.index(":::: vote"):]
+            assert "截止 **下一帖发出之前**" in block and "每位读者一票" in block and "平票时" in block
+            assert re.search(rf"```\n【安价 s{season}m{month + 1}】阵型：[A-F]；老板：\S+；摊牌：否", block), (season, month)
+
+
+def test_the_deadline_is_the_campaigns(tmp_path: Path) -> None:
+    """``options.vote_deadline`` is what the vote block says."""
+    from typer.testing import CliRunner
+
+    from anko_writer.cli import app
+    text = (Path(__file__).parents[3] / "campaigns" / "recht.yaml").read_text(encoding="utf-8")
+    assert "  reveal_delay: 1" in text
+    camp = tmp_path / "recht.yaml"
+    camp.write_text(text.replace("  reveal_delay: 1", "  reveal_delay: 1\n  vote_deadline: 12 月 3 日 20:00", 1),
+                    encoding="utf-8")
+    res = CliRunner().invoke(app, ["month", str(camp), "--season", "1", "--month", "1", "--out", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    assert "截止 **12 月 3 日 20:00**" in (tmp_path / "out" / "s01" / "m01.md").read_text(encoding="utf-8")

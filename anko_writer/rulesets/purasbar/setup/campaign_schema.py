@@ -12,6 +12,9 @@ from ..match.tactics import TENDENCIES
 from ..models import ABILITIES, POSITIONS, SQUAD_LIMIT
 from .data import city_clubs
 
+VOTE_DEADLINE = "下一帖发出之前"
+"""When a month's vote closes unless the campaign's ``options.vote_deadline`` says otherwise."""
+
 FORMATION = Enum(list(FORMATIONS))
 ATTR = Int(min=1, max=99)
 
@@ -150,7 +153,9 @@ def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str]
         "options": Field(doc="Thread options.", node=Map({
             "reveal_delay": Field(Int(min=0, max=12), default=1,
                                   doc="Months before a hidden roll is revealed."),
-        }), default={"reveal_delay": 1}),
+            "vote_deadline": Field(Str(), default=VOTE_DEADLINE,
+                                   doc="When a month's vote closes, as the vote block states it (e.g. 发帖后 48 小时)."),
+        }), default={"reveal_delay": 1, "vote_deadline": VOTE_DEADLINE}),
         **club_fields(cities, people),
         "decisions": Field(DictOf(Str(pattern=r"s[1-9]\d*m(?:[1-9]|1[0-2])", pattern_doc="s<season>m<month>"),
                                   decision(owner_keys)), default={}),
