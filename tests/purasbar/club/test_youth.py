@@ -233,3 +233,17 @@ def test_intake_and_promotion_render(tmp_path: Path) -> None:
     assert "精神补偿「1D10＝4」→ MNT 24" in md and "年薪 20,000 P$ →" in md and "ATK = " in md
     none = promotions(Dice(1), "p", academy(2, 1), 1, TABLE)
     assert "没有角色球员达到晋升门槛" in render_macro(tmp_path, "promotions(rec)", rec=none)
+
+
+def test_a_club_under_fifteen_calls_up_academy_players_to_fifteen() -> None:
+    """Designed squad floor (000 §3.3.1's 15–25): ten players left → five academy players, made as the
+    intake makes them (1D4 position, the level's k, youth, the academy contract); fifteen → nobody."""
+    from anko_writer.rulesets.purasbar.club.youth import SQUAD_FLOOR, top_up
+    c = academy(10, 2)
+    called = top_up(Dice(3), "s1/settle/floor/recht", c, TABLE, NAMES, set())
+    assert SQUAD_FLOOR == 15 and len(c.players) == 15 and len(called) == 5
+    new = c.players[10:]
+    assert [p.name for p in new] == [y["name"] for y in called] and len({p.name for p in c.players}) == 15
+    assert all(p.youth and not p.core and p.contract == TABLE["contract"] for p in new)
+    assert all(y["position_roll"]["expr"] == "1D4" and y["k_roll"]["expr"] == TABLE["intake"][1]["k"] for y in called)
+    assert top_up(Dice(3), "s1/settle/floor/recht", c, TABLE, NAMES, set()) == []

@@ -132,6 +132,27 @@ def youth_intake(dice: Dice, key: str, club: Club, table: dict[str, Any], names:
             "players": players}
 
 
+SQUAD_FLOOR = 15
+"""Designed: the fewest players a club starts a season with (000 §3.3.1's 「球队总人数建议初始在15~25人之间」)."""
+
+
+def top_up(dice: Dice, key: str, club: Club, table: dict[str, Any], names: dict[str, list[str]],
+           used_names: set[str]) -> list[Youngster]:
+    """Designed: a club left under :data:`SQUAD_FLOOR` after the season's departures and its intake calls up
+    academy players (made as the intake makes them, at the facility's level) until it has that many, so
+    no club ever faces a season without eleven to field."""
+    row = table["intake"][club.facilities.get("youth", 1) - 1]
+    team = team_abilities(club.players)
+    used_names.update(p.name for p in club.players)
+    called: list[Youngster] = []
+    while len(club.players) < SQUAD_FLOOR:
+        name = roll_name(dice, f"{key}/names", names, used_names)
+        p, rec = _youngster(dice, f"{key}/{len(called) + 1}", name, row, team, table)
+        club.players.append(p)
+        called.append(rec)
+    return called
+
+
 # ---------------------------------------------------------------- §3.3.2 promotion
 
 
@@ -224,5 +245,5 @@ def promotions(dice: Dice, key: str, club: Club, assistant_level: int, table: di
 
 __all__ = [
     "SCHEMA", "load_youth", "load_youth_table", "youth_intake", "eligible", "promotion_chance", "reroll_core",
-    "promotions",
+    "promotions", "SQUAD_FLOOR", "top_up",
 ]

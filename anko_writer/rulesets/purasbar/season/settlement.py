@@ -16,7 +16,7 @@ from ..club.fans import clamp as clamp_reputation
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
 from ..club.records import SeasonAchievements
-from ..club.youth import promotions, youth_intake
+from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
@@ -230,9 +230,13 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
     retire = owner_retirement(world.dice, f"{key}/owner", life.owner, tables.seasons)
     ending = "bankruptcy" if life.bankruptcy.ended else "owner_retired" if retire["retires"] else "none"
     intake = {}
+    called: dict[str, list[str]] = {}
     for name, club in world.clubs.items():
         intake[name] = youth_intake(world.dice, f"{key}/youth/{club.slug}", club, tables.youth, names,
                                     league_names(world))
+        extra = top_up(world.dice, f"{key}/floor/{club.slug}", club, tables.youth, names, league_names(world))
+        if extra:
+            called[name] = [y["name"] for y in extra]
     market = None
     if ending == "none":
         market = post_market(world, world.season + 1, summer_month(tables.transfers), tables, names)
@@ -247,5 +251,5 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
     ai = [n for n in world.clubs if n != world.ours.name]
     retire["name"] = life.owner.name
     return {"owner": retire, "ending": ending, "intake": intake[world.ours.name],
-            "ai_intake": sum(intake[n]["count"] for n in ai), "market": market,
+            "ai_intake": sum(intake[n]["count"] for n in ai), "called_up": called, "market": market,
             "free_agents": [p.name for p in pool if p.rolled]}
