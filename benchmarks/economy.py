@@ -48,7 +48,8 @@ def run_city(city: str, replicate: int, seasons: int) -> dict[str, Any]:
         path.write_text(made.yaml_text, encoding="utf-8")
         campaign = load_campaign(path)
     res = campaign.resources()
-    out: dict[str, Any] = {"city": city, "bands": [], "funds": [], "ranks": [], "stage": 0, "ending": "none"}
+    out: dict[str, Any] = {"city": city, "bands": [], "funds": [], "ranks": [], "stage": 0, "ending": "none",
+                           "kinds": Counter()}
     start = None
     for s in range(1, seasons + 1):
         run = rs.play(campaign, ChapterKey(s, 12), res, start=start, publish=False)
@@ -59,6 +60,7 @@ def run_city(city: str, replicate: int, seasons: int) -> dict[str, Any]:
             out["stage"] = max(out["stage"], ch.results["life"]["money"]["bankruptcy"]["stage"])
         end = run.chapters[-1].results["settlement"]
         out["funds"].append((first, end["season_money"]["balance"]))
+        out["kinds"].update(end["season_money"]["by_kind"])
         club = run.summary["club"]
         out["ranks"].append(next(i for i, r in enumerate(run.summary["standings"], 1) if r["team"] == club))
         out["ending"] = end["next"]["ending"]
@@ -100,6 +102,14 @@ def main() -> None:
         xs = by_tier[tier]
         print(f"tier {tier}: funds after the run ÷ at the start: median {statistics.median(xs):.2f} "
               f"(min {min(xs):.2f}, max {max(xs):.2f}, n {len(xs)})")
+    for tier in sorted(by_tier):
+        kinds: Counter[str] = Counter()
+        seasons = 0
+        for r in runs:
+            if tiers[r["city"]] == tier:
+                kinds.update(r["kinds"])
+                seasons += len(r["funds"])
+        print(f"tier {tier} a season on average: " + ", ".join(f"{k} {v / seasons:+,.0f}" for k, v in kinds.most_common()))
     for band in ("top 4", "5–12", "13–21", "bottom 3"):
         xs = by_rank.get(band, [])
         if xs:

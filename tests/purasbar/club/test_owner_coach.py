@@ -168,7 +168,7 @@ def test_medical_at_max_uses_its_fallback_row() -> None:
 def test_closed_window_and_missing_young_players_fall_back() -> None:
     rec = owner(62, st=state(transfer_window=False))
     assert rec["fallback"][0]["reason"] == "requires_transfer_window"
-    assert rec["effect"] == {"kind": "funds", "polarity": "positive", "amount": 500000}
+    assert rec["effect"] == {"kind": "funds", "polarity": "positive", "amount": 150000}
     rec = owner(80, st=state(young_players=0))
     assert rec["action"] == "inspect_training" and rec["effect"]["kind"] == "morale"
     rec = owner(80, st=state(young_players=0, morale=100))
@@ -186,7 +186,7 @@ def test_vote_skips_the_roll() -> None:
     d = Dice(1)
     rec = monthly_action(d, "m", NEUTRAL_OWNER, state(), TABLES, vote="private_injection")
     assert rec["roll"] is None and d.log == [] and rec["vote"] == "private_injection"
-    assert rec["effect"] == {"kind": "investment", "polarity": "positive", "amount": 1000000}
+    assert rec["effect"] == {"kind": "investment", "polarity": "positive", "amount": 250000}
     rec = monthly_action(d, "m", NEUTRAL_OWNER, state(**FULL), TABLES, vote="upgrade_facility")
     assert rec["fallback"] and rec["effect"]["amount"] == 50000
     with pytest.raises(ValueError):
