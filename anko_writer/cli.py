@@ -447,7 +447,8 @@ def export(
     force: ForceOpt = False,
 ) -> None:
     """Turn the chapters under OUTDIR into posts a forum accepts, under OUTDIR/export/PROFILE/."""
-    from .export.posts import INDEX, export_files
+    from .export.posts import INDEX, export_files, post_count
+    from .export.verify_page import VERIFY_PAGE
     from .export.profile import load_profile
     from .export.script import REGIONS
 
@@ -461,9 +462,10 @@ def export(
         profile = load_profile(forum)
         folder, files = export_files(outdir, profile, script, region)
         written = output.write_files(outdir, files, force, replace_under=folder)
-    posts = len(files) - 1
+    posts = post_count(files)
     typer.echo(f"{posts} post(s) in {_shown(outdir / folder)} ({len(written)} written); "
-               f"post them in the order of {INDEX}")
+               f"post them in the order of {INDEX}"
+               + (f"; readers check hidden dice with {VERIFY_PAGE}" if f"{folder}/{VERIFY_PAGE}" in files else ""))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -56,6 +56,11 @@ _REVEAL = re.compile(
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
 _LOOSE = re.compile(rf"〔(?:{_SEAL_WORD}|{_REVEAL_WORD})[^〕\n]*〕?")
+GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal": _REVEAL}
+"""The patterns ``verify`` reads posts with: every span that starts like a hidden-dice line, and the two
+strict lines it must be. Ports of the check (the export's ``verify.html``) are generated from these."""
+HASHED = "{roll_id}|{expr}|{value}|{salt}"
+"""What a commitment hashes (UTF-8), as a :meth:`str.format` template."""
 _PROSE_DIE = re.compile(rf"「(?P<expr>{_EXPR})＝(?P<value>-?[0-9]+)」")
 """A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it."""
 _HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
@@ -76,7 +81,16 @@ def commitment(roll_id: str, expr: str, value: int, salt: str) -> str:
     >>> commitment("a#1", "D100", 5, "0" * 32) == commitment("a#1", "D100", 6, "0" * 32)
     False
     """
-    return hashlib.sha256(f"{roll_id}|{expr}|{value}|{salt}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(hashed_text(roll_id, expr, value, salt).encode("utf-8")).hexdigest()
+
+
+def hashed_text(roll_id: str, expr: str, value: int, salt: str) -> str:
+    """The text a commitment is the SHA-256 of: :data:`HASHED` filled in.
+
+    >>> hashed_text("s1/x#1", "D100", 42, "ab" * 16)
+    's1/x#1|D100|42|abababababababababababababababab'
+    """
+    return HASHED.format(roll_id=roll_id, expr=expr, value=value, salt=salt)
 
 
 def _check_field(name: str, text: str, forbidden: str) -> None:
@@ -358,6 +372,9 @@ __all__ = [
     "hidden_spans",
     "salt_for",
     "commitment",
+    "GRAMMAR",
+    "HASHED",
+    "hashed_text",
     "seal_line",
     "reveal_line",
     "Seal",

@@ -96,9 +96,11 @@ def data_uri(path: Path) -> str | None:
     return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
 
 
-def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[Images | None] = ()) -> str:
+def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[Images | None] = (),
+             link: tuple[str, str] | None = None) -> str:
     """One page holding ``chapters`` (``(anchor, markdown)`` in order) under a contents list; ``images``
-    (one per chapter) inline the pictures each chapter links to."""
+    (one per chapter) inline the pictures each chapter links to; ``link`` (``(href, text)``) is shown under
+    the title (the hidden-dice check page beside it)."""
     md = _md()
     parsed = [(anchor, md.parse(text)) for anchor, text in chapters]
     for (_, toks), resolve in zip(parsed, images):
@@ -106,10 +108,11 @@ def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[I
     items = "\n".join(f'<li><a href="#{escape(a)}">{escape(_title(toks) or a)}</a></li>' for a, toks in parsed)
     body = "\n".join(f'<article id="{escape(a)}">\n{md.renderer.render(toks, md.options, {})}</article>'
                      for a, toks in parsed)
+    head = f'<p class="links"><a href="{escape(link[0])}">{escape(link[1])}</a></p>\n' if link else ""
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-            f"<h1>{escape(title)}</h1>\n<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n</body>\n</html>\n")
+            f"<h1>{escape(title)}</h1>\n{head}<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n</body>\n</html>\n")
 
 
 __all__ = ["Images", "STYLE", "arc_page", "data_uri", "title_of"]

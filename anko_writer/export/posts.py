@@ -6,12 +6,13 @@ Each chapter becomes one or more posts under the profile's limit, named so they 
 order (``export/nga/s01/003-m03-2.bbcode``), with a small header (「第一赛季 · 第三月（2/4）」) when a
 chapter takes more than one. Profiles without folds move each fold to appendix posts after the
 chapter's main text; the vote (``:::: vote``) always ends the chapter's last post. ``发帖顺序.txt``
-lists every post in order with its size.
+lists every post in order with its size. The ``html`` profile also writes ``verify.html`` beside its
+pages (:mod:`.verify_page`), where readers check hidden dice; it is not a post.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -24,12 +25,16 @@ from .markup import SEP, render
 from .profile import Profile
 from .script import to_traditional
 from .split import TooLarge, pack
+from .verify_page import LINK_TEXT, VERIFY_PAGE, verify_page
 
 RULES = "rules.md"
 """The pinned rules post (开帖) a ruleset writes at the top of the output folder."""
 RULES_TITLE = "开帖"
 INDEX = "发帖顺序.txt"
 """The list of posts in posting order, beside them."""
+VERIFY_NOTE = (f"另：{VERIFY_PAGE} 是暗骰核对页，不是帖子，不用发。把它放在页面旁边，读者用浏览器打开，"
+               "贴入封存行和揭晓行（或整帖）即可核对。")
+"""The index's line on the ``html`` export's check page."""
 SKIP = {"index"}
 """Chapter files that are not posts (the arc's table of contents)."""
 
@@ -162,8 +167,9 @@ def _images(out: Path, src: Source) -> Images:
     return resolve
 
 
-def _pages(out: Path, srcs: Sequence[Source], p: Profile) -> list[Post]:
-    """The ``html`` profile: one page per arc (the rules post opens the first one)."""
+def _pages(out: Path, srcs: Sequence[Source], p: Profile, link: tuple[str, str] | None = None) -> list[Post]:
+    """The ``html`` profile: one page per arc (the rules post opens the first one), each with ``link``
+    under its title."""
     rules = [s for s in srcs if not s.arc]
     arcs: dict[str, list[Source]] = {}
     for s in srcs:
@@ -174,17 +180,19 @@ def _pages(out: Path, srcs: Sequence[Source], p: Profile) -> list[Post]:
         shown = (rules if i == 0 else []) + chapters
         title = title_of(chapters[0].text.split("\n", 1)[0]).split(" · ")[0] or arc
         items = [(PurePosixPath(s.rel).stem if s.arc else "rules", s.text) for s in shown]
-        text = arc_page(title, items, [_images(out, s) for s in shown])
+        text = arc_page(title, items, [_images(out, s) for s in shown], link)
         pages.append(Post(f"{arc}{p.extension}", title, text, p.size(text)))
     return pages
 
 
-def _index(posts: Sequence[Post], p: Profile) -> str:
-    """``发帖顺序.txt``: every post in posting order, with its size as the forum counts it."""
+def _index(posts: Sequence[Post], p: Profile, others: Sequence[str] = ()) -> str:
+    """``发帖顺序.txt``: every post in posting order, with its size as the forum counts it, then ``others``
+    (lines on the export's files that are not posts)."""
     unit = {"chars": "字", "utf8": "字节（UTF-8）", "gbk": "字节（GBK）"}[p.count]
     limit = f"单帖上限 {p.limit:,} {unit}" if p.limit else "不限长度"
     lines = [f"{p.description or p.name}：按下面的顺序发帖，一行一帖（{limit}）。", ""]
     lines += [f"{i}. {post.rel}　{post.label}　{post.size:,} {unit}" for i, post in enumerate(posts, 1)]
+    lines += ["", *others] if others else []
     return "\n".join(lines) + "\n"
 
 
@@ -193,14 +201,22 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     srcs = sources(out)
     if not srcs:
         raise ExportError(f"{out}: no chapters to export (write some with `season` or `month` first)")
-    if script == "hant":
-        srcs = [Source(s.rel, s.arc, to_traditional(s.text, region)) for s in srcs]
+    script_of: Callable[[str], str] = (lambda t: to_traditional(t, region)) if script == "hant" else str
+    srcs = [Source(s.rel, s.arc, script_of(s.text)) for s in srcs]
     folder = f"export/{p.name}" + ({"tw": "-hant"}.get(region, f"-hant-{region}") if script == "hant" else "")
-    posts = _pages(out, srcs, p) if p.format == "html" else _posts(srcs, p)
+    pages = p.format == "html"
+    posts = _pages(out, srcs, p, (VERIFY_PAGE, script_of(LINK_TEXT))) if pages else _posts(srcs, p)
     files = {f"{folder}/{post.rel}": post.text for post in posts}
-    files[f"{folder}/{INDEX}"] = _index(posts, p)
+    if pages:
+        files[f"{folder}/{VERIFY_PAGE}"] = script_of(verify_page())
+    files[f"{folder}/{INDEX}"] = _index(posts, p, [VERIFY_NOTE] if pages else [])
     return folder, files
 
 
-__all__ = ["ExportError", "INDEX", "Post", "RULES", "Source", "chapter_posts", "export_files", "short_title",
-           "sources"]
+def post_count(files: dict[str, str]) -> int:
+    """How many of an export's files (:func:`export_files`) are posts."""
+    return sum(1 for rel in files if PurePosixPath(rel).name not in (INDEX, VERIFY_PAGE))
+
+
+__all__ = ["ExportError", "INDEX", "Post", "RULES", "Source", "chapter_posts", "export_files", "post_count",
+           "short_title", "sources"]

@@ -1,5 +1,7 @@
 """The ``html`` export in a real headless Chromium: the page loads cleanly and offline, tables are
-tables, folds open on click, the contents links point at chapters, and Chinese renders as glyphs.
+tables, folds open on click, the contents links point at chapters, and Chinese renders as glyphs; its
+``verify.html`` checks real seals and reveals (simplified and traditional, whole posts too), fails
+tampered ones, and parses every edge case of the grammar as hidden.py does.
 
 Needs the ``playwright`` package (the ``test`` extra) and Debian's ``chromium`` at /usr/bin/chromium
 (``.ci/run`` installs it with ``fonts-noto-cjk``); skipped when either is missing.
@@ -9,6 +11,8 @@ Playwright's own browser download is not used.
 from __future__ import annotations
 
 import hashlib
+import re
+import shutil
 import struct
 import zlib
 from collections.abc import Iterator
@@ -17,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from anko_writer import hidden
 from anko_writer.export.html import STYLE, arc_page
+from anko_writer.export.verify_page import VERIFY_PAGE
 
 sync_api = pytest.importorskip(
     "playwright.sync_api", reason="the playwright package is not installed (pip install '.[test]')")
@@ -91,14 +97,19 @@ class Loaded:
         page.goto(url, wait_until="load")
 
 
+def _open(browser: Browser, path: Path) -> Iterator[Loaded]:
+    """A fresh tab on ``path``, closed afterwards."""
+    page = browser.new_page()
+    try:
+        yield Loaded(page, path.as_uri())
+    finally:
+        page.close()
+
+
 @pytest.fixture
 def loaded(browser: Browser, page_file: Path) -> Iterator[Loaded]:
     """A fresh tab on the generated page."""
-    page = browser.new_page()
-    try:
-        yield Loaded(page, page_file.as_uri())
-    finally:
-        page.close()
+    yield from _open(browser, page_file)
 
 
 def png_colours(png: bytes) -> int:
@@ -238,3 +249,196 @@ def test_chinese_glyphs_in_generated_page(loaded: Loaded) -> None:
     assert '"Noto Sans CJK SC"' in family and '"Noto Sans CJK SC"' in STYLE
     assert_real_glyphs(shots)
     assert loaded.console_errors == [] and loaded.page_errors == []
+
+
+# ---------------------------------------------------------------------------------------------
+# verify.html: readers check hidden dice with the browser's own SHA-256
+
+
+@pytest.fixture(scope="module")
+def exported(three: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The built-in campaign's three seasons (each seals and reveals a die) with the rules post, exported as
+    HTML and as NGA posts, each in simplified and traditional script."""
+    from typer.testing import CliRunner
+
+    from anko_writer.cli import app
+    out = tmp_path_factory.mktemp("verify") / "out"
+    for season in ("s01", "s02", "s03"):
+        shutil.copytree(three[0] / season, out / season)
+    shutil.copy(three[0] / "rules.md", out / "rules.md")
+    for forum in ("html", "nga"):
+        for script in ([], ["--script", "hant"]):
+            res = CliRunner().invoke(app, ["export", str(out), "--forum", forum, *script])
+            assert res.exit_code == 0, res.output
+    return out
+
+
+def _pair(out: Path) -> tuple[str, str]:
+    """A seal line of the season and the reveal line that opens it, from the chapters."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in sorted((out / "s01").glob("*.md")))
+    seals, reveals = hidden.scan(text)
+    lines = text.splitlines()
+    by_id = {s.roll_id: s for s in seals}
+    r = next(r for r in reveals if r.roll_id in by_id)
+    spans = [lines[x.line - 1][a:b] for x in (by_id[r.roll_id], r)
+             for a, b in hidden.hidden_spans(lines[x.line - 1]) if r.roll_id in lines[x.line - 1][a:b]]
+    return spans[0], spans[1]
+
+
+class Checker:
+    """verify.html opened in a tab: paste text, press 核对, read the verdicts."""
+
+    def __init__(self, loaded: Loaded) -> None:
+        """Wrap a loaded verify.html."""
+        self.loaded, self.page = loaded, loaded.page
+
+    def check(self, text: str) -> dict[str, str]:
+        """Type ``text`` and press the button (or paste a long text), and return each roll id's status (``pass``, ``fail``, ``sealed``,
+        ``orphan``), plus ``"<verdict>"`` for the summary's (``ok``, ``problem``, ``empty``)."""
+        if len(text) < 5000:
+            self.page.fill("#paste", text)
+            self.page.click("#check")
+        else:  # a paste: playwright's fill types too slowly for a season's posts
+            self.page.evaluate("""t => { const box = document.querySelector('#paste');
+                                         box.value = t; box.dispatchEvent(new Event('input')); }""", text)
+        self.page.wait_for_selector('#summary[data-state="done"]')
+        rolls = self.page.locator("section.roll[data-id]")
+        out = {r.get_attribute("data-id") or "": r.get_attribute("data-status") or "" for r in rolls.all()}
+        if self.page.locator('section.roll[data-status="malformed"]').count():
+            out["<malformed>"] = "malformed"
+        out["<verdict>"] = self.page.get_attribute("#summary", "data-verdict") or ""
+        return out
+
+
+@pytest.fixture
+def verify_tab(browser: Browser, exported: Path) -> Iterator[Checker]:
+    """A tab on the simplified export's verify.html."""
+    for loaded in _open(browser, exported / "export" / "html" / VERIFY_PAGE):
+        yield Checker(loaded)
+
+
+@pytest.fixture
+def verify_tab_hant(browser: Browser, exported: Path) -> Iterator[Checker]:
+    """A tab on the traditional export's verify.html."""
+    for loaded in _open(browser, exported / "export" / "html-hant" / VERIFY_PAGE):
+        yield Checker(loaded)
+
+
+def test_verify_page_loads_offline(verify_tab: Checker, verify_tab_hant: Checker) -> None:
+    """Both pages load without errors, request nothing but themselves, and run in a secure context."""
+    for tab, title in ((verify_tab, "暗骰核对"), (verify_tab_hant, "暗骰核對")):
+        assert tab.page.title() == title
+        assert tab.loaded.requests == [tab.loaded.url]
+        assert tab.loaded.console_errors == [] and tab.loaded.page_errors == []
+        assert tab.page.evaluate("isSecureContext && typeof crypto.subtle.digest === 'function'")
+
+
+def test_season_page_links_to_verify_page(browser: Browser, exported: Path) -> None:
+    """The season page's header links to verify.html beside it, and following the link opens it."""
+    for loaded in _open(browser, exported / "export" / "html" / "s01.html"):
+        link = loaded.page.locator(f'h1 + p.links a[href="{VERIFY_PAGE}"]')
+        assert link.inner_text() == "核对暗骰"
+        link.click()
+        loaded.page.wait_for_load_state("load")
+        assert loaded.page.url == (exported / "export" / "html" / VERIFY_PAGE).as_uri()
+        assert loaded.page.title() == "暗骰核对"
+
+
+def test_true_pair_passes_and_tampering_fails(verify_tab: Checker, exported: Path) -> None:
+    """A real seal and its reveal pass; a changed value, salt or id fails; keywords in 繁體 still parse."""
+    seal, reveal = _pair(exported)
+    rid = hidden.scan(seal)[0][0].roll_id
+    assert verify_tab.check(f"{seal}\n{reveal}") == {rid: "pass", "<verdict>": "ok"}
+    hashed = verify_tab.page.locator("section.roll code.hashed").inner_text()
+    r = hidden.scan(reveal)[1][0]
+    assert hashed == hidden.hashed_text(r.roll_id, r.expr, r.value, r.salt)
+    assert verify_tab.page.locator("section.roll code.digest").inner_text() == hidden.scan(seal)[0][0].commitment
+
+    value = re.sub(r"＝(-?\d+)｜", lambda m: f"＝{int(m[1]) + 1}｜", reveal)
+    salt = re.sub(r"盐 ([0-9a-f])", lambda m: "盐 " + "0123456789abcdef"[(int(m[1], 16) + 1) % 16], reveal)
+    for tampered in (value, salt):
+        assert tampered != reveal
+        assert verify_tab.check(f"{seal}\n{tampered}") == {rid: "fail", "<verdict>": "problem"}
+    # the same commitment claimed for another roll: the id is hashed too
+    other = rid + "x"
+    assert verify_tab.check(f"{seal}\n{reveal}".replace(rid, other)) == {other: "fail", "<verdict>": "problem"}
+    # a reveal whose id no seal has, and a seal without its reveal, are told apart
+    assert verify_tab.check(f"{seal}\n{reveal.replace(rid, other)}") == {
+        rid: "sealed", other: "orphan", "<verdict>": "problem"}
+    assert verify_tab.check(seal) == {rid: "sealed", "<verdict>": "ok"}
+    assert verify_tab.check(reveal) == {rid: "orphan", "<verdict>": "problem"}
+    # the keywords as OpenCC writes them
+    trad = f"{seal}\n{reveal}".replace("编号", "編號").replace("承诺", "承諾").replace("揭晓", "揭曉").replace("盐", "鹽")
+    assert verify_tab.check(trad) == {rid: "pass", "<verdict>": "ok"}
+    assert verify_tab.check(f"{seal}\n{reveal[:-3]}〕")["<malformed>"] == "malformed"
+    assert verify_tab.check("没有暗骰的一帖。") == {"<verdict>": "empty"}
+
+
+def _expected(text: str, min_revealed: int = 1) -> dict[str, str]:
+    """What Python's parser says a correct check of ``text`` gives: revealed seals pass, the rest stay sealed."""
+    seals, reveals = hidden.scan(text)
+    revealed = {r.roll_id for r in reveals}
+    assert len(revealed) >= min_revealed and revealed <= {s.roll_id for s in seals}, "the text should hold seals and their reveals"
+    return {s.roll_id: "pass" if s.roll_id in revealed else "sealed" for s in seals} | {"<verdict>": "ok"}
+
+
+@pytest.mark.parametrize("folder", ["nga", "nga-hant"])
+def test_whole_posts_pass(verify_tab: Checker, verify_tab_hant: Checker, exported: Path, folder: str) -> None:
+    """Every post of the three seasons pasted at once (BBCode as the host posts it): every revealed seal
+    passes, on the simplified and the traditional page."""
+    posts = sorted((exported / "export" / folder).rglob("*.bbcode"))
+    text = "\n".join(p.read_text(encoding="utf-8") for p in posts)
+    assert ("第一賽季" in text) == folder.endswith("hant")
+    for tab in (verify_tab, verify_tab_hant):
+        assert tab.check(text) == _expected(text, min_revealed=3)
+        assert tab.loaded.page_errors == []
+
+
+@pytest.mark.parametrize("folder", ["html", "html-hant"])
+def test_season_page_text_passes(browser: Browser, verify_tab: Checker, exported: Path, folder: str) -> None:
+    """The season page's text as a reader copies it from the browser, pasted whole, passes."""
+    for loaded in _open(browser, exported / "export" / folder / "s01.html"):
+        loaded.page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        text = loaded.page.inner_text("body")
+    assert verify_tab.check(text) == _expected(text)
+
+
+GRAMMAR_CASES = [
+    "〔封存｜编号 a#1｜1D100＝？？？｜承诺 " + "a" * 64 + "〕",
+    "〔揭晓｜编号 a#1｜1D100＝42｜盐 " + "0" * 32 + "〕",
+    "〔揭曉｜編號 s1/後衛#1｜D68＝-7｜鹽 " + "f" * 32 + "〕",
+    "〔封存｜編號 x｜D6＝？？？｜承諾 " + "0" * 64 + "〕",
+    "〔揭晓｜编号 a#1｜1D100＝042｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a#1｜1D100＝-0｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a\u3000b｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a\x1cb｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a\ufeffb｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a\u200bb｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a\x85b｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号\u00a0a｜1D100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a｜1D＝100＝4｜盐 " + "0" * 32 + "〕",
+    "〔揭晓｜编号 a｜1D100＝4｜盐 " + "0" * 31 + "A〕",
+    "〔封存｜编号 😀#1｜D6＝？？？｜承诺 " + "b" * 64 + "〕",
+    "〔封存｜编号 a#1｜D6＝？？？｜承诺 " + "b" * 64,
+    "〔揭晓 一半\n〔揭晓｜编号 b｜D6＝1｜盐 " + "0" * 32 + "〕 后文〔封存〕",
+]
+"""Lines on the grammar's edges: both scripts, odd whitespace (Python's ``\\s`` and JavaScript's differ),
+leading zeros, ``-0``, a wrong salt length, astral characters, unclosed and broken spans."""
+
+
+def test_js_grammar_parses_as_python_does(verify_tab: Checker) -> None:
+    """The page's parser, run in Chromium, finds the same seals, reveals and malformed spans, with the same
+    fields and line numbers, as hidden.py on every edge case; and hashes the same text."""
+    text = "\n".join(GRAMMAR_CASES)
+    got: Any = verify_tab.page.evaluate("text => window.anko.parse(text)", text)
+    seals, reveals, bad = hidden._parse(text)
+    assert [(s["id"], s["expr"], s["commit"], s["line"]) for s in got["seals"]] == [
+        (s.roll_id, s.expr, s.commitment, s.line) for s in seals]
+    assert [(r["id"], r["expr"], int(r["value"]), r["salt"], r["line"]) for r in got["reveals"]] == [
+        (r.roll_id, r.expr, r.value, r.salt, r.line) for r in reveals]
+    assert [(b["line"], b["text"]) for b in got["bad"]] == bad
+    assert len(seals) >= 3 and len(reveals) >= 3 and len(bad) >= 5
+    for r in reveals:
+        fields = {"roll_id": r.roll_id, "expr": r.expr, "value": str(r.value), "salt": r.salt}
+        js = verify_tab.page.evaluate("f => window.anko.hashedText(f)", fields)
+        assert js == hidden.hashed_text(r.roll_id, r.expr, r.value, r.salt)

@@ -1,0 +1,317 @@
+"""``verify.html``: the page the ``html`` export writes beside the season pages, where a reader pastes seal
+and reveal lines (or whole posts) and checks each commitment with the browser's own SHA-256.
+
+The page is self-contained (inline style and script, nothing fetched; its Content-Security-Policy forbids
+any request). Its grammar is not written by hand: the regular expressions and the hashed-text template are
+translated from :data:`anko_writer.hidden.GRAMMAR` and :data:`anko_writer.hidden.HASHED` each time the page
+is made, so the page parses exactly what ``anko-writer verify`` parses.
+
+>>> js_regex(r"〔(?P<id>[^｜\\s]+)〕").startswith("〔(?<id>[^｜\\\\u{9}-\\\\u{d}")
+True
+>>> page = verify_page()
+>>> "crypto.subtle.digest" in page and "<script src" not in page
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+
+from ..hidden import GRAMMAR, HASHED
+from .html import STYLE
+
+VERIFY_PAGE = "verify.html"
+"""The page's file name, beside the season pages (their headers link to it)."""
+LINK_TEXT = "核对暗骰"
+"""What the season pages' link to the page says."""
+
+_SYNTAX = set("\\^$.|?*+()[]{}/")
+"""Characters JavaScript's ``u`` mode lets a pattern escape (``-`` only inside a class)."""
+_SAME_ESCAPES = set("ntrfv")
+_QUANTIFIER = re.compile(r"\{\d+(?:,\d*)?\}")
+
+
+@lru_cache(maxsize=1)
+def _whitespace() -> str:
+    """The body of a character class holding what Python's ``\\s`` matches in a str pattern (its
+    ``str.isspace``), as JavaScript ``\\u{…}`` ranges: JavaScript's own ``\\s`` is a different set."""
+    points = [c for c in range(0x110000) if chr(c).isspace()]
+    runs: list[list[int]] = []
+    for c in points:
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    return "".join(f"\\u{{{a:x}}}" if a == b else f"\\u{{{a:x}}}-\\u{{{b:x}}}" for a, b in runs)
+
+
+def js_regex(pattern: str) -> str:
+    """A Python ``re`` pattern as a JavaScript ``u``-mode pattern that matches the same strings.
+
+    Only constructs whose meaning is known to carry over are translated; anything else (inline flags,
+    ``$``, ``\\b``, ``\\d`` …) raises ValueError, so a change to the grammar cannot drift silently."""
+    out: list[str] = []
+    in_class = False
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 == len(pattern):
+                raise ValueError(f"pattern ends in a backslash: {pattern!r}")
+            e = pattern[i + 1]
+            if e == "s":
+                out.append(_whitespace() if in_class else f"[{_whitespace()}]")
+            elif e in _SAME_ESCAPES or e in _SYNTAX or (in_class and e == "-"):
+                out.append("\\" + e)
+            else:
+                raise ValueError(f"no JavaScript translation for \\{e} in {pattern!r}")
+            i += 2
+            continue
+        if in_class:
+            if c == "]":
+                in_class = False
+            out.append(c)
+        elif c == "[":
+            body = i + 2 if pattern.startswith("[^", i) else i + 1
+            if pattern.startswith("]", body):
+                raise ValueError(f"a class starting with ']' has no JavaScript translation: {pattern!r}")
+            in_class = True
+            out.append(pattern[i:body])
+            i = body
+            continue
+        elif pattern.startswith("(?P<", i):
+            out.append("(?<")
+            i += 4
+            continue
+        elif c == "(" and pattern.startswith("(?", i):
+            if not any(pattern.startswith(p, i) for p in ("(?:", "(?=", "(?!", "(?<=", "(?<!")):
+                raise ValueError(f"no JavaScript translation for {pattern[i:i + 4]!r} in {pattern!r}")
+            out.append(c)
+        elif c == "{":
+            m = _QUANTIFIER.match(pattern, i)
+            if m is None:
+                raise ValueError(f"a literal '{{' has no JavaScript translation: {pattern!r}")
+            out.append(m.group())
+            i = m.end()
+            continue
+        elif c == "$" or c == "}":
+            raise ValueError(f"no JavaScript translation for {c!r} in {pattern!r}")
+        elif c == ".":
+            out.append("[^\\n]")
+        else:
+            out.append(c)
+        i += 1
+    if in_class:
+        raise ValueError(f"unclosed class in {pattern!r}")
+    return "".join(out)
+
+
+def js_grammar() -> dict[str, str]:
+    """What the page's script parses and hashes with: :data:`~anko_writer.hidden.GRAMMAR` as JavaScript
+    patterns, and :data:`~anko_writer.hidden.HASHED`."""
+    grammar = {}
+    for name, compiled in GRAMMAR.items():
+        if compiled.flags != re.UNICODE:
+            raise ValueError(f"hidden-dice pattern {name!r} has flags the page does not translate")
+        grammar[name] = js_regex(compiled.pattern)
+    return {**grammar, "hashed": HASHED}
+
+
+def _script_json(value: object) -> str:
+    """``value`` as a JavaScript literal safe inside ``<script>``, with every non-ASCII character escaped
+    (so the page's text holds no seal or reveal line for ``verify`` to read, and OpenCC leaves it alone)."""
+    return json.dumps(value, ensure_ascii=True, sort_keys=True).replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+_PAGE_STYLE = STYLE + """
+textarea { width: 100%; min-height: 12em; font-family: monospace; font-size: .95em; box-sizing: border-box; }
+button { font-size: 1em; padding: .3em 1.2em; margin: .5em .5em .5em 0; }
+section.roll { border: 1px solid #ccc; border-left-width: 6px; padding: .3em 1em; margin: 1em 0; }
+section.roll[data-status="pass"] { border-left-color: #2a7d2a; }
+section.roll[data-status="fail"], section.roll[data-status="orphan"], section.roll[data-status="malformed"] {
+    border-left-color: #b22; }
+section.roll[data-status="sealed"] { border-left-color: #999; }
+.verdict { font-weight: bold; }
+code { word-break: break-all; white-space: pre-wrap; background: #f4f4f4; padding: 0 .2em; }
+dt { color: #555; margin-top: .3em; }
+dd { margin-left: 1.5em; }
+#summary { font-weight: bold; }
+"""
+
+_SCRIPT = r"""
+"use strict";
+const G = __GRAMMAR__;
+const LOOSE = new RegExp(G.loose, "gu");
+const SEAL = new RegExp("^(?:" + G.seal + ")$", "u");
+const REVEAL = new RegExp("^(?:" + G.reveal + ")$", "u");
+
+function hashedText(fields) {
+  return G.hashed.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
+}
+
+async function sha256hex(text) {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), b => b.toString(16).padStart(2, "0")).join("");
+}
+
+function parse(text) {
+  const seals = [], reveals = [], bad = [];
+  for (const m of text.matchAll(LOOSE)) {
+    const line = text.slice(0, m.index).split("\n").length;
+    const s = SEAL.exec(m[0]), r = REVEAL.exec(m[0]);
+    if (s) seals.push({id: s.groups.id, expr: s.groups.expr, commit: s.groups.commit, line, text: m[0]});
+    else if (r) reveals.push({id: r.groups.id, expr: r.groups.expr, value: BigInt(r.groups.value).toString(),
+                              salt: r.groups.salt, line, text: m[0]});
+    else bad.push({line, text: m[0]});
+  }
+  return {seals, reveals, bad};
+}
+
+async function check(text) {
+  const {seals, reveals, bad} = parse(text);
+  const rolls = new Map();
+  const roll = id => {
+    if (!rolls.has(id)) rolls.set(id, {id, seals: [], reveals: []});
+    return rolls.get(id);
+  };
+  seals.forEach(s => roll(s.id).seals.push(s));
+  reveals.forEach(r => roll(r.id).reveals.push(r));
+  for (const r of rolls.values()) {
+    const seal = r.seals[0];
+    r.conflict = r.seals.some(s => s.commit !== seal.commit || s.expr !== seal.expr);
+    for (const rev of r.reveals) {
+      rev.hashed = hashedText({roll_id: rev.id, expr: rev.expr, value: rev.value, salt: rev.salt});
+      rev.digest = await sha256hex(rev.hashed);
+      if (!seal) rev.status = "orphan";
+      else if (rev.expr !== seal.expr) rev.status = "expr";
+      else rev.status = rev.digest === seal.commit ? "pass" : "fail";
+    }
+    const states = r.reveals.map(rev => rev.status);
+    r.status = r.conflict || states.some(s => s === "fail" || s === "expr") ? "fail"
+      : states.includes("orphan") ? "orphan" : states.length ? "pass" : "sealed";
+  }
+  return {rolls: [...rolls.values()], bad};
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined) node.textContent = text;
+  if (cls) node.className = cls;
+  return node;
+}
+
+function field(dl, name, value, cls) {
+  dl.append(el("dt", name));
+  const dd = el("dd");
+  dd.append(el("code", value, cls));
+  dl.append(dd);
+}
+
+const VERDICT = {
+  pass: "✔ 通过：算出的 SHA-256 与封存的承诺一致。",
+  fail: "✘ 不符：算出的 SHA-256 与封存的承诺不同。编号、表达式、点数或盐被改过，或者贴错了行。",
+  expr: "✘ 不符：揭晓行的表达式与封存行的不同。",
+  orphan: "？ 只有揭晓行：没有找到编号相同的封存行，无法核对。请把封存行也贴进来。",
+  sealed: "… 只有封存行：这颗骰子尚未揭晓，或者揭晓行没有贴进来。",
+  conflict: "✘ 同一编号有两条不同的封存行。",
+};
+
+function show(result) {
+  const box = document.getElementById("results");
+  box.replaceChildren();
+  for (const r of result.rolls) {
+    const sec = el("section", undefined, "roll");
+    sec.dataset.id = r.id;
+    sec.dataset.status = r.status;
+    sec.append(el("h3", "编号 " + r.id));
+    if (r.conflict) sec.append(el("p", VERDICT.conflict, "verdict"));
+    if (!r.reveals.length) sec.append(el("p", VERDICT.sealed, "verdict"));
+    const dl = el("dl");
+    r.seals.forEach(s => field(dl, "封存行（第 " + s.line + " 行）", s.text, "seal"));
+    sec.append(dl);
+    for (const rev of r.reveals) {
+      const part = el("div", undefined, "reveal");
+      part.dataset.status = rev.status;
+      part.append(el("p", VERDICT[rev.status], "verdict"));
+      const rdl = el("dl");
+      field(rdl, "揭晓行（第 " + rev.line + " 行）", rev.text, "reveal-line");
+      field(rdl, "被哈希的文本（UTF-8，" + new TextEncoder().encode(rev.hashed).length + " 字节）", rev.hashed,
+            "hashed");
+      field(rdl, "算出的 SHA-256", rev.digest, "digest");
+      if (r.seals.length) field(rdl, "封存的承诺", r.seals[0].commit, "commit");
+      part.append(rdl);
+      sec.append(part);
+    }
+    box.append(sec);
+  }
+  for (const b of result.bad) {
+    const sec = el("section", undefined, "roll");
+    sec.dataset.status = "malformed";
+    sec.append(el("p", "✘ 第 " + b.line + " 行像是封存行或揭晓行，但格式不对，无法解析：", "verdict"));
+    sec.append(el("code", b.text));
+    box.append(sec);
+  }
+  const count = s => result.rolls.filter(r => r.status === s).length;
+  const problems = count("fail") + count("orphan") + result.bad.length;
+  const summary = document.getElementById("summary");
+  summary.dataset.verdict = !result.rolls.length && !result.bad.length ? "empty" : problems ? "problem" : "ok";
+  summary.textContent = !result.rolls.length && !result.bad.length
+    ? "没有找到封存行或揭晓行。"
+    : "通过 " + count("pass") + " 个，不符 " + count("fail") + " 个，只有揭晓行 " + count("orphan")
+      + " 个，仍封存 " + count("sealed") + " 个，无法解析 " + result.bad.length + " 行。";
+}
+
+let runs = 0;
+async function run() {
+  const mine = ++runs;
+  const summary = document.getElementById("summary");
+  summary.dataset.state = "running";
+  if (!(window.crypto && crypto.subtle)) {
+    summary.dataset.state = "done";
+    summary.dataset.verdict = "unavailable";
+    summary.textContent = "这个浏览器在此处不提供 SHA-256（WebCrypto）。请把本页保存到电脑上直接打开，或用 https 打开。";
+    return;
+  }
+  const result = await check(document.getElementById("paste").value);
+  if (mine !== runs) return;
+  show(result);
+  summary.dataset.state = "done";
+}
+
+document.getElementById("check").addEventListener("click", run);
+document.getElementById("paste").addEventListener("input", run);
+document.getElementById("clear").addEventListener("click", () => {
+  document.getElementById("paste").value = "";
+  run();
+});
+window.anko = {parse, check, hashedText};
+"""
+
+_BODY = """\
+<h1>暗骰核对</h1>
+<p>隐藏骰掷出时只贴一行封存，里面有承诺值；揭晓时再贴一行揭晓，里面有点数和盐。把封存行和对应的揭晓行贴到下面，
+也可以直接贴整帖或几帖（简体、繁体都行）。对每个编号，本页把揭晓行的“编号|表达式|点数|盐”按 UTF-8 用浏览器自带的
+SHA-256（WebCrypto）算一遍，与封存行的承诺值比对，并列出被哈希的原文，你也可以用任何 SHA-256 工具自己再算一遍。</p>
+<p>本页不联网：所有计算都在你的浏览器里完成。</p>
+<textarea id="paste" spellcheck="false" aria-label="贴入帖子"></textarea>
+<div><button id="check" type="button">核对</button><button id="clear" type="button">清空</button></div>
+<p id="summary" aria-live="polite"></p>
+<div id="results"></div>
+"""
+
+
+def verify_page() -> str:
+    """The whole ``verify.html`` (simplified script; an export in traditional script converts it with OpenCC,
+    which leaves the grammar alone since it is written with ASCII escapes)."""
+    script = _SCRIPT.replace("__GRAMMAR__", _script_json(js_grammar()))
+    csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
+    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>暗骰核对</title>\n<style>{_PAGE_STYLE}</style>\n</head>\n<body>\n{_BODY}"
+            f"<script>{script}</script>\n</body>\n</html>\n")
+
+
+__all__ = ["LINK_TEXT", "VERIFY_PAGE", "js_grammar", "js_regex", "verify_page"]

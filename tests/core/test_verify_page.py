@@ -1,0 +1,156 @@
+"""``verify.html`` without a browser: self-contained (no URL, no external script), its grammar generated
+from hidden.py and nothing else, the translation of Python patterns to JavaScript refusing what it cannot
+carry over, and the page written by the ``html`` export beside the season pages (the browser half is in
+test_export_browser.py)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from anko_writer import hidden
+from anko_writer.cli import app
+from anko_writer.export import verify_page as vp
+from anko_writer.export.posts import INDEX, VERIFY_NOTE, post_count
+from anko_writer.export.script import to_traditional
+from anko_writer.output import read_manifest
+
+GRAMMAR_LINE = re.compile(r"^const G = (.*);$", re.M)
+
+
+def _embedded(page: str) -> dict[str, str]:
+    """The grammar object the page's script holds."""
+    m = GRAMMAR_LINE.search(page)
+    assert m is not None
+    return json.loads(m.group(1))
+
+
+def test_page_is_self_contained() -> None:
+    """No http(s) URL, no script or style from elsewhere, and a policy that forbids every request."""
+    page = vp.verify_page()
+    assert not re.search(r"https?:", page, re.I)
+    assert not re.search(r"<script[^>]*\ssrc", page, re.I)
+    assert not re.search(r"<link\b|@import|url\(|<iframe|<img", page, re.I)
+    assert page.count("<script>") == 1 and "default-src 'none'" in page
+    assert "crypto.subtle.digest" in page
+
+
+def test_page_holds_no_hidden_dice_line() -> None:
+    """``verify`` reads every .html of an export: the page must give it nothing to check or report."""
+    for page in (vp.verify_page(), to_traditional(vp.verify_page(), "tw")):
+        assert hidden.hidden_spans(page) == []
+        assert hidden.prose_mismatches(page) == []
+
+
+def test_grammar_is_generated_from_hidden() -> None:
+    """The page embeds exactly the translation of hidden.GRAMMAR and hidden.HASHED, unchanged by OpenCC."""
+    grammar = vp.js_grammar()
+    assert set(grammar) == {*hidden.GRAMMAR, "hashed"}
+    assert grammar["hashed"] == hidden.HASHED
+    for name, compiled in hidden.GRAMMAR.items():
+        assert grammar[name] == vp.js_regex(compiled.pattern)
+    assert _embedded(vp.verify_page()) == grammar
+    assert _embedded(to_traditional(vp.verify_page(), "hk")) == grammar
+
+
+def test_a_change_in_hidden_reaches_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page is made from hidden.py each time, so the two cannot drift: change a pattern or the hashed
+    template there and the page follows."""
+    changed = re.compile(hidden.GRAMMAR["seal"].pattern.replace("封存", "(?:封存|封存行)"))
+    monkeypatch.setitem(hidden.GRAMMAR, "seal", changed)
+    monkeypatch.setattr(vp, "HASHED", "{roll_id}/{expr}/{value}/{salt}")
+    grammar = _embedded(vp.verify_page())
+    assert "(?:封存|封存行)" in grammar["seal"] and grammar["hashed"] == "{roll_id}/{expr}/{value}/{salt}"
+
+
+def test_commitment_hashes_the_template() -> None:
+    """hidden.commitment is the SHA-256 of HASHED filled in, the text the page shows and hashes."""
+    text = hidden.HASHED.format(roll_id="s1/x#1", expr="D68", value=35, salt="ab" * 16)
+    assert text == hidden.hashed_text("s1/x#1", "D68", 35, "ab" * 16) == "s1/x#1|D68|35|" + "ab" * 16
+    assert hidden.commitment("s1/x#1", "D68", 35, "ab" * 16) == hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def test_whitespace_class_is_pythons() -> None:
+    """The class standing for ``\\s`` holds exactly what Python's ``\\s`` matches (JavaScript's differs)."""
+    body = vp._whitespace()
+    points: set[int] = set()
+    for m in re.finditer(r"\\u\{([0-9a-f]+)\}(?:-\\u\{([0-9a-f]+)\})?", body):
+        a = int(m[1], 16)
+        points.update(range(a, int(m[2] or m[1], 16) + 1))
+    space = re.compile(r"\s")
+    assert points == {c for c in range(0x110000) if space.match(chr(c))}
+    assert 0x3000 in points and 0xFEFF not in points and 0x1C in points
+
+
+@pytest.mark.parametrize("pattern, js", [
+    (r"(?P<n>[^｜\n]+)", "(?<n>[^｜\\n]+)"),
+    (r"[0-9a-f]{64}(?:x|y)?", "[0-9a-f]{64}(?:x|y)?"),
+    (r"a.b\.c", "a[^\\n]b\\.c"),
+    (r"[\-a]", "[\\-a]"),
+])
+def test_js_regex_translates(pattern: str, js: str) -> None:
+    assert vp.js_regex(pattern) == js
+
+
+@pytest.mark.parametrize("pattern", [r"a$", r"\d", r"\b", r"(?i)a", r"(?P=n)", r"a{", r"[]a]", r"[a", "a\\",
+                                     r"\w", r"(?#c)", r"\-"])
+def test_js_regex_refuses_what_differs(pattern: str) -> None:
+    """Constructs that mean something else in JavaScript (or nothing) are refused, not passed through."""
+    with pytest.raises(ValueError):
+        vp.js_regex(pattern)
+
+
+def test_flags_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(hidden.GRAMMAR, "seal", re.compile("a", re.I))
+    with pytest.raises(ValueError, match="flags"):
+        vp.js_grammar()
+
+
+def _chapters(tmp_path: Path) -> Path:
+    """An output folder with one chapter holding a seal and its reveal."""
+    from anko_writer.dice import Roll
+    roll = Roll("s1/demo#1", "应对骰", "D100", (42,), 42, hidden=True)
+    out = tmp_path / "out"
+    (out / "s01").mkdir(parents=True)
+    (out / "s01" / "m01.md").write_text(f"# 第一赛季 · 第一月\n\n「D100＝？？？」\n{hidden.seal_line(roll, 7)}\n\n"
+                                        f"「D100＝42」\n{hidden.reveal_line(roll, 7)}\n", encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("script", [[], ["--script", "hant"]])
+def test_html_export_writes_the_page(tmp_path: Path, script: list[str]) -> None:
+    """``export --forum html`` writes verify.html beside the season page through the manifest, the season
+    page links to it, the index mentions it without numbering it as a post, and ``verify`` still passes."""
+    out = _chapters(tmp_path)
+    res = CliRunner().invoke(app, ["export", str(out), "--forum", "html", *script])
+    assert res.exit_code == 0, res.output
+    assert "1 post(s)" in res.output and vp.VERIFY_PAGE in res.output
+    folder = out / "export" / ("html-hant" if script else "html")
+    page = (folder / vp.VERIFY_PAGE).read_text(encoding="utf-8")
+    assert page == (to_traditional(vp.verify_page(), "tw") if script else vp.verify_page())
+    assert ("暗骰核對" if script else "暗骰核对") in page
+    assert f"export/{folder.name}/{vp.VERIFY_PAGE}" in read_manifest(out)
+    season = (folder / "s01.html").read_text(encoding="utf-8")
+    assert f'<a href="{vp.VERIFY_PAGE}">' in season
+    index = (folder / INDEX).read_text(encoding="utf-8")
+    assert VERIFY_NOTE in index and not re.search(r"^\d+\. verify", index, re.M)
+    report = hidden.verify_dir(out)
+    assert report.ok and report.checked == 2  # the chapter and the page, not verify.html
+
+
+def test_post_count_leaves_out_the_page_and_index() -> None:
+    files = {"export/html/s01.html": "", "export/html/s02.html": "", f"export/html/{INDEX}": "",
+             f"export/html/{vp.VERIFY_PAGE}": ""}
+    assert post_count(files) == 2
+
+
+def test_other_profiles_have_no_page(tmp_path: Path) -> None:
+    out = _chapters(tmp_path)
+    assert CliRunner().invoke(app, ["export", str(out), "--forum", "nga"]).exit_code == 0
+    assert not (out / "export" / "nga" / vp.VERIFY_PAGE).exists()
+    assert VERIFY_NOTE not in (out / "export" / "nga" / INDEX).read_text(encoding="utf-8")
