@@ -64,9 +64,17 @@ def resume(key: Key, month: int) -> _Season | None:
 
 
 def keep(key: Key, season: _Season) -> None:
-    """Store the season after its last month played (its chapters are not kept: a resumed run has only
-    the months it plays)."""
-    cache.store(cache.entry_path(KIND, key.after(season.month)), replace(season, chapters=[]), keep=KEEP)
+    """Store the season after its last month played. Its chapters are not kept (a resumed run has only the
+    months it plays), nor the dice log of the months played: the season reads only the rolls since its
+    mark, which is the log's end after a month."""
+    dice = season.world.dice
+    assert season.mark == len(dice.log)
+    log, dice.log = dice.log, []
+    try:
+        cache.store(cache.entry_path(KIND, key.after(season.month)), replace(season, chapters=[], mark=0),
+                    keep=KEEP)
+    finally:
+        dice.log = log
 
 
 __all__ = ["KIND", "Key", "keep", "resume"]
