@@ -341,6 +341,7 @@ class _Season:
         _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
+        results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
         public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
         self.chapters.append(Chapter(season, month, results, public_of=public_of))
 

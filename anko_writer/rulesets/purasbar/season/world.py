@@ -21,6 +21,7 @@ from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
 from ..setup.state import player_from
 from ..transfers.contracts import assign_contracts
+from .headlines import Told
 
 if TYPE_CHECKING:
     from ..setup.tables import PurasbarTables
@@ -56,6 +57,8 @@ class World:
     """Our club's people and fortunes (:class:`club_life.Life`)."""
     market: list[Player] = field(default_factory=list)
     """The players on offer in the coming transfer window (Appendix D)."""
+    told: Told = field(default_factory=Told)
+    """What the months' headlines carry on (streaks, signings, what headed each month: :mod:`.headlines`)."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
