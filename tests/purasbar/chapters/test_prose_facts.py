@@ -53,3 +53,14 @@ def test_the_deadline_is_the_campaigns(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["month", str(camp), "--season", "1", "--month", "1", "--out", str(tmp_path / "out")])
     assert res.exit_code == 0, res.output
     assert "截止 **12 月 3 日 20:00**" in (tmp_path / "out" / "s01" / "m01.md").read_text(encoding="utf-8")
+
+
+def test_the_settlement_vote_ends_with_its_rules_and_a_reply_line(three: tuple[Path, int]) -> None:
+    """The summer window's vote in every settlement (end.md) states the deadline and gives the reply line
+    with next season's first month."""
+    out, _ = three
+    for season in CN_SEASON:
+        text = (out / f"s{season:02d}" / "end.md").read_text(encoding="utf-8")
+        block = text[text.index(":::: vote"):]
+        assert "截止 **下一帖发出之前**" in block and "每位读者一票" in block
+        assert f"```\n【安价 s{season + 1}m1】买入：" in block
