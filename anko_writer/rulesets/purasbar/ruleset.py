@@ -15,7 +15,7 @@ from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
 from ...hidden import mask_sealed
-from ...schema import Node
+from ...schema import Node, validate_text
 from ...seals import SealBook
 from .setup.campaign_schema import VOTE_DEADLINE, campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
@@ -194,8 +194,12 @@ class Purasbar(Ruleset):
         return campaign_schema([c["city"] for c in tables.cities], tables.people, owner_keys)
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
-        """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0."""
-        return new_campaign(options["city"], seed, load_purasbar_tables(resources))
+        """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0,
+        which ends with month 1's vote (the season as the campaign file will start it)."""
+        made = new_campaign(options["city"], seed, load_purasbar_tables(resources))
+        data = validate_text(made.yaml_text, self.campaign_schema(resources), made.filename)
+        made.chapter0.results["vote"] = _vote(_Season.begin(data, None, 1, resources).world, 0, data)
+        return made
 
     def rules_context(self, campaign: Any, resources: Resources) -> Mapping[str, object]:
         """The 开帖's rule numbers (:mod:`.rules_post`)."""

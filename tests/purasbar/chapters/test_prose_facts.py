@@ -64,3 +64,23 @@ def test_the_settlement_vote_ends_with_its_rules_and_a_reply_line(three: tuple[P
         block = text[text.index(":::: vote"):]
         assert "截止 **下一帖发出之前**" in block and "每位读者一票" in block
         assert f"```\n【安价 s{season + 1}m1】买入：" in block
+
+
+def test_chapter0_ends_with_month_1s_vote_as_month_1_will_play_it(tmp_path: Path) -> None:
+    """Chapter 0 asks for month 1's vote: the opponents and the owner's ranges are the ones month 1 uses,
+    and the block ends with the reply line for s1m1."""
+    from anko_writer.campaign import load_campaign
+    from anko_writer.chapters import ChapterKey
+    from anko_writer.rulesets.purasbar import RULESET
+    from tests.util import RES, render_ctx
+    made = RULESET.new_campaign({"city": "雷希特"}, 123456789012345678, RES)
+    vote = made.chapter0.results["vote"]
+    (tmp_path / made.filename).write_text(made.yaml_text, encoding="utf-8")
+    month1 = RULESET.play_chapter(load_campaign(tmp_path / made.filename), ChapterKey(1, 1), RES).chapters[0].results
+    used = [[r["lo"], r["hi"]] for r in month1["life"]["owner"]["ranges"]]
+    assert [o["range"] for o in vote["owner_options"]] == used and vote["key"] == "s1m1"
+    ours = month1["club"]
+    played = sorted(m["away"] if m["home"] == ours else m["home"] for m in month1["matches"] if ours in (m["home"], m["away"]))
+    assert sorted(o["team"] for o in vote["opponents"]) == played
+    md = render_ctx(RES, made.chapter0.template, {**made.chapter0.results, "seed": 123456789012345678})
+    assert "## 第一月安价" in md and re.search(r"```\n【安价 s1m1】阵型：[A-F]；老板：\S+；摊牌：否\n```", md)
