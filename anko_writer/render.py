@@ -41,6 +41,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.visitor import NodeTransformer
 
 from . import cache, yamlio
+from .ballot import Ballot
 from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
@@ -193,8 +194,14 @@ def reveal(roll: Any) -> str:
     return str(_hidden().reveal_line(as_roll(roll), _seed()))
 
 
+def reply_line(ballot: Any) -> str:
+    """The reply line readers copy, from a ballot record (:meth:`anko_writer.ballot.Ballot.to_record`)."""
+    return Ballot.from_record(ballot).reply_line()
+
+
 FILTERS: dict[str, Callable[..., str]] = {
     "dice": dice,
+    "reply_line": reply_line,
     "money": money,
     "signed": signed,
     "cn_num": cn_num,
@@ -958,6 +965,7 @@ __all__ = [
     "cn_list",
     "cn_num",
     "dice",
+    "reply_line",
     "find_problems",
     "load_phrases",
     "make_env",

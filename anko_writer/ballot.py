@@ -1,0 +1,312 @@
+"""The vote (安价) a chapter asks for, in one core format every ruleset shares (issue 16).
+
+A ruleset describes its vote as a :class:`Ballot`: the key readers quote (``s1m4``), where the result goes
+in the campaign (``decisions.s1m4``), and its questions, each with a reply label (``阵型``), the answers it
+accepts and what a tie does. The ballot travels in the chapter's published ``vote`` record
+(:meth:`Ballot.to_record`), so the chapter template prints the reply line from it (the ``reply_line``
+filter) and ``anko-writer tally`` reads it back (:meth:`Ballot.from_record`) without knowing the game.
+
+A reply line is ``【安价 KEY】标签：答案；标签：答案``. Reading one forgives what readers type: half- or
+full-width brackets, colons and semicolons, letters in either case, spaces, a missing bracket.
+
+>>> b = Ballot("s1m4", ("decisions", "s1m4"), (
+...     Question("阵型", ("formation",), "choice", (Option("4 4 2", ("A",)), Option("3 5 2", ("B",))),
+...              tie="keep", keep="3 5 2"),
+...     Question("摊牌", ("conflict",), "choice", (Option(False, ("否",)), Option(True, ("是",)))),
+... ))
+>>> b.reply_line()
+'【安价 s1m4】阵型：A；摊牌：否'
+>>> [(a.label, a.value) for a in read_votes("顶一个 [安价 S1M4] 阵型: b ; 摊牌:是", b)[0].answers]
+[('阵型', '3 5 2'), ('摊牌', True)]
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("choice", "names", "offers", "text")
+"""What a question accepts: one of its options; a list of names (from ``names`` when given); a list of
+``名字 金额`` pairs; free text lines (checked later by the campaign schema)."""
+TIES = ("keep", "die", "fallback")
+"""What a tie does: keep ``keep`` if it is among the tied answers, else a visible die among them (``keep``);
+a visible die among the tied answers (``die``); no decision, the rules' default applies (``fallback``)."""
+TIE_TEXT = {
+    "keep": "平票时若当前选择在平票之列就沿用，否则在平票的选项里公开掷骰",
+    "die": "平票时在平票的选项里公开掷骰",
+    "fallback": "平票按没人投处理，由规则默认",
+}
+"""How each tie rule reads in a chapter and in the tally's output."""
+
+SEPARATORS = "，、,/"
+"""What separates the items of a list answer (after normalising full-width forms)."""
+
+
+class BallotError(ValueError):
+    """A ballot record is malformed (a chapter JSON not written by this version, or a ruleset bug)."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One answer a choice question accepts: the ``value`` written into the campaign, and the ``words`` a
+    reader may write for it (the first is what the chapter prints)."""
+
+    value: Any
+    words: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """One item of a vote: its reply ``label``, the ``path`` under the ballot's root the answer is written
+    to (empty: the root itself), its ``kind`` and options, and its tie rule."""
+
+    label: str
+    path: tuple[str | int, ...]
+    kind: str = "choice"
+    options: tuple[Option, ...] = ()
+    names: tuple[str, ...] = ()
+    """For ``names`` and ``offers``: the names a reader may use (empty: any)."""
+    max_items: int = 0
+    """For list kinds: the most items an answer may hold (0: no limit)."""
+    tie: str = "fallback"
+    keep: Any = None
+    """For ``tie == "keep"``: the value that stands if it is among the tied answers."""
+    example: str = ""
+    """The answer the reply line shows (default: the first option's first word)."""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise BallotError(f"question {self.label!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+        if self.tie not in TIES:
+            raise BallotError(f"question {self.label!r}: tie {self.tie!r} is not one of {', '.join(TIES)}")
+        if self.kind == "choice" and not self.options:
+            raise BallotError(f"question {self.label!r}: a choice needs options")
+
+    def shown(self) -> str:
+        """The answer the reply line shows."""
+        if self.example:
+            return self.example
+        return self.options[0].words[0] if self.options else ""
+
+    def read(self, text: str) -> Any:
+        """The value a reader's answer ``text`` stands for; a :class:`AnswerError` says why it cannot be."""
+        text = text.strip()
+        if not text:
+            raise AnswerError("空答案")
+        if self.kind == "choice":
+            return self._choice(text)
+        items = [t.strip() for t in re.split(f"[{re.escape(SEPARATORS)}]", text) if t.strip()]
+        if self.max_items and len(items) > self.max_items:
+            raise AnswerError(f"最多 {self.max_items} 项，写了 {len(items)} 项")
+        if self.kind == "text":
+            return items
+        if self.kind == "names":
+            return [self._name(t) for t in items]
+        return [self._offer(t) for t in items]
+
+    def _choice(self, text: str) -> Any:
+        """The option ``text`` names (a word, its letter, or the value itself)."""
+        want = _fold(text)
+        for o in self.options:
+            if want in {_fold(w) for w in o.words} or want == _fold(str(o.value)):
+                return o.value
+        # 「A. 4 4 2 控球」: the letter followed by its description
+        head = re.match(r"([a-z])(?:[.、)\s]|$)", unicodedata.normalize("NFKC", text).strip().lower())
+        if head:
+            for o in self.options:
+                if head.group(1) in {_fold(w) for w in o.words}:
+                    return o.value
+        raise AnswerError(f"没有「{text}」这个选项（可选：{'、'.join(o.words[0] for o in self.options)}）")
+
+    def _name(self, text: str) -> str:
+        """A name from :attr:`names` (spaces and the middle dot forgiven)."""
+        if not self.names:
+            return text
+        want = _fold(text)
+        for n in self.names:
+            if _fold(n) == want:
+                return n
+        raise AnswerError(f"没有叫「{text}」的人")
+
+    def _offer(self, text: str) -> dict[str, Any]:
+        """``名字 金额`` (金额 in P$, ``万`` and ``k``/``m`` forgiven) or a bare name."""
+        m = re.fullmatch(r"(.+?)\s*(\d[\d,]*(?:\.\d+)?)\s*(万|k|m|P\$)?\s*(?:P\$)?", unicodedata.normalize("NFKC", text),
+                         re.IGNORECASE)
+        if not m:
+            return {"name": self._name(text)}
+        amount = float(m.group(2).replace(",", ""))
+        unit = (m.group(3) or "").lower()
+        amount *= {"万": 10_000, "k": 1_000, "m": 1_000_000}.get(unit, 1)
+        return {"name": self._name(m.group(1)), "amount": int(amount)}
+
+    def to_record(self) -> dict[str, Any]:
+        """The question as published in the chapter's JSON."""
+        out: dict[str, Any] = {"label": self.label, "path": list(self.path), "kind": self.kind, "tie": self.tie}
+        if self.options:
+            out["options"] = [{"value": o.value, "words": list(o.words)} for o in self.options]
+        if self.names:
+            out["names"] = list(self.names)
+        if self.max_items:
+            out["max_items"] = self.max_items
+        if self.keep is not None:
+            out["keep"] = self.keep
+        if self.example:
+            out["example"] = self.example
+        return out
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any]) -> Question:
+        """The question :meth:`to_record` published."""
+        try:
+            return cls(label=str(rec["label"]), path=tuple(rec.get("path", ())), kind=str(rec.get("kind", "choice")),
+                       options=tuple(Option(o["value"], tuple(o["words"])) for o in rec.get("options", ())),
+                       names=tuple(rec.get("names", ())), max_items=int(rec.get("max_items", 0)),
+                       tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")))
+        except (KeyError, TypeError) as exc:
+            raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
+
+
+class AnswerError(ValueError):
+    """A reader's answer to one question cannot be read (its message is Chinese: it goes in the tally's list)."""
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """The vote one chapter asks for: the ``key`` readers quote, the ``root`` path in the campaign its result
+    is written under, the questions, and the deadline the chapter states."""
+
+    key: str
+    root: tuple[str | int, ...]
+    questions: tuple[Question, ...]
+    deadline: str = ""
+
+    def reply_line(self) -> str:
+        """The line a reader copies: ``【安价 s1m4】阵型：A；摊牌：否``."""
+        items = "；".join(f"{q.label}：{q.shown()}" for q in self.questions)
+        return f"【安价 {self.key}】{items}"
+
+    def question(self, label: str) -> Question | None:
+        """The question a reply's ``label`` names (full/half width and spaces forgiven)."""
+        want = _fold(label)
+        return next((q for q in self.questions if _fold(q.label) == want), None)
+
+    def to_record(self) -> dict[str, Any]:
+        """The ballot as published in the chapter's ``vote`` record."""
+        return {"key": self.key, "root": list(self.root), "deadline": self.deadline,
+                "questions": [q.to_record() for q in self.questions]}
+
+    @classmethod
+    def from_record(cls, rec: Mapping[str, Any]) -> Ballot:
+        """The ballot :meth:`to_record` published."""
+        try:
+            return cls(key=str(rec["key"]), root=tuple(rec["root"]), deadline=str(rec.get("deadline", "")),
+                       questions=tuple(Question.from_record(q) for q in rec["questions"]))
+        except (KeyError, TypeError) as exc:
+            raise BallotError(f"the chapter's vote record is malformed ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One question answered in one reply."""
+
+    label: str
+    value: Any
+    text: str
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One vote line of one reply for a ballot: the answers read, and the items that could not be read
+    (``(text, reason)``)."""
+
+    line: str
+    answers: tuple[Answer, ...]
+    problems: tuple[tuple[str, str], ...] = field(default=())
+
+
+_HEAD = re.compile(r"[\[【〔(（]?\s*安\s*价\s*([a-z0-9]+)\s*[\]】〕)）]?\s*[:：]?", re.IGNORECASE)
+"""The start of a vote line: 【安价 s1m4】 and what readers make of it."""
+
+
+_NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20, ord("；"): ord(";")}
+"""Full-width ASCII forms to ASCII, one character for one (so offsets still point into the original)."""
+
+
+def vote_keys(text: str) -> list[str]:
+    """The ballot keys the vote lines in ``text`` name, in order (lower case).
+
+    >>> vote_keys("【安价 s1m4】阵型：A\\n安价S1M5 阵型：B")
+    ['s1m4', 's1m5']
+    """
+    return [m.group(1).lower() for m in _HEAD.finditer(text.translate(_NARROW))]
+
+
+def read_votes(text: str, ballot: Ballot) -> list[Vote]:
+    """Every vote line for ``ballot`` in a reply's ``text`` (usually one; the tally keeps a reply's last)."""
+    narrow = text.translate(_NARROW)  # same length as ``text``: problems quote the reader's own characters
+    heads = list(_HEAD.finditer(narrow))
+    votes = []
+    for i, m in enumerate(heads):
+        if m.group(1).lower() != ballot.key.lower():
+            continue
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        votes.append(_read_line(text[m.end():end], narrow[m.end():end], ballot))
+    return votes
+
+
+def _read_line(body: str, narrow: str, ballot: Ballot) -> Vote:
+    """The answers after one vote line's head (up to the next head or the reply's end)."""
+    answers: list[Answer] = []
+    problems: list[tuple[str, str]] = []
+    at = 0
+    for piece in re.split(r"([;\n])", narrow) + [""]:
+        if piece in (";", "\n", ""):
+            continue
+        start = narrow.index(piece, at)
+        at = start + len(piece)
+        item = body[start:at].strip().strip("。.")
+        if not item:
+            continue
+        label, sep, answer = _split_item(item)
+        if not sep:
+            problems.append((item, "缺少「标签：答案」的冒号"))
+            continue
+        q = ballot.question(label)
+        if q is None:
+            problems.append((item, f"没有「{label}」这一项（可投：{'、'.join(x.label for x in ballot.questions)}）"))
+            continue
+        try:
+            answers.append(Answer(q.label, q.read(answer), answer.strip()))
+        except AnswerError as exc:
+            problems.append((item, str(exc)))
+    return Vote(body.strip(), tuple(answers), tuple(problems))
+
+
+def _split_item(item: str) -> tuple[str, str, str]:
+    """``标签：答案`` split at its first colon (``("", "", item)`` when it has none)."""
+    m = re.match(r"\s*([^:：]+?)\s*([:：])\s*(.*)", item, re.S)
+    if not m:
+        return "", "", item
+    return m.group(1), m.group(2), m.group(3)
+
+
+def _fold(text: str) -> str:
+    """``text`` for comparison: NFKC, lower case, without spaces and middle dots."""
+    return re.sub(r"[\s·・.]", "", unicodedata.normalize("NFKC", text)).lower()
+
+
+def tie_text(q: Question) -> str:
+    """How ``q``'s tie rule reads."""
+    return TIE_TEXT[q.tie]
+
+
+def labels(questions: Sequence[Question]) -> str:
+    """The labels of ``questions`` joined for a sentence: ``阵型、老板、摊牌``."""
+    return "、".join(q.label for q in questions)
+
+
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "KINDS", "Option", "Question", "SEPARATORS", "TIES",
+           "TIE_TEXT", "Vote", "labels", "read_votes", "tie_text", "vote_keys"]
