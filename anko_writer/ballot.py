@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+DEADLINE = "下一帖发出之前"
+"""When a vote closes unless the campaign's ``options.vote_deadline`` says otherwise (every ruleset)."""
 KINDS = ("choice", "names", "offers", "text")
 """What a question accepts: one of its options; a list of names (from ``names`` when given); a list of
 ``名字 金额`` pairs; free text lines (checked later by the campaign schema)."""
@@ -308,5 +310,5 @@ def labels(questions: Sequence[Question]) -> str:
     return "、".join(q.label for q in questions)
 
 
-__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "KINDS", "Option", "Question", "SEPARATORS", "TIES",
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "DEADLINE", "KINDS", "Option", "Question", "SEPARATORS", "TIES",
            "TIE_TEXT", "Vote", "labels", "read_votes", "tie_text", "vote_keys"]

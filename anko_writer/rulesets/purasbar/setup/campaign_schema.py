@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from ....ballot import DEADLINE
 from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
 from ..club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
 from ..match.formations import FORMATIONS
@@ -12,7 +13,7 @@ from ..match.tactics import TENDENCIES
 from ..models import ABILITIES, POSITIONS, SQUAD_LIMIT
 from .data import city_clubs
 
-VOTE_DEADLINE = "下一帖发出之前"
+VOTE_DEADLINE = DEADLINE
 """When a month's vote closes unless the campaign's ``options.vote_deadline`` says otherwise."""
 
 FORMATION = Enum(list(FORMATIONS))
