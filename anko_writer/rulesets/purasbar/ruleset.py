@@ -31,7 +31,7 @@ from .season.season import clubs_json, next_vote, play_league_month, tactics_for
 from .competition.standings import table
 from .season.month_money import apps_now, month_money
 from .season.world import World, new_world, open_books
-from .season.windows import market_list, post_market, window_phase
+from .season.windows import market_list, post_market, window_budget, window_phase
 from .transfers.transfers import summer_month
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
@@ -337,6 +337,8 @@ class _Season:
         if month in posts:
             played["market"] = post_market(world, season, posts[month], tables, tables.names)
         played["market_list"] = market_list(world, tables) if month in posts else []
+        if month in posts:
+            played["market_budget"] = window_budget(world, tables)
         played["life"] = life
         if month == 1:
             played["prep"] = self.prep
@@ -395,7 +397,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
                "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
-               "ended": ended}
+               "ended": ended, **({} if ended else {"market_budget": window_budget(world, tables)})}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
                    public_of=partial(_public, results, book.sealed_ids()) if publish else None)
 

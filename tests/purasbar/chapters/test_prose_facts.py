@@ -84,3 +84,24 @@ def test_chapter0_ends_with_month_1s_vote_as_month_1_will_play_it(tmp_path: Path
     assert sorted(o["team"] for o in vote["opponents"]) == played
     md = render_ctx(RES, made.chapter0.template, {**made.chapter0.results, "seed": 123456789012345678})
     assert "## 第一月安价" in md and re.search(r"```\n【安价 s1m1】阵型：[A-F]；老板：\S+；摊牌：否\n```", md)
+
+
+def test_market_votes_state_the_budget_the_window_rule_gives(three: tuple[Path, int]) -> None:
+    """A market vote (month 6 for the winter window, the settlement for summer) states the transfer budget the
+    designed rule gives from the funds at the chapter's end: funds × 30 % × the owner's injection %, rounded
+    down to 10,000 and never above the funds."""
+    import json
+
+    from anko_writer.compact import expand
+    out, _ = three
+    for season in CN_SEASON:
+        for name in ("m06", "end"):
+            rec = expand(json.loads((out / f"s{season:02d}" / f"{name}.json").read_text(encoding="utf-8")))
+            b = rec["market_budget"]
+            funds = (rec["life"]["money"]["cashflow"]["closing"] if name == "m06"
+                     else rec["settlement"]["season_money"]["balance"])
+            assert b["funds"] == funds and b["funds_percent"] == 30
+            assert b["budget"] == min(max(0, funds), max(0, funds) * 30 * b["injection_percent"] // 10000 // 10000 * 10000)
+            text = (out / f"s{season:02d}" / f"{name}.md").read_text(encoding="utf-8")
+            assert re.search(rf"\*\*转会预算\*\*（设计规则）：\S+的资金 {funds:,} P\$ × 30% × 老板出资比例 "
+                             rf"{b['injection_percent']}% → \*\*{b['budget']:,} P\$\*\*", text), (season, name)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..events.environment import modifier as env_modifier
 from ..setup.state import player_data
 from ..transfers.market import city_bands, make_market, value_parts
-from ..transfers.records import Market, Window
+from ..transfers.records import BudgetParts, Market, Window
 from ..transfers.transfers import budget_parts, run_window, window_of
 from .world import World, reveal_for
 
@@ -36,6 +36,14 @@ def post_market(world: World, season: int, month: int, tables: PurasbarTables, n
                                env_percent=env_modifier(world.life.environment, "transfer"))
     world.market = players
     return rec
+
+
+def window_budget(world: World, tables: PurasbarTables) -> BudgetParts:
+    """Our transfer budget from the funds as they stand (designed: funds × 30 % × the owner's wealth injection %).
+    The window computes it when it opens; a market chapter shows it from the funds at its end, as a forecast."""
+    people = tables.people
+    injection = people.entry(people.wealth, world.life.owner.wealth_tier).params["injection_percent"]
+    return budget_parts(world.ours.ledger.balance, injection, tables.transfers)
 
 
 def market_list(world: World, tables: PurasbarTables) -> list[dict[str, Any]]:
@@ -61,9 +69,7 @@ def window_phase(world: World, month: int, decisions: dict[str, Any], tables: Pu
         return None
     life = world.life
     roll_everyone(world)
-    people = tables.people
-    injection = people.entry(people.wealth, life.owner.wealth_tier).params["injection_percent"]
-    budget = budget_parts(world.ours.ledger.balance, injection, tables.transfers)
+    budget = window_budget(world, tables)
     rec = run_window(world.dice, f"s{world.season}/m{month:02d}/window", world.season, month, world.clubs,
                      world.ours.name, world.market, decisions.get("transfers"), budget["budget"],
                      tables.transfers, book=life.book, names=names,
