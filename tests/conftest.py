@@ -6,11 +6,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from typer.testing import CliRunner
 
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from tests.shared import shared
+
+# No per-example time limit: a wall-clock limit inside a test fails on a busy machine, not on a wrong rule.
+settings.register_profile("anko", deadline=None)
+settings.load_profile("anko")
 
 BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
 
