@@ -132,7 +132,7 @@ class Rival(TypedDict):
     now: list[list[int]]
     """This month's meetings: [month, our goals, theirs]."""
     months: int
-    """Months in a row (this one included) the same club was the rival."""
+    """Months in a row (this one included) the same club was the rival for the same reason."""
 
 
 class Cast(TypedDict):
@@ -162,7 +162,7 @@ class CastMemo(TypedDict):
     met: dict[str, list[list[int]]]
     """Club → our meetings this season: [month, our goals, theirs]."""
     rival: list[Any] | None
-    """[club, months in a row] of last month's rival."""
+    """[club, months in a row, why] of last month's rival."""
     loss_run: int
     conflicts: int
 
@@ -287,7 +287,7 @@ def _rival(record: Record, club: str, ms: list[Record], memo: CastMemo) -> Rival
     last = memo["rival"]
     return {"team": team, "why": why, "rank": rank, "points": points,
             "gap": points - (mine[1] if mine else 0), "met": list(memo["met"].get(team, [])),
-            "now": now.get(team, []), "months": int(last[1]) + 1 if last and last[0] == team else 1}
+            "now": now.get(team, []), "months": int(last[1]) + 1 if last and last[0] == team and last[2] == why else 1}
 
 
 def _pressure(record: Record, ms: list[Record], club: str, coach: CoachState | None,
@@ -326,7 +326,7 @@ def cast(record: Record, squad: list[Squad], coach: CoachState | None, memo: Cas
         met.setdefault(_opponent(m, club), []).append([record["month"], *_score(m, club)])
     nxt: CastMemo = {"goals": goals, "top": [scorer["name"], scorer["goals"]] if scorer else memo["top"],
                      "star": star, "signing": signing, "out": out, "met": met,
-                     "rival": [rival["team"], rival["months"]] if rival else None, "loss_run": run,
+                     "rival": [rival["team"], rival["months"], rival["why"]] if rival else None, "loss_run": run,
                      "conflicts": conflicts}
     return {"scorer": scorer, "signing": signing, "star": star if star is None or not star["ours"] else None,
             "injured": injured, "coach": pressure, "rival": rival}, nxt
