@@ -89,16 +89,19 @@ def test_the_coach_under_pressure_losing_run_conflict_and_cold_owner() -> None:
     lose = _month(1, [_match(US, "乙", [0, 1], []), _match("丙", US, [2, 0], [])], {US: 0, "乙": 3, "丙": 3})
     c, memo = cast(lose, [], COACH, fresh())
     assert c["coach"] is not None and c["coach"]["loss_run"] == 2 and c["coach"]["conflict"] is None
+    assert c["coach"]["why"] == "losing"
     win = _month(2, [_match(US, "丁", [1, 0], [(US, "甲")])], {US: 3, "丁": 0},
                  life={"coach": {"conflict": {"winner": "owner"}}})
     c, memo = cast(win, [], COACH, memo)
     assert c["coach"] is not None and (c["coach"]["loss_run"], c["coach"]["conflict"], c["coach"]["conflicts"]) == (
         0, "owner", 1)
+    assert c["coach"]["why"] == "conflict"
     c, _ = cast(_month(3, [_match(US, "戊", [1, 0], [(US, "甲")])], {US: 6}), [], COACH, memo)
     assert c["coach"] is None
     cold: CoachState = {**COACH, "owner_to": 20, "tier": "疏远"}
     c, _ = cast(_month(3, [_match(US, "戊", [1, 0], [(US, "甲")])], {US: 6}), [], cold, memo)
     assert c["coach"] is not None and c["coach"]["owner_to"] == 20 and c["coach"]["tier"] == "疏远"
+    assert c["coach"]["why"] == "cold"
 
 
 def test_the_rival_met_again_or_the_nearest_neighbour() -> None:

@@ -106,6 +106,9 @@ class Pressure(TypedDict):
     """The coach under pressure, and why."""
 
     name: str
+    why: str
+    """What weighs most: ``conflict`` (with the owner this month), ``losing`` (defeats in a row) or ``cold``
+    (the owner's regard)."""
     loss_run: int
     """Our matches lost in a row."""
     conflict: str | None
@@ -303,7 +306,8 @@ def _pressure(record: Record, ms: list[Record], club: str, coach: CoachState | N
         return None, run, conflicts
     if run < LOSING and not conflict and coach["owner_to"] > COLD:
         return None, run, conflicts
-    return {"name": coach["name"], "loss_run": run, "conflict": str(conflict["winner"]) if conflict else None,
+    why = "conflict" if conflict else "losing" if run >= LOSING else "cold"
+    return {"name": coach["name"], "why": why, "loss_run": run, "conflict": str(conflict["winner"]) if conflict else None,
             "conflicts": conflicts, "owner_to": coach["owner_to"], "to_owner": coach["to_owner"],
             "tier": coach["tier"]}, run, conflicts
 
