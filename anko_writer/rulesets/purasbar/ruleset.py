@@ -19,6 +19,7 @@ from ...schema import Node, validate_text
 from ...seals import SealBook
 from .setup.campaign_schema import VOTE_DEADLINE, campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
+from .season.headlines import LEAGUE_ROUNDS
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .season.cupmonth import play_cup_month
 from .setup.tables import PurasbarTables, load_purasbar_tables
@@ -37,6 +38,8 @@ from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season import checkpoint
 from .season.settlement import settle
+from .season.cast import CoachState, Squad
+from .season.races import races, stakes_from
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
 
 if TYPE_CHECKING:
@@ -59,6 +62,30 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "sealed": book.sealed_at(ChapterKey(world.season, month)),
         "vote": _vote(world, month, campaign),
     }
+
+
+def _races(results: dict[str, Any], tables: PurasbarTables) -> Any:
+    """The month's table as races (:mod:`.season.races`): every club has the same league matches left."""
+    rows = results["standings"]
+    left = LEAGUE_ROUNDS - int(rows[0]["played"]) if rows else 0
+    return races(rows, left, results["club"], stakes_from(tables.prizes, tables.fans, tables.morale)) if rows else None
+
+
+def _squad(world: World) -> list[Squad]:
+    """Our players as the month's cast reads them (a sealed absence shows no length, 000 §5.8.4)."""
+    sealed = world.ours.infirmary.sealed
+    return [{"name": p.name, "position": p.position, "core": p.core,
+             "injured_weeks": None if sealed(p.name) else p.injured_weeks} for p in world.ours.players]
+
+
+def _coach(world: World) -> CoachState | None:
+    """Our coach and the owner's and his §15.5 regard for each other."""
+    life = world.life
+    if life is None:
+        return None
+    owner_to = life.affinity.get("coach", "owner_to")
+    return {"name": world.ours.coach.name, "owner_to": owner_to, "to_owner": life.affinity.get("coach", "to_owner"),
+            "tier": life.tables.people.affinity_tier(owner_to).params["name"]}
 
 
 def _vote(world: World, month: int, campaign: dict[str, Any]) -> dict[str, Any] | None:
@@ -348,6 +375,8 @@ class _Season:
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
         results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
+        results["races"] = _races(results, tables)
+        results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
         public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
         self.chapters.append(Chapter(season, month, results, public_of=public_of))
 

@@ -21,6 +21,7 @@ from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
 from ..setup.state import player_from
 from ..transfers.contracts import assign_contracts
+from .cast import Casting
 from .headlines import Told
 
 if TYPE_CHECKING:
@@ -59,6 +60,8 @@ class World:
     """The players on offer in the coming transfer window (Appendix D)."""
     told: Told = field(default_factory=Told)
     """What the months' headlines carry on (streaks, signings, what headed each month: :mod:`.headlines`)."""
+    cast: Casting = field(default_factory=Casting)
+    """Who the months' chapters follow and what they remember of them (:mod:`.cast`)."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
