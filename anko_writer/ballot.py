@@ -186,12 +186,14 @@ class Question:
     def from_record(cls, rec: Mapping[str, Any]) -> Question:
         """The question :meth:`to_record` published."""
         try:
-            return cls(label=str(rec["label"]), path=tuple(rec.get("path", ())), kind=str(rec.get("kind", "choice")),
-                       options=tuple(Option(o["value"], tuple(o["words"])) for o in rec.get("options", ())),
-                       names=tuple(rec.get("names", ())), max_items=int(rec.get("max_items", 0)),
-                       tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")),
-                       count=str(rec.get("count", "whole")),
-                       offer_keys=tuple(rec.get("offer_keys", ("name", "amount"))))  # type: ignore[arg-type]
+            # a compact table row (anko_writer.compact) holds null for a field another row has
+            get = {k: v for k, v in rec.items() if v is not None}
+            return cls(label=str(get["label"]), path=tuple(get.get("path", ())), kind=str(get.get("kind", "choice")),
+                       options=tuple(Option(o["value"], tuple(o["words"])) for o in get.get("options", ())),
+                       names=tuple(get.get("names", ())), max_items=int(get.get("max_items", 0)),
+                       tie=str(get.get("tie", "fallback")), keep=get.get("keep"), example=str(get.get("example", "")),
+                       count=str(get.get("count", "whole")),
+                       offer_keys=tuple(get.get("offer_keys", ("name", "amount"))))  # type: ignore[arg-type]
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
 
