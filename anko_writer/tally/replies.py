@@ -94,8 +94,10 @@ class Reply:
     line: int
 
     def where(self) -> str:
-        """How the tally names the reply: ``#12 小明`` (or ``第3条 小明`` when the page has no floors)."""
-        return f"{'#' + self.floor if self.floor else f'第{self.index}条'} {self.author}"
+        """How the tally names the reply: ``#12 小明``, ``沙发 小明``, or ``第3条 小明`` when the page has no floors."""
+        if self.floor is None:
+            return f"第{self.index}条 {self.author}"
+        return f"{'#' + self.floor if self.floor.isdigit() else self.floor} {self.author}"
 
 
 def shipped() -> list[str]:
@@ -279,7 +281,8 @@ def split_replies(text: str, layout: Layout) -> list[Reply]:
     if starts:
         for i, m in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
-            replies.append(Reply(_group(m, "author") or "?", parse_time(_group(m, "time")), _group(m, "floor"),
+            floor = (_group(m, "floor") or "").strip("#＃ \t") or None
+            replies.append(Reply(_group(m, "author") or "?", parse_time(_group(m, "time")), floor,
                                  cut_quotes(text[m.end():end], layout), i + 1, text.count("\n", 0, m.start()) + 1))
         return replies
     if layout.line is None:

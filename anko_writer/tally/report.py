@@ -44,12 +44,12 @@ def question_table(r: Result) -> list[str]:
     """One question's count: its rule, a row per answer (votes, voters) and its result."""
     q: Question = r.question
     out = [f"### {q.label}（{r.rule()}）", "", "| 选项 | 票数 | 投票人 |", "|---|---:|---|"]
-    few = len(r.candidates) <= ZEROS_SHOWN
+    few = len(r.candidates) <= ZEROS_SHOWN and r.answered > 0
     for c in r.candidates:
         if not c.voters and not few:
             continue
         out.append(f"| {_cell(c.shown)} | {len(c.voters)} | {_cell(_voters(c.voters))} |")
-    if not any(c.voters for c in r.candidates) and not few:
+    if not r.answered:
         out.append("| （无人投） | 0 | |")
     out += ["", f"结果：{r.how}", ""]
     return out
