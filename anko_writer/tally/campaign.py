@@ -57,17 +57,15 @@ def find_ballot(out: Path, chapter: str) -> tuple[str, Ballot]:
             raise TallyError(f"--chapter {chapter}: {path} asks for no vote")
         return path.relative_to(out).with_suffix(".md").as_posix(), ballot
     want = chapter.lower()
-    found: list[str] = []
-    for path in sorted(out.glob("**/*.json")):
+    paths = sorted(out.glob("**/*.json"))
+    for path in paths:
         text = read_text(path)
-        if '"ballot"' not in text:
+        if '"ballot"' not in text or f'"{want}"' not in text.lower():  # skip parsing what cannot hold it
             continue
         ballot = _ballot_of(path)
-        if ballot is None:
-            continue
-        if ballot.key.lower() == want:
+        if ballot is not None and ballot.key.lower() == want:
             return path.relative_to(out).with_suffix(".md").as_posix(), ballot
-        found.append(ballot.key)
+    found = [b.key for b in map(_ballot_of, (p for p in paths if '"ballot"' in read_text(p))) if b is not None]
     seen = f"; the votes there: {', '.join(found)}" if found else "; no chapter there asks for a vote yet"
     raise TallyError(f"--chapter {chapter}: no chapter under {out} asks for the vote 【安价 {chapter}】 (write "
                      f"that chapter first, or give the chapter's path such as s01/m03){seen}")

@@ -191,13 +191,10 @@ class _Text(HTMLParser):
             self.parts.append(re.sub(r"[ \t\r\n\f]+", " ", data))
 
     def text(self) -> str:
-        """The page's text, one block a line, blank lines between paragraphs kept single."""
+        """The page's text, one block a line, without blank lines (a page's layout is its elements, and a
+        header may not be split by the gap between two of them)."""
         lines = [line.strip() for line in "".join(self.parts).split("\n")]
-        out: list[str] = []
-        for line in lines:
-            if line or (out and out[-1]):
-                out.append(line)
-        return "\n".join(out).strip() + "\n"
+        return "\n".join(line for line in lines if line) + "\n"
 
 
 def looks_like_html(text: str) -> bool:
