@@ -193,9 +193,16 @@ class Question:
                        names=tuple(get.get("names", ())), max_items=int(get.get("max_items", 0)),
                        tie=str(get.get("tie", "fallback")), keep=get.get("keep"), example=str(get.get("example", "")),
                        count=str(get.get("count", "whole")),
-                       offer_keys=tuple(get.get("offer_keys", ("name", "amount"))))  # type: ignore[arg-type]
+                       offer_keys=_pair(get.get("offer_keys", ("name", "amount"))))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
+
+
+def _pair(keys: Sequence[Any]) -> tuple[str, str]:
+    """An offer's two keys from a record (a list of two strings)."""
+    if len(keys) != 2:
+        raise TypeError(f"offer_keys must name two keys, got {list(keys)!r}")
+    return str(keys[0]), str(keys[1])
 
 
 class AnswerError(ValueError):

@@ -286,12 +286,12 @@ def split_replies(text: str, layout: Layout) -> list[Reply]:
         return []
     current: list[Any] = []  # author, body lines, file line
     for n, line in enumerate(text.split("\n"), 1):
-        m = layout.line.match(line)
-        if m:
+        one = layout.line.match(line)
+        if one:
             if current:
                 replies.append(Reply(current[0], None, None, cut_quotes("\n".join(current[1]), layout),
                                      len(replies) + 1, current[2]))
-            current = [_group(m, "author") or "?", [m.groupdict().get("body") or ""], n]
+            current = [_group(one, "author") or "?", [one.groupdict().get("body") or ""], n]
         elif current:  # a reply's further lines
             current[1].append(line)
     if current:

@@ -11,14 +11,14 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from anko_writer.ballot import Ballot, Option, Question
+from anko_writer.ballot import Ballot, Question
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from anko_writer.compact import expand
-from anko_writer.rulesets.purasbar import RULESET
+from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
 from anko_writer.rulesets.purasbar.setup.campaign_schema import decision
 from anko_writer.schema import validate
-from anko_writer.tally import count_votes, split_replies, load_layout, write_campaign
+from anko_writer.tally import count_votes, load_layout, split_replies, write_campaign
 from anko_writer.tally.campaign import TallyError
 from tests.util import RES
 
@@ -39,8 +39,6 @@ def _ballots(out: Path) -> list[tuple[Path, Ballot]]:
 
 def test_every_chapter_prints_its_ballots_reply_line_and_the_schema_takes_every_answer(three: tuple[Path, int]) -> None:
     out, _ = three
-    tables = RULESET.campaign_schema(RES)  # noqa: F841 - the owner keys below are the schema's
-    from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
     owner_keys = [r.params["key"] for r in load_purasbar_tables(RES).owner_actions.rows]
     node = decision(owner_keys)
     found = _ballots(out)
@@ -139,4 +137,3 @@ def test_a_vote_that_breaks_the_campaign_is_refused(tmp_path: Path) -> None:
     else:
         raise AssertionError("an invalid vote was written")
     assert camp.read_bytes() == before
-    assert Option  # the ballot's types are the core's
