@@ -193,3 +193,18 @@ def test_an_empty_flow_mapping_grows_into_a_block() -> None:
     assert isinstance(doc["decisions"], CommentedMap)
     assert "decisions:" in dump_yaml(doc) and "{" not in dump_yaml(doc)
     assert "  s1m4:\n    formation: 4 4 2  # anko-writer tally 计票：2 票，共 3 人投这一项\n" in dump_yaml(doc)
+
+
+def test_an_nga_page_saved_as_html(tmp_path: Path) -> None:
+    """NGA's saved page: the author and level lines (left cell) before the floor and time (right cell), the
+    post's text right after the time, a quote in a ``quote`` element."""
+    page = ("<html><body><table><tr><td class=c1><a class=author>小明</a><div>级别: 新手上路</div><div>威望: 0</div></td>"
+            "<td class=c2><a>#1</a> <span>2026-11-30 20:15</span><span class='postcontent ubbcode'>【安价 s1m4】阵型：A"
+            "<div class=quote>Post by 阿红 (2026-11-30 20:10):<br>【安价 s1m4】阵型：B</div></span></td></tr>"
+            "<tr><td class=c1><a class=author>阿红</a><div>级别: 学徒</div></td><td class=c2><a>#2</a> "
+            "<span>2026-11-30 20:20</span><span>【安价 s1m4】阵型：C</span></td></tr></table></body></html>")
+    path = tmp_path / "read.php.html"
+    path.write_text(page, encoding="utf-8")
+    layout, replies = read_replies(path)
+    assert layout.name == "nga" and [(r.floor, r.author) for r in replies] == [("1", "小明"), ("2", "阿红")]
+    assert _votes(count_votes(replies, BALLOT, SEED, UNTIL))["阵型"] == {"A. 4 4 2": ["小明"], "C. 5 4 1": ["阿红"]}
