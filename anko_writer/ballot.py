@@ -43,6 +43,17 @@ TIE_TEXT = {
 }
 """How each tie rule reads in a chapter and in the tally's output."""
 
+COUNTS = ("whole", "each")
+"""How a list question is counted: ``whole`` — each distinct answer is one candidate, the plurality wins
+(like a choice); ``each`` — every name is counted on its own, and a name is in the result when more than
+half of the readers who answered the question wrote it (an offer's amount: the most-voted one, the lower
+on a tie)."""
+COUNT_TEXT = {
+    "whole": "",
+    "each": "每个名字各自计票：写到他的读者超过答这一项读者的一半才算数；金额取得票最多的一档，平票取较低的一档",
+}
+"""How each count rule reads in a chapter and in the tally's output (``whole`` reads as a choice)."""
+
 SEPARATORS = "，、,/"
 """What separates the items of a list answer (after normalising full-width forms)."""
 
@@ -78,6 +89,10 @@ class Question:
     """For ``tie == "keep"``: the value that stands if it is among the tied answers."""
     example: str = ""
     """The answer the reply line shows (default: the first option's first word)."""
+    count: str = "whole"
+    """For list kinds: how the answers are counted (:data:`COUNTS`)."""
+    offer_keys: tuple[str, str] = ("name", "amount")
+    """For ``offers``: the keys an item is written with (the campaign's, e.g. ``("player", "offer")``)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -86,6 +101,8 @@ class Question:
             raise BallotError(f"question {self.label!r}: tie {self.tie!r} is not one of {', '.join(TIES)}")
         if self.kind == "choice" and not self.options:
             raise BallotError(f"question {self.label!r}: a choice needs options")
+        if self.count not in COUNTS:
+            raise BallotError(f"question {self.label!r}: count {self.count!r} is not one of {', '.join(COUNTS)}")
 
     def shown(self) -> str:
         """The answer the reply line shows."""
@@ -134,15 +151,17 @@ class Question:
         raise AnswerError(f"没有叫「{text}」的人")
 
     def _offer(self, text: str) -> dict[str, Any]:
-        """``名字 金额`` (金额 in P$, ``万`` and ``k``/``m`` forgiven) or a bare name."""
+        """``名字 金额`` (金额 in P$, ``万`` and ``k``/``m`` forgiven), keyed by :attr:`offer_keys`."""
+        name, amount = self.offer_keys
         m = re.fullmatch(r"(.+?)\s*(\d[\d,]*(?:\.\d+)?)\s*(万|k|m|P\$)?\s*(?:P\$)?", unicodedata.normalize("NFKC", text),
                          re.IGNORECASE)
         if not m:
-            return {"name": self._name(text)}
-        amount = float(m.group(2).replace(",", ""))
+            self._name(text)  # an unknown name says so first
+            raise AnswerError(f"「{text}」缺少金额")
+        value = float(m.group(2).replace(",", ""))
         unit = (m.group(3) or "").lower()
-        amount *= {"万": 10_000, "k": 1_000, "m": 1_000_000}.get(unit, 1)
-        return {"name": self._name(m.group(1)), "amount": int(amount)}
+        value *= {"万": 10_000, "k": 1_000, "m": 1_000_000}.get(unit, 1)
+        return {name: self._name(m.group(1)), amount: int(value)}
 
     def to_record(self) -> dict[str, Any]:
         """The question as published in the chapter's JSON."""
@@ -157,18 +176,33 @@ class Question:
             out["keep"] = self.keep
         if self.example:
             out["example"] = self.example
+        if self.count != "whole":
+            out["count"] = self.count
+        if self.offer_keys != ("name", "amount"):
+            out["offer_keys"] = list(self.offer_keys)
         return out
 
     @classmethod
     def from_record(cls, rec: Mapping[str, Any]) -> Question:
         """The question :meth:`to_record` published."""
         try:
-            return cls(label=str(rec["label"]), path=tuple(rec.get("path", ())), kind=str(rec.get("kind", "choice")),
-                       options=tuple(Option(o["value"], tuple(o["words"])) for o in rec.get("options", ())),
-                       names=tuple(rec.get("names", ())), max_items=int(rec.get("max_items", 0)),
-                       tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")))
+            # a compact table row (anko_writer.compact) holds null for a field another row has
+            get = {k: v for k, v in rec.items() if v is not None}
+            return cls(label=str(get["label"]), path=tuple(get.get("path", ())), kind=str(get.get("kind", "choice")),
+                       options=tuple(Option(o["value"], tuple(o["words"])) for o in get.get("options", ())),
+                       names=tuple(get.get("names", ())), max_items=int(get.get("max_items", 0)),
+                       tie=str(get.get("tie", "fallback")), keep=get.get("keep"), example=str(get.get("example", "")),
+                       count=str(get.get("count", "whole")),
+                       offer_keys=_pair(get.get("offer_keys", ("name", "amount"))))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
+
+
+def _pair(keys: Sequence[Any]) -> tuple[str, str]:
+    """An offer's two keys from a record (a list of two strings)."""
+    if len(keys) != 2:
+        raise TypeError(f"offer_keys must name two keys, got {list(keys)!r}")
+    return str(keys[0]), str(keys[1])
 
 
 class AnswerError(ValueError):
@@ -295,6 +329,13 @@ def _split_item(item: str) -> tuple[str, str, str]:
     return m.group(1), m.group(2), m.group(3)
 
 
+def item_question(item: str, ballot: Ballot) -> Question | None:
+    """The question a vote item's label names (None: no colon, or no such label): tells an answer the
+    question refused (an unknown option) from an item that is not a vote at all."""
+    label, sep, _ = _split_item(item)
+    return ballot.question(label) if sep else None
+
+
 def _fold(text: str) -> str:
     """``text`` for comparison: NFKC, lower case, without spaces and middle dots."""
     return re.sub(r"[\s·・.]", "", unicodedata.normalize("NFKC", text)).lower()
@@ -310,5 +351,5 @@ def labels(questions: Sequence[Question]) -> str:
     return "、".join(q.label for q in questions)
 
 
-__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "DEADLINE", "KINDS", "Option", "Question", "SEPARATORS", "TIES",
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "item_question", "Option", "Question", "SEPARATORS", "TIES",
            "TIE_TEXT", "Vote", "labels", "read_votes", "tie_text", "vote_keys"]

@@ -469,6 +469,58 @@ def export(
 
 
 # ---------------------------------------------------------------------------------------------
+# tally
+
+
+def _until(value: Optional[str]) -> Optional[str]:
+    """Check ``--until`` as the command line is read (a time no one can read is a usage error)."""
+    from .tally.replies import parse_time
+
+    if value is not None and parse_time(value) is None:
+        raise typer.BadParameter(f"expected a time like '2026-12-01 20:00', got {value!r}")
+    return value
+
+
+@app.command()
+def tally(
+    campaign: CampaignArg,
+    replies: Annotated[Path, typer.Argument(help="The thread's replies: text copied from the forum page, or the "
+                                            "page saved as HTML.", show_default=False)],
+    chapter: Annotated[str, typer.Option("--chapter", help="The vote key readers quote (s1m4), or the path of the "
+                                         "chapter that asked for it (s01/m03).", show_default=False)],
+    until: Annotated[Optional[str], typer.Option("--until", callback=_until, help="The deadline, e.g. "
+                                                 "'2026-12-01 20:00': later and undated replies are listed, not "
+                                                 "counted.", show_default=False)] = None,
+    layout: Annotated[Optional[str], typer.Option("--layout", help="A shipped forum layout (nga, discuz, plain) or "
+                                                  "a layout file (*.yaml); default: the first that reads the file.",
+                                                  show_default=False)] = None,
+    write: Annotated[bool, typer.Option("--write", help="Write the result into the campaign's decisions.")] = False,
+    out: OutOpt = None,
+    force: Annotated[bool, typer.Option("--force", help="With --write: overwrite decisions the host already set.")] = False,
+) -> None:
+    """Count the readers' votes for one chapter's 安价 from the thread's replies; --write writes the result."""
+    from .tally import count_votes, find_ballot, format_count, read_replies, write_campaign
+    from .tally.replies import parse_time
+
+    with _errors():
+        c = load_campaign(campaign)
+        source, ballot = find_ballot(out_dir(c, out), chapter)
+        lay, found = read_replies(replies, layout)
+        deadline = parse_time(until) if until is not None else None
+        count = count_votes(found, ballot, c.seed, deadline)
+        typer.echo(format_count(count, source, lay.name, deadline), nl=False)
+        if not write:
+            typer.echo(f"\nnothing written (add --write to write the result into {_shown(campaign)})")
+            return
+        written = write_campaign(campaign, count, force)
+    typer.echo("")
+    if not written:
+        typer.echo(f"nothing to write: no question was decided; {_shown(campaign)} is unchanged")
+    for line in written:
+        typer.echo(f"wrote {_shown(campaign)}: {line}")
+
+
+# ---------------------------------------------------------------------------------------------
 # audit
 
 

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 KINDS = ("templates", "tables")
 """The resource kinds a ruleset ships (top-level folders of the repository)."""
-CORE_KINDS = ("profiles",)
-"""Shipped folders the core owns for every ruleset (forum profiles)."""
+CORE_KINDS = ("profiles", "layouts")
+"""Shipped folders the core owns for every ruleset (forum profiles; forum layouts the tally reads replies by)."""
 
 
 def builtin_dir(kind: str) -> Path:

@@ -28,6 +28,7 @@ from .publish import publish as published
 from .rules_post import numbers
 from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
 from .setup.newcampaign import new_campaign
+from .season.ballot import month_ballot, window_ballot
 from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
 from .competition.standings import table
 from .season.month_money import apps_now, month_money
@@ -60,7 +61,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "tired": tired(world),
         "reveals": reveals,
         "sealed": book.sealed_at(ChapterKey(world.season, month)),
-        "vote": _vote(world, month, campaign),
+        "vote": _vote(world, month, campaign, window="market" in played),
     }
 
 
@@ -88,13 +89,21 @@ def _coach(world: World) -> CoachState | None:
             "tier": life.tables.people.affinity_tier(owner_to).params["name"]}
 
 
-def _vote(world: World, month: int, campaign: dict[str, Any]) -> dict[str, Any] | None:
+def _deadline(campaign: dict[str, Any]) -> str:
+    """When a vote closes, as the campaign sets it."""
+    return str(campaign.get("options", {}).get("vote_deadline", VOTE_DEADLINE))
+
+
+def _vote(world: World, month: int, campaign: dict[str, Any], window: bool = False) -> dict[str, Any] | None:
     """The next month's 安价 (none after month 12: the settlement asks for the summer window), with the
-    deadline the campaign sets."""
+    deadline the campaign sets and its ballot (issue 16: the reply line and ``anko-writer tally`` read it);
+    ``window``: the next month opens a transfer window whose market this chapter posts."""
     if month >= SEASON_MONTHS:
         return None
-    deadline = campaign.get("options", {}).get("vote_deadline", VOTE_DEADLINE)
-    return {**next_vote(world, month), "deadline": deadline}
+    vote = {**next_vote(world, month), "deadline": _deadline(campaign)}
+    market = [p.name for p in world.market] if window else None
+    vote["ballot"] = month_ballot(vote, [p.name for p in world.ours.players], market).to_record()
+    return vote
 
 
 def _prep_record(world: World) -> dict[str, Any]:
@@ -426,7 +435,13 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
                "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
-               "ended": ended, **({} if ended else {"market_budget": window_budget(world, tables)})}
+               "ended": ended}
+    if not ended:
+        results["market_budget"] = window_budget(world, tables)  # the summer window's vote (issue 16)
+        key = results["next_key"]
+        ballot = window_ballot(key, _deadline(data), [p.name for p in world.market],
+                               [p.name for p in world.ours.players])
+        results["vote"] = {"key": key, "deadline": ballot.deadline, "ballot": ballot.to_record()}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
                    public_of=partial(_public, results, book.sealed_ids()) if publish else None)
 

@@ -1,0 +1,270 @@
+"""Counting a ballot's votes (issue 16): pure functions from replies to a result per question.
+
+The rules, each stated in the tally's output (:data:`RULES`):
+
+- one vote per reader: a reader's last vote line for this ballot that holds at least one readable answer
+  counts; their earlier lines are listed as superseded; a line with nothing readable is listed with the
+  reasons and does not replace an earlier vote;
+- with a deadline (``--until``), a line from a reply after it is listed as late, and a reply without a time
+  is listed as undated — neither counts (nothing shows it came in time); without a deadline every reply counts;
+- an item that cannot be read is listed with the reply that gave it: an unknown option or name, or an item
+  that is not ``标签：答案`` at all; the reply's other answers still count;
+- a vote line for another ballot's key is listed as another chapter's;
+- per question the plurality wins; a tie follows the question's rule: ``keep`` (the current choice stands if
+  it is among the tied, else ``die``), ``die`` (a visible die among the tied, in option order, rolled on a
+  stream of the campaign seed named by the ballot key and the question's label: the same replies give the
+  same die), ``fallback`` (nothing is written: the rules decide as if no one voted); a list question counted
+  ``each`` (transfers) keeps a name more than half of its answerers wrote, at its most-voted amount (a tie:
+  the lower).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..ballot import COUNT_TEXT, TIE_TEXT, Ballot, Question, Vote, item_question, read_votes, vote_keys
+from ..dice import Dice
+from .replies import Reply
+
+RULES = (
+    "每位读者一票：以截止前最后一条能读出答案的投票为准，之前的列为「被后一票取代」；一条也读不出的投票只列出原因，不取代之前的票",
+    "给了截止时间时，截止后的回复和没有时间的回复都单独列出，不计票；没给截止时间时每条回复都计",
+    "认不出的项（没有的选项或名字、不是「标签：答案」的写法）连同回复列出，同一条回复里其余的答案照常计",
+    "引用别人的票不算引用者的票；投给别的安价的票单独列出",
+    "每一项得票最多的选项胜出；平票按该项的规则处理",
+)
+"""The counting rules, as the tally's output states them."""
+
+
+@dataclass(frozen=True)
+class Cast:
+    """One vote line for the ballot in one reply."""
+
+    reply: Reply
+    vote: Vote
+    vote_key: str = ""
+    """The ballot's key (how the output quotes the line)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """An item of a vote line that could not be read: ``kind`` ``option`` (the question refused the answer)
+    or ``format`` (not an item of this ballot)."""
+
+    reply: Reply
+    item: str
+    reason: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One answer given to a question, and who gave it (readers, in file order)."""
+
+    value: Any
+    shown: str
+    voters: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """One question counted: its candidates, how many readers answered, and what is written (``decided``)."""
+
+    question: Question
+    candidates: tuple[Candidate, ...]
+    answered: int
+    decided: bool
+    value: Any
+    how: str
+    """How the result came about, in the output's words (the die included, if one was rolled)."""
+    die: str = ""
+    """The tie die as shown, 「1D2＝1」 (empty: none rolled)."""
+
+    def rule(self) -> str:
+        """The question's tie (or count) rule as the output states it."""
+        q = self.question
+        return COUNT_TEXT[q.count] if q.kind != "choice" and q.count == "each" else TIE_TEXT[q.tie]
+
+
+@dataclass(frozen=True)
+class Count:
+    """A ballot counted from a thread's replies."""
+
+    ballot: Ballot
+    replies: int
+    counted: tuple[Cast, ...]
+    superseded: tuple[Cast, ...]
+    late: tuple[Cast, ...]
+    undated: tuple[Cast, ...]
+    unreadable: tuple[Cast, ...]
+    """Vote lines with no readable answer (their items are in :attr:`problems`)."""
+    problems: tuple[Problem, ...]
+    other_keys: tuple[tuple[Reply, str], ...]
+    results: tuple[Result, ...]
+
+    def decisions(self) -> list[Result]:
+        """The questions that write a value."""
+        return [r for r in self.results if r.decided]
+
+
+def shown(q: Question, value: Any) -> str:
+    """An answer as the output shows it: ``B. 4 3 3``, ``放权``, ``扬·贝格尔、保罗·穆勒``, ``卡尔·施密特 520,000``."""
+    if q.kind == "choice":
+        opt = next((o for o in q.options if o.value == value), None)
+        if opt is None:
+            return str(value)
+        word = opt.words[0]
+        return f"{word}. {value}" if len(word) == 1 and word.isascii() and word != str(value) else word
+    if q.kind == "offers" and isinstance(value, dict):
+        name, amount = q.offer_keys
+        return f"{value.get(name, '')} {value.get(amount, 0):,}"
+    if isinstance(value, list):
+        return "、".join(shown(q, v) for v in value)
+    return str(value)
+
+
+def _key(value: Any) -> str:
+    """A value as a dictionary key (lists and mappings compared by content)."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+def tie_die(seed: int, ballot: Ballot, q: Question, n: int) -> tuple[int, str]:
+    """The visible die among ``n`` tied answers: its face (1–n) and how it prints, 「1D2＝1」; its stream
+    is named by the ballot key and the question's label, so a recount rolls the same face."""
+    roll = Dice(seed).roll(f"tally/{ballot.key}/{q.label}", f"1D{n}", f"{q.label}平票")
+    return roll.total, f"「{roll.expr}＝{roll.total}」"
+
+
+def _plurality(q: Question, ballot: Ballot, answers: list[tuple[str, Any]], seed: int) -> Result:
+    """A choice (or a whole list answer): the most votes wins, a tie by the question's rule."""
+    order: list[str] = []
+    values: dict[str, Any] = {}
+    voters: dict[str, list[str]] = {}
+    if q.kind == "choice":
+        for o in q.options:
+            k = _key(o.value)
+            order.append(k)
+            values[k] = o.value
+            voters[k] = []
+    for author, value in answers:
+        k = _key(value)
+        if k not in voters:
+            order.append(k)
+            values[k] = value
+            voters[k] = []
+        voters[k].append(author)
+    cands = tuple(Candidate(values[k], shown(q, values[k]), tuple(voters[k])) for k in order)
+    if not answers:
+        return Result(q, cands, 0, False, None, "无人投这一项，按规则默认")
+    top = max(len(c.voters) for c in cands)
+    tied = [c for c in cands if len(c.voters) == top]
+    if len(tied) == 1:
+        return Result(q, cands, len(answers), True, tied[0].value, f"{tied[0].shown}（{top} 票）")
+    names = "、".join(c.shown for c in tied)
+    if q.tie == "fallback":
+        return Result(q, cands, len(answers), False, None, f"{names} 各 {top} 票平票：按没人投处理，不写入，由规则默认")
+    if q.tie == "keep":
+        kept = next((c for c in tied if c.value == q.keep), None)
+        if kept is not None:
+            return Result(q, cands, len(answers), True, kept.value,
+                          f"{names} 各 {top} 票平票：当前的选择在平票之列，沿用 {kept.shown}")
+    face, die = tie_die(seed, ballot, q, len(tied))
+    won = tied[face - 1]
+    return Result(q, cands, len(answers), True, won.value,
+                  f"{names} 各 {top} 票平票：按选项顺序掷骰 {die} → {won.shown}", die)
+
+
+def _each(q: Question, answers: list[tuple[str, Any]]) -> Result:
+    """A list counted name by name: a name more than half the answerers wrote is kept, at its most-voted
+    amount (a tie: the lower); kept names in order of votes, then of first mention."""
+    name_key = q.offer_keys[0] if q.kind == "offers" else None
+    order: list[str] = []
+    voters: dict[str, list[str]] = {}
+    amounts: dict[str, dict[int, list[str]]] = {}
+    for author, items in answers:
+        seen: set[str] = set()
+        for item in items:
+            name = str(item[name_key]) if name_key else str(item)
+            if name in seen:
+                continue
+            seen.add(name)
+            if name not in voters:
+                order.append(name)
+                voters[name] = []
+                amounts[name] = {}
+            voters[name].append(author)
+            if name_key:
+                amounts[name].setdefault(int(item[q.offer_keys[1]]), []).append(author)
+    cands: list[Candidate] = []
+    kept: list[Any] = []
+    for name in sorted(order, key=lambda n: (-len(voters[n]), order.index(n))):
+        if name_key:
+            by = amounts[name]
+            for amount in sorted(by):
+                value = {name_key: name, q.offer_keys[1]: amount}
+                cands.append(Candidate(value, shown(q, value), tuple(by[amount])))
+            if len(voters[name]) * 2 > len(answers):
+                best = min(by, key=lambda a: (-len(by[a]), a))
+                kept.append({name_key: name, q.offer_keys[1]: best})
+        else:
+            cands.append(Candidate(name, name, tuple(voters[name])))
+            if len(voters[name]) * 2 > len(answers):
+                kept.append(name)
+    if not answers:
+        return Result(q, tuple(cands), 0, False, None, "无人投这一项，按规则默认")
+    if not kept:
+        return Result(q, tuple(cands), len(answers), False, None,
+                      f"没有名字得到超过半数（{len(answers)} 人中）的票：不写入，由规则默认")
+    return Result(q, tuple(cands), len(answers), True, kept,
+                  f"{shown(q, kept)}（答这一项的 {len(answers)} 人中过半）")
+
+
+def count_question(q: Question, ballot: Ballot, counted: Sequence[Cast], seed: int) -> Result:
+    """One question counted over the votes that count."""
+    answers = [(c.reply.author, a.value) for c in counted for a in c.vote.answers if a.label == q.label]
+    if q.kind != "choice" and q.count == "each":
+        return _each(q, answers)
+    return _plurality(q, ballot, answers, seed)
+
+
+def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
+                until: datetime.datetime | None = None) -> Count:
+    """The ballot counted from ``replies`` (in thread order) by the rules of :data:`RULES`."""
+    late: list[Cast] = []
+    undated: list[Cast] = []
+    unreadable: list[Cast] = []
+    problems: list[Problem] = []
+    others: list[tuple[Reply, str]] = []
+    by_reader: dict[str, list[Cast]] = {}
+    for reply in replies:
+        for key in dict.fromkeys(vote_keys(reply.body)):
+            if key != ballot.key.lower():
+                others.append((reply, key))
+        for vote in read_votes(reply.body, ballot):
+            cast = Cast(reply, vote, ballot.key)
+            if until is not None and reply.time is None:
+                undated.append(cast)
+                continue
+            if until is not None and reply.time is not None and reply.time > until:
+                late.append(cast)
+                continue
+            for item, reason in vote.problems:
+                kind = "option" if item_question(item, ballot) is not None else "format"
+                problems.append(Problem(reply, item, reason, kind))
+            if not vote.answers:
+                unreadable.append(cast)
+                continue
+            by_reader.setdefault(reply.author, []).append(cast)
+    counted = sorted((casts[-1] for casts in by_reader.values()), key=lambda c: c.reply.index)
+    superseded = sorted((c for casts in by_reader.values() for c in casts[:-1]), key=lambda c: c.reply.index)
+    results = tuple(count_question(q, ballot, counted, seed) for q in ballot.questions)
+    return Count(ballot, len(replies), tuple(counted), tuple(superseded), tuple(late), tuple(undated),
+                 tuple(unreadable), tuple(problems), tuple(others), results)
+
+
+__all__ = ["Candidate", "Cast", "Count", "Problem", "RULES", "Result", "count_question", "count_votes", "shown",
+           "tie_die"]

@@ -1,0 +1,96 @@
+"""The tally's output: the count as a table per question, the lists, the rules and the result (issue 16).
+
+Written in Chinese, so a host can paste it into the thread as the 计票结果.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from ..ballot import Question
+from .count import RULES, Cast, Count, Result, shown
+
+ZEROS_SHOWN = 6
+"""A question with at most this many answers lists those no one chose too (the formations); a longer
+list (the owner's actions) only those chosen."""
+VOTERS_SHOWN = 12
+"""How many voters a table cell names before it says ``等 N 人``."""
+
+
+def _cell(text: str) -> str:
+    """``text`` safe in a Markdown table cell."""
+    return text.replace("|", "｜").replace("\n", " ")
+
+
+def _voters(names: tuple[str, ...]) -> str:
+    """The voters of a row, at most :data:`VOTERS_SHOWN` by name."""
+    if len(names) <= VOTERS_SHOWN:
+        return "、".join(names)
+    return "、".join(names[:VOTERS_SHOWN]) + f" 等 {len(names)} 人"
+
+
+def _time(t: datetime.datetime | None) -> str:
+    """A reply's time as the output shows it."""
+    return t.strftime("%Y-%m-%d %H:%M") if t is not None else "无时间"
+
+
+def _line(cast: Cast) -> str:
+    """A vote line as quoted in a list (its first 60 characters)."""
+    text = f"【安价 {cast.vote_key}】" + " ".join(cast.vote.line.split())
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def question_table(r: Result) -> list[str]:
+    """One question's count: its rule, a row per answer (votes, voters) and its result."""
+    q: Question = r.question
+    out = [f"### {q.label}（{r.rule()}）", "", "| 选项 | 票数 | 投票人 |", "|---|---:|---|"]
+    few = len(r.candidates) <= ZEROS_SHOWN and r.answered > 0
+    for c in r.candidates:
+        if not c.voters and not few:
+            continue
+        out.append(f"| {_cell(c.shown)} | {len(c.voters)} | {_cell(_voters(c.voters))} |")
+    if not r.answered:
+        out.append("| （无人投） | 0 | |")
+    out += ["", f"结果：{r.how}", ""]
+    return out
+
+
+def format_count(count: Count, source: str, layout: str, until: datetime.datetime | None) -> str:
+    """The whole output: heading, tables, lists, rules and what would be written."""
+    b = count.ballot
+    deadline = f"截止 {until:%Y-%m-%d %H:%M}" if until is not None else "未给截止时间，每条回复都计"
+    out = [f"## 安价 {b.key} 计票", "",
+           f"投票出自 {source}（帖中写的截止：{b.deadline or '未写'}）；{deadline}；版式 {layout}；"
+           f"读到回复 {count.replies} 条，计票 {len(count.counted)} 人。", ""]
+    for r in count.results:
+        out += question_table(r)
+    lists: list[tuple[str, list[str]]] = []
+    by_author = {c.reply.author: c for c in count.counted}
+    lists.append(("截止后的票（不计）", [f"{c.reply.where()} {_time(c.reply.time)}：{_line(c)}" for c in count.late]))
+    lists.append(("没有时间的回复（给了截止时间，无法确认按时，不计）",
+                  [f"{c.reply.where()}：{_line(c)}" for c in count.undated]))
+    lists.append(("被同一人后一票取代", [f"{c.reply.where()}：{_line(c)}（以 {by_author[c.reply.author].reply.where()} 为准）"
+                                   for c in count.superseded]))
+    lists.append(("没有的选项或名字（这一项不计）",
+                  [f"{p.reply.where()}：「{p.item}」{p.reason}" for p in count.problems if p.kind == "option"]))
+    lists.append(("格式认不出（这一项不计）",
+                  [f"{p.reply.where()}：「{p.item}」{p.reason}" for p in count.problems if p.kind == "format"]))
+    lists.append(("一项也读不出的投票（不计，也不取代之前的票）", [f"{c.reply.where()}：{_line(c)}" for c in count.unreadable]))
+    lists.append(("投给别的安价（别的章节，不计）", [f"{r.where()}：安价 {key}" for r, key in count.other_keys]))
+    for title, items in lists:
+        out.append(f"### {title}：{len(items)} 条" if items else f"### {title}：无")
+        if items:
+            out += [""] + [f"- {x}" for x in items]
+        out.append("")
+    out += ["### 计票规则", ""] + [f"- {x}" for x in RULES] + [""]
+    out += ["### 写入战役文件", ""]
+    for r in count.results:
+        where = ".".join(str(p) for p in (*b.root, *r.question.path))
+        if r.decided:
+            out.append(f"- {where} = {shown(r.question, r.value)}")
+        else:
+            out.append(f"- {where}：不写入（{r.how}）")
+    return "\n".join(out).rstrip() + "\n"
+
+
+__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table"]
