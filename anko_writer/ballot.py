@@ -78,6 +78,12 @@ class Question:
     """For ``tie == "keep"``: the value that stands if it is among the tied answers."""
     example: str = ""
     """The answer the reply line shows (default: the first option's first word)."""
+    item_key: str = ""
+    """For ``names`` and ``text``: each item of the answer is written as ``{item_key: item}`` (招募 →
+    ``[{"position": "闪击手"}]``); empty: the items themselves."""
+    separators: str = ""
+    """For list kinds: the characters that separate items (empty: :data:`SEPARATORS`; a notation that
+    itself holds a comma needs fewer)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -100,14 +106,16 @@ class Question:
             raise AnswerError("空答案")
         if self.kind == "choice":
             return self._choice(text)
-        items = [t.strip() for t in re.split(f"[{re.escape(SEPARATORS)}]", text) if t.strip()]
+        seps = self.separators or SEPARATORS
+        # items also lose the backquotes of a chapter's inline code readers copy (`X3 E5-G7`)
+        items = [t.strip().strip("`").strip() for t in re.split(f"[{re.escape(seps)}]", text)]
+        items = [t for t in items if t]
         if self.max_items and len(items) > self.max_items:
             raise AnswerError(f"最多 {self.max_items} 项，写了 {len(items)} 项")
-        if self.kind == "text":
-            return items
-        if self.kind == "names":
-            return [self._name(t) for t in items]
-        return [self._offer(t) for t in items]
+        if self.kind == "offers":
+            return [self._offer(t) for t in items]
+        values: list[Any] = items if self.kind == "text" else [self._name(t) for t in items]
+        return [{self.item_key: v} for v in values] if self.item_key else values
 
     def _choice(self, text: str) -> Any:
         """The option ``text`` names (a word, its letter, or the value itself)."""
@@ -157,6 +165,10 @@ class Question:
             out["keep"] = self.keep
         if self.example:
             out["example"] = self.example
+        if self.item_key:
+            out["item_key"] = self.item_key
+        if self.separators:
+            out["separators"] = self.separators
         return out
 
     @classmethod
@@ -166,7 +178,8 @@ class Question:
             return cls(label=str(rec["label"]), path=tuple(rec.get("path", ())), kind=str(rec.get("kind", "choice")),
                        options=tuple(Option(o["value"], tuple(o["words"])) for o in rec.get("options", ())),
                        names=tuple(rec.get("names", ())), max_items=int(rec.get("max_items", 0)),
-                       tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")))
+                       tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")),
+                       item_key=str(rec.get("item_key", "")), separators=str(rec.get("separators", "")))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
 
