@@ -84,6 +84,8 @@ class Question:
     separators: str = ""
     """For list kinds: the characters that separate items (empty: :data:`SEPARATORS`; a notation that
     itself holds a comma needs fewer)."""
+    nothing: str = ""
+    """For list kinds: a word that answers with an empty list (``无``: rest nobody), a neutral example."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -106,6 +108,8 @@ class Question:
             raise AnswerError("空答案")
         if self.kind == "choice":
             return self._choice(text)
+        if self.kind != "choice" and self.nothing and _fold(text) == _fold(self.nothing):
+            return []
         seps = self.separators or SEPARATORS
         # items also lose the backquotes of a chapter's inline code readers copy (`X3 E5-G7`)
         items = [t.strip().strip("`").strip() for t in re.split(f"[{re.escape(seps)}]", text)]
@@ -169,6 +173,8 @@ class Question:
             out["item_key"] = self.item_key
         if self.separators:
             out["separators"] = self.separators
+        if self.nothing:
+            out["nothing"] = self.nothing
         return out
 
     @classmethod
@@ -179,7 +185,8 @@ class Question:
                        options=tuple(Option(o["value"], tuple(o["words"])) for o in rec.get("options", ())),
                        names=tuple(rec.get("names", ())), max_items=int(rec.get("max_items", 0)),
                        tie=str(rec.get("tie", "fallback")), keep=rec.get("keep"), example=str(rec.get("example", "")),
-                       item_key=str(rec.get("item_key", "")), separators=str(rec.get("separators", "")))
+                       item_key=str(rec.get("item_key", "")), separators=str(rec.get("separators", "")),
+                       nothing=str(rec.get("nothing", "")))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
 
