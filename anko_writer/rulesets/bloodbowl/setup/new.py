@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ....ballot import DEADLINE
 from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
@@ -113,12 +114,14 @@ def campaign_text(title: str, seed: int, teams: list[Team]) -> str:
         f"seed: {seed}",
         "options:",
         "  reveal_delay: 1      # 封存的伤亡骰在几章之后揭晓（1 或 2）",
+        f"  vote_deadline: {DEADLINE}   # 安价的截止时间，写进每章的安价块（例：发帖后 48 小时）",
         *teams_yaml(teams[0].to_data(), [t.to_data() for t in teams[1:]]),
         "# 读者投票，按章节键 s<赛季>h<章>：第 r 轮上半场是 h(2r−1)，下半场是 h(2r)。",
         "# 没有投票的章节由 AI 教练代管，章节里会写明。例：",
         "#   s1h1: {plan: {style: cage, rerolls: ball_only, setup: balanced}}",
         "#   s1h2: {plan: {style: pass, blitz_first: 对方球员名}}",
         "#   s1h3: {lineup: [球员名, …], hire: [{position: 闪击手}], rest: [球员名]}",
+        "# 读者回帖的安价行（【安价 s1h3】打法：乙；…）由 anko-writer tally 计票后写在这里。",
         "decisions: {}",
     ]
     return "\n".join(lines) + "\n"
