@@ -1,5 +1,5 @@
-"""Blood Bowl chapters offer their votes in the core vote format (issue 16): each chapter's published vote record
-carries a ballot whose reply line the chapter prints verbatim; that line, read back the way ``anko-writer tally``
+"""Blood Bowl chapters (chapter 0 included) offer their votes in the core vote format (issue 16): each chapter's
+published vote record carries a ballot whose reply line the chapter prints verbatim; that line, read back the way ``anko-writer tally``
 reads replies and written at the ballot's root and paths, is a decision the real campaign schema accepts and the
 league plays."""
 
@@ -8,13 +8,14 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from anko_writer.ballot import DEADLINE, Ballot, read_votes
 from anko_writer.campaign import load_campaign
+from anko_writer.rulesets.bloodbowl import Bloodbowl
 from anko_writer.rulesets.bloodbowl.match.api import HalfInput
 from anko_writer.rulesets.bloodbowl.setup.schema import REROLLS, SETUPS, STYLES
-from tests.bloodbowl.conftest import run
+from tests.bloodbowl.conftest import SEED, run
 
 
 def put(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
@@ -24,9 +25,19 @@ def put(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
     data[path[-1]] = value
 
 
-def ballots(season_one: Path) -> list[tuple[str, dict[str, Any], Ballot]]:
-    """Each chapter of season 1: its Markdown, its published vote record, and the ballot in it."""
-    out = []
+def chapter0_vote() -> dict[str, Any]:
+    """Chapter 0's vote record as ``new`` built it for the test league (chapter 0 has no JSON beside it)."""
+    bb = Bloodbowl()
+    res = bb.resources(None)
+    made = bb.new_campaign({"team": "银鹰队", "race": "human", "coach": "老罗"}, int(SEED), res)
+    return cast(dict[str, Any], made.chapter0.results["vote"])
+
+
+def ballots(league: Path, season_one: Path) -> list[tuple[str, dict[str, Any], Ballot]]:
+    """Chapter 0 and each chapter of season 1: its Markdown, its vote record, and the ballot in it."""
+    vote0 = chapter0_vote()
+    out = [((league.parent / "league-chapter0.md").read_text(encoding="utf-8"), vote0,
+            Ballot.from_record(vote0["ballot"]))]
     for n in range(1, 11):
         vote = json.loads((season_one / f"s01/h{n:02d}.json").read_text(encoding="utf-8"))["vote"]
         md = (season_one / f"s01/h{n:02d}.md").read_text(encoding="utf-8")
@@ -44,8 +55,8 @@ def with_decisions(league: Path, tmp: Path, decisions: dict[str, Any]) -> Path:
     return camp
 
 
-def test_every_chapter_prints_its_ballots_reply_line(season_one: Path) -> None:
-    for md, vote, ballot in ballots(season_one):
+def test_every_chapter_prints_its_ballots_reply_line(league: Path, season_one: Path) -> None:
+    for md, vote, ballot in ballots(league, season_one):
         assert ballot.key == vote["key"] and ballot.root == ("decisions", vote["key"])
         assert f"```\n{ballot.reply_line()}\n```" in md
         assert f"截止 **{ballot.deadline}**" in md
@@ -60,7 +71,7 @@ def test_every_chapter_prints_its_ballots_reply_line(season_one: Path) -> None:
 def test_the_reply_lines_read_back_are_decisions_the_schema_accepts(league: Path, season_one: Path,
                                                                    tmp_path: Path) -> None:
     decisions: dict[str, Any] = {}
-    for _, vote, ballot in ballots(season_one):
+    for _, vote, ballot in ballots(league, season_one):
         (read,) = read_votes("顶！楼主加油\n" + ballot.reply_line(), ballot)
         assert read.problems == () and len(read.answers) == len(ballot.questions)
         for q, a in zip(ballot.questions, read.answers):
@@ -71,7 +82,7 @@ def test_the_reply_lines_read_back_are_decisions_the_schema_accepts(league: Path
         assert 0 < len(got["lineup"]) <= 11 and set(got["lineup"]) <= set(ballot.questions[4].names)
         if vote["prematch"]:
             assert got["rest"] == [] and got["hire"] == []
-    assert list(decisions) == [f"s1h{n}" for n in range(2, 11)] + ["s2h1"]
+    assert list(decisions) == [f"s1h{n}" for n in range(1, 11)] + ["s2h1"]
     data = load_campaign(with_decisions(league, tmp_path, decisions)).data
     assert data["decisions"]["s1h3"]["plan"]["style"] == "cage" and "hire" not in data["decisions"]["s1h4"]
 
@@ -80,7 +91,7 @@ def test_an_edited_reply_reaches_the_engine(league: Path, season_one: Path, tmp_
                                             recorded_halves: list[HalfInput]) -> None:
     """A reader's own answers in the reply line (a letter with its name, a name of theirs, a bench player, two
     positionals) are what the next chapter plays."""
-    _, vote, ballot = ballots(season_one)[1]
+    _, vote, ballot = ballots(league, season_one)[2]
     assert vote["key"] == "s1h3"
     target = ballot.questions[1].options[-1].value
     rested = vote["roster"][-1]["name"]

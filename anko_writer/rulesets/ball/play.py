@@ -4,6 +4,8 @@ A chapter (part ``n`` of game ``g``) holds the readers' turn and the AI's reply;
 DEF's opening turn, so their first chapter holds turns 1–3. A readers' turn plays the vote ``moves.g<g>t<n>``
 (parsed by the game's notation; an illegal or ambiguous move is a :class:`VoteError` that the campaign schema
 places at its line and key); a missing vote is played by the AI for the readers' side, and the chapter says so.
+Each chapter ends with the next vote as a ballot in the core vote format (:mod:`.votes`), its reply line filled
+with the plan the AI would play for the readers (one search serves the line and that fallback).
 The game ends at a touchdown or after the turn limit: the game's own (:func:`.game.api.turn_limit`, 40), or a
 shorter one the campaign sets; either way no touchdown by then means the defence held and DEF wins, as the
 game's :func:`.game.api.winner` says. Card mode comes from the campaign (``options.cards``) through
@@ -351,7 +353,8 @@ class Table:
     # --- the next vote ----------------------------------------------------------------------------------------
 
     def vote(self, part: int) -> Record:
-        """What readers may vote for chapter ``part``: counts by piece, examples, every legal first action."""
+        """What readers may vote for chapter ``part``: counts by piece, examples, every legal first action, and
+        the ballot (:mod:`.votes`) whose reply line is filled with the AI's plan for the readers' side."""
         by_piece: dict[str, list[str]] = {}
         for a, written in self.options():
             by_piece.setdefault(a.piece, []).append(written)
@@ -363,7 +366,7 @@ class Table:
         return {"key": key, "turn": self.pos.turn, "side": self.pos.to_move,
                 "pa": self.pos.pa, "pe": self.pos.pe.get(self.pos.to_move, 0), "cards": self.setup.cards,
                 "total": sum(len(ws) for ws in by_piece.values()), "pieces": pieces, "examples": examples,
-                "suggested": actions, "deadline": self.setup.deadline, "ballot": ballot.to_record()}
+                "deadline": self.setup.deadline, "ballot": ballot.to_record()}
 
 
 def action_record(a: Action, notation: str, before: Position, after: Position) -> Record:

@@ -70,8 +70,10 @@ class Bloodbowl(Ruleset):
                 "vote_ties": {rule: [label for label, tie in TIES.items() if tie == rule] for rule in ("die", "fallback")}}
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
-        """A league by visible dice: our team (``team``, ``race``, ``coach``) and five AI teams."""
-        text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources))
+        """A league by visible dice: our team (``team``, ``race``, ``coach``) and five AI teams; chapter 0
+        ends with the first half's vote."""
+        text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources),
+                                    make_cn(resources))
         return NewCampaign(FILENAME, text, chapter0)
 
     def parts(self, arc: int) -> int:

@@ -14,8 +14,12 @@ from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....schema import name_problem
+from ....seals import SealBook
 from ..league.rosters import Roster, Rosters
+from ..league.schedule import round_robin
+from ..league.season import World, next_vote
 from ..league.teams import LeagueData, Team, new_player, roll_name, squad_plan
+from ..league.votes import Words
 from ..match.api import TeamSheet
 from .state import flow, teams_yaml
 
@@ -66,8 +70,10 @@ def _checked_name(option: str, value: str) -> str:
     return value
 
 
-def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: LeagueData) -> tuple[str, Chapter]:
-    """The campaign text and chapter 0 for ``options`` (team, race, coach)."""
+def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: LeagueData,
+               words: Words | None = None) -> tuple[str, Chapter]:
+    """The campaign text and chapter 0 for ``options`` (team, race, coach); chapter 0 ends with the vote for
+    the first half (its choices named by ``words``, the glossary)."""
     if not rosters:
         raise AnkoError("rosters.yaml has no races")
     dice = Dice(seed)
@@ -102,6 +108,8 @@ def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: 
     results: Record = {"ruleset": "bloodbowl", "arc": 0, "part": 0, "title": title, "teams": teams,
                        "rolls": [r.to_json() for r in dice.log], "treasury": league.start["treasury"],
                        "rerolls": league.start["rerolls"]}
+    world = World(1, {t.name: t for t in built}, team_name, SealBook(arc_word="season"))
+    results["vote"] = next_vote(rosters, words, DEADLINE, world, 1, 0, round_robin([t.name for t in built]))
     return text, Chapter(0, 0, results, "chapter0.md.j2")
 
 
