@@ -6,6 +6,7 @@ moves). The line is filled with the AI's own plan, so copying it plays what the 
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ def with_moves(campaign: Path, tmp: Path, moves: dict[str, Any], deadline: str =
     return camp
 
 
+@cache
 def chapter0_vote() -> dict[str, Any]:
     """Chapter 0's vote record as ``new`` built it (chapter 0 has no JSON beside it): the real game's opening."""
     return opening(api, Setup("ATK"))["vote"]
@@ -111,10 +113,10 @@ def test_copying_the_line_plays_what_the_ai_would(campaign: Path, game_one: Path
     assert mine["after"] == ours["after"]
 
 
-def test_an_edited_line_and_the_deadline(campaign: Path, game_one: Path, tmp_path: Path) -> None:
+def test_an_edited_line_and_the_deadline(campaign: Path, tmp_path: Path) -> None:
     """A reader's own first move, copied from the chapter's list with its backquotes, is the vote; the campaign's
     deadline is the one the chapter and the rules post state."""
-    vote = json.loads((game_one / "g01/t02.json").read_text(encoding="utf-8"))["vote"]
+    vote = chapter0_vote()
     ballot = Ballot.from_record(vote["ballot"])
     move = vote["pieces"][-1]["moves"][-1]
     data: dict[str, Any] = {}

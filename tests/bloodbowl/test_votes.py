@@ -6,6 +6,7 @@ league plays."""
 from __future__ import annotations
 
 import json
+from functools import cache
 import shutil
 from pathlib import Path
 from typing import Any, cast
@@ -25,6 +26,7 @@ def put(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
     data[path[-1]] = value
 
 
+@cache
 def chapter0_vote() -> dict[str, Any]:
     """Chapter 0's vote record as ``new`` built it for the test league (chapter 0 has no JSON beside it)."""
     bb = Bloodbowl()
