@@ -93,6 +93,14 @@ class Question:
     """For list kinds: how the answers are counted (:data:`COUNTS`)."""
     offer_keys: tuple[str, str] = ("name", "amount")
     """For ``offers``: the keys an item is written with (the campaign's, e.g. ``("player", "offer")``)."""
+    item_key: str = ""
+    """For ``names`` and ``text``: each item of the answer is written as ``{item_key: item}`` (招募 →
+    ``[{"position": "闪击手"}]``); empty: the items themselves."""
+    separators: str = ""
+    """For list kinds: the characters that separate items (empty: :data:`SEPARATORS`; a notation that
+    itself holds a comma needs fewer)."""
+    nothing: str = ""
+    """For list kinds: a word that answers with an empty list (``无``: rest nobody), a neutral example."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -117,14 +125,18 @@ class Question:
             raise AnswerError("空答案")
         if self.kind == "choice":
             return self._choice(text)
-        items = [t.strip() for t in re.split(f"[{re.escape(SEPARATORS)}]", text) if t.strip()]
+        if self.kind != "choice" and self.nothing and _fold(text) == _fold(self.nothing):
+            return []
+        seps = self.separators or SEPARATORS
+        # items also lose the backquotes of a chapter's inline code readers copy (`X3 E5-G7`)
+        items = [t.strip().strip("`").strip() for t in re.split(f"[{re.escape(seps)}]", text)]
+        items = [t for t in items if t]
         if self.max_items and len(items) > self.max_items:
             raise AnswerError(f"最多 {self.max_items} 项，写了 {len(items)} 项")
-        if self.kind == "text":
-            return items
-        if self.kind == "names":
-            return [self._name(t) for t in items]
-        return [self._offer(t) for t in items]
+        if self.kind == "offers":
+            return [self._offer(t) for t in items]
+        values: list[Any] = items if self.kind == "text" else [self._name(t) for t in items]
+        return [{self.item_key: v} for v in values] if self.item_key else values
 
     def _choice(self, text: str) -> Any:
         """The option ``text`` names (a word, its letter, or the value itself)."""
@@ -180,6 +192,12 @@ class Question:
             out["count"] = self.count
         if self.offer_keys != ("name", "amount"):
             out["offer_keys"] = list(self.offer_keys)
+        if self.item_key:
+            out["item_key"] = self.item_key
+        if self.separators:
+            out["separators"] = self.separators
+        if self.nothing:
+            out["nothing"] = self.nothing
         return out
 
     @classmethod
@@ -193,7 +211,9 @@ class Question:
                        names=tuple(get.get("names", ())), max_items=int(get.get("max_items", 0)),
                        tie=str(get.get("tie", "fallback")), keep=get.get("keep"), example=str(get.get("example", "")),
                        count=str(get.get("count", "whole")),
-                       offer_keys=_pair(get.get("offer_keys", ("name", "amount"))))
+                       offer_keys=_pair(get.get("offer_keys", ("name", "amount"))),
+                       item_key=str(get.get("item_key", "")), separators=str(get.get("separators", "")),
+                       nothing=str(get.get("nothing", "")))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
 

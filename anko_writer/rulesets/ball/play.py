@@ -4,6 +4,8 @@ A chapter (part ``n`` of game ``g``) holds the readers' turn and the AI's reply;
 DEF's opening turn, so their first chapter holds turns 1–3. A readers' turn plays the vote ``moves.g<g>t<n>``
 (parsed by the game's notation; an illegal or ambiguous move is a :class:`VoteError` that the campaign schema
 places at its line and key); a missing vote is played by the AI for the readers' side, and the chapter says so.
+Each chapter ends with the next vote as a ballot in the core vote format (:mod:`.votes`), its reply line filled
+with the plan the AI would play for the readers (one search serves the line and that fallback).
 The game ends at a touchdown or after the turn limit: the game's own (:func:`.game.api.turn_limit`, 40), or a
 shorter one the campaign sets; either way no touchdown by then means the defence held and DEF wins, as the
 game's :func:`.game.api.winner` says. Card mode comes from the campaign (``options.cards``) through
@@ -17,11 +19,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ...ballot import DEADLINE
 from ...chapters import Record
 from ...errors import AnkoError
 from .board import SIDES, label
 from .game import api
 from .game.api import Action, IllegalMove, Position, Team
+from .votes import ball_ballot
 
 RECOVERY_KINDS = ("stand_up", "release")
 """Action kinds of the recovery phase."""
@@ -93,13 +97,15 @@ class Setup:
     games: int = 1
     moves: Mapping[str, Any] = field(default_factory=dict)
     """Votes keyed ``g<game>t<part>``: a list of moves, or ``{actions: [...], recovery: [...]}``."""
+    deadline: str = DEADLINE
+    """When a chapter's vote closes, as its vote block states it."""
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Setup:
         """The setup of a validated campaign."""
         opts = data.get("options", {})
         return cls(data["side"], bool(opts.get("cards", False)), int(opts.get("turn_limit", TURN_LIMIT)),
-                   int(opts.get("games", 1)), data.get("moves", {}))
+                   int(opts.get("games", 1)), data.get("moves", {}), str(opts.get("vote_deadline", DEADLINE)))
 
     @property
     def ai(self) -> Team:
@@ -132,11 +138,15 @@ class Table:
     def __init__(self, game: Game, setup: Setup, arc: int) -> None:
         self.game, self.setup, self.arc = game, setup, arc
         self.pos = game.standard_position(setup.cards)
+        self._planned: tuple[Position, tuple[list[Action], str]] | None = None
+        """The AI's last plan and the position it was made for (the vote's example is the plan the AI
+        then plays if nobody votes: one search for both)."""
 
     # --- a whole game -----------------------------------------------------------------------------------------
 
-    def play(self, last_part: int | None = None) -> GameStory:
-        """Chapters 1..``last_part`` (None: to the game's end)."""
+    def play(self, last_part: int | None = None, offer: bool = True) -> GameStory:
+        """Chapters 1..``last_part`` (None: to the game's end); ``offer``: each with the next vote (checking
+        a campaign's votes needs none)."""
         chapters: list[Record] = []
         end: Record | None = None
         part = 0
@@ -144,7 +154,7 @@ class Table:
             part += 1
             turns, end = self.chapter(part)
             chapters.append({"arc": self.arc, "part": part, "turns": turns, "end": end,
-                             "vote": None if end else self.vote(part + 1)})
+                             "vote": None if end or not offer else self.vote(part + 1)})
         return GameStory(self.arc, chapters, end)
 
     def chapter(self, part: int) -> tuple[list[Record], Record | None]:
@@ -202,8 +212,7 @@ class Table:
     def ai_turn(self, coach: str = "ai", fallback: str | None = None) -> Record:
         """The AI's turn (``fallback``: the readers' vote key it stands in for)."""
         before = self.pos
-        plan, reason = self.game.ai_plan(before)
-        plan = [a for a in plan if self.setup.cards or a.kind not in CARD_KINDS]
+        plan, reason = self.ai_plan(before)
         done: list[Record] = []
         recovered: list[Record] = []
         lost = 0
@@ -223,6 +232,37 @@ class Table:
         turn = self.turn_record(before, coach, fallback, done, recovered, lost)
         turn["reason"] = reason
         return turn
+
+    def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
+        """The AI's plan for ``pos`` (card actions only in card mode) and its sentence; searched once."""
+        if self._planned is None or self._planned[0] is not pos:
+            plan, reason = self.game.ai_plan(pos)
+            self._planned = (pos, ([a for a in plan if self.setup.cards or a.kind not in CARD_KINDS], reason))
+        return self._planned[1]
+
+    def suggestion(self) -> tuple[list[str], list[str] | None]:
+        """The AI's plan for the side to move, as notation: its actions, and its recovery tasks when the
+        recovery phase after those actions offers a choice (more than one legal task; else None). The
+        recovery example is the first legal task if the plan has none."""
+        pos = self.pos
+        actions: list[str] = []
+        recovery: list[str] = []
+        closed: Position | None = None
+        for a in self.ai_plan(pos)[0]:
+            if pos.touchdown or (a.kind not in RECOVERY_KINDS and pos.phase != "action"):
+                break
+            if a.kind in RECOVERY_KINDS and pos.phase == "action":
+                pos = closed = self.game.end_phase(pos)
+            (recovery if a.kind in RECOVERY_KINDS else actions).append(self.game.write(a, pos))
+            pos = self.game.apply(pos, a)
+        if pos.touchdown:
+            return actions, None
+        if closed is None:
+            closed = self.game.end_phase(pos) if pos.phase == "action" else pos
+        tasks = self.game.legal_actions(closed)
+        if len(tasks) < 2:
+            return actions, None
+        return actions, recovery or [self.game.write(tasks[0], closed)]
 
     def close_actions(self) -> int:
         """End the action phase; the action points left unused (lost)."""
@@ -313,15 +353,20 @@ class Table:
     # --- the next vote ----------------------------------------------------------------------------------------
 
     def vote(self, part: int) -> Record:
-        """What readers may vote for chapter ``part``: counts by piece, examples, every legal first action."""
+        """What readers may vote for chapter ``part``: counts by piece, examples, every legal first action, and
+        the ballot (:mod:`.votes`) whose reply line is filled with the AI's plan for the readers' side."""
         by_piece: dict[str, list[str]] = {}
         for a, written in self.options():
             by_piece.setdefault(a.piece, []).append(written)
         pieces = [{"piece": pid, "label": label(pid), "count": len(ws), "moves": ws} for pid, ws in by_piece.items()]
         examples = [p["moves"][0] for p in pieces][:4]  # type: ignore[index]
-        return {"key": vote_key(self.arc, part), "turn": self.pos.turn, "side": self.pos.to_move,
+        key = vote_key(self.arc, part)
+        actions, recovery = self.suggestion()
+        ballot = ball_ballot(key, self.setup.deadline, actions or [str(e) for e in examples[:1]], recovery)
+        return {"key": key, "turn": self.pos.turn, "side": self.pos.to_move,
                 "pa": self.pos.pa, "pe": self.pos.pe.get(self.pos.to_move, 0), "cards": self.setup.cards,
-                "total": sum(len(ws) for ws in by_piece.values()), "pieces": pieces, "examples": examples}
+                "total": sum(len(ws) for ws in by_piece.values()), "pieces": pieces, "examples": examples,
+                "deadline": self.setup.deadline, "ballot": ballot.to_record()}
 
 
 def action_record(a: Action, notation: str, before: Position, after: Position) -> Record:
@@ -459,9 +504,9 @@ def game_facts() -> dict[str, object]:
             "card_list": [{"key": k, "name": n, "cost": c} for k, (n, c) in api.cards().items()]}
 
 
-def play_game(game: Game, setup: Setup, arc: int, last_part: int | None = None) -> GameStory:
-    """Game ``arc`` of the campaign, chapters 1..``last_part`` (None: to its end)."""
-    return Table(game, setup, arc).play(last_part)
+def play_game(game: Game, setup: Setup, arc: int, last_part: int | None = None, offer: bool = True) -> GameStory:
+    """Game ``arc`` of the campaign, chapters 1..``last_part`` (None: to its end), with their votes (``offer``)."""
+    return Table(game, setup, arc).play(last_part, offer)
 
 
 def opening(game: Game, setup: Setup) -> Record:
@@ -483,7 +528,7 @@ def check_votes(game: Game, setup: Setup) -> None:
                 raise VoteError(("moves", key), f"the campaign plays {setup.games} game(s) (options.games)")
             voted[arc] = max(voted.get(arc, 0), part)
     for arc, last in sorted(voted.items()):
-        story = play_game(game, setup, arc, last)
+        story = play_game(game, setup, arc, last, offer=False)
         if story.end is not None and len(story.chapters) < last:
             ended = len(story.chapters)
             late = min((k for k in setup.moves if re.fullmatch(rf"g{arc}t(\d+)", k)

@@ -19,10 +19,12 @@ from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
 from ...seals import SealBook
+from ...ballot import DEADLINE
 from ...glossary import make_cn
 from .league.rosters import load_rosters
 from .league.season import PARTS, Season, World, play_season
 from .league.teams import load_league, team_from
+from .league.votes import TIES
 from .match import api
 from .setup.new import FILENAME, new_league
 from .setup.schema import campaign_schema
@@ -61,9 +63,17 @@ class Bloodbowl(Ruleset):
         """The campaign schema, its races from the rosters."""
         return campaign_schema(self.load_rosters(resources))
 
+    def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
+        """How votes are counted, as the chapters' ballots count them: the deadline and each tie rule's labels."""
+        deadline = (campaign.data.get("options") or {}).get("vote_deadline", DEADLINE)
+        return {"vote_deadline": deadline,
+                "vote_ties": {rule: [label for label, tie in TIES.items() if tie == rule] for rule in ("die", "fallback")}}
+
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
-        """A league by visible dice: our team (``team``, ``race``, ``coach``) and five AI teams."""
-        text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources))
+        """A league by visible dice: our team (``team``, ``race``, ``coach``) and five AI teams; chapter 0
+        ends with the first half's vote."""
+        text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources),
+                                    make_cn(resources))
         return NewCampaign(FILENAME, text, chapter0)
 
     def parts(self, arc: int) -> int:
@@ -98,7 +108,7 @@ class Bloodbowl(Ruleset):
             if s.outcome and "player" in s.outcome:
                 world.pending[str(s.outcome["player"])] = s.id
         where = campaign.path.name if hasattr(campaign, "path") else "campaign"
-        run = play_season(Season(data, rosters, league, type(self).play_half, where), world, last)
+        run = play_season(Season(data, rosters, league, type(self).play_half, where, make_cn(resources)), world, last)
         if last == PARTS:
             run.state_text = state_yaml(season, world.us.to_data(),
                                         [t.to_data() for n, t in teams.items() if n != world.ours],

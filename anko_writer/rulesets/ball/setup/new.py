@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 
+from ....ballot import DEADLINE
 from ....chapters import Chapter
 from ....errors import AnkoError
 from ..play import TURN_LIMIT, Game, Setup, game_facts, opening
@@ -37,12 +38,14 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         f"  cards: {'true' if cards else 'false'}     # 卡牌模式（PE）：true 开，false 关\n"
         f"  turn_limit: {TURN_LIMIT}   # 回合上限（双方回合合计，至多 {TURN_LIMIT}）；到时无人达阵，DEF 防守成功获胜\n"
         "  games: 1         # 本战役共几局，每局从标准阵型重新开始\n"
+        f"  vote_deadline: {DEADLINE}   # 安价的截止时间，写进每章的安价块（例：发帖后 48 小时）\n"
         "# 读者投票：键为 g<局>t<轮>，值为这一轮我方按顺序执行的行动（写法见序章与开帖），例如：\n"
         "#   g1t1: [\"X3 E5-G7\", \"O1 阻挡 F8\"]\n"
         "#   g1t2:\n"
         "#     actions: [\"X5 F6-G7\"]\n"
         "#     recovery: [\"扶起 X2 D4\"]     # 恢复阶段的选择（可省略，省略的由 AI 代选）\n"
-        "# 没有投票的一轮由 AI 代我方行动，章节里会写明。\n"
+        "# 没有投票的一轮由 AI 代我方行动，章节里会写明。读者回帖的安价行（【安价 g1t1】行动：…）由 anko-writer tally\n"
+        "# 计票后写在这里。\n"
         "moves: {}\n")
     setup = Setup(side, cards)  # type: ignore[arg-type]
     results = {"ruleset": "ball", "arc": 0, "part": 0, "title": title, "readers": side, "ai": setup.ai,

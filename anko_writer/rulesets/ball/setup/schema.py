@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ....ballot import DEADLINE
 from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str, show
 from ..play import TURN_LIMIT, Game, Setup, VoteError, check_votes
 
@@ -80,7 +81,11 @@ def campaign_schema(game: Callable[[], Game]) -> Node:
                                     "touchdown by then and DEF wins (the game's rule: the defence held)."),
             "games": Field(Int(min=1, max=MAX_GAMES), default=1,
                            doc="Games in the campaign (arcs), each from the standard formation."),
-        }), default={"cards": False, "turn_limit": TURN_LIMIT, "games": 1}, doc="Game options."),
+            "vote_deadline": Field(Str(), default=DEADLINE,
+                                   doc="When a chapter's vote closes, as its vote block states it (the tally "
+                                       "counts votes up to it)."),
+        }), default={"cards": False, "turn_limit": TURN_LIMIT, "games": 1, "vote_deadline": DEADLINE},
+            doc="Game options."),
         "moves": Field(
             DictOf(Str(pattern=KEY_PATTERN, pattern_doc="g<game>t<part>"),
                    Vote(doc="One chapter's vote: its moves in order (X3 E5-G7), or a mapping of actions and recovery.")),

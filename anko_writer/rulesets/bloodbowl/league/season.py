@@ -15,16 +15,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from ....ballot import DEADLINE, Ballot
 from ....chapters import Chapter, ChapterKey, Record, Run
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side, TeamSheet
-from .rosters import Rosters
+from .rosters import Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
 from .story import half_story
 from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire
+from .votes import Words, bloodbowl_ballot
 
 PlayHalf = Callable[[HalfInput, Dice], HalfResult]
 """The match engine's entry point (:func:`~..match.api.play_half`)."""
@@ -93,6 +95,8 @@ class Season:
     play_half: PlayHalf
     where: str = "campaign"
     """The campaign file's name, for errors about votes."""
+    words: Words | None = None
+    """The glossary's words (the ``cn`` filter) the vote's choices are written with; None: their keys."""
 
 
 def other(side: Side) -> Side:
@@ -269,22 +273,47 @@ def roster_view(w: World, team: Team) -> list[Record]:
 
 def vote_record(s: Season, w: World, season: int, part: int, schedule: list[list[Fixture]]) -> Record:
     """What the readers vote on at the end of chapter ``part``: the next half's plan; before a match
-    also the line-up, hiring and resting."""
+    also the line-up, hiring and resting; and its ballot (the reply line, the tie rules, the deadline)."""
+    deadline = str((s.data.get("options") or {}).get("vote_deadline", DEADLINE))
+    return next_vote(s.rosters, s.words, deadline, w, season, part, schedule)
+
+
+def next_vote(rosters: Rosters, words: Words | None, deadline: str, w: World, season: int, part: int,
+              schedule: list[list[Fixture]]) -> Record:
+    """:func:`vote_record` from its parts (chapter 0 asks for part 1's vote before any Season plays)."""
     nxt = part + 1
     next_season = nxt > PARTS
     key = f"s{season + 1}h1" if next_season else f"s{season}h{nxt}"
     rnd = 1 if next_season else (nxt + 1) // 2
     prematch = next_season or nxt % 2 == 1
     fx = None if next_season else next(f for f in schedule[rnd - 1] if f.has(w.ours))
-    roster = s.rosters[w.us.sheet.race]
+    roster = rosters[w.us.sheet.race]
     have = {pos.name: sum(1 for p in w.us.sheet.players if p.position == pos.name and (not p.dead or p.id in w.pending))
             for pos in roster.positions}
+    # next season's first opponent: round 1 of the same round robin (the state file keeps the league's order)
+    target = fx or next(f for f in schedule[0] if f.has(w.ours))
     return {"key": key, "prematch": prematch, "next_season": next_season, "round": rnd,
             "opponent": None if fx is None else (fx.away if fx.home == w.ours else fx.home),
             "home": None if fx is None else fx.home == w.ours,
             "roster": roster_view(w, w.us), "treasury": w.us.sheet.treasury,
             "positions": [{"key": p.key, "name": p.name, "cost": p.cost, "max": p.max, "have": have[p.name]}
-                          for p in roster.positions]}
+                          for p in roster.positions],
+            "deadline": deadline, "blitz_team": target.away if target.home == w.ours else target.home,
+            "ballot": _ballot(roster, words, w, key, deadline, prematch, target).to_record()}
+
+
+def _ballot(roster: Roster, words: Words | None, w: World, key: str, deadline: str, prematch: bool,
+            fx: Fixture) -> Ballot:
+    """The vote's ballot. Names a reader may write: the living players of ``fx``'s opponent for 先强袭; ours for
+    首发 and 轮休, but not those whose fate is still sealed (the next chapter may reveal them dead, and a vote
+    naming a dead player cannot be played). The examples: the opponent's and our AI coach's first picks."""
+    opp = w.teams[fx.away if fx.home == w.ours else fx.home]
+    ours = {p.id: p.name for p in w.us.sheet.players if not p.dead and p.id not in w.pending}
+    their = {p.id: p.name for p in opp.sheet.players if not p.dead}
+    blitz = next((their[i] for i in ai_lineup(opp) if i in their), next(iter(their.values()), ""))
+    return bloodbowl_ballot(key, deadline, words or (lambda k, section: k), list(their.values()), blitz,
+                            list(ours.values()), [ours[i] for i in ai_lineup(w.us) if i in ours], prematch,
+                            [pos.name for pos in roster.positions])
 
 
 def apply_reveal(w: World, outcome: Record | None) -> object:
@@ -517,4 +546,4 @@ def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
 
 
 __all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "mask_turn_rolls",
-           "part_of", "play_season", "public", "roster_view", "veil", "vote_record"]
+           "next_vote", "part_of", "play_season", "public", "roster_view", "veil", "vote_record"]

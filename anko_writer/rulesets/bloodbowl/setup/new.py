@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ....ballot import DEADLINE
 from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....schema import name_problem
+from ....seals import SealBook
 from ..league.rosters import Roster, Rosters
+from ..league.schedule import round_robin
+from ..league.season import World, next_vote
 from ..league.teams import LeagueData, Team, new_player, roll_name, squad_plan
+from ..league.votes import Words
 from ..match.api import TeamSheet
 from .state import flow, teams_yaml
 
@@ -65,8 +70,10 @@ def _checked_name(option: str, value: str) -> str:
     return value
 
 
-def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: LeagueData) -> tuple[str, Chapter]:
-    """The campaign text and chapter 0 for ``options`` (team, race, coach)."""
+def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: LeagueData,
+               words: Words | None = None) -> tuple[str, Chapter]:
+    """The campaign text and chapter 0 for ``options`` (team, race, coach); chapter 0 ends with the vote for
+    the first half (its choices named by ``words``, the glossary)."""
     if not rosters:
         raise AnkoError("rosters.yaml has no races")
     dice = Dice(seed)
@@ -101,6 +108,8 @@ def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: 
     results: Record = {"ruleset": "bloodbowl", "arc": 0, "part": 0, "title": title, "teams": teams,
                        "rolls": [r.to_json() for r in dice.log], "treasury": league.start["treasury"],
                        "rerolls": league.start["rerolls"]}
+    world = World(1, {t.name: t for t in built}, team_name, SealBook(arc_word="season"))
+    results["vote"] = next_vote(rosters, words, DEADLINE, world, 1, 0, round_robin([t.name for t in built]))
     return text, Chapter(0, 0, results, "chapter0.md.j2")
 
 
@@ -113,12 +122,14 @@ def campaign_text(title: str, seed: int, teams: list[Team]) -> str:
         f"seed: {seed}",
         "options:",
         "  reveal_delay: 1      # 封存的伤亡骰在几章之后揭晓（1 或 2）",
+        f"  vote_deadline: {DEADLINE}   # 安价的截止时间，写进每章的安价块（例：发帖后 48 小时）",
         *teams_yaml(teams[0].to_data(), [t.to_data() for t in teams[1:]]),
         "# 读者投票，按章节键 s<赛季>h<章>：第 r 轮上半场是 h(2r−1)，下半场是 h(2r)。",
         "# 没有投票的章节由 AI 教练代管，章节里会写明。例：",
         "#   s1h1: {plan: {style: cage, rerolls: ball_only, setup: balanced}}",
         "#   s1h2: {plan: {style: pass, blitz_first: 对方球员名}}",
         "#   s1h3: {lineup: [球员名, …], hire: [{position: 闪击手}], rest: [球员名]}",
+        "# 读者回帖的安价行（【安价 s1h3】打法：乙；…）由 anko-writer tally 计票后写在这里。",
         "decisions: {}",
     ]
     return "\n".join(lines) + "\n"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ....ballot import DEADLINE
 from ....schema import Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
 from ..league.rosters import Rosters
 
@@ -129,7 +130,10 @@ def campaign_schema(rosters: Rosters) -> Node:
             "reveal_delay": Field(Int(min=1, max=2), default=1,
                                   doc="Chapters before a sealed casualty roll is revealed (a casualty misses the "
                                       "next match either way, so two is the most that tells nothing early)."),
-        }), default={"reveal_delay": 1}, doc="Thread options."),
+            "vote_deadline": Field(Str(), default=DEADLINE,
+                                   doc="When a chapter's vote closes, as its vote block states it (the tally "
+                                       "counts votes up to it)."),
+        }), default={"reveal_delay": 1, "vote_deadline": DEADLINE}, doc="Thread options."),
         **team_fields(rosters),
         "decisions": Field(Check(DictOf(Str(pattern=KEY_PATTERN, pattern_doc="s<season>h<part>"), DECISION),
                                  _decisions_problem), default={},
