@@ -128,18 +128,19 @@ def run_city(city: str, replicate: int, seasons: int, host: str = "ai") -> dict[
     res = campaign.resources()
     player = _Host(rs, campaign, res, host == "careless")
     out: dict[str, Any] = {"city": city, "bands": [], "funds": [], "ranks": [], "stage": 0, "ending": "none",
-                           "kinds": Counter(), "season_bands": [], "stages": []}
+                           "kinds": Counter(), "season_bands": [], "stages": [], "chain": []}
     start = None
     for s in range(1, seasons + 1):
         run = player.season(s, start)
         months = [c for c in run.chapters if c.name is None]
         first = months[0].results["life"]["business"]["finances"]["funds"]
         out["season_bands"].append(months[0].results["life"]["business"]["finances"]["band"])
-        for ch in months:
-            out["bands"].append(ch.results["life"]["business"]["finances"]["band"])
-            out["stages"].append(ch.results["life"]["money"]["bankruptcy"]["stage"])
         end = run.chapters[-1].results["settlement"]
-        out["stages"].append(end["bankruptcy"]["stage"])
+        checks = [ch.results["life"]["money"]["bankruptcy"] for ch in months] + [end["bankruptcy"]]
+        out["bands"] += [ch.results["life"]["business"]["finances"]["band"] for ch in months]
+        out["stages"] += [c["stage"] for c in checks]
+        out["chain"] += [(c["season"], c["month"], c["balance"], c["event"], (c.get("emergency") or {}).get("outcome"))
+                         for c in checks if c["event"] != "none"]
         out["stage"] = max(out["stages"])
         out["funds"].append((first, end["season_money"]["balance"]))
         out["kinds"].update(end["season_money"]["by_kind"])
