@@ -14,8 +14,9 @@ in every window it bids for every listed player, the dearest first, at 120 % of 
 (Appendix D: sure to be accepted), never sells or releases, and every month it makes the owner spend on the
 club instead of giving money (facility upgrades, medical equipment, a consultant, staff courses: more
 maintenance and staff salaries, never the owner's transfer budget or private injection). The markets are
-read where a host reads them: the summer market from the previous season's ``state-end.yaml`` (the first
-season's from month 1's chapter), the winter market from the chapter before the window.
+read where a host reads them: the summer market from the previous season's ``state-end.yaml``, the winter
+market from the chapter before the window (the first season's summer market is only printed in month 1's
+own chapter; the careless host is let vote on it all the same).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ member's level, so the season's maintenance or staff salaries (finance.yaml), an
 OVERPAY_PERCENT = 120
 """The careless offer, in % of the listed value: transfers.yaml ``negotiation.sure_at`` (no die, no counter)."""
 ROUND_TO = 10_000
+"""Offers are whole multiples of this (transfers.yaml ``valuation.round_to``)."""
 
 
 def careless_buys(market: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -208,9 +210,10 @@ def report(runs: list[dict[str, Any]], tiers: dict[str, str], seasons: int, host
                 played += len(r["funds"])
         print(f"tier {tier} a season on average: " + ", ".join(f"{k} {v / played:+,.0f}" for k, v in kinds.most_common()))
     for band in FINISH:
-        xs = by_rank.get(band, [])
-        if xs:
-            print(f"league {band}: a season's funds change median {statistics.median(xs):+,.0f} P$ (n {len(xs)})")
+        changes = by_rank.get(band, [])
+        if changes:
+            print(f"league {band}: a season's funds change median {statistics.median(changes):+,.0f} P$ "
+                  f"(n {len(changes)})")
     rich_report(runs)
 
 
