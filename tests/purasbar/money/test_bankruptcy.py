@@ -21,7 +21,7 @@ RULES = TABLES.finance
 def test_designed_numbers() -> None:
     b = RULES.bankruptcy
     assert (b["warning_months"], b["emergency_months"], b["owner_base"], b["owner_wealth_divisor"]) == (3, 3, 20, 2)
-    assert (b["cushion"], b["fire_sale_per_point"]) == (300_000, 5_000)
+    assert (b["cushion"], b["fire_sale_per_point"]) == (300_000, 2_500)  # a fire sale: half a core's value
 
 
 def steps(balances: list[int], season: int = 1, month: int = 1) -> list[dict]:
@@ -135,9 +135,9 @@ def test_emergency_failure_sells_the_most_valuable_player() -> None:
     rec = emergency(d, "k", -250_000, 41, squad(), RULES)
     # 乙 and 丙 both total 30+30+45+30+60+50 = 245; the first listed goes
     assert (rec["success"], rec["outcome"], rec["player"], rec["player_total"]) == (False, "forced_sale", "乙", 245)
-    assert rec["amount"] == 245 * 5_000
+    assert rec["amount"] == 245 * 2_500
     led = Ledger(-250_000)
-    assert book_emergency(led, rec, 1, 5, RULES)[0]["kind"] == "forced_sale" and led.balance == 975_000
+    assert book_emergency(led, rec, 1, 5, RULES)[0]["kind"] == "forced_sale" and led.balance == 362_500
     d.fix(100)
     nobody = emergency(d, "k", -1, 0, [], RULES)
     assert (nobody["player"], nobody["amount"]) == (None, 0) and book_emergency(Ledger(-1), nobody, 1, 5, RULES) == []
@@ -180,7 +180,7 @@ def test_render_emergency(tmp_path: Path) -> None:
     assert "「1D100＝40」，需要 ≤ 40（20 + 财富 41 ÷ 2 取整 20）：**成功**！" in ok
     assert "= 550,000 P$" in ok
     sold = render_macro(tmp_path, "emergency(e)", e=emergency(d, "k", -250_000, 41, squad(), RULES))
-    assert "强制出售身价最高的乙（总能力 245），贱卖价 245 × 5,000 = 1,225,000 P$" in sold
+    assert "强制出售身价最高的乙（总能力 245），贱卖价 245 × 2,500 = 612,500 P$" in sold
     d.fix(100)
     nobody = emergency(d, "k", -1, 0, [], RULES)
     assert "阵中已没有可卖的球员" in render_macro(tmp_path, "emergency(e)", e=nobody)
