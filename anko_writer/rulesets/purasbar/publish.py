@@ -101,11 +101,12 @@ RECORDS = {"modifiers": MODIFIERS, "gate": GATE_FIELDS, "split": SPLIT_FIELDS, "
 MATCH_DROPPED = frozenset({"home_roll"})
 """Match keys left out: ``home_roll`` is month 1's ``prep.all_fixtures`` entry (and its roll, in month 1)."""
 
-CHAPTER_DROPPED = frozenset({"rest", "headlines"})
+CHAPTER_DROPPED = frozenset({"rest", "headlines", "stories"})
 """Top-level keys left out: ``rest``, our players' weekly recovery (before and after), follows from the
 line-ups' ``stamina_end`` and the designed rule (half §5.6's amount a week, ``season.matchday.rest``);
 ``headlines``, the month's notable events ranked for the title and opening paragraph, is derived from the
-rest of the record for the prose (:mod:`.season.headlines`)."""
+rest of the record for the prose (:mod:`.season.headlines`); ``stories``, the beats of each of our matches,
+follows from its attacks (:mod:`.season.story`)."""
 
 GATE_DROPPED = frozenset({"lines", "competition", "neutral", "home", "away", "crowd", "demand_percent", "sold_out",
                           "capacity_rule", "base_gross"})

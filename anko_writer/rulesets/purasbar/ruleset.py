@@ -38,6 +38,7 @@ from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state
 from .season import checkpoint
 from .season.settlement import settle
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
+from .season.story import stories
 
 if TYPE_CHECKING:
     from ...audit.plugin import AuditPlugin
@@ -346,6 +347,7 @@ class _Season:
         results = _month_record(world, month, played, rolls, data, reveals, self.book)
         results["achievements"] = month_achievements(world, results, tables)
         results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
+        results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
         public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
         self.chapters.append(Chapter(season, month, results, public_of=public_of))
 
