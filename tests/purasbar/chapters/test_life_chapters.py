@@ -334,7 +334,7 @@ def test_coach_decision_dice_and_conflict_formulas(chapters: Any) -> None:
         elif a and a.get("pick_roll"):
             assert dice(a["pick_roll"]) in part
         # the formation part of the phase follows the decision
-        assert part.index("首发按开帖里的规则挑人") > (part.index("- 教练方") if cf else 0)
+        assert part.index("本月阵型 **") > (part.index("- 教练方") if cf else 0)
     assert contests >= 4
 
 

@@ -8,7 +8,7 @@ score, winner, extra time and shoot-out, so the published JSON gives the same st
 >>> m = {"home": "甲", "away": "乙", "score": [2, 1], "winner": "甲", "extra_time": False, "penalties": None,
 ...      "attacks": [_goal(2, "乙", "丙"), _goal(4, "甲", "丁"), _goal(6, "甲", "丁", "DF")]}
 >>> [(b["kind"], b["side"]) for b in story(m, "甲")["beats"]]
-[('opener', 'them'), ('late_winner', 'us'), ('rare_defender', 'us'), ('comeback', 'us'), ('fulltime', 'us')]
+[('opener', 'them'), ('equaliser', 'us'), ('late_winner', 'us'), ('rare_defender', 'us'), ('comeback', 'us')]
 >>> [g["state"] for g in story(m, "甲")["goals"].values()]
 ['opener', 'equaliser', 'lead']
 """
@@ -130,7 +130,11 @@ def _verdict(m: Record, club: str, us: int, them: int) -> str:
 
 
 def story(m: Record, club: str) -> Story:
-    """The beats of one match's story, most telling first chosen, then told in match order."""
+    """The beats of one match's story: at most :data:`MAX_BEATS`, the most telling chosen, told in match order.
+
+    Always a verdict at the end: ``fulltime`` or, for a side that trailed and won without a shoot-out,
+    ``comeback`` (which states the final score). A lone late winning goal is told once, as ``late_winner``.
+    """
     goals = goal_states(m, club)
     attacks = m["attacks"]
     us, them = (m["score"][0], m["score"][1]) if m["home"] == club else (m["score"][1], m["score"][0])
@@ -183,18 +187,23 @@ def story(m: Record, club: str) -> Story:
         g = goals[decisive]
         cands.append((62, at(decisive), _beat("winner", g["side"], g["score"], player=shooter(decisive),
                                               minute=minute(decisive))))
-    if winner_side and trailed[winner_side] and (decisive is not None or m.get("penalties")):
-        cands.append((85, len(order) + 0.5, _beat("comeback", winner_side, [us, them], number=worst[winner_side])))
+    comeback = bool(winner_side and trailed[winner_side])
+    if comeback and not m.get("penalties"):  # the comeback sentence tells the final score too
+        cands.append((100, len(order) + 1.0, _beat("comeback", str(winner_side), [us, them],
+                                                   number=worst[str(winner_side)])))
+    elif comeback:
+        cands.append((85, len(order) + 0.5, _beat("comeback", str(winner_side), [us, them],
+                                                  number=worst[str(winner_side)])))
     equalisers = [i for i in order if goals[i]["state"] == "equaliser" and i != late_eq]
     if equalisers:
         i = equalisers[0]
-        cands.append((55, at(i), _beat("equaliser", goals[i]["side"], goals[i]["score"], player=shooter(i),
+        cands.append((75, at(i), _beat("equaliser", goals[i]["side"], goals[i]["score"], player=shooter(i),
                                        minute=minute(i))))
     changes = [i for i in order if goals[i]["state"] == "lead" and trailed[goals[i]["side"]]
                and i != decisive and any(j < i and goals[j]["state"] == "equaliser" for j in order)]
     if changes:
         i = changes[0]
-        cands.append((50, at(i), _beat("lead_change", goals[i]["side"], goals[i]["score"], player=shooter(i),
+        cands.append((72, at(i), _beat("lead_change", goals[i]["side"], goals[i]["score"], player=shooter(i),
                                        minute=minute(i))))
     tally: dict[tuple[str, str], list[int]] = {}
     for i in order:
@@ -224,8 +233,9 @@ def story(m: Record, club: str) -> Story:
     verdict = _verdict(m, club, us, them)
     side = "us" if verdict.startswith(("win", "pens_win")) else "them" if verdict.startswith(("loss", "pens_loss")) \
         else "level"
-    cands.append((100, len(order) + 1.0, _beat("fulltime", side, [us, them], verdict=verdict,
-                                               number=abs(us - them))))
+    if not (comeback and not m.get("penalties")):
+        cands.append((100, len(order) + 1.0, _beat("fulltime", side, [us, them], verdict=verdict,
+                                                   number=abs(us - them))))
     chosen = sorted(cands, key=lambda c: -c[0])[:MAX_BEATS]
     beats = [b for _, _, b in sorted(chosen, key=lambda c: c[1])]
     return {"beats": beats, "goals": goals, "halftime": half}
