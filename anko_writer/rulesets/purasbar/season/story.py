@@ -132,8 +132,8 @@ def _verdict(m: Record, club: str, us: int, them: int) -> str:
 def story(m: Record, club: str) -> Story:
     """The beats of one match's story: at most :data:`MAX_BEATS`, the most telling chosen, told in match order.
 
-    Always a verdict at the end: ``fulltime`` or, for a side that trailed and won without a shoot-out,
-    ``comeback`` (which states the final score). A lone late winning goal is told once, as ``late_winner``.
+    Always a verdict at the end: ``fulltime`` or, for a side that trailed and won in play (not on
+    penalties), ``comeback``, which states the final score. A lone late winning goal is told once, as ``late_winner``.
     """
     goals = goal_states(m, club)
     attacks = m["attacks"]
@@ -187,13 +187,11 @@ def story(m: Record, club: str) -> Story:
         g = goals[decisive]
         cands.append((62, at(decisive), _beat("winner", g["side"], g["score"], player=shooter(decisive),
                                               minute=minute(decisive))))
-    comeback = bool(winner_side and trailed[winner_side])
-    if comeback and not m.get("penalties"):  # the comeback sentence tells the final score too
+    # a side that trailed and won in play; a shoot-out's winner is told by the full-time line instead
+    comeback = bool(winner_side and trailed[winner_side] and not m.get("penalties"))
+    if comeback:  # the comeback sentence tells the final score too
         cands.append((100, len(order) + 1.0, _beat("comeback", str(winner_side), [us, them],
                                                    number=worst[str(winner_side)])))
-    elif comeback:
-        cands.append((85, len(order) + 0.5, _beat("comeback", str(winner_side), [us, them],
-                                                  number=worst[str(winner_side)])))
     equalisers = [i for i in order if goals[i]["state"] == "equaliser" and i != late_eq]
     if equalisers:
         i = equalisers[0]
@@ -233,7 +231,7 @@ def story(m: Record, club: str) -> Story:
     verdict = _verdict(m, club, us, them)
     side = "us" if verdict.startswith(("win", "pens_win")) else "them" if verdict.startswith(("loss", "pens_loss")) \
         else "level"
-    if not (comeback and not m.get("penalties")):
+    if not comeback:
         cands.append((100, len(order) + 1.0, _beat("fulltime", side, [us, them], verdict=verdict,
                                                    number=abs(us - them))))
     chosen = sorted(cands, key=lambda c: -c[0])[:MAX_BEATS]
