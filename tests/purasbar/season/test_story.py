@@ -79,10 +79,18 @@ def test_our_keepers_goal_is_rare_and_theirs_is_only_in_the_fold() -> None:
     m = _match((3, US, "门", "GK"), (4, THEM, "后", "DF"), (5, US, "卫", "DF"))
     st = story(m, US)
     kinds = _kinds(m)
-    assert ("rare_keeper", "us") in kinds and ("rare_defender", "us") not in kinds  # one rare sentence
+    # one rare sentence; the keeper's goal opened the scoring, so it only remarks on who scored
+    assert ("rare_keeper", "same_us") in kinds and not any(k == "rare_defender" for k, _ in kinds)
+    assert kinds[0] == ("opener", "us")
     assert next(b for b in st["beats"] if b["kind"] == "rare_keeper")["player"] == "门"
     assert [g["rare"] for g in st["goals"].values()] == ["keeper", "defender", "defender"]
     assert [g["side"] for g in st["goals"].values()] == ["us", "them", "us"]
+
+
+def test_a_rare_goal_no_other_sentence_tells_is_told_in_full() -> None:
+    m = _match((1, US, "甲", "FW"), (2, US, "卫", "DF"))
+    rare = next(b for b in story(m, US)["beats"] if b["kind"] == "rare_defender")
+    assert (rare["verdict"], rare["player"], rare["when"]) == ("us", "卫", "上半场中段")
 
 
 def test_a_goalless_draw() -> None:

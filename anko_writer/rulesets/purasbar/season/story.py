@@ -46,7 +46,8 @@ class Beat(TypedDict):
     side: str
     """``us`` or ``them``: whose beat it is (``level`` for a level half-time or a draw)."""
     verdict: str
-    """The phrase key's tail: the side, or for half-time and full-time the state (``lead_us``, ``win_big``…)."""
+    """The phrase key's tail: the side, or for half-time and full-time the state (``lead_us``, ``win_big``…),
+    or ``same_us`` for a rare goal another beat of the story already told."""
     player: str | None
     """The scorer the beat is about."""
     minute: str | None
@@ -236,6 +237,10 @@ def story(m: Record, club: str) -> Story:
                                                    number=abs(us - them))))
     chosen = sorted(cands, key=lambda c: -c[0])[:MAX_BEATS]
     beats = [b for _, _, b in sorted(chosen, key=lambda c: c[1])]
+    for b in beats:  # a rare goal another sentence already told (the opener, the winner) is only remarked on
+        if b["kind"].startswith("rare_") and any(o is not b and o["player"] == b["player"]
+                                                 and o["minute"] == b["minute"] for o in beats):
+            b["verdict"] = "same_" + b["side"]
     return {"beats": beats, "goals": goals, "halftime": half}
 
 
