@@ -87,6 +87,15 @@ def test_our_keepers_goal_is_rare_and_theirs_is_only_in_the_fold() -> None:
     assert [g["side"] for g in st["goals"].values()] == ["us", "them", "us"]
 
 
+def test_the_equaliser_told_is_the_one_the_winner_broke() -> None:
+    m = _match((1, US, "甲", "FW"), (2, THEM, "乙", "FW"), (4, THEM, "丙", "FW"), (5, US, "丁", "FW"),
+               (8, THEM, "戊", "FW"))
+    st = story(m, US)
+    eq = next(b for b in st["beats"] if b["kind"] == "equaliser")
+    assert (eq["player"], eq["side"], eq["score"]) == ("丁", "us", [2, 2])
+    assert [(b["kind"], b["verdict"]) for b in st["beats"]][-2:] == [("late_winner", "them"), ("comeback", "them")]
+
+
 def test_a_rare_goal_no_other_sentence_tells_is_told_in_full() -> None:
     m = _match((1, US, "甲", "FW"), (2, US, "卫", "DF"))
     rare = next(b for b in story(m, US)["beats"] if b["kind"] == "rare_defender")

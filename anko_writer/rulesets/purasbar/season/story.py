@@ -194,6 +194,8 @@ def story(m: Record, club: str) -> Story:
         cands.append((100, len(order) + 1.0, _beat("comeback", str(winner_side), [us, them],
                                                    number=worst[str(winner_side)])))
     equalisers = [i for i in order if goals[i]["state"] == "equaliser" and i != late_eq]
+    if decisive is not None and goals[decisive]["state"] == "lead":  # the level score the winner broke
+        equalisers = [i for i in equalisers if i < decisive][-1:] or equalisers
     if equalisers:
         i = equalisers[0]
         cands.append((75, at(i), _beat("equaliser", goals[i]["side"], goals[i]["score"], player=shooter(i),
