@@ -267,7 +267,24 @@ class Phraser:
 
     def phrase(self, event: str, /, *salt: Any, **variables: Any) -> str:
         """Pick a phrasing for ``event`` and render it with ``variables``."""
-        i = self.index(event, *salt)
+        return self._render(event, self.index(event, *salt), variables)
+
+    def nth(self, event: str, n: int, /, **variables: Any) -> str:
+        """The phrasing number ``n`` (modulo the bank's size) of ``event``, rendered with ``variables``: for
+        a sentence said once a chapter, ``n`` running with the month walks a season through the bank, so no
+        phrasing comes back before the bank is used up (a hash pick repeats sooner).
+
+        >>> p = Phraser({"intro": ["A", "B", "C"]})
+        >>> [p.nth("intro", month) for month in range(1, 5)]
+        ['B', 'C', 'A', 'B']
+        """
+        i = n % len(self._options(event))
+        self._used.setdefault(event, set()).add(i)
+        self._last[event] = i
+        return self._render(event, i, variables)
+
+    def _render(self, event: str, i: int, variables: Mapping[str, Any]) -> str:
+        """Phrasing ``i`` of ``event`` rendered with ``variables`` (plain text as it is)."""
         text = self._options(event)[i]
         if self.env is None or _PLAIN_TEXT.fullmatch(text):
             return text
@@ -859,7 +876,9 @@ def render_chapter(resources: Resources, template_name: str, context: Mapping[st
     and the ``phrase`` global is swapped per call, so render chapters one at a time (not from threads).
     """
     env = _shared_env(resources)
-    env.globals["phrase"] = Phraser(phrase_bank(resources), env).phrase
+    phraser = Phraser(phrase_bank(resources), env)
+    env.globals["phrase"] = phraser.phrase
+    env.globals["phrase_nth"] = phraser.nth
     token = _SEED.set(seed)
     try:
         text = _render_bounded(env, template_name, context)

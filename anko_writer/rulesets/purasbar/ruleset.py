@@ -42,6 +42,7 @@ from .season.settlement import settle
 from .season.cast import CoachState, Squad
 from .season.races import races, stakes_from
 from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
+from .season.story import stories
 
 if TYPE_CHECKING:
     from ...audit.plugin import AuditPlugin
@@ -386,6 +387,7 @@ class _Season:
         results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
         results["races"] = _races(results, tables)
         results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
+        results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
         public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
         self.chapters.append(Chapter(season, month, results, public_of=public_of))
 

@@ -699,8 +699,14 @@ def test_month_one_publishes_the_schedule(chapters: Any) -> None:
 def test_coach_decision_states_the_rules(chapters: Any) -> None:
     for month, (results, md) in chapters.items():
         part = section(md, "三、主教练决策")
-        assert "首发按开帖里的规则挑人" in part  # the rule itself is in the rules post (rules.md)
         choice = results["choice"]
+        # the rule itself is in the rules post (rules.md); month 1 spells out where, later months say the line
+        if month == 1:
+            assert f"首发按开帖里的规则挑人，体力低于换人线（{choice['sub_line']}）的球员轮休。" in part
+        else:
+            assert "首发按开帖里的规则挑人" not in part
+            line = next(x for x in part.splitlines() if "首发" in x)
+            assert re.search(rf"(?<!\d){choice['sub_line']}(?!\d)", line), line
         assert choice["source"] in ("coach", "tactics")
         if choice["source"] == "coach":
             assert choice["formation"] == choice["before"] and f"{choice['before']}" in part
@@ -712,7 +718,14 @@ def test_coach_decision_states_the_rules(chapters: Any) -> None:
             else:
                 assert "适应期「" not in part
         coach = results["choice"]["coach"]
-        assert f"固执 {coach['stubbornness']}" in part
+        # the profile decides an adaptation (7.2.2): said in month 1 and whenever one is rolled; the vote
+        # block repeats it every month
+        if month == 1 or choice["adaptation"]:
+            assert f"固执 {coach['stubbornness']}" in part
+        else:
+            assert "的档案：" not in part
+        if results["vote"]:
+            assert f"固执 {coach['stubbornness']}" in section(md, "下月安价")
 
 
 def test_vote_lists_four_formations_and_relations(chapters: Any) -> None:
