@@ -504,7 +504,8 @@ def tally(
 
     with _errors():
         c = load_campaign(campaign)
-        source, ballot = find_ballot(out_dir(c, out), chapter)
+        source, ballot = find_ballot(out_dir(c, out), chapter,
+                                     lambda: ruleset_registry.get(c.ruleset).opening_vote(c, c.resources()))
         lay, found = read_replies(replies, layout)
         deadline = parse_time(until) if until is not None else None
         count = count_votes(found, ballot, c.seed, deadline)

@@ -89,6 +89,12 @@ class Ruleset(ABC):
         the code that plays them (none by default)."""
         return {}
 
+    def opening_vote(self, campaign: Campaign, resources: Resources) -> Mapping[str, object] | None:
+        """The vote record chapter 0 ends with (the first chapter's 安价, with its ``ballot``), computed from the
+        campaign as it stands, so ``anko-writer tally`` can count it: chapter 0 has no JSON beside it. None: the
+        ruleset's chapter 0 asks for no vote."""
+        return None
+
     def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")

@@ -10,7 +10,7 @@ set is refused unless forced, and the file is replaced atomically.
 from __future__ import annotations
 
 import json
-from collections.abc import MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,10 @@ from ..errors import AnkoError, CampaignError
 from ..output import atomic_write
 from ..textfile import read_text
 from .count import Count, Result, shown
+
+
+OPENING = "第〇章（开帖的建队帖）"
+"""How the count names chapter 0 as the vote's source (it has no path under the output folder)."""
 
 
 class TallyError(AnkoError):
@@ -45,9 +49,11 @@ def _ballot_of(path: Path) -> Ballot | None:
         raise TallyError(f"{path}: {err}") from None
 
 
-def find_ballot(out: Path, chapter: str) -> tuple[str, Ballot]:
+def find_ballot(out: Path, chapter: str,
+                opening: Callable[[], Mapping[str, Any] | None] | None = None) -> tuple[str, Ballot]:
     """The vote ``chapter`` names under ``out``: a vote key (``s1m4``) or a chapter's path (``s01/m03``);
-    returns the chapter's path relative to ``out`` and its ballot."""
+    returns the chapter's path relative to ``out`` and its ballot. ``opening``: chapter 0's vote record (it has
+    no JSON), tried when no written chapter asks for the key."""
     if "/" in chapter or chapter.endswith((".json", ".md")):
         path = out / (chapter.removesuffix(".md").removesuffix(".json") + ".json")
         if not path.is_file():
@@ -65,6 +71,11 @@ def find_ballot(out: Path, chapter: str) -> tuple[str, Ballot]:
         ballot = _ballot_of(path)
         if ballot is not None and ballot.key.lower() == want:
             return path.relative_to(out).with_suffix(".md").as_posix(), ballot
+    first = opening() if opening is not None else None
+    if first is not None and isinstance(first.get("ballot"), dict):
+        ballot = Ballot.from_record(first["ballot"])
+        if ballot.key.lower() == want:
+            return OPENING, ballot
     found = [b.key for b in map(_ballot_of, (p for p in paths if '"ballot"' in read_text(p))) if b is not None]
     seen = f"; the votes there: {', '.join(found)}" if found else "; no chapter there asks for a vote yet"
     raise TallyError(f"--chapter {chapter}: no chapter under {out} asks for the vote 【安价 {chapter}】 (write "

@@ -137,3 +137,39 @@ def test_a_vote_that_breaks_the_campaign_is_refused(tmp_path: Path) -> None:
     else:
         raise AssertionError("an invalid vote was written")
     assert camp.read_bytes() == before
+
+
+def test_month_1s_vote_is_counted_from_chapter_0(tmp_path: Path) -> None:
+    """Chapter 0 has no JSON: the tally asks the ruleset for the vote it ends with (computed from the campaign as it
+    stands), which is the vote the shipped chapter 0 prints, and writes it like any other."""
+    camp = tmp_path / "recht.yaml"
+    shutil.copy(BUILT_IN, camp)
+    ballot = Ballot.from_record(_opening(camp)["ballot"])
+    assert ballot.key == "s1m1"
+    shipped = (BUILT_IN.parent / "recht-chapter0.md").read_text(encoding="utf-8")
+    assert f"```\n{ballot.reply_line()}\n```" in shipped
+    replies = tmp_path / "replies.txt"
+    replies.write_text("小明：【安价 s1m1】阵型：B；摊牌：是\n阿红：【安价 s1m1】阵型：b\n老王：【安价 s1m1】阵型：C\n",
+                       encoding="utf-8")
+    res = CliRunner().invoke(app, ["tally", str(camp), str(replies), "--chapter", "s1m1", "--write"])
+    assert res.exit_code == 0, res.output
+    assert "投票出自 第〇章" in res.output and "| B. 4 3 3 | 2 | 小明、阿红 |" in res.output
+    d = load_campaign(camp).data["decisions"]["s1m1"]
+    assert d == {"formation": "4 3 3", "conflict": True}
+
+
+def _opening(camp: Path) -> dict:  # type: ignore[type-arg]
+    """Chapter 0's vote record for the campaign at ``camp``."""
+    from anko_writer import ruleset as registry
+    c = load_campaign(camp)
+    return dict(registry.get(c.ruleset).opening_vote(c, c.resources()) or {})
+
+
+def test_the_shipped_chapter_0_is_what_new_makes_of_the_campaigns_seed(tmp_path: Path) -> None:
+    """``campaigns/recht-chapter0.md`` is not stale: ``new`` with the campaign's city and seed writes the shipped
+    campaign file and chapter 0 byte for byte."""
+    seed = load_campaign(BUILT_IN).seed
+    res = CliRunner().invoke(app, ["new", str(tmp_path / "recht"), "--city", "雷希特", "--seed", str(seed)])
+    assert res.exit_code == 0, res.output
+    for name in ("recht.yaml", "recht-chapter0.md"):
+        assert (tmp_path / "recht" / name).read_bytes() == (BUILT_IN.parent / name).read_bytes(), name

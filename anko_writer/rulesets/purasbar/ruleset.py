@@ -238,6 +238,11 @@ class Purasbar(Ruleset):
         made.chapter0.results["vote"] = _vote(_Season.begin(data, None, 1, resources).world, 0, data)
         return made
 
+    def opening_vote(self, campaign: Any, resources: Resources) -> dict[str, Any] | None:
+        """Month 1's vote, as chapter 0 ends with it (the season as the campaign starts it)."""
+        data = campaign.data
+        return _vote(_Season.begin(data, None, 1, resources).world, 0, data)
+
     def rules_context(self, campaign: Any, resources: Resources) -> Mapping[str, object]:
         """The 开帖's rule numbers (:mod:`.rules_post`)."""
         return {"rule": numbers()}
