@@ -101,14 +101,15 @@ RECORDS = {"modifiers": MODIFIERS, "gate": GATE_FIELDS, "split": SPLIT_FIELDS, "
 MATCH_DROPPED = frozenset({"home_roll"})
 """Match keys left out: ``home_roll`` is month 1's ``prep.all_fixtures`` entry (and its roll, in month 1)."""
 
-CHAPTER_DROPPED = frozenset({"rest", "headlines", "races", "stories"})
+CHAPTER_DROPPED = frozenset({"rest", "headlines", "races", "stories", "recap"})
 """Top-level keys left out: ``rest``, our players' weekly recovery (before and after), follows from the
 line-ups' ``stamina_end`` and the designed rule (half §5.6's amount a week, ``season.matchday.rest``);
 ``headlines``, the month's notable events ranked for the title and opening paragraph, is derived from the
 rest of the record for the prose (:mod:`.season.headlines`); ``races``, the table read as races, follows from
 ``standings`` and the prize, fans and morale tables (:mod:`.season.races`); ``stories``, the beats of each of
-our matches, follows from its attacks (:mod:`.season.story`). ``cast``, the month's people, stays: it
-remembers what earlier chapters' records hold (:mod:`.season.cast`)."""
+our matches, follows from its attacks (:mod:`.season.story`); ``recap``, the settlement's season paragraph,
+follows from the final table, month 12's cup and cast records and the season's money (:mod:`.season.recap`).
+``cast``, the month's people, stays: it remembers what earlier chapters' records hold (:mod:`.season.cast`)."""
 
 GATE_DROPPED = frozenset({"lines", "competition", "neutral", "home", "away", "crowd", "demand_percent", "sold_out",
                           "capacity_rule", "base_gross"})

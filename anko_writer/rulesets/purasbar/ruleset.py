@@ -38,6 +38,7 @@ from .transfers.transfers import summer_month
 from .setup.state import player_from
 from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
 from .season import checkpoint
+from .season.recap import recap
 from .season.settlement import settle
 from .season.cast import CoachState, Squad
 from .season.races import races, stakes_from
@@ -443,6 +444,10 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
                "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
+    last = chapters[-1].results if chapters else {}
+    results["recap"] = recap(rec["ranking"]["table"], world.ours.name,  # issue 15: the season in a paragraph
+                             last if last.get("month") == CUP_MONTH else None, (last.get("cast") or {}).get("scorer"),
+                             rec["season_money"]["net"], rec["season_money"]["balance"])
     if not ended:
         results["market_budget"] = window_budget(world, tables)  # the summer window's vote (issue 16)
         key = results["next_key"]
