@@ -1,4 +1,5 @@
-"""Folders the tests build once and then only read, shared by pytest-xdist's workers."""
+"""Folders the tests build once and then only read, shared by pytest-xdist's workers; what several rulesets'
+tests ask of a campaign file."""
 
 from __future__ import annotations
 
@@ -7,8 +8,12 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from anko_writer import ruleset as registry
+from anko_writer.campaign import load_campaign
 
 
 def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
@@ -26,3 +31,9 @@ def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[
             build(folder)
             done.touch()
     return folder
+
+
+def opening_vote(camp: Path) -> dict[str, Any]:
+    """Chapter 0's vote record for the campaign file ``camp`` as it stands (what ``anko-writer tally`` counts)."""
+    c = load_campaign(camp)
+    return dict(registry.get(c.ruleset).opening_vote(c, c.resources()) or {})

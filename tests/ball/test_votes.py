@@ -16,6 +16,7 @@ from anko_writer.rulesets.ball.game import api
 from anko_writer.rulesets.ball.play import Setup, opening
 from tests.ball.conftest import run
 from tests.ball.test_cli import copy
+from tests.shared import opening_vote
 
 
 FIRST = 5
@@ -131,3 +132,26 @@ def test_an_edited_line_and_the_deadline(campaign: Path, tmp_path: Path) -> None
     assert "截止 **周五晚上八点**" in (out / "g01/t01.md").read_text(encoding="utf-8")
     assert "截止 **周五晚上八点**" in (out / "rules.md").read_text(encoding="utf-8")
     assert json.loads((out / "g01/t01.json").read_text(encoding="utf-8"))["vote"]["ballot"]["deadline"] == "周五晚上八点"
+
+
+def test_tally_counts_chapter_0s_vote_as_the_campaign_stands(campaign: Path, tmp_path: Path) -> None:
+    """Chapter 0 has no JSON: the tally asks the ruleset for its vote, which is the one ``new`` put into chapter 0
+    (its reply line printed there verbatim) but for the campaign's deadline as it stands; the count is written
+    into the campaign, whose schema replays the moves."""
+    camp = with_moves(campaign, tmp_path, {}, "周五晚上八点")
+    vote, made = opening_vote(camp), chapter0_vote()
+    assert vote == {**made, "deadline": "周五晚上八点", "ballot": {**made["ballot"], "deadline": "周五晚上八点"}}
+    ballot = Ballot.from_record(vote["ballot"])
+    chapter0 = (campaign.parent / "ball-chapter0.md").read_text(encoding="utf-8")
+    assert ballot.key == "g1t1" and f"```\n{ballot.reply_line()}\n```" in chapter0
+    move, other = vote["pieces"][-1]["moves"][-1], vote["pieces"][0]["moves"][0]
+    replies = tmp_path / "replies.txt"
+    replies.write_text(f"小明：【安价 g1t1】行动：{move}\n阿红：【安价 g1t1】行动：{move}\n"
+                       f"老王：【安价 g1t1】行动：{other}\n", encoding="utf-8")
+    out = run("tally", camp, replies, "--chapter", "g1t1", "--write")
+    assert "投票出自 第〇章" in out and "周五晚上八点" in out
+    (voted,) = load_campaign(camp).data["moves"].values()
+    if ballot.questions[0].path == ():
+        assert voted == [move]
+    else:  # nobody voted 恢复: the AI recovers for the readers
+        assert voted["actions"] == [move] and not voted.get("recovery")

@@ -17,6 +17,7 @@ from anko_writer.rulesets.bloodbowl import Bloodbowl
 from anko_writer.rulesets.bloodbowl.match.api import HalfInput
 from anko_writer.rulesets.bloodbowl.setup.schema import REROLLS, SETUPS, STYLES
 from tests.bloodbowl.conftest import SEED, run
+from tests.shared import opening_vote
 
 
 def put(data: dict[str, Any], path: tuple[str | int, ...], value: Any) -> None:
@@ -134,3 +135,36 @@ def test_the_deadline_is_the_campaigns(league: Path, tmp_path: Path) -> None:
     assert vote["ballot"]["deadline"] == "周五晚上八点"
     assert "截止 **周五晚上八点**" in (out / "s01/h01.md").read_text(encoding="utf-8")
     assert "截止 **周五晚上八点**" in (out / "rules.md").read_text(encoding="utf-8")
+
+
+def test_tally_counts_chapter_0s_vote_as_the_campaign_stands(league: Path, tmp_path: Path) -> None:
+    """Chapter 0 has no JSON: the tally asks the ruleset for its vote, which is the one ``new`` put into chapter 0
+    (its reply line printed there verbatim) and follows the campaign when the host renames players; the count is
+    written into the campaign, which still validates."""
+    vote = opening_vote(league)
+    assert vote == chapter0_vote()
+    ballot = Ballot.from_record(vote["ballot"])
+    chapter0 = (league.parent / "league-chapter0.md").read_text(encoding="utf-8")
+    assert ballot.key == "s1h1" and f"```\n{ballot.reply_line()}\n```" in chapter0
+    style, blitz, _, setup = ballot.questions[:4]
+    ours, theirs = vote["roster"][0], blitz.example
+    camp = tmp_path / "league.yaml"
+    text = league.read_text(encoding="utf-8")
+    assert text.count(f'"name": "{theirs}"') == 1
+    ours_line = f'"id": "{ours["id"]}", "name": "{ours["name"]}"'
+    text = text.replace(ours_line, ours_line.replace(ours["name"], "新来的"))
+    camp.write_text(text.replace(f'"name": "{theirs}"', '"name": "对面的"'), encoding="utf-8")
+    renamed = Ballot.from_record(opening_vote(camp)["ballot"])
+    assert "新来的" in renamed.questions[4].names and ours["name"] not in renamed.questions[4].names
+    offered = [o.value for o in renamed.questions[1].options]
+    assert renamed.questions[1].example == "对面的" and theirs not in offered
+    chosen, third = style.options[1], setup.options[2]
+    replies = tmp_path / "replies.txt"
+    replies.write_text(f"小明：【安价 s1h1】打法：{chosen.words[0]}；先强袭：对面的；轮休：新来的\n"
+                       f"阿红：【安价 s1h1】打法：{chosen.words[1]}；站位：{third.words[0]}\n"
+                       f"老王：【安价 s1h1】打法：{style.options[2].words[0]}；先强袭：对面的\n", encoding="utf-8")
+    out = run("tally", camp, replies, "--chapter", "s1h1", "--write")
+    assert "投票出自 第〇章" in out
+    decided = load_campaign(camp).data["decisions"]["s1h1"]
+    assert decided == {"plan": {"style": chosen.value, "blitz_first": "对面的", "setup": third.value},
+                       "rest": ["新来的"]}

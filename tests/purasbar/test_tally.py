@@ -20,6 +20,7 @@ from anko_writer.rulesets.purasbar.setup.campaign_schema import decision
 from anko_writer.schema import validate
 from anko_writer.tally import count_votes, load_layout, split_replies, write_campaign
 from anko_writer.tally.campaign import TallyError
+from tests.shared import opening_vote
 from tests.util import RES
 
 BUILT_IN = Path(__file__).parents[2] / "campaigns" / "recht.yaml"
@@ -144,7 +145,7 @@ def test_month_1s_vote_is_counted_from_chapter_0(tmp_path: Path) -> None:
     stands), which is the vote the shipped chapter 0 prints, and writes it like any other."""
     camp = tmp_path / "recht.yaml"
     shutil.copy(BUILT_IN, camp)
-    ballot = Ballot.from_record(_opening(camp)["ballot"])
+    ballot = Ballot.from_record(opening_vote(camp)["ballot"])
     assert ballot.key == "s1m1"
     shipped = (BUILT_IN.parent / "recht-chapter0.md").read_text(encoding="utf-8")
     assert f"```\n{ballot.reply_line()}\n```" in shipped
@@ -156,13 +157,6 @@ def test_month_1s_vote_is_counted_from_chapter_0(tmp_path: Path) -> None:
     assert "投票出自 第〇章" in res.output and "| B. 4 3 3 | 2 | 小明、阿红 |" in res.output
     d = load_campaign(camp).data["decisions"]["s1m1"]
     assert d == {"formation": "4 3 3", "conflict": True}
-
-
-def _opening(camp: Path) -> dict:  # type: ignore[type-arg]
-    """Chapter 0's vote record for the campaign at ``camp``."""
-    from anko_writer import ruleset as registry
-    c = load_campaign(camp)
-    return dict(registry.get(c.ruleset).opening_vote(c, c.resources()) or {})
 
 
 def test_the_shipped_chapter_0_is_what_new_makes_of_the_campaigns_seed(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from ...glossary import with_glossary
 from . import board
 from .game import api
 from .game.ai import EXPLANATION
-from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, play_game
+from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
 
@@ -80,6 +80,12 @@ class Ball(Ruleset):
         """A commented campaign for ``side`` (and ``cards``, ``title``) and its chapter 0."""
         text, chapter0 = new_campaign(options, seed, type(self).game)
         return NewCampaign(FILENAME, text, chapter0)
+
+    def opening_vote(self, campaign: Campaign, resources: Resources) -> Mapping[str, object] | None:
+        """Game 1's first vote, as chapter 0 ends with it (after the AI's opening turn when the readers play ATK),
+        under the campaign's setup as it stands."""
+        vote: Record = opening(type(self).game, Setup.of(campaign.data))["vote"]
+        return vote
 
     def parts(self, arc: int) -> int:
         """Twenty chapters a game at most (the game's forty turns); a game that ends sooner has fewer."""

@@ -18,12 +18,10 @@ from ...info import Currency, NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
-from ...seals import SealBook
-from ...ballot import DEADLINE
 from ...glossary import make_cn
 from .league.rosters import load_rosters
-from .league.season import PARTS, Season, World, play_season
-from .league.teams import load_league, team_from
+from .league.season import PARTS, Season, league_world, opening_vote, play_season, vote_deadline
+from .league.teams import load_league
 from .league.votes import TIES
 from .match import api
 from .setup.new import FILENAME, new_league
@@ -65,8 +63,7 @@ class Bloodbowl(Ruleset):
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """How votes are counted, as the chapters' ballots count them: the deadline and each tie rule's labels."""
-        deadline = (campaign.data.get("options") or {}).get("vote_deadline", DEADLINE)
-        return {"vote_deadline": deadline,
+        return {"vote_deadline": vote_deadline(campaign.data),
                 "vote_ties": {rule: [label for label, tie in TIES.items() if tie == rule] for rule in ("die", "fallback")}}
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
@@ -75,6 +72,10 @@ class Bloodbowl(Ruleset):
         text, chapter0 = new_league(options, seed, self.load_rosters(resources), load_league(resources),
                                     make_cn(resources))
         return NewCampaign(FILENAME, text, chapter0)
+
+    def opening_vote(self, campaign: Campaign, resources: Resources) -> Mapping[str, object] | None:
+        """Season 1's first half's vote, as chapter 0 ends with it (the league as the campaign holds it)."""
+        return opening_vote(campaign.data, self.load_rosters(resources), make_cn(resources))
 
     def parts(self, arc: int) -> int:
         """Two halves for each of our five matches."""
@@ -100,13 +101,8 @@ class Bloodbowl(Ruleset):
                 resources: Resources) -> Run:
         """One season's chapters 1..last, and at its end the state text."""
         rosters, league = self.load_rosters(resources), load_league(resources)
-        teams = {data["team"]["name"]: team_from(data["team"], True)}
-        teams.update({t["name"]: team_from(t, False) for t in data["league"]})
-        book = SealBook.carried_in(data.get("seals", []), "season")
-        world = World(season, teams, data["team"]["name"], book)
-        for s in book.pending():
-            if s.outcome and "player" in s.outcome:
-                world.pending[str(s.outcome["player"])] = s.id
+        world = league_world(data, season)
+        teams, book = world.teams, world.book
         where = campaign.path.name if hasattr(campaign, "path") else "campaign"
         run = play_season(Season(data, rosters, league, type(self).play_half, where, make_cn(resources)), world, last)
         if last == PARTS:

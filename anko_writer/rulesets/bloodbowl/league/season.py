@@ -25,7 +25,7 @@ from .rosters import Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
 from .story import half_story
-from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire
+from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire, team_from
 from .votes import Words, bloodbowl_ballot
 
 PlayHalf = Callable[[HalfInput, Dice], HalfResult]
@@ -271,11 +271,35 @@ def roster_view(w: World, team: Team) -> list[Record]:
     return out
 
 
+def vote_deadline(data: Mapping[str, Any]) -> str:
+    """When the campaign's votes close, as each vote block states it (``options.vote_deadline``)."""
+    return str((data.get("options") or {}).get("vote_deadline", DEADLINE))
+
+
+def league_world(data: Mapping[str, Any], season: int) -> World:
+    """The league as ``data`` (the campaign, or a season's start) holds it before season ``season``'s first
+    chapter: every team in the league's order (ours first), the seals carried in and whose fate they hide."""
+    teams = {data["team"]["name"]: team_from(data["team"], True)}
+    teams.update({t["name"]: team_from(t, False) for t in data["league"]})
+    book = SealBook.carried_in(data.get("seals", []), "season")
+    world = World(season, teams, data["team"]["name"], book)
+    for sealed in book.pending():
+        if sealed.outcome and "player" in sealed.outcome:
+            world.pending[str(sealed.outcome["player"])] = sealed.id
+    return world
+
+
 def vote_record(s: Season, w: World, season: int, part: int, schedule: list[list[Fixture]]) -> Record:
     """What the readers vote on at the end of chapter ``part``: the next half's plan; before a match
     also the line-up, hiring and resting; and its ballot (the reply line, the tie rules, the deadline)."""
-    deadline = str((s.data.get("options") or {}).get("vote_deadline", DEADLINE))
-    return next_vote(s.rosters, s.words, deadline, w, season, part, schedule)
+    return next_vote(s.rosters, s.words, vote_deadline(s.data), w, season, part, schedule)
+
+
+def opening_vote(data: Mapping[str, Any], rosters: Rosters, words: Words | None) -> Record:
+    """The vote chapter 0 ends with (season 1's first half), from the campaign ``data`` as it stands: ``new``
+    builds chapter 0's with it, ``anko-writer tally`` counts it (chapter 0 has no JSON)."""
+    w = league_world(data, 1)
+    return next_vote(rosters, words, vote_deadline(data), w, 1, 0, round_robin(w.order()))
 
 
 def next_vote(rosters: Rosters, words: Words | None, deadline: str, w: World, season: int, part: int,
@@ -545,5 +569,6 @@ def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
             "treasury": w.us.sheet.treasury}
 
 
-__all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "mask_turn_rolls",
-           "next_vote", "part_of", "play_season", "public", "roster_view", "veil", "vote_record"]
+__all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "league_world",
+           "mask_turn_rolls", "next_vote", "opening_vote", "part_of", "play_season", "public", "roster_view", "veil",
+           "vote_deadline", "vote_record"]

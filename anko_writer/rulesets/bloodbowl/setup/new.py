@@ -14,10 +14,8 @@ from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....schema import name_problem
-from ....seals import SealBook
 from ..league.rosters import Roster, Rosters
-from ..league.schedule import round_robin
-from ..league.season import World, next_vote
+from ..league.season import opening_vote
 from ..league.teams import LeagueData, Team, new_player, roll_name, squad_plan
 from ..league.votes import Words
 from ..match.api import TeamSheet
@@ -104,17 +102,19 @@ def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: 
                       "name_roll": name_roll.to_json(), "race_roll": race_roll.to_json(),
                       "coach_roll": c_roll.to_json(), "races": [rosters[x].name for x in races], "players": players})
     title = f"{team_name}的血腥碗联赛"
-    text = campaign_text(title, seed, built)
+    ours_data, league_data = built[0].to_data(), [t.to_data() for t in built[1:]]
+    text = campaign_text(title, seed, ours_data, league_data)
     results: Record = {"ruleset": "bloodbowl", "arc": 0, "part": 0, "title": title, "teams": teams,
                        "rolls": [r.to_json() for r in dice.log], "treasury": league.start["treasury"],
                        "rerolls": league.start["rerolls"]}
-    world = World(1, {t.name: t for t in built}, team_name, SealBook(arc_word="season"))
-    results["vote"] = next_vote(rosters, words, DEADLINE, world, 1, 0, round_robin([t.name for t in built]))
+    # the vote from the teams and options as the campaign file holds them, so tally recomputes the same one
+    written = {"team": ours_data, "league": league_data, "options": {"vote_deadline": DEADLINE}}
+    results["vote"] = opening_vote(written, rosters, words)
     return text, Chapter(0, 0, results, "chapter0.md.j2")
 
 
-def campaign_text(title: str, seed: int, teams: list[Team]) -> str:
-    """The commented campaign file."""
+def campaign_text(title: str, seed: int, team: Record, league: Sequence[Record]) -> str:
+    """The commented campaign file: our ``team`` and the ``league``'s AI teams as their records."""
     lines = [
         "# 血腥碗联赛安科的战役文件（anko-writer new 生成）。种子请保密：所有骰子和隐藏骰的盐都由它推出。",
         f"title: {flow(title)}",
@@ -123,7 +123,7 @@ def campaign_text(title: str, seed: int, teams: list[Team]) -> str:
         "options:",
         "  reveal_delay: 1      # 封存的伤亡骰在几章之后揭晓（1 或 2）",
         f"  vote_deadline: {DEADLINE}   # 安价的截止时间，写进每章的安价块（例：发帖后 48 小时）",
-        *teams_yaml(teams[0].to_data(), [t.to_data() for t in teams[1:]]),
+        *teams_yaml(team, league),
         "# 读者投票，按章节键 s<赛季>h<章>：第 r 轮上半场是 h(2r−1)，下半场是 h(2r)。",
         "# 没有投票的章节由 AI 教练代管，章节里会写明。例：",
         "#   s1h1: {plan: {style: cage, rerolls: ball_only, setup: balanced}}",
