@@ -38,6 +38,19 @@ def builtin_dir(kind: str) -> Path:
     return inside if inside.is_dir() else here.parent / kind
 
 
+def shipped_or_file(kind: str, spec: str, what: str, error: type[InputError], names: list[str]) -> Path:
+    """The shipped ``kind`` file named ``spec`` (``profiles/nga.yaml`` for ``nga``), or ``spec`` itself when it is a
+    path to a ``*.yaml`` file; ``error`` names the shipped ``names`` when there is no such ``what``."""
+    path = Path(spec)
+    if path.suffix in (".yaml", ".yml"):
+        return path
+    path = builtin_dir(kind) / f"{spec}.yaml"
+    if not path.is_file():
+        raise error(Location(path), "", f"no {what} named {spec!r}; shipped: {', '.join(names)}, "
+                                        f"or give a {what.split()[-1]} file (*.yaml)")
+    return path
+
+
 class Resources:
     """The search path of one ruleset's templates and tables, campaign folder first."""
 

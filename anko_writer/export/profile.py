@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Location
-from ..resources import builtin_dir
+from ..resources import builtin_dir, shipped_or_file
 from ..schema import Enum, Field, Int, Map, Str, validate
 from ..yamlio import load_yaml
 
@@ -111,12 +111,7 @@ def shipped() -> list[str]:
 
 def load_profile(spec: str) -> Profile:
     """The profile named ``spec`` (shipped) or the profile file at path ``spec`` (``*.yaml``)."""
-    path = Path(spec)
-    if path.suffix not in (".yaml", ".yml"):
-        path = builtin_dir("profiles") / f"{spec}.yaml"
-        if not path.is_file():
-            raise ProfileError(Location(path), "", f"no forum profile named {spec!r}; shipped: "
-                               f"{', '.join(shipped())}, or give a profile file (*.yaml)")
+    path = shipped_or_file("profiles", spec, "forum profile", ProfileError, shipped())
     data = validate(load_yaml(path, ProfileError), SCHEMA, path, ProfileError)
     _check_templates(data, path)
     return Profile(**data, source=path)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError, Location
-from ..resources import builtin_dir
+from ..resources import builtin_dir, shipped_or_file
 from ..schema import Check, Field, List, Map, Str, validate
 from ..textfile import read_text
 from ..yamlio import load_yaml
@@ -113,12 +113,7 @@ def _compile(text: str) -> re.Pattern[str]:
 
 def load_layout(spec: str) -> Layout:
     """The shipped layout named ``spec``, or the layout file at path ``spec`` (``*.yaml``)."""
-    path = Path(spec)
-    if path.suffix not in (".yaml", ".yml"):
-        path = builtin_dir("layouts") / f"{spec}.yaml"
-        if not path.is_file():
-            raise LayoutError(Location(path), "", f"no forum layout named {spec!r}; shipped: "
-                              f"{', '.join(shipped())}, or give a layout file (*.yaml)")
+    path = shipped_or_file("layouts", spec, "forum layout", LayoutError, shipped())
     data = validate(load_yaml(path, LayoutError), SCHEMA, path, LayoutError)
     for i, h in enumerate(data["headers"]):
         if "(?P<author>" not in h:
