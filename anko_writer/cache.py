@@ -124,13 +124,20 @@ def store(path: Path | None, value: object, keep: int | None = None) -> None:
         except BaseException:
             os.unlink(tmp)
             raise
-        _prune(path.parent, MAX_ENTRIES if keep is None else keep)
+        n = _STORED[path.parent] = _STORED.get(path.parent, 0) + 1
+        if (n - 1) % PRUNE_EVERY == 0:  # a run that stores thousands of entries does not rescan them each time
+            _prune(path.parent, MAX_ENTRIES if keep is None else keep)
     except Exception:  # a read-only home, a full disk, an unpicklable value: run without the cache
         return
 
 
 MAX_ENTRIES = 400
 """The most entries kept per kind; the least recently written go first (a host's many campaign edits)."""
+PRUNE_EVERY = 64
+"""A process prunes a kind's folder at its first store and then every this many stores (so a folder may hold
+up to this many entries over its limit between two prunes)."""
+_STORED: dict[Path, int] = {}
+"""Stores per folder in this process."""
 
 
 def _prune(folder: Path, keep: int) -> None:

@@ -714,6 +714,9 @@ class TemplateCache(BytecodeCache):
 
     KIND = "jinja"
     """The cache folder's subfolder of compiled templates."""
+    KEEP = 6000
+    """Entries kept: every phrasing with Jinja syntax is compiled on its own, and the built-in phrase banks alone
+    hold some 2,000 of them (at 400, a season's run evicted what it had just stored and compiled every time)."""
 
     def __init__(self, stamp: str) -> None:
         self.stamp = stamp
@@ -741,7 +744,7 @@ class TemplateCache(BytecodeCache):
     def dump_bytecode(self, bucket: Bucket) -> None:
         """Store ``bucket``'s code (silently nothing when the cache cannot be written)."""
         data = bucket.bytecode_to_string()
-        cache.store(self._path(bucket), (hashlib.sha256(data).hexdigest(), data))
+        cache.store(self._path(bucket), (hashlib.sha256(data).hexdigest(), data), keep=self.KEEP)
 
 
 def env_stamp(env: jinja2.Environment) -> str:

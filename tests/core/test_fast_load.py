@@ -134,9 +134,35 @@ def test_an_error_is_never_cached(cache_dir: Path) -> None:
 def test_the_cache_keeps_at_most_max_entries(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The oldest entries go once a kind holds more than MAX_ENTRIES."""
     monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache, "PRUNE_EVERY", 1)
     for i in range(5):
         cache.cached("demo", [str(i)], lambda: i)
     assert len(list((cache_dir / "demo").glob("*.pickle"))) == 3
+
+
+def test_a_run_prunes_every_so_many_stores(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process prunes a kind at its first store and then every PRUNE_EVERY stores, never letting the folder
+    grow more than PRUNE_EVERY past the limit."""
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    monkeypatch.setattr(cache, "PRUNE_EVERY", 4)
+    monkeypatch.setattr(cache, "_STORED", {})
+    sizes = []
+    for i in range(9):
+        cache.cached("demo2", [str(i)], lambda: i)
+        sizes.append(len(list((cache_dir / "demo2").glob("*.pickle"))))
+    assert sizes == [1, 2, 3, 4, 3, 4, 5, 6, 3]
+
+
+def test_compiled_templates_keep_room_for_every_phrasing() -> None:
+    """The compiled-template cache keeps more entries than the built-in phrase banks hold phrasings with Jinja
+    syntax (each is compiled on its own), or a season's run would evict what it just stored."""
+    from anko_writer.render import TemplateCache
+    root = Path(__file__).parents[2] / "templates"
+    files = [p for p in root.rglob("*") if p.is_file()]
+    phrasings = sum(1 for p in files if p.name == "phrases.yaml"
+                    for line in p.read_text(encoding="utf-8").splitlines() if "{{" in line or "{%" in line)
+    assert phrasings > 1000  # the count is real
+    assert TemplateCache.KEEP > 2 * (phrasings + len(files))
 
 
 def test_an_edited_table_override_is_read_again(cache_dir: Path, tmp_path: Path) -> None:
