@@ -77,3 +77,27 @@ def test_the_settlement_opens_with_the_season_as_the_json_has_it(three: tuple[Pa
         assert f"{scorer['name']}" in para and f"{scorer['goals']} 球" in para, para
         sm = end["settlement"]["season_money"]
         assert money(abs(sm["net"])) in para and money(sm["balance"]) in para, para
+
+
+def test_the_opening_states_the_stakes_the_table_gives(three: tuple[Path, int]) -> None:
+    """A league month's opening ends with the stakes (matches left, the lead or the gap) when the rival sentence has
+    not already placed that club against us; every number in it is the final table's of that month."""
+    out, _ = three
+    told = 0
+    for path in sorted(out.glob("s*/m*.json")):
+        rec = expand(json.loads(path.read_text(encoding="utf-8")))
+        if rec["month"] >= 11:  # month 11 ends the league; month 12 is the cup
+            continue
+        table, club = rec["standings"], rec["club"]
+        left = 23 - table[0]["played"]
+        pts = {r["team"]: r["points"] for r in table}
+        rank = next(i for i, r in enumerate(table) if r["team"] == club)
+        gaps = {abs(pts[club] - r["points"]) for r in table[:max(rank, 2)]}
+        gaps.add(pts[club] - table[1]["points"] if rank == 0 else pts[table[rank - 1]["team"]] - pts[club])
+        opening = path.with_suffix(".md").read_text(encoding="utf-8").split("\n## ")[0]
+        for m in re.finditer(r"[^。！？\n]*\b(\d+) 轮[^。！？\n]*[。！？]", opening):
+            told += 1
+            assert int(m.group(1)) == left, (path, m.group(0))
+            stated = {int(x) for x in re.findall(r"(\d+) 分", m.group(0))}
+            assert stated <= gaps, (path, m.group(0), gaps)
+    assert told >= 10  # the stakes were told in most league months
