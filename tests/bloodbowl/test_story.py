@@ -15,6 +15,7 @@ from anko_writer.render import find_problems
 from anko_writer.rulesets.bloodbowl.league.story import headline_key, place
 from anko_writer.rulesets.bloodbowl.ruleset import INFO
 from tests.bloodbowl.conftest import run
+from tests.main_text import main_lines
 
 
 @pytest.fixture(scope="module")
@@ -36,25 +37,9 @@ def narrative(md: str) -> list[str]:
     """The story sentences of a chapter: prose paragraphs outside folds, code, tables, lists, headings and
     the vote, with the dice lines taken out."""
     out: list[str] = []
-    depth, fence, vote = 0, False, False
-    for line in md.splitlines():
-        if line.startswith("```"):
-            fence = not fence
-            continue
-        if fence:
-            continue
-        if line.startswith(":::: vote"):
-            vote = True
-        if vote:
-            continue
-        if line.startswith("::: fold"):
-            depth += 1
-            continue
-        if line.strip() == ":::":
-            depth -= 1
-            continue
-        if depth or not line.strip() or line.startswith(("#", "|", "- ", "〔")) or "字母，向" in line:
-            continue  # folds, headings, tables, lists, seals, a diagram's legend
+    for line in main_lines(md):
+        if not line.strip() or line.startswith(("#", "|", "- ", "〔")) or "字母，向" in line:
+            continue  # headings, tables, lists, seals, a diagram's legend
         text = re.sub(r"「[^」]*」", "", line)
         out += [s.strip() for s in re.split(r"[。！？]", text) if re.search(r"[\u4e00-\u9fff]", s)]
     return out

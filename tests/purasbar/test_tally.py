@@ -69,13 +69,19 @@ def _cli(*args: str) -> tuple[int, str, str]:
     return res.exit_code, res.stdout, res.stderr
 
 
-def test_the_month_cycle_post_replies_tally_write_next_month(three: tuple[Path, int], tmp_path: Path) -> None:
-    out3, _ = three
+def _after_month_3(three: tuple[Path, int], tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the built-in campaign and an output folder holding month 3's JSON, the chapter that asked for
+    s1m4's vote (taken from the session's three seasons)."""
     camp = tmp_path / "recht.yaml"
     shutil.copy(BUILT_IN, camp)
     out = tmp_path / "out"
     (out / "s01").mkdir(parents=True)
-    shutil.copy(out3 / "s01" / "m03.json", out / "s01")  # the chapter that asked for s1m4's vote
+    shutil.copy(three[0] / "s01" / "m03.json", out / "s01")
+    return camp, out
+
+
+def test_the_month_cycle_post_replies_tally_write_next_month(three: tuple[Path, int], tmp_path: Path) -> None:
+    camp, out = _after_month_3(three, tmp_path)
     before = camp.read_text(encoding="utf-8")
     args = ["tally", str(camp), str(REPLIES / "nga-s1m4.txt"), "--chapter", "s1m4", "--until", UNTIL, "--out", str(out)]
 
@@ -108,12 +114,7 @@ def test_the_month_cycle_post_replies_tally_write_next_month(three: tuple[Path, 
 
 
 def test_bad_input_is_one_error_line(three: tuple[Path, int], tmp_path: Path) -> None:
-    out3, _ = three
-    camp = tmp_path / "recht.yaml"
-    shutil.copy(BUILT_IN, camp)
-    out = tmp_path / "out"
-    (out / "s01").mkdir(parents=True)
-    shutil.copy(out3 / "s01" / "m03.json", out / "s01")
+    camp, out = _after_month_3(three, tmp_path)
     junk = tmp_path / "junk.txt"
     junk.write_text("随便写点什么\n没有楼层也没有冒号\n第三行\n", encoding="utf-8")
     code, _, stderr = _cli("tally", str(camp), str(junk), "--chapter", "s1m4", "--out", str(out))

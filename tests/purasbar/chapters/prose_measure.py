@@ -15,14 +15,19 @@ the forum (``【…】``, ``---``); the rest is split after 。！？ and senten
 from __future__ import annotations
 
 import re
+import sys
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
+if __package__ in (None, ""):  # run as a script: the repository's root holds the ``tests`` package
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+from tests.main_text import main_lines  # noqa: E402
+
 MIN_CHARS = 6
 """Shorter sentences (「好球！」) do not count."""
 
-_OPEN = re.compile(r"^:{3,}\s*\S")
 _LABEL = re.compile(r"^[-*\s]*\*\*[^*]+\*\*[：:]$")
 _SPLIT = re.compile(r"(?<=[。！？])")
 _FORMULA = re.compile(r"「[^」]*＝[^」]*」")
@@ -32,18 +37,9 @@ def narrative(md: str, *, with_digits: bool = True) -> list[str]:
     """The narrative sentences of one chapter, in order (``with_digits=False``: leave out sentences with a
     digit, as the first rough count did)."""
     out: list[str] = []
-    depth, code = 0, False
-    for line in md.splitlines():
+    for line in main_lines(md):
         s = line.strip()
-        if s.startswith("```"):
-            code = not code
-            continue
-        if code:
-            continue
-        if s.startswith(":::"):
-            depth = depth + 1 if _OPEN.match(s) else max(0, depth - 1)
-            continue
-        if depth or not s or s.startswith(("#", "|", "【", "---")) or _FORMULA.search(s) or _LABEL.match(s):
+        if not s or s.startswith(("#", "|", "【", "---")) or _FORMULA.search(s) or _LABEL.match(s):
             continue
         for sent in _SPLIT.split(s):
             sent = sent.strip().lstrip("-*> ").strip()
