@@ -30,6 +30,18 @@ from typing import Any
 
 DEADLINE = "下一帖发出之前"
 """When a vote closes unless the campaign's ``options.vote_deadline`` says otherwise (every ruleset)."""
+
+
+def deadline_of(campaign: Mapping[str, Any]) -> str:
+    """When a campaign's votes close, as every vote block states it: ``options.vote_deadline``, else
+    :data:`DEADLINE`.
+
+    >>> deadline_of({"options": {"vote_deadline": "发帖后 48 小时"}}), deadline_of({})
+    ('发帖后 48 小时', '下一帖发出之前')
+    """
+    return str((campaign.get("options") or {}).get("vote_deadline", DEADLINE))
+
+
 KINDS = ("choice", "names", "offers", "text")
 """What a question accepts: one of its options; a list of names (from ``names`` when given); a list of
 ``名字 金额`` pairs; free text lines (checked later by the campaign schema)."""
@@ -371,5 +383,5 @@ def labels(questions: Sequence[Question]) -> str:
     return "、".join(q.label for q in questions)
 
 
-__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "item_question", "Option", "Question", "SEPARATORS", "TIES",
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "deadline_of", "item_question", "Option", "Question", "SEPARATORS", "TIES",
            "TIE_TEXT", "Vote", "labels", "read_votes", "tie_text", "vote_keys"]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ...ballot import DEADLINE
+from ...ballot import DEADLINE, deadline_of
 from ...chapters import Record
 from ...errors import AnkoError
 from .board import SIDES, label
@@ -105,7 +105,7 @@ class Setup:
         """The setup of a validated campaign."""
         opts = data.get("options", {})
         return cls(data["side"], bool(opts.get("cards", False)), int(opts.get("turn_limit", TURN_LIMIT)),
-                   int(opts.get("games", 1)), data.get("moves", {}), str(opts.get("vote_deadline", DEADLINE)))
+                   int(opts.get("games", 1)), data.get("moves", {}), deadline_of(data))
 
     @property
     def ai(self) -> Team:

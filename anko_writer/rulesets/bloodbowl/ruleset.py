@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...ballot import deadline_of
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle
 from ...info import Currency, NewOption, RulesetInfo, Units
@@ -20,7 +21,7 @@ from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
 from ...glossary import make_cn
 from .league.rosters import load_rosters
-from .league.season import PARTS, Season, league_world, opening_vote, play_season, vote_deadline
+from .league.season import PARTS, Season, league_world, opening_vote, play_season
 from .league.teams import load_league
 from .league.votes import TIES
 from .match import api
@@ -63,7 +64,7 @@ class Bloodbowl(Ruleset):
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """How votes are counted, as the chapters' ballots count them: the deadline and each tie rule's labels."""
-        return {"vote_deadline": vote_deadline(campaign.data),
+        return {"vote_deadline": deadline_of(campaign.data),
                 "vote_ties": {rule: [label for label, tie in TIES.items() if tie == rule] for rule in ("die", "fallback")}}
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:

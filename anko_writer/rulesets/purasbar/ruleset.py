@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...ballot import deadline_of
 from ...chapters import ChapterKey
 from ...errors import AnkoError
 from ...info import Currency, NewOption, RulesetInfo
@@ -17,7 +18,7 @@ from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
 from ...hidden import mask_sealed
 from ...schema import Node, validate_text
 from ...seals import SealBook
-from .setup.campaign_schema import VOTE_DEADLINE, campaign_schema
+from .setup.campaign_schema import campaign_schema
 from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from .season.headlines import LEAGUE_ROUNDS
 from .competition.calendar import MONTHS as SEASON_MONTHS
@@ -91,18 +92,13 @@ def _coach(world: World) -> CoachState | None:
             "tier": life.tables.people.affinity_tier(owner_to).params["name"]}
 
 
-def _deadline(campaign: dict[str, Any]) -> str:
-    """When a vote closes, as the campaign sets it."""
-    return str(campaign.get("options", {}).get("vote_deadline", VOTE_DEADLINE))
-
-
 def _vote(world: World, month: int, campaign: dict[str, Any], window: bool = False) -> dict[str, Any] | None:
     """The next month's 安价 (none after month 12: the settlement asks for the summer window), with the
     deadline the campaign sets and its ballot (issue 16: the reply line and ``anko-writer tally`` read it);
     ``window``: the next month opens a transfer window whose market this chapter posts."""
     if month >= SEASON_MONTHS:
         return None
-    vote = {**next_vote(world, month), "deadline": _deadline(campaign)}
+    vote = {**next_vote(world, month), "deadline": deadline_of(campaign)}
     market = [p.name for p in world.market] if window else None
     vote["ballot"] = month_ballot(vote, [p.name for p in world.ours.players], market).to_record()
     return vote
@@ -451,7 +447,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
     if not ended:
         results["market_budget"] = window_budget(world, tables)  # the summer window's vote (issue 16)
         key = results["next_key"]
-        ballot = window_ballot(key, _deadline(data), [p.name for p in world.market],
+        ballot = window_ballot(key, deadline_of(data), [p.name for p in world.market],
                                [p.name for p in world.ours.players])
         results["vote"] = {"key": key, "deadline": ballot.deadline, "ballot": ballot.to_record()}
     return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",

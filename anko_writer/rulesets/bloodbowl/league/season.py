@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ....ballot import DEADLINE, Ballot
+from ....ballot import Ballot, deadline_of
 from ....chapters import Chapter, ChapterKey, Record, Run
 from ....dice import Dice, Roll
 from ....errors import AnkoError
@@ -271,11 +271,6 @@ def roster_view(w: World, team: Team) -> list[Record]:
     return out
 
 
-def vote_deadline(data: Mapping[str, Any]) -> str:
-    """When the campaign's votes close, as each vote block states it (``options.vote_deadline``)."""
-    return str((data.get("options") or {}).get("vote_deadline", DEADLINE))
-
-
 def league_world(data: Mapping[str, Any], season: int) -> World:
     """The league as ``data`` (the campaign, or a season's start) holds it before season ``season``'s first
     chapter: every team in the league's order (ours first), the seals carried in and whose fate they hide."""
@@ -292,14 +287,14 @@ def league_world(data: Mapping[str, Any], season: int) -> World:
 def vote_record(s: Season, w: World, season: int, part: int, schedule: list[list[Fixture]]) -> Record:
     """What the readers vote on at the end of chapter ``part``: the next half's plan; before a match
     also the line-up, hiring and resting; and its ballot (the reply line, the tie rules, the deadline)."""
-    return next_vote(s.rosters, s.words, vote_deadline(s.data), w, season, part, schedule)
+    return next_vote(s.rosters, s.words, deadline_of(s.data), w, season, part, schedule)
 
 
 def opening_vote(data: Mapping[str, Any], rosters: Rosters, words: Words | None) -> Record:
     """The vote chapter 0 ends with (season 1's first half), from the campaign ``data`` as it stands: ``new``
     builds chapter 0's with it, ``anko-writer tally`` counts it (chapter 0 has no JSON)."""
     w = league_world(data, 1)
-    return next_vote(rosters, words, vote_deadline(data), w, 1, 0, round_robin(w.order()))
+    return next_vote(rosters, words, deadline_of(data), w, 1, 0, round_robin(w.order()))
 
 
 def next_vote(rosters: Rosters, words: Words | None, deadline: str, w: World, season: int, part: int,
@@ -571,4 +566,4 @@ def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
 
 __all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "league_world",
            "mask_turn_rolls", "next_vote", "opening_vote", "part_of", "play_season", "public", "roster_view", "veil",
-           "vote_deadline", "vote_record"]
+           "vote_record"]
