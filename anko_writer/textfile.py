@@ -1,8 +1,13 @@
-"""Reading a host's text files: UTF-8 or one located error, never a traceback.
+"""Reading a host's text files: UTF-8 or one located error, never a traceback, never a hang.
 
 Every text file the tool reads (campaigns, state files, tables, templates, posted chapters, the
-manifest) goes through :func:`read_text`, so a file saved as GBK or holding a stray byte is reported
-the same way everywhere::
+manifest, replies, layouts, profiles) goes through :func:`read_bytes` (and :func:`read_text`), so
+
+- a FIFO, a device (``/dev/zero``), a socket or a folder is refused before it is read (no hang);
+- a file larger than :data:`MAX_BYTES` is refused without being read whole;
+- with ``within=FOLDER``, a path whose real location leaves that folder (a symbolic link to
+  ``/etc/passwd``) is refused without naming or reading its target;
+- a file saved as GBK or holding a stray byte is reported the same way everywhere::
 
     FILE: not UTF-8 text (byte 0xb7 at line 3)
 
@@ -16,9 +21,18 @@ anko_writer.errors.InputError: m01.md: not UTF-8 text (byte 0xb5 at line 1)
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 from .errors import InputError, Location
+
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest file the tool reads (64 MiB): a season's chapters are a few MiB; anything larger is
+refused before it is read, so a huge or endless file cannot exhaust memory."""
+
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
 
 
 def decode(data: bytes, path: Path | str, error: type[InputError] = InputError) -> str:
@@ -30,17 +44,75 @@ def decode(data: bytes, path: Path | str, error: type[InputError] = InputError) 
         raise error(Location(path), "", f"not UTF-8 text (byte 0x{data[err.start]:02x} at line {line})") from None
 
 
-def read_text(path: Path | str, error: type[InputError] = InputError) -> str:
-    """The file's text as UTF-8, or ``error`` located at ``path`` (missing, unreadable, not UTF-8)."""
+def inside(path: Path | str, folder: Path | str) -> bool:
+    """True when ``path``'s real location (every link followed) lies inside ``folder``'s.
+
+    >>> inside("/tmp/a/b.md", "/tmp/a"), inside("/tmp/a/../b.md", "/tmp/a")
+    (True, False)
+    """
+    real, root = os.path.realpath(path), os.path.realpath(folder)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _kind(mode: int) -> str | None:
+    """What a non-regular file is, in the words of the error; None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if stat.S_ISFIFO(mode):
+        return "is a pipe (FIFO), not a regular file"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "is a device, not a regular file"
+    if stat.S_ISSOCK(mode):
+        return "is a socket, not a regular file"
+    return "is not a regular file"
+
+
+def read_bytes(
+    path: Path | str,
+    error: type[InputError] = InputError,
+    *,
+    within: Path | str | None = None,
+    limit: int = MAX_BYTES,
+) -> bytes:
+    """The bytes of a regular file, or ``error`` located at ``path`` (missing, not regular, too large,
+    leaving ``within`` through a link, unreadable). Never blocks on a FIFO or reads a device."""
+    if within is not None and not inside(path, within):
+        raise error(Location(path), "", f"is a link that leaves {within}; not read")
     try:
-        data = Path(path).read_bytes()
+        st = os.stat(path)
     except FileNotFoundError:
         raise error(Location(path), "", "file not found") from None
-    except IsADirectoryError:
-        raise error(Location(path), "", "is a folder, not a file") from None
     except OSError as err:
         raise error(Location(path), "", f"cannot read file: {err.strerror or err}") from None
-    return decode(data, path, error)
+    kind = _kind(st.st_mode)
+    if kind:
+        raise error(Location(path), "", kind)
+    try:
+        # O_NONBLOCK: a path swapped for a FIFO between stat and open cannot block the open.
+        fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
+    except OSError as err:
+        raise error(Location(path), "", f"cannot read file: {err.strerror or err}") from None
+    with os.fdopen(fd, "rb") as fh:
+        kind = _kind(os.fstat(fd).st_mode)
+        if kind:
+            raise error(Location(path), "", kind)
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise error(Location(path), "", f"file too large (over {limit // (1024 * 1024)} MiB); not read")
+    return data
 
 
-__all__ = ["decode", "read_text"]
+def read_text(
+    path: Path | str,
+    error: type[InputError] = InputError,
+    *,
+    within: Path | str | None = None,
+    limit: int = MAX_BYTES,
+) -> str:
+    """The file's text as UTF-8, or ``error`` located at ``path`` (see :func:`read_bytes`; not UTF-8)."""
+    return decode(read_bytes(path, error, within=within, limit=limit), path, error)
+
+
+__all__ = ["MAX_BYTES", "decode", "inside", "read_bytes", "read_text"]
