@@ -10,15 +10,19 @@ A file that exists but is missing from the manifest, or whose content no longer 
 hash, was edited by hand (or not made by us); :func:`write_files` refuses to overwrite it unless
 ``force`` is given, and in that case writes nothing at all.
 
-Crashes and concurrent runs lose nothing. A run holds :func:`locked` (``flock`` on
-``OUT/.anko-writer.lock``, which holds its pid): a second run on the same OUT is refused at once, and
-a dead run's lock is released by the kernel. :func:`write_files` stages every changed file and the new
+Crashes and concurrent runs lose nothing. A run holds :func:`locked` (a :mod:`filelock` lock on
+``OUT/.anko-writer.lock``, which holds its pid where the system allows): a second run on the same OUT
+is refused at once, and a dead run's lock is released by the system. :func:`write_files` stages every changed file and the new
 manifest in ``OUT/.anko-stage-<hex>/`` (fsynced), then writes the stage's journal
 ``.anko-commit.json`` and only then moves everything into place with ``os.replace``, the manifest
 last. Killed before the journal exists, a run changed nothing in OUT; killed after, the next run
 finishes the moves (:func:`recover`, run on taking the lock) before it looks at anything, so no run
-ever sees half a commit. Stale stages and ``atomic_write`` temp files are removed then too. No path
-below OUT may be a symbolic link: the tool never reads or writes through one.
+ever sees half a commit. Files an export re-cut no longer has are removed by the same journal, so a
+kill cannot leave them behind. Stale stages and ``atomic_write`` temp files are removed then too. No
+path below OUT may be a symbolic link: the tool never reads or writes through one.
+
+:func:`atomic_write` (the campaign file, ``new``, reports) keeps the replaced file's mode and, where
+the system lets it, its owner; a symbolic link is written through, to the file it names.
 
 >>> chapter_paths(1, 3)
 ('s01/m03.md', 's01/m03.json')
@@ -34,7 +38,6 @@ below OUT may be a symbolic link: the tool never reads or writes through one.
 from __future__ import annotations
 
 import errno
-import fcntl
 import hashlib
 import json
 import os
@@ -42,15 +45,19 @@ import re
 import secrets
 import shutil
 import signal
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__, textfile
 from .chapters import DEFAULT_STYLE, ChapterKey
 from .errors import InputError, OutputError
+
+if TYPE_CHECKING:  # filelock is imported when a lock is taken (it costs ~15 ms, which --version need not pay)
+    import filelock
 
 MANIFEST = "manifest.json"
 """The manifest's file name, directly under the output directory."""
@@ -168,16 +175,42 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def _keep_owner_and_mode(tmp: Path, old: os.stat_result | None) -> None:
+    """Give ``tmp`` the owner (where the system allows) and the permission bits of the file it replaces."""
+    if old is None:
+        return
+    if hasattr(os, "chown") and (old.st_uid, old.st_gid) != (os.stat(tmp).st_uid, os.stat(tmp).st_gid):
+        try:
+            os.chown(tmp, old.st_uid, old.st_gid)
+        except OSError:
+            pass  # only root may give a file away; the mode below still holds
+    os.chmod(tmp, stat.S_IMODE(old.st_mode))
+
+
 def _write_bytes(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temp file beside ``path``, fsync, then ``os.replace`` it into place."""
+    """Write ``data`` to a temp file beside ``path``, fsync, then ``os.replace`` it into place.
+
+    A link is written through (its target is replaced, the link stays); the replaced file's mode and
+    owner are kept (a ``0600`` campaign holding its seed stays ``0600``).
+    """
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
+    try:
+        old: os.stat_result | None = os.stat(path)
+    except FileNotFoundError:
+        old = None
+    if old is not None and not stat.S_ISREG(old.st_mode):
+        raise OSError(errno.EISDIR, "exists and is not a regular file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                     0o600 if old is not None else 0o666)
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        _keep_owner_and_mode(tmp, old)
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -185,7 +218,8 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def atomic_write(path: Path, data: str) -> None:
-    """Replace ``path`` with ``data`` (UTF-8, ``\\n`` newlines) so readers never see half a file."""
+    """Replace ``path`` with ``data`` (UTF-8, ``\\n`` newlines) so readers never see half a file; its mode and
+    owner are kept, and a link is written through to its target."""
     try:
         _write_bytes(Path(path), _encode(data))
     except OSError as e:
@@ -337,7 +371,7 @@ def locked(out: Path) -> Iterator[Path]:
         return
     created = _make_out(out)
     try:
-        fd = _acquire(out)
+        lock = _acquire(out)
         try:
             _held[key] = 1
             recover(out)
@@ -345,7 +379,7 @@ def locked(out: Path) -> Iterator[Path]:
             yield out
         finally:
             del _held[key]
-            _release(out, fd)
+            _release(out, lock)
     finally:
         _remove_empty(created)
 
@@ -375,58 +409,79 @@ def _remove_empty(folders: list[Path]) -> None:
             return
 
 
-def _acquire(out: Path) -> int:
-    """Open and ``flock`` ``OUT/.anko-writer.lock`` without waiting; write our pid into it."""
+def _acquire(out: Path) -> filelock.BaseFileLock:
+    """Take ``OUT/.anko-writer.lock`` without waiting (:mod:`filelock`: ``flock`` or Windows' own lock);
+    write our pid into it where the system allows (Windows keeps a locked file closed to others)."""
+    import filelock
+
     path = out / LOCK
-    while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
-        except OSError as e:
-            _refuse_link(path)
-            raise OutputError(f"{path}: cannot open the lock file: {_why(e)}") from e
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as e:
-            pid = _holder(fd)
-            os.close(fd)
-            if e.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                raise OutputError(f"{path}: cannot lock: {_why(e)}") from e
-            who = f"another anko-writer run (pid {pid})" if pid else "another anko-writer run"
-            raise OutputError(f"{out}: {who} is writing here; wait for it to finish") from None
-        if _same_file(fd, path):  # not unlinked by the previous holder between our open and flock
-            break
-        os.close(fd)
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
-    return fd
-
-
-def _holder(fd: int) -> int | None:
-    """The pid written in an open lock file, if it holds one."""
+    _refuse_link(path)
+    lock = filelock.FileLock(str(path), timeout=0, thread_local=False)
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        lock.acquire()
+    except filelock.Timeout:
+        pid = _holder(path)
+        who = f"another anko-writer run (pid {pid})" if pid else "another anko-writer run"
+        raise OutputError(f"{out}: {who} is writing here; wait for it to finish") from None
+    except OSError as e:
+        _refuse_link(path)
+        raise OutputError(f"{path}: cannot open the lock file: {_why(e)}") from e
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        try:
+            os.write(fd, f"{os.getpid()}\n".encode())
+        finally:
+            os.close(fd)
     except OSError:
+        pass  # the pid only makes the message friendlier
+    return lock
+
+
+def _holder(path: Path) -> int | None:
+    """The pid written in a lock file, if it holds one (and may be read)."""
+    try:
+        text = textfile.read_bytes(path, limit=64).decode("ascii", "replace").strip()
+    except InputError:
         return None
     return int(text) if text.isdigit() else None
 
 
-def _same_file(fd: int, path: Path) -> bool:
-    """Whether ``path`` still names the file open as ``fd``."""
-    try:
-        st = os.stat(path, follow_symlinks=False)
-    except FileNotFoundError:
-        return False
-    own = os.fstat(fd)
-    return (st.st_dev, st.st_ino) == (own.st_dev, own.st_ino)
-
-
-def _release(out: Path, fd: int) -> None:
-    """Remove the lock file while still holding it, then let go (a waiting run re-checks the inode)."""
+def _release(out: Path, lock: filelock.BaseFileLock) -> None:
+    """Remove the lock file while still holding it, then let go (filelock re-checks that the file it
+    locked is still the lock file, so a run that opened the removed file tries again)."""
     try:
         (out / LOCK).unlink(missing_ok=True)
     except OSError:
-        pass
-    os.close(fd)
+        pass  # Windows cannot remove an open file; filelock removes it on release there
+    lock.release()
+
+
+@contextmanager
+def locked_file(path: Path, wait: float = 60.0) -> Iterator[Path]:
+    """Hold an exclusive lock on the file ``path`` for a read-modify-write (``tally --write`` on the campaign);
+    yields the file's real path (a link followed), beside which ``.NAME.lock`` is held.
+
+    Another holder is waited for up to ``wait`` seconds, then OutputError; the lock file is removed after.
+    """
+    import filelock
+
+    real = Path(os.path.realpath(path))
+    lock_path = real.with_name(f".{real.name}.lock")
+    lock = filelock.FileLock(str(lock_path), timeout=wait, thread_local=False)
+    try:
+        lock.acquire()
+    except filelock.Timeout:
+        raise OutputError(f"{path}: another anko-writer run has held it for {wait:g} s; try again when it is done") from None
+    except OSError as e:
+        raise OutputError(f"{lock_path}: cannot take the lock: {_why(e)}") from e
+    try:
+        yield real
+    finally:
+        try:
+            lock_path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        lock.release()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -657,5 +712,6 @@ __all__ = [
     "plan_writes",
     "write_files",
     "locked",
+    "locked_file",
     "recover",
 ]

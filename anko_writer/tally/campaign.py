@@ -4,7 +4,9 @@ The vote is read from the chapter that asked for it: the chapter JSON under the 
 whose ``vote.ballot`` has the key readers quote (``s1m4``), or a chapter named by its path (``s01/m03``).
 The result is written into the campaign file through ruamel's round trip, so the host's comments and key
 order survive; the changed campaign is validated by the ruleset's schema first, a decision the host already
-set is refused unless forced, and the file is replaced atomically.
+set is refused unless forced, and the file is replaced atomically. The whole read-modify-write holds a lock on
+the campaign (two ``tally --write`` runs at once both land their votes), keeps the file's mode and owner (a
+``0600`` campaign holding its seed stays ``0600``), and writes through a symbolic link to the file it names.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ..ballot import Ballot, BallotError
 from ..campaign import validate_document
 from ..compact import expand
 from ..errors import AnkoError, CampaignError
-from ..output import atomic_write
+from ..output import atomic_write, locked_file
 from ..textfile import read_text
 from .count import Count, Result, shown
 
@@ -40,6 +42,8 @@ def _ballot_of(path: Path) -> Ballot | None:
         rec = expand(json.loads(read_text(path)))
     except json.JSONDecodeError as err:
         raise TallyError(f"{path}: not a chapter JSON ({err})") from None
+    except RecursionError:
+        raise TallyError(f"{path}: not a chapter JSON (nested too deeply)") from None
     vote = rec.get("vote") if isinstance(rec, dict) else None
     if not isinstance(vote, dict) or not isinstance(vote.get("ballot"), dict):
         return None
@@ -149,19 +153,21 @@ def set_decisions(doc: Any, count: Count, force: bool) -> list[str]:
 
 
 def write_campaign(path: Path, count: Count, force: bool) -> list[str]:
-    """Write the count's decisions into the campaign file at ``path`` (round trip, validated, atomic)."""
-    text = read_text(path, CampaignError)
-    doc = yamlio.load_yaml_text(text, path, CampaignError)
-    written = set_decisions(doc, count, force)
-    if not written:
-        return []
-    new_text = yamlio.dump_yaml(doc)
-    try:  # validate what will be on disk, read back as a host's edit would be
-        validate_document(path, yamlio.load_yaml_text(new_text, path, CampaignError))
-    except CampaignError as err:
-        raise TallyError(f"refusing to write the vote: the campaign would be invalid: {err.key + ': ' if err.key else ''}"
-                         f"{err.message}") from None
-    atomic_write(path, new_text)
+    """Write the count's decisions into the campaign file at ``path`` (round trip, validated, atomic), holding
+    the campaign's lock from the read to the write; a link is written through to its target."""
+    with locked_file(path) as real:
+        text = read_text(real, CampaignError)
+        doc = yamlio.load_yaml_text(text, path, CampaignError)
+        written = set_decisions(doc, count, force)
+        if not written:
+            return []
+        new_text = yamlio.dump_yaml(doc)
+        try:  # validate what will be on disk, read back as a host's edit would be
+            validate_document(path, yamlio.load_yaml_text(new_text, path, CampaignError))
+        except CampaignError as err:
+            raise TallyError(f"refusing to write the vote: the campaign would be invalid: "
+                             f"{err.key + ': ' if err.key else ''}{err.message}") from None
+        atomic_write(real, new_text)
     return written
 
 
