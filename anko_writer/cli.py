@@ -427,6 +427,7 @@ def arc_command(campaign: CampaignArg, arc: ArcOpt, out: OutOpt = None, force: F
 def verify(outdir: Annotated[Path, typer.Argument(help="A folder of posted chapters.", show_default=False)]) -> None:
     """Re-check every hidden-dice commitment in the chapters under OUTDIR."""
     with _errors():
+        output.settle(outdir)  # a commit a crash left half done is finished before anything is read
         report = hidden.verify_dir(outdir)
     typer.echo(hidden.format_report(report))
     if not report.ok:
@@ -460,8 +461,9 @@ def export(
         if not outdir.is_dir():
             raise AnkoError(f"{outdir}: not a folder of chapters")
         profile = load_profile(forum)
-        folder, files = export_files(outdir, profile, script, region)
-        written = output.write_files(outdir, files, force, replace_under=folder)
+        with output.locked(outdir):  # finishes a commit a crash left half done before the chapters are read
+            folder, files = export_files(outdir, profile, script, region)
+            written = output.write_files(outdir, files, force, replace_under=folder)
     posts = post_count(files)
     typer.echo(f"{posts} post(s) in {_shown(outdir / folder)} ({len(written)} written); "
                f"post them in the order of {INDEX}"

@@ -509,6 +509,16 @@ def recover(out: Path) -> None:
                 Path(folder, name).unlink(missing_ok=True)
 
 
+def settle(out: Path) -> None:
+    """Before reading OUT without writing it (``verify``): finish or drop an interrupted commit, so nothing
+    half-moved is read. Takes the lock only when a stage is there (a read-only folder of posts is only read);
+    while another run is writing there, OutputError as for a second writer."""
+    out = Path(out)
+    if out.is_dir() and any(out.glob(STAGE_PREFIX + "*")):
+        with locked(out):
+            pass
+
+
 def _remove_stage(stage: Path) -> None:
     """Delete a stage folder (or a stray link or file of that name), ignoring what cannot be removed."""
     if stage.is_symlink() or not stage.is_dir():
@@ -714,4 +724,5 @@ __all__ = [
     "locked",
     "locked_file",
     "recover",
+    "settle",
 ]

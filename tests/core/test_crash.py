@@ -377,3 +377,37 @@ def test_manifest_not_utf8_is_one_located_error(small: tuple[Path, Path]) -> Non
     with pytest.raises(OutputError) as exc:
         read_manifest(out)
     assert str(exc.value) == f"{out / 'manifest.json'}: not UTF-8 text (byte 0xc3 at line 1)"
+
+
+# --- readers recover first: export and verify right after a crash mid-commit ------------------------
+
+
+@pytest.mark.parametrize("command", ["export", "verify"])
+def test_export_and_verify_finish_a_half_moved_commit_first(small: tuple[Path, Path], command: str) -> None:
+    out, ref = small
+    killed(spawn(["-c", WRITER, str(out), json.dumps(NEW)], "committing@1:kill"))  # s01/m01.md moved, the rest not
+    assert (out / "s01/m01.md").read_text(encoding="utf-8") == NEW["s01/m01.md"] and not (out / "s02").exists()
+    res = cli(command, out, *(["--forum", "tieba"] if command == "export" else []))
+    assert res.exit_code == 0, res.output
+    assert not stages(out)
+    chapters = {k: v for k, v in tree(out).items() if k.startswith("s0")}
+    assert chapters == {k: v for k, v in tree(ref).items() if k.startswith("s0")}
+    if command == "export":  # every chapter of the finished commit was cut, none from the half-moved state
+        index = (out / "export/tieba/发帖顺序.txt").read_text(encoding="utf-8")
+        assert "s01/001-m01-1.txt" in index and "s01/002-m02-1.txt" in index and "s02/001-m01-1.txt" in index
+
+
+def test_verify_of_a_folder_being_written_is_refused(small: tuple[Path, Path]) -> None:
+    out, _ = small
+    proc = spawn(["-c", WRITER, str(out), json.dumps(NEW)], "committing@1:60")
+    try:
+        deadline = time.monotonic() + 60
+        while not (stages(out) and (stages(out)[0] / JOURNAL).is_file() and (out / "s01/m01.md").read_text(
+                encoding="utf-8") == NEW["s01/m01.md"]):
+            assert time.monotonic() < deadline and proc.poll() is None
+            time.sleep(0.02)
+        res = cli("verify", out)
+        assert res.exit_code == 1 and "is writing here; wait for it to finish" in res.output
+    finally:
+        proc.kill()
+        proc.wait()
