@@ -262,12 +262,13 @@ class Post:
     """Reveals that disagree with the die printed before them."""
 
 
-def _post_text(path: Path) -> str:
-    """A post's text as readers see it: UTF-8, and an HTML page without its tags and entities."""
+def _post_text(path: Path, out: Path) -> str:
+    """A post's text as readers see it: UTF-8, and an HTML page without its tags and entities (a link leaving
+    ``out`` is refused, never read)."""
     from html import unescape
 
     from .textfile import read_text
-    text = read_text(path)
+    text = read_text(path, within=out)
     return unescape(_TAG.sub("", text)) if path.suffix in (".html", ".htm") else text
 
 
@@ -280,7 +281,7 @@ def _collect(out: Path) -> list[Post]:
         rel = path.relative_to(out)
         if path.suffix not in POST_SUFFIXES or not path.is_file() or any(p.startswith(".") for p in rel.parts):
             continue
-        text = _post_text(path)
+        text = _post_text(path, out)
         series, order = place(rel)
         posts.append(Post(str(path), series, order, *_parse(text), prose_mismatches(text)))
     return sorted(posts, key=lambda p: (p.series, p.order))

@@ -269,9 +269,18 @@ def plain(line: Inline) -> str:
 
 
 def text_line(text: str) -> Inline:
-    """A line of plain text made by the exporter (a header, a reference to the appendix)."""
+    """A line of plain text made by the exporter (an appendix heading): shown literally, like chapter text."""
     return Inline(text, (Token("text", "", 0, content=text),))
 
 
+def markup_line(text: str) -> Inline:
+    """A line the exporter already rendered in the profile's markup (a reference to the appendix): kept as is."""
+    return Inline(text, (Token(MARKUP, "", 0, content=text),))
+
+
+MARKUP = "anko_markup"
+"""The token type of :func:`markup_line`: output markup, never escaped again."""
+
+
 __all__ = ["Block", "CONTAINERS", "Code", "Fold", "Heading", "Html", "Inline", "ListBlock", "MarkupError", "Para",
-           "Quote", "Rule", "Table", "Vote", "parse", "parser", "plain", "text_line"]
+           "Quote", "Rule", "Table", "Vote", "MARKUP", "markup_line", "parse", "parser", "plain", "text_line"]

@@ -22,6 +22,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.container import container_plugin
 
+from ..textfile import read_bytes
 from .doc import CONTAINERS
 
 STYLE = """
@@ -93,7 +94,7 @@ def data_uri(path: Path) -> str | None:
     kind = {".svg": "image/svg+xml", ".png": "image/png"}.get(path.suffix.lower())
     if kind is None or not path.is_file():
         return None
-    return f"data:{kind};base64,{base64.b64encode(path.read_bytes()).decode('ascii')}"
+    return f"data:{kind};base64,{base64.b64encode(read_bytes(path)).decode('ascii')}"
 
 
 def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[Images | None] = (),

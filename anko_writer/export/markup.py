@@ -1,6 +1,11 @@
 """Render the block tree as a forum post: BBCode or plain text through a profile's tag templates, or
 Markdown from the chapter's own source (folds as ``<details>``).
 
+Chapter text is shown as text, never read as the forum's markup (:func:`literal`): in BBCode a ``[`` or ``]``
+in a name, a title or any text becomes full-width ``［ ］`` (a club named ``[collapse=x]…`` cannot open a
+tag or end a fold's title), and a link target's brackets are percent-encoded; in Markdown a fold's title is
+HTML-escaped inside ``<summary>``. Seal and reveal lines are left byte-identical.
+
 >>> from .doc import parse
 >>> from .profile import load_profile
 >>> nga, tieba = load_profile("nga"), load_profile("tieba")
@@ -20,15 +25,56 @@ Markdown from the chapter's own source (folds as ``<details>``).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from html import escape
 
 from markdown_it.token import Token
 
-from .doc import Block, Code, Fold, Heading, Html, Inline, ListBlock, Para, Quote, Rule, Table, Vote
+from ..hidden import hidden_spans
+
+from .doc import MARKUP, Block, Code, Fold, Heading, Html, Inline, ListBlock, Para, Quote, Rule, Table, Vote
 from .profile import Profile
 
 SEP = "\n\n"
 """Between two blocks of a post."""
+
+_BRACKETS = str.maketrans({"[": "［", "]": "］"})
+"""BBCode's tag brackets as the full-width brackets readers see the same way."""
+
+
+def _outside_seals(text: str, change: Callable[[str], str]) -> str:
+    """``text`` with ``change`` applied everywhere but its seal and reveal spans (kept byte-identical)."""
+    spans = hidden_spans(text) if "〔" in text else []
+    if not spans:
+        return change(text)
+    out: list[str] = []
+    at = 0
+    for start, end in spans:
+        out += [change(text[at:start]), text[start:end]]
+        at = end
+    out.append(change(text[at:]))
+    return "".join(out)
+
+
+def literal(text: str, p: Profile) -> str:
+    """Chapter text (a name, a title, a line) as the profile shows it literally, never as markup.
+
+    >>> from .profile import load_profile
+    >>> literal("[collapse=x][url=javascript:alert(1)]雷希特竞技", load_profile("nga"))
+    '［collapse=x］［url=javascript:alert(1)］雷希特竞技'
+    >>> literal("<b>雷希特</b>", load_profile("markdown")), literal("[b]", load_profile("tieba"))
+    ('&lt;b&gt;雷希特&lt;/b&gt;', '[b]')
+    """
+    if p.format == "bbcode" and ("[" in text or "]" in text):
+        return _outside_seals(text, lambda t: t.translate(_BRACKETS))
+    if p.format in ("markdown", "html") and ("<" in text or ">" in text or "&" in text):
+        return _outside_seals(text, lambda t: escape(t, quote=False))
+    return text
+
+
+def _href(href: str, p: Profile) -> str:
+    """A link target inside a BBCode ``[url=…]``: its brackets percent-encoded, so it cannot close the tag."""
+    return href.replace("[", "%5B").replace("]", "%5D") if p.format == "bbcode" else href
 
 
 def inline(line: Inline, p: Profile) -> str:
@@ -45,13 +91,16 @@ def inline(line: Inline, p: Profile) -> str:
             opened, parent = stack.pop()
             content, out = "".join(out), parent
             kind = {"strong_open": "bold", "em_open": "italic", "link_open": "link"}.get(opened.type, "")
-            out.append(p.tag(kind, content, href=opened.attrs.get("href", "")) if kind else content)
+            href = _href(str(opened.attrs.get("href", "")), p)
+            out.append(p.tag(kind, content, href=href) if kind else content)
         elif t.type == "text":
+            out.append(literal(t.content, p))
+        elif t.type == MARKUP:
             out.append(t.content)
         elif t.type == "code_inline":
-            out.append(p.tag("code", t.content))
+            out.append(p.tag("code", literal(t.content, p)))
         elif t.type == "image":
-            out.append(t.content)
+            out.append(literal(t.content, p))
     while stack:  # an unclosed span (cannot happen with markdown-it) keeps its text
         _, parent = stack.pop()
         out = parent + out
@@ -120,8 +169,8 @@ def _quote(b: Quote, p: Profile) -> str:
 def fold(title: str, inner: str, p: Profile) -> str:
     """A detail block folded under ``title``."""
     if p.format == "markdown":
-        return f"<details><summary>{title}</summary>\n\n{inner}\n\n</details>"
-    return p.tag("fold", inner, title=title)
+        return f"<details><summary>{literal(title, p)}</summary>\n\n{inner}\n\n</details>"
+    return p.tag("fold", inner, title=literal(title, p))
 
 
 def block(b: Block, p: Profile) -> str:
@@ -144,7 +193,7 @@ def block(b: Block, p: Profile) -> str:
     if isinstance(b, Rule):
         return "---" if p.format == "markdown" else p.tag("hr", "")
     if isinstance(b, Code):
-        return f"```\n{b.text}\n```" if p.format == "markdown" else b.text
+        return f"```\n{b.text}\n```" if p.format == "markdown" else literal(b.text, p)
     return b.text if p.format == "markdown" else ""
 
 
@@ -153,4 +202,4 @@ def render(blocks: Sequence[Block], p: Profile) -> str:
     return SEP.join(t for t in (block(b, p) for b in blocks) if t)
 
 
-__all__ = ["SEP", "block", "fold", "inline", "render", "table_lines", "width"]
+__all__ = ["SEP", "block", "fold", "inline", "literal", "render", "table_lines", "width"]

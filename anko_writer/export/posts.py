@@ -16,13 +16,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from ..errors import AnkoError
+from ..errors import AnkoError, Location
 from ..order import is_arc_dir, place
 from ..textfile import read_text
-from .doc import Block, Fold, Heading, MarkupError, Para, Vote, parse, plain, text_line
+from .doc import Block, Fold, Heading, MarkupError, Para, Vote, markup_line, parse, plain, text_line
 from .html import Images, arc_page, data_uri, title_of
-from .markup import SEP, render
-from .profile import Profile
+from .markup import SEP, literal, render
+from .profile import Profile, ProfileError
 from .script import to_traditional
 from .split import TooLarge, pack
 from .verify_page import LINK_TEXT, VERIFY_PAGE, verify_page
@@ -67,15 +67,16 @@ class Post:
 
 
 def sources(out: Path) -> list[Source]:
-    """The rules post and every chapter under ``out``, in posting order."""
+    """The rules post and every chapter under ``out``, in posting order; a chapter (or arc folder) that is a
+    link leaving ``out`` is refused, never read."""
     found: list[Source] = []
     if (out / RULES).is_file():
-        found.append(Source(RULES, "", read_text(out / RULES)))
+        found.append(Source(RULES, "", read_text(out / RULES, within=out)))
     for arc in sorted((d for d in out.iterdir() if d.is_dir() and is_arc_dir(d.name)), key=lambda d: place(
             PurePosixPath(d.name, "x"))[1]):
         files = [f for f in arc.glob("*.md") if f.stem not in SKIP]
         for f in sorted(files, key=lambda f: place(PurePosixPath(arc.name, f.name))[1]):
-            found.append(Source(f"{arc.name}/{f.name}", arc.name, read_text(f)))
+            found.append(Source(f"{arc.name}/{f.name}", arc.name, read_text(f, within=out)))
     return found
 
 
@@ -97,7 +98,7 @@ def _to_appendix(blocks: Sequence[Block], p: Profile, name: str) -> tuple[list[B
         for b in run:
             if isinstance(b, Fold):
                 n = sum(1 for x in appendix if isinstance(x, Heading) and x.level == 3) + 1
-                out.append(Para([text_line(p.tag("appendix_ref", "", title=b.title, n=n))]))
+                out.append(Para([markup_line(p.tag("appendix_ref", "", title=literal(b.title, p), n=n))]))
                 appendix.extend([Heading(3, text_line(f"附录 {n}　{b.title}")), *b.blocks])
             elif isinstance(b, Vote):
                 out.append(Vote(lift(b.blocks)))
@@ -118,7 +119,13 @@ def chapter_posts(blocks: Sequence[Block], p: Profile, name: str) -> list[str]:
         blocks, appendix = _to_appendix(blocks, p, name)
     votes: list[Block] = [b for b in blocks if isinstance(b, Vote)]
     body: list[Block] = [b for b in blocks if not isinstance(b, Vote)]
-    budget = p.limit - p.size(p.tag("header", f"{name}（99/99）") + SEP) if p.limit else 0
+    name = literal(name, p)  # the chapter's own heading, shown as text in the header the exporter adds
+    header = p.tag("header", f"{name}（99/99）") + SEP
+    budget = p.limit - p.size(header) if p.limit else 0
+    if p.limit and budget <= 0:  # a budget of 0 or less would mean "no limit" below
+        raise ProfileError(p.limit_at or Location(p.source), "limit",
+                           f"{p.limit} leaves no room for a post after its header ({header.strip()!r} alone is "
+                           f"{p.size(header)}); raise it, or set 0 for no limit")
     try:
         posts = pack(body, p, budget) + pack(appendix, p, budget)
         if votes:

@@ -3,7 +3,10 @@
 A profile is a YAML file: the output ``format``, the post ``limit`` and how the forum counts it, how
 folds and tables render, and the tag templates. ``anko-writer export OUT --forum nga`` takes the
 shipped ``profiles/nga.yaml``; ``--forum my-forum.yaml`` takes a host's own copy. A broken profile is
-refused like a table, with ``file:line:col`` and the key.
+refused like a table, with ``file:line:col`` and the key. A profile file is never read through a link that
+leaves its own folder. A tag template may name fields (``{title}``, ``{n}``, ``{href}``) but never reach
+into them (``{title.__class__}``, ``{title[0]}``): that is refused at load, and templates are filled by
+substitution, never by ``str.format``.
 
 >>> p = load_profile("discuz")
 >>> (p.name, p.format, p.limit, p.count, p.folds)
@@ -16,12 +19,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from string import Formatter
 from typing import Any
 
 from ..errors import InputError, Location
 from ..resources import builtin_dir, shipped_or_file
 from ..schema import Enum, Field, Int, Map, Str, validate
-from ..yamlio import load_yaml
+from ..textfile import read_text
+from ..yamlio import load_yaml_text, position
 
 FORMATS = ("bbcode", "text", "markdown", "html")
 """``bbcode`` and ``text`` render through the tag templates; ``markdown`` keeps the chapter's own
@@ -73,6 +78,8 @@ class Profile:
     tables: str
     tags: dict[str, str]
     source: Path
+    limit_at: Location | None = None
+    """Where the profile file sets ``limit`` (for the error when it leaves no room for a post)."""
 
     def size(self, text: str) -> int:
         """``text`` measured as the forum measures a post."""
@@ -85,14 +92,22 @@ class Profile:
     def tag(self, name: str, content: str, **fields: Any) -> str:
         """The ``name`` template filled with ``content`` (and named fields like ``title``)."""
         parts = self.tags.get(name, "{}").split("{}")
-        return content.join(part.format_map(_Fields(fields)) for part in parts)
+        return content.join(_fill(part, fields) for part in parts)
 
 
-class _Fields(dict[str, Any]):
-    """Named template fields; an unknown ``{name}`` stays as written."""
-
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+def _fill(template: str, fields: dict[str, Any]) -> str:
+    """``template`` with each ``{name}`` replaced by ``fields[name]`` (an unknown name stays as written,
+    ``{{``/``}}`` are braces); only plain names are substituted, nothing is looked up inside a value."""
+    out: list[str] = []
+    for literal, name, spec, conversion in Formatter().parse(template):
+        out.append(literal)
+        if name is None:
+            continue
+        if name in fields and name.isidentifier() and not conversion and not spec:
+            out.append(str(fields[name]))
+        else:
+            out.append("{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}")
+    return "".join(out)
 
 
 def _in_gbk(c: str) -> bool:
@@ -112,19 +127,32 @@ def shipped() -> list[str]:
 def load_profile(spec: str) -> Profile:
     """The profile named ``spec`` (shipped) or the profile file at path ``spec`` (``*.yaml``)."""
     path = shipped_or_file("profiles", spec, "forum profile", ProfileError, shipped())
-    data = validate(load_yaml(path, ProfileError), SCHEMA, path, ProfileError)
-    _check_templates(data, path)
-    return Profile(**data, source=path)
+    doc = load_yaml_text(read_text(path, ProfileError, within=path.parent), path, ProfileError)
+    data = validate(doc, SCHEMA, path, ProfileError)
+    _check_templates(data, doc, path)
+    at = position(doc, "limit") if isinstance(doc, dict) else None
+    return Profile(**data, source=path, limit_at=Location(path, *at) if at else Location(path))
 
 
-def _check_templates(data: dict[str, Any], path: Path) -> None:
-    """Refuse a tag template that ``str.format`` cannot fill (an unbalanced ``{``)."""
+def _check_templates(data: dict[str, Any], doc: Any, path: Path) -> None:
+    """Refuse a tag template that is not plain text with ``{}`` and ``{name}`` fields: an unbalanced brace,
+    a positional field, attribute access or indexing (``{title.__class__}``), a conversion or a format spec.
+    Nothing in a template is evaluated, here or when it is filled."""
+    tags = doc.get("tags") if isinstance(doc, dict) else None
     for name, template in data["tags"].items():
+        at = position(tags, name) if tags is not None else None
+        where = Location(path, *at) if at else Location(path)
         try:
-            for part in template.split("{}"):
-                part.format_map(_Fields())
-        except (ValueError, IndexError) as err:
-            raise ProfileError(Location(path), f"tags.{name}", f"bad template {template!r}: {err}") from None
+            fields = [(f, spec, conv) for part in template.split("{}")
+                      for _, f, spec, conv in Formatter().parse(part) if f is not None]
+        except ValueError as err:
+            raise ProfileError(where, f"tags.{name}", f"bad template {template!r}: {err}") from None
+        for field, spec, conversion in fields:
+            if not field.isidentifier() or conversion or spec:
+                shown = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                raise ProfileError(where, f"tags.{name}", f"bad template {template!r}: {shown} is not a plain "
+                                   "field name (a template may use {}, {title}, {n} or {href}; no attribute access, "
+                                   "indexing, conversion or format spec)")
 
 
 __all__ = ["COUNTS", "FORMATS", "Profile", "ProfileError", "SCHEMA", "TAGS", "load_profile", "shipped"]
