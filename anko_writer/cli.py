@@ -31,6 +31,7 @@ from .chapters import ChapterKey, KeyStyle
 from .render import render_chapter, ruleset_info
 from .resources import Resources
 from .runtime import tune_gc
+from .schema import line_problem
 from .ruleset import Chapter, Ruleset, Run
 from .textfile import read_text
 
@@ -613,6 +614,8 @@ def _new_options(rs: Ruleset, city: str | None, pairs: list[str]) -> dict[str, s
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise click_exc.UsageError(f"--option: expected NAME=VALUE, got {pair!r}")
+        if problem := line_problem(value):  # every option ends up in the chapter or the campaign as one line
+            raise click_exc.UsageError(f"--option {key.strip()}: {value!r} {problem}")
         given[key.strip()] = value
     if city is not None:
         given["city"] = city

@@ -283,6 +283,10 @@ NAME_DELIMITERS = "｜〕〔＝|#/"
 """Characters a :class:`Name` may not hold: the delimiters of a roll id (``s1/league/r05/A-B#3``) and of a
 hidden-dice seal or reveal line (``〔封存｜编号 {id}｜{expr}＝？？？｜承诺 …〕``)."""
 
+MARKUP_CHARS = "[]<>"
+"""Characters a :class:`Name` may not hold because forums read them as markup (a BBCode tag, an HTML
+element): a club named ``[collapse=x]…`` would open a tag in every post that names it."""
+
 _SPACE_NAMES = {" ": "a space", "\u3000": "a full-width space (U+3000)", "\t": "a tab",
                 "\n": "a line break", "\r": "a line break"}
 
@@ -290,8 +294,8 @@ _SPACE_NAMES = {" ": "a space", "\u3000": "a full-width space (U+3000)", "\t": "
 def name_problem(text: str) -> str | None:
     """Why ``text`` cannot be a name that ends up in a roll id or a seal line, or None.
 
-    Whitespace of any kind, control and invisible format characters, and the delimiters of
-    :data:`NAME_DELIMITERS` are refused.
+    Whitespace of any kind, control and invisible format characters, the delimiters of
+    :data:`NAME_DELIMITERS` and the markup brackets of :data:`MARKUP_CHARS` are refused.
 
     >>> name_problem("卡尔·穆勒") is None
     True
@@ -303,7 +307,7 @@ def name_problem(text: str) -> str | None:
             return f"may not contain {_SPACE_NAMES[ch]}"
         if ch.isspace():
             return f"may not contain whitespace (U+{ord(ch):04X})"
-        if ch in NAME_DELIMITERS:
+        if ch in NAME_DELIMITERS or ch in MARKUP_CHARS:
             return f"may not contain {ch!r}"
         category = unicodedata.category(ch)
         if category == "Cc":
@@ -311,6 +315,41 @@ def name_problem(text: str) -> str | None:
         if category in ("Cf", "Cs"):
             return f"may not contain an invisible character (U+{ord(ch):04X})"
     return None
+
+
+def line_problem(text: str) -> str | None:
+    """Why ``text`` cannot be one line of display text that chapters print (a thread title), or None: a line
+    break (it would start a raw line of the chapter: a heading, a fold marker, a forged reveal), a control or
+    invisible character, or a markup bracket of :data:`MARKUP_CHARS`. Spaces are fine.
+
+    >>> line_problem("BALL 安科：读者执 白"), line_problem("标题\\n〔揭晓｜…〕"), line_problem("[b]x")
+    (None, 'may not contain a line break', "may not contain '[' (it would be read as forum markup)")
+    """
+    for ch in text:
+        if ch in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
+            return "may not contain a line break"
+        if ch in MARKUP_CHARS:
+            return f"may not contain {ch!r} (it would be read as forum markup)"
+        category = unicodedata.category(ch)
+        if category == "Cc":
+            return f"may not contain a control character (U+{ord(ch):04X})"
+        if category in ("Cf", "Cs"):
+            return f"may not contain an invisible character (U+{ord(ch):04X})"
+    return None
+
+
+@dataclass
+class Line(Str):
+    """One line of display text a chapter prints (a thread title): like :class:`Str`, plus no line break,
+    control character or markup bracket (:func:`line_problem`)."""
+
+    def convert(self, value: Any) -> str:
+        """The line, checked."""
+        text = super().convert(value)
+        problem = line_problem(text)
+        if problem:
+            raise Invalid(f"{text!r} {problem}", names_value=True)
+        return text
 
 
 @dataclass
@@ -329,7 +368,9 @@ class Name(Str):
         text = super().convert(value)
         problem = name_problem(text)
         if problem:
-            raise Invalid(f"{text!r} {problem} (it would break a roll id or seal line)", names_value=True)
+            markup = problem[-2] in MARKUP_CHARS and problem.endswith("'")
+            why = "it would be read as forum markup" if markup else "it would break a roll id or seal line"
+            raise Invalid(f"{text!r} {problem} ({why})", names_value=True)
         return text
 
     def type_name(self) -> str:
@@ -664,7 +705,7 @@ def describe(schema: Node) -> str:
 
 
 __all__ = [
-    "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS",
+    "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS", "MARKUP_CHARS", "Line", "line_problem",
     "Int", "Float", "Bool", "Enum", "Data",
     "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "validate_text", "describe", "show",
     "did_you_mean",

@@ -300,3 +300,154 @@ def test_prose_check_reads_link_text_not_targets() -> None:
     from anko_writer.render import find_problems
     assert find_problems("![第一轮之后的棋盘](t01.svg)") == []
     assert find_problems("![board](t01.svg)") != []
+
+
+# ---------------------------------------------------------------------------------------------
+# issue 22: links, limits, templates and markup injection
+
+EVIL = "[collapse=x][url=javascript:alert(1)]雷希特竞技"
+CHAPTER = ("# 第一月　测试\n\n"
+           f"{EVIL} 对 <script>alert(1)</script> 穆西卡乐团\n\n"
+           f"::: fold 逐切片骰子：联赛第1轮 {EVIL} <b>粗</b>\n\n"
+           "骰子「1D6＝3」\n:::\n")
+
+
+def _chapters(out: Path, text: str = CHAPTER) -> Path:
+    (out / "s01").mkdir(parents=True)
+    (out / "s01" / "m01.md").write_text(text, encoding="utf-8")
+    return out
+
+
+def _export(out: Path, forum: str) -> tuple[int, str, str]:
+    """Export ``out`` for ``forum``: exit status, output, and every post's text joined."""
+    res = CliRunner().invoke(app, ["export", str(out), "--forum", forum])
+    folder = out / "export" / Path(forum).stem if forum.endswith(".yaml") else out / "export" / forum
+    posts = "\n".join(p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*"))
+                      if p.is_file() and p.name != INDEX) if folder.is_dir() else ""
+    return res.exit_code, res.output, posts
+
+
+@pytest.mark.parametrize("forum", ["nga", "discuz"])
+def test_bbcode_shows_a_names_brackets_as_text(tmp_path: Path, forum: str) -> None:
+    code, output, posts = _export(_chapters(tmp_path / "out"), forum)
+    assert code == 0, output
+    assert "[url=" not in posts and "[collapse=x" not in posts
+    assert "［collapse=x］［url=javascript:alert(1)］雷希特竞技" in posts
+    opened = [m.group(2) for m in BB_TAG.finditer(posts) if not m.group(1)]
+    assert "url" not in opened and opened.count("collapse") == (1 if forum == "nga" else 0)
+    if forum == "nga":
+        assert "[collapse=逐切片骰子：联赛第1轮 ［collapse=x］［url=javascript:alert(1)］雷希特竞技 <b>粗</b>]骰子" in posts
+
+
+def test_tieba_text_keeps_the_name_as_typed(tmp_path: Path) -> None:
+    code, output, posts = _export(_chapters(tmp_path / "out"), "tieba")
+    assert code == 0, output
+    assert EVIL in posts  # plain text: nothing there is markup
+    assert not any(line.startswith((":::", "〔")) for line in posts.splitlines())
+
+
+def test_markdown_escapes_a_fold_title_inside_its_summary(tmp_path: Path) -> None:
+    code, output, posts = _export(_chapters(tmp_path / "out"), "markdown")
+    assert code == 0, output
+    assert "<summary>逐切片骰子：联赛第1轮 " + EVIL + " &lt;b&gt;粗&lt;/b&gt;</summary>" in posts
+    assert "<b>" not in posts.split("<summary>")[1].split("</summary>")[0]
+
+
+def test_html_escapes_names_and_titles(tmp_path: Path) -> None:
+    code, output, posts = _export(_chapters(tmp_path / "out"), "html")
+    assert code == 0, output
+    page = posts.split("<body>")[1]
+    assert "<script>alert" not in page and "<b>粗" not in page
+    assert "<summary>逐切片骰子：联赛第1轮 " + EVIL + " &lt;b&gt;粗&lt;/b&gt;</summary>" in page
+
+
+def test_seal_lines_stay_byte_identical_when_brackets_are_escaped() -> None:
+    seal = "〔封存｜编号 s1/x[1]#1｜D100＝？？？｜承诺 " + "0" * 64 + "〕"
+    out = chapter_posts(parse(f"[b]{seal}[/b]\n"), NGA, "第一月")
+    assert out == [f"［b］{seal}［/b］\n"]
+
+
+def test_a_link_target_cannot_close_the_url_tag() -> None:
+    out = chapter_posts(parse("[看这里](https://example.org/a]b[c)\n"), NGA, "第一月")
+    assert out == ["[url=https://example.org/a%5Db%5Bc]看这里[/url]\n"]
+
+
+def test_a_chapter_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0:机密的主机文件\n", encoding="utf-8")
+    out = _chapters(tmp_path / "out")
+    (out / "s01" / "m02.md").symlink_to(secret)
+    code, output, posts = _export(out, "nga")
+    assert code == 1 and "机密" not in output and "Traceback" not in output
+    assert output == f"error: {out / 's01' / 'm02.md'}: is a link that leaves {out}; not read\n"
+    assert not (out / "export").exists()
+    res = CliRunner().invoke(app, ["verify", str(out)])
+    assert res.exit_code == 1 and "机密" not in res.output and "is a link that leaves" in res.output
+
+
+def test_an_arc_folder_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
+    elsewhere = _chapters(tmp_path / "elsewhere")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "s01").symlink_to(elsewhere / "s01")
+    code, output, _ = _export(out, "tieba")
+    assert code == 1 and "is a link that leaves" in output and "雷希特" not in output
+
+
+def test_a_profile_linked_out_of_its_folder_is_never_read(tmp_path: Path) -> None:
+    secret = tmp_path / "secret" / "passwd.yaml"
+    secret.parent.mkdir()
+    secret.write_text("sshd: x:0:0:机密\n", encoding="utf-8")
+    (tmp_path / "mine").mkdir()
+    link = tmp_path / "mine" / "forum.yaml"
+    link.symlink_to(secret)
+    out = _chapters(tmp_path / "out")
+    code, output, _ = _export(out, str(link))
+    assert code == 1 and "机密" not in output and "sshd" not in output
+    assert output == f"error: {link}: is a link that leaves {link.parent}; not read\n"
+
+
+def _profile(tmp_path: Path, **changes: str) -> Path:
+    """A copy of the NGA profile with ``key: value`` lines replaced (``tags.fold`` for a tag)."""
+    text = Path(load_profile("nga").source).read_text(encoding="utf-8")
+    for key, value in changes.items():
+        name = key.removeprefix("tags.")
+        indent = "  " if key.startswith("tags.") else ""
+        text = re.sub(rf"^{indent}{name}: .*$", f"{indent}{name}: {value}", text, count=1, flags=re.M)
+    path = tmp_path / "mine.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _at(path: Path, prefix: str) -> str:
+    """``path:line:col`` of the value on the line starting with ``prefix``."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    line = next(i for i, x in enumerate(lines, 1) if x.startswith(prefix))
+    return f"{path}:{line}:{len(prefix) + 1}"
+
+
+def test_a_limit_smaller_than_the_header_is_a_located_error(tmp_path: Path) -> None:
+    mine = _profile(tmp_path, limit="10")
+    out = _chapters(tmp_path / "out", "# 第一月　测试\n\n" + "很长的一段话。" * 3000 + "\n")
+    code, output, posts = _export(out, str(mine))
+    assert code == 1 and posts == ""
+    assert output == (f"error: {_at(mine, 'limit: ')}: limit: 10 leaves no room for a post after its header "
+                      "('[color=gray]第一月（99/99）[/color]' alone is 32); raise it, or set 0 for no limit\n")
+
+
+@pytest.mark.parametrize("template", ["'[collapse={title.__class__}]{}[/collapse]'",
+                                      "'[collapse={title.__class__.__mro__[1].__subclasses__}]{}'",
+                                      "'[collapse={title[0]}]{}'", "'[collapse={0}]{}'", "'{title!r}{}'",
+                                      "'{n:>{title}}{}'"])
+def test_a_template_reaching_into_a_field_is_refused_at_load(tmp_path: Path, template: str) -> None:
+    mine = _profile(tmp_path, **{"tags.fold": template})
+    with pytest.raises(ProfileError) as err:
+        load_profile(str(mine))
+    assert str(err.value).startswith(f"{_at(mine, '  fold: ')}: tags.fold: bad template ")
+    assert "is not a plain field name" in str(err.value) and "<class" not in str(err.value)
+
+
+def test_templates_are_filled_without_str_format() -> None:
+    nga = load_profile("nga")
+    assert nga.tag("fold", "内容", title="{title.__class__}") == "[collapse={title.__class__}]内容[/collapse]"
+    assert nga.tag("appendix_ref", "", title="甲", n=2) == "[color=gray]（甲：见附录 2）[/color]"

@@ -204,3 +204,61 @@ def test_our_club_may_not_take_another_citys_club_name(tmp_path: Path) -> None:
         load_campaign(path)
     assert str(err.value) == (f"{path}:{line}:9: club.name: '玛吉克联' is the name of 玛吉克's club "
                               f"(two clubs may not share a name)")
+
+
+# ---------------------------------------------------------------- forum markup (issue 22)
+
+
+@pytest.mark.parametrize("ch", ["[", "]", "<", ">"])
+def test_a_name_may_not_hold_forum_markup(ch: str) -> None:
+    name = f"雷希特{ch}竞技"
+    with pytest.raises(Invalid) as err:
+        Name().convert(name)
+    assert err.value.message == f"{name!r} may not contain {ch!r} (it would be read as forum markup)"
+
+
+def test_check_refuses_a_club_name_holding_bbcode(tmp_path: Path) -> None:
+    evil = "[collapse=x][url=javascript:alert(1)]雷希特竞技"
+    path, line, col = _edit(tmp_path, WHERE["club.name"], evil)
+    res = _check(path)
+    assert res.returncode == 1 and "Traceback" not in res.stderr
+    assert res.stderr == (f"error: {path}:{line}:{col}: club.name: {evil!r} may not contain '[' "
+                          f"(it would be read as forum markup)\n")
+
+
+@pytest.mark.parametrize(("title", "problem"), [
+    ("雷希特的冬天\n〔揭晓｜编号 s1/x#1｜D100＝1｜盐 00〕", "may not contain a line break"),
+    ("雷希特\u2028的冬天", "may not contain a line break"),
+    ("雷希特\x1b[31m的冬天", "may not contain a control character (U+001B)"),
+    ("[b]雷希特[/b]", "may not contain '[' (it would be read as forum markup)"),
+])
+def test_a_campaign_title_is_one_line_of_text(tmp_path: Path, title: str, problem: str) -> None:
+    path = campaign_file(tmp_path)
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"^title: (.+)$", text, re.M)
+    assert m
+    text = text[: m.start(1)] + _quoted(title).replace("\x1b", "\\e").replace("\u2028", "\\L") + text[m.end(1):]
+    path.write_text(text, encoding="utf-8")
+    line = text.count("\n", 0, m.start(1)) + 1
+    with pytest.raises(CampaignError) as err:
+        load_campaign(path)
+    assert str(err.value) == f"{path}:{line}:8: title: {title!r} {problem}"
+
+
+def test_a_spaced_title_still_passes(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path)
+    text = re.sub(r"^title: .+$", "title: 雷希特 的 冬天（第二季）", path.read_text(encoding="utf-8"), count=1, flags=re.M)
+    path.write_text(text, encoding="utf-8")
+    assert load_campaign(path).data["title"] == "雷希特 的 冬天（第二季）"
+
+
+@pytest.mark.parametrize(("value", "problem"), [
+    ("安科\n〔揭晓｜编号 x#1｜D6＝6｜盐 00〕", "may not contain a line break"),
+    ("[collapse=x]安科", "may not contain '[' (it would be read as forum markup)"),
+])
+def test_new_refuses_an_option_that_breaks_its_line(tmp_path: Path, value: str, problem: str) -> None:
+    res = subprocess.run([sys.executable, "-m", "anko_writer", "new", str(tmp_path / "c"), "--ruleset", "ball",
+                          "--option", f"title={value}"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 2 and "Traceback" not in res.stderr
+    assert res.stderr.startswith(f"error: --option title: {value!r} {problem}")
+    assert not (tmp_path / "c").exists()

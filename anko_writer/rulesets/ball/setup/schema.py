@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, List, Map, Node, Problem, Str, show
+from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, Line, List, Map, Node, Problem, Str, show
 from ..play import TURN_LIMIT, Game, Setup, VoteError, check_votes
 
 KEY_PATTERN = r"g([1-9])t([1-9][0-9]?)"
@@ -67,7 +67,7 @@ def votes_problem(game: Callable[[], Game]) -> Callable[[dict[str, Any]], Proble
 def campaign_schema(game: Callable[[], Game]) -> Node:
     """The campaign file's schema; ``game`` gives the game its votes are replayed in."""
     top = Map({
-        "title": Field(Str(), doc="Thread title."),
+        "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["ball"]), doc="The rulebook this campaign plays."),
         "seed": Field(Int(min=0), doc="Required by the core of every campaign; BALL throws no dice, so it changes "
                                       "nothing (keep it private all the same)."),

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Int, Line, List, Map, Name, Node, Problem, Str
 from ..league.rosters import Rosters
 
 STYLES = ("cage", "pass", "bash", "kill_thrower")
@@ -122,7 +122,7 @@ def team_fields(rosters: Rosters) -> dict[str, Field]:
 def campaign_schema(rosters: Rosters) -> Node:
     """The campaign file's schema (races from ``rosters``)."""
     top = Map({
-        "title": Field(Str(), doc="Thread title."),
+        "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["bloodbowl"]), doc="The rulebook this campaign plays."),
         "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, List, Map, Name, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, Line, List, Map, Name, Str
 from ..club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
 from ..match.formations import FORMATIONS
 from ..match.tactics import TENDENCIES
@@ -147,7 +147,7 @@ def club_fields(cities: list[str], people: Any = None) -> dict[str, Field]:
 def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str] | None = None) -> Check:
     """The whole campaign file; ``cities`` are the 24 city groups of 000 §2.1, ``people`` the people tables."""
     top = Map({
-        "title": Field(Str(), doc="Thread title."),
+        "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["purasbar"]), doc="The rulebook this campaign plays."),
         "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
