@@ -297,6 +297,8 @@ def read_manifest(out: Path) -> dict[str, str]:
         raise OutputError(str(e)) from None
     try:
         files = json.loads(text)["files"]
+    except RecursionError:
+        raise OutputError(f"{path}: unreadable manifest (nested too deeply); restore it or use --force") from None
     except (ValueError, KeyError, TypeError) as e:
         raise OutputError(f"{path}: unreadable manifest ({e}); restore it or use --force") from e
     if not isinstance(files, dict):
@@ -527,22 +529,25 @@ def _remove_stage(stage: Path) -> None:
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def _journal(stage: Path) -> list[str]:
-    """The moves recorded in a stage's commit journal (relative paths, checked to stay inside OUT)."""
+def _journal(stage: Path) -> tuple[list[str], list[str]]:
+    """The moves and removals recorded in a stage's commit journal (relative paths, checked to stay inside
+    OUT); a journal written before removals were journalled has none."""
     path = stage / JOURNAL
     try:
-        moves = json.loads(textfile.read_text(path))["moves"]
-        ok = isinstance(moves, list) and all(isinstance(m, str) and m for m in moves)
-    except (InputError, ValueError, KeyError, TypeError):
+        doc = json.loads(textfile.read_text(path))
+        moves, removes = doc["moves"], doc.get("removes", [])
+        ok = all(isinstance(x, list) and all(isinstance(m, str) and m for m in x) for x in (moves, removes))
+    except (InputError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         ok = False
-    if not ok or any(m != MANIFEST and _relpath(m) != m for m in moves):
+    if not ok or any(m != MANIFEST and _relpath(m) != m for m in moves) or any(_relpath(r) != r for r in removes):
         raise OutputError(f"{path}: unreadable commit journal; move the stage folder away and run again")
-    return list(moves)
+    return list(moves), list(removes)
 
 
 def _roll_forward(out: Path, stage: Path) -> None:
-    """Move every staged item the journal lists into place (idempotent: done moves are skipped)."""
-    moves = _journal(stage)
+    """Move every staged item the journal lists into place, then remove the files it lists (a re-cut's stale
+    posts, and their folders left empty); idempotent: done moves and removals are skipped."""
+    moves, removes = _journal(stage)
     parents = {out}
     for k, rel in enumerate(moves):
         src = stage / rel
@@ -551,10 +556,24 @@ def _roll_forward(out: Path, stage: Path) -> None:
             _move(src, out / rel)
             parents.add((out / rel).parent)
         _test_point(f"committing@{k + 1}")
+    for k, rel in enumerate(removes, len(moves)):
+        _no_links(out, rel)
+        (out / rel).unlink(missing_ok=True)
+        parents.add(_prune(out, (out / rel).parent))
+        _test_point(f"committing@{k + 1}")
     for folder in sorted(parents):
-        _fsync_dir(folder)
+        if folder.is_dir():
+            _fsync_dir(folder)
     _test_point("committed")
     (stage / JOURNAL).unlink()
+
+
+def _prune(out: Path, folder: Path) -> Path:
+    """Remove ``folder`` and its parents below ``out`` while they are empty; the first folder kept."""
+    while folder != out and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
+        folder = folder.parent
+    return folder
 
 
 def _move(src: Path, dst: Path) -> None:
@@ -609,8 +628,9 @@ def _moves(out: Path, changed: list[str]) -> list[str]:
     return moves
 
 
-def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None) -> Path:
-    """Stage the changed files and new manifest (fsynced), then the journal; on failure remove the stage.
+def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes: list[str] | None = None) -> Path:
+    """Stage the changed files and new manifest (fsynced), then the journal (with ``removes``, the files to
+    remove once everything is in place); on failure remove the stage.
 
     OUT itself is not touched here: a failure (a full disk) or a kill before the journal exists
     leaves it exactly as it was.
@@ -630,7 +650,8 @@ def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None) -> Path
         _test_point("staged")
         moves = _moves(out, list(changed)) + ([MANIFEST] if manifest is not None else [])
         shown = stage / JOURNAL
-        _write_new(stage / (JOURNAL + ".tmp"), json.dumps({"moves": moves}, ensure_ascii=False).encode())
+        journal = {"moves": moves, **({"removes": removes} if removes else {})}
+        _write_new(stage / (JOURNAL + ".tmp"), json.dumps(journal, ensure_ascii=False).encode())
         os.replace(stage / (JOURNAL + ".tmp"), stage / JOURNAL)
         _fsync_dir(stage)
     except BaseException as e:
@@ -659,7 +680,8 @@ def write_files(out: Path, files: dict[str, str], force: bool = False, replace_u
     first and moved into place only when all of it is on disk, under :func:`locked`. Files whose
     content is unchanged are recorded but not rewritten; the returned list holds the paths written.
     With ``replace_under`` (a folder), files the manifest lists there that ``files`` no longer holds
-    are removed after the commit (an export re-cut into fewer posts); one edited by hand is refused.
+    are removed by the same commit, after the moves (an export re-cut into fewer posts): the journal lists
+    them, so a run killed before they are gone has the next run remove them. One edited by hand is refused.
     """
     out = Path(out)
     encoded = {_relpath(rel): _encode(text) for rel, text in sorted(files.items())}
@@ -674,10 +696,8 @@ def write_files(out: Path, files: dict[str, str], force: bool = False, replace_u
             del manifest[norm]
         text = _manifest_text(dict(sorted(manifest.items()))).encode("utf-8")
         new_manifest = None if _same_content(out / MANIFEST, text) else text
-        if changed or new_manifest is not None:
-            _commit(out, _stage(out, changed, new_manifest))
-        for norm in stale:
-            (out / norm).unlink(missing_ok=True)
+        if changed or new_manifest is not None:  # stale files go in the same journal: a kill cannot strand them
+            _commit(out, _stage(out, changed, new_manifest, stale))
     return [out / norm for norm in changed]
 
 

@@ -411,3 +411,53 @@ def test_verify_of_a_folder_being_written_is_refused(small: tuple[Path, Path]) -
     finally:
         proc.kill()
         proc.wait()
+
+
+# --- an export re-cut into fewer posts, killed after its moves: the stale posts still go ------------
+
+CUT = {"export/x/001-a.txt": "甲\n", "export/x/002-b.txt": "乙\n", "export/x/s02/003-c.txt": "丙\n",
+       "export/x/发帖顺序.txt": "1 2 3\n"}
+RECUT = {"export/x/001-a.txt": "甲乙丙\n", "export/x/发帖顺序.txt": "1\n"}
+RECUT_WRITER = ("import json, sys; from anko_writer.output import write_files; "
+                "write_files(sys.argv[1], json.loads(sys.argv[2]), replace_under='export/x')")
+
+
+@pytest.mark.parametrize("point", ["committing@3", "committing@4", "committed"])
+def test_a_recut_killed_after_its_moves_leaves_no_stale_post(tmp_path: Path, point: str) -> None:
+    out = tmp_path / "out"
+    write_files(out, CUT, replace_under="export/x")
+    killed(spawn(["-c", RECUT_WRITER, str(out), json.dumps(RECUT)], f"{point}:kill"))  # 3 moves, then removals
+    assert read_manifest(out).keys() == {*RECUT}  # the manifest moved in: it no longer lists the stale posts
+    with locked(out):  # what the next run (or export, or verify) does first
+        pass
+    assert {k: v for k, v in tree(out).items() if k.startswith("export")} == {
+        "export": "dir", "export/x": "dir", **{k: v.encode() for k, v in RECUT.items()}}
+    assert not leftovers(out)
+
+
+def test_a_recut_removes_stale_posts_in_its_journal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    out = tmp_path / "out"
+    write_files(out, CUT, replace_under="export/x")
+    seen: list[dict[str, list[str]]] = []
+    real_roll = output._roll_forward
+
+    def spy(o: Path, stage: Path) -> None:
+        seen.append(json.loads((stage / JOURNAL).read_text(encoding="utf-8")))
+        real_roll(o, stage)
+
+    monkeypatch.setattr(output, "_roll_forward", spy)
+    write_files(out, RECUT, replace_under="export/x")
+    assert seen == [{"moves": ["export/x/001-a.txt", "export/x/发帖顺序.txt", "manifest.json"],
+                     "removes": ["export/x/002-b.txt", "export/x/s02/003-c.txt"]}]
+
+
+@pytest.mark.parametrize("command", ["export", "month"])
+def test_a_very_deep_manifest_is_one_located_error(tmp_path: Path, command: str) -> None:
+    out = tmp_path / "out"
+    write_files(out, OLD)
+    (out / "manifest.json").write_text('{"files": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    args = {"export": ["export", out, "--forum", "tieba"],
+            "month": ["month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out]}[command]
+    res = cli(*args)
+    assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
+    assert res.output == f"error: {out / 'manifest.json'}: unreadable manifest (nested too deeply); restore it or use --force\n"
