@@ -645,6 +645,8 @@ def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes
             (stage / norm).parent.mkdir(parents=True, exist_ok=True)
             folders.update(p for p in (stage / norm).parents if p.is_relative_to(stage))
             _write_new(stage / norm, data)
+            if os.path.isfile(out / norm):  # a replaced file keeps its permission bits
+                os.chmod(stage / norm, stat.S_IMODE(os.stat(out / norm).st_mode))
         for folder in folders:
             _fsync_dir(folder)
         _test_point("staged")

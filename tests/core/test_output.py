@@ -6,6 +6,7 @@ import doctest
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -186,3 +187,11 @@ def test_wrong_kind_in_the_way_is_refused_even_with_force(tmp_path: Path, force:
     with pytest.raises(OutputError, match=r"b/s01: exists and is not a folder"):
         write_files(tmp_path / "b", FILES, force=force)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "m01.md", "s01", "s01"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="permission bits are POSIX")
+def test_a_rewritten_chapter_keeps_its_mode(tmp_path: Path) -> None:
+    write_files(tmp_path, {"s01/m01.md": "一\n"})
+    (tmp_path / "s01/m01.md").chmod(0o600)
+    write_files(tmp_path, {"s01/m01.md": "二\n"})
+    assert stat.S_IMODE(os.stat(tmp_path / "s01/m01.md").st_mode) == 0o600
