@@ -606,7 +606,8 @@ def _fsync_dir(folder: Path) -> None:
 
 def _write_new(path: Path, data: bytes) -> None:
     """Create ``path`` (it must not exist), write all of ``data`` and fsync it: the one low-level write."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0),
+                 0o666)
     try:
         view = memoryview(data)
         while view:

@@ -1,7 +1,6 @@
-"""The README's promises about files and processes (issue 22): a campaign written by ``tally --write`` keeps its
-mode and its link, two writers at once both land, the locks need no POSIX-only module, exports and ``verify``
-read no half-moved commit and nothing through a link leaving OUT, profiles cannot switch their limit off or
-evaluate attribute access, names and titles cannot inject forum markup, and a re-cut leaves no stale post."""
+"""The README's promises about the campaign file (issue 22): ``tally --write`` keeps its mode and owner and
+writes through its link, two writers at once both land their votes, and the locks need no POSIX-only module.
+(Exports and ``verify``: tests/core/test_export.py and test_crash.py; names and titles: test_names.py.)"""
 
 from __future__ import annotations
 
