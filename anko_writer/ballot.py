@@ -450,6 +450,43 @@ def read_votes(text: str, ballot: Ballot) -> list[Vote]:
     return votes
 
 
+def loose_lines(text: str, ballot: Ballot) -> list[str]:
+    """The lines of ``text`` outside every vote line (of any key) that start with one of ``ballot``'s labels
+    and read as at least one answer: a vote without its 【安价 KEY】 head, listed by the tally, never counted."""
+    narrow = _narrow(text)
+    labels = _label_pattern(ballot)
+    out = []
+    in_vote = False
+    at = 0
+    for line in text.split("\n"):
+        n = narrow[at:at + len(line)]
+        at += len(line) + 1
+        if _HEAD.search(n):
+            in_vote = True
+            continue
+        starts = labels.match(n.lstrip()) is not None
+        if in_vote and starts:
+            continue
+        in_vote = False
+        if starts and _read_line(line, n, ballot, labels).answers:
+            out.append(line.strip())
+    return out
+
+
+_CHROME_MARKS = re.compile(r"\*\*|\[/?b\]|\[/?code\]|`")
+
+
+def is_chapter_text(text: str, ballot: Ballot) -> bool:
+    """True when ``text`` (a reply) holds the chapter's own vote block: its example reply line, word for
+    word, after the block's deadline sentence (截止 …) or its 复制下面这行回复 — the chapter pasted or
+    copied with the page, never a reader's vote."""
+    folded = _fold(_CHROME_MARKS.sub("", text))
+    if _fold(ballot.reply_line()) not in folded:
+        return False
+    marks = [f"截止{ballot.deadline}"] if ballot.deadline else []
+    return any(_fold(m) in folded for m in (*marks, "复制下面这行回复"))
+
+
 def _items(narrow: str, labels: re.Pattern[str]) -> list[tuple[int, int]]:
     """The ``(start, end)`` of each item in a vote's text: split at ``;`` and line ends, and before a known
     label that follows a space or comma (``阵型：B 老板：放权``, ``阵型B 老板放权``)."""
@@ -551,5 +588,5 @@ def labels(questions: Sequence[Question]) -> str:
 
 
 __all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "LABEL_ALIASES",
-           "Option", "Question", "SEPARATORS", "TIES", "TIE_TEXT", "Vote", "deadline_of", "has_head", "item_question",
-           "labels", "read_votes", "simplified", "tie_text", "vote_keys"]
+           "Option", "Question", "SEPARATORS", "TIES", "TIE_TEXT", "Vote", "deadline_of", "has_head", "is_chapter_text",
+           "item_question", "labels", "loose_lines", "read_votes", "simplified", "tie_text", "vote_keys"]
