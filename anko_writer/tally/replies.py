@@ -30,7 +30,7 @@ from ..textfile import read_bytes
 from ..yamlio import load_yaml
 from .encoding import decode_replies
 
-ORDER = ("nga", "discuz", "plain")
+ORDER = ("nga", "discuz", "tieba", "plain")
 """The shipped layouts tried first when none is given, in this order (any other shipped one after them)."""
 
 TIME = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?[\sT]+(\d{1,2}):(\d{2})(?::(\d{2}))?")
