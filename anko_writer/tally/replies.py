@@ -22,7 +22,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from ..ballot import has_head
+from ..ballot import has_head, simplified
 from ..errors import InputError, Location
 from ..resources import builtin_dir, shipped_or_file
 from ..schema import Check, Field, List, Map, Str, validate
@@ -447,10 +447,9 @@ def _quoted(line: str, theirs: set[str]) -> bool:
     return len(stem) >= 6 and stem != p and any(x.startswith(stem) for x in theirs)
 
 
-def _author(m: re.Match[str]) -> str | None:
-    """The reader a quote's intro names (its optional ``author`` group)."""
-    value = m.groupdict().get("author")
-    return value.strip() if value and value.strip() else None
+def _author(m: re.Match[str], text: str) -> str | None:
+    """The reader a quote's intro names (its optional ``author`` group, as ``text`` spells it)."""
+    return _group(m, "author", text)
 
 
 def cut_quotes(body: str, layout: Layout, own: Mapping[str, set[str]] | None = None,
@@ -472,51 +471,55 @@ def cut_quotes(body: str, layout: Layout, own: Mapping[str, set[str]] | None = N
         aside.extend((x.strip(), why) for x in text.split("\n") if has_head(x))
 
     for start, end in layout.blocks:
-        while (m := start.search(body)) is not None:
-            e = end.search(body, m.end())
+        while (m := start.search(simplified(body))) is not None:
+            e = end.search(simplified(body), m.end())
             note(body[m.start():e.end() if e else len(body)], "quote")
             body = body[:m.start()] + "\n" + (body[e.end():] if e else "")
     out: list[str] = []
     theirs: set[str] | None = None  # quoting the lines of one reader
     to_blank = False  # quoting up to the next blank line
     for line in body.split("\n"):
+        orig, line = line, simplified(line)  # a layout's words match either script
         if to_blank:
             if line.strip():
-                note(line, "quote")
+                note(orig, "quote")
                 continue
             to_blank = False
             continue
         if theirs is not None:
-            if not line.strip() or _quoted(line, theirs):
-                note(line, "quote")
+            if not line.strip() or _quoted(orig, theirs):
+                note(orig, "quote")
                 continue
             theirs = None
         reply = next((m for p in layout.replies if (m := p.search(line))), None)
         if reply is not None:
-            note(line, "quote")
-            name = _author(reply)
+            note(orig, "quote")
+            name = _author(reply, orig)
             theirs = own.get(name) if name else None
             continue
         intro = next((m for p in layout.intros if (m := p.search(line))), None)
         if intro is not None:
-            note(line, "quote")
-            name = _author(intro)
+            note(orig, "quote")
+            name = _author(intro, orig)
             theirs = own.get(name) if name else None
             to_blank = theirs is None
             continue
         if any(p.search(line) for p in layout.quote_lines):
-            note(line, "quote")
+            note(orig, "quote")
             continue
-        if any(p.search(line) for p in layout.skip) or (_plain(line) in chrome):
-            note(line, "chrome")
+        if any(p.search(line) for p in layout.skip) or (_plain(orig) in chrome):
+            note(orig, "chrome")
             continue
-        out.append(line)
+        out.append(orig)
     return "\n".join(out).strip(), tuple(aside)
 
 
-def _group(m: re.Match[str], name: str) -> str | None:
-    """A named group's text, stripped (None when the pattern has no such group or it did not match)."""
-    value = m.groupdict().get(name)
+def _group(m: re.Match[str], name: str, text: str | None = None) -> str | None:
+    """A named group's text, stripped (None when the pattern has no such group or it did not match); with
+    ``text``, taken from ``text`` at the group's place (the pattern matched its simplified-script copy)."""
+    if name not in m.re.groupindex or m.start(name) < 0:
+        return None
+    value = text[m.start(name):m.end(name)] if text is not None else m.group(name)
     return value.strip() if value and value.strip() else None
 
 
@@ -524,10 +527,10 @@ def _footer(body: str, layout: Layout) -> tuple[str, str | None, str | None]:
     """``body`` without its footer (the last match of one of the layout's ``footers``), and the footer's
     floor and time (None: no footer, or it does not say)."""
     for p in layout.footers:
-        found = list(p.finditer(body))
+        found = list(p.finditer(simplified(body)))
         if found:
             m = found[-1]
-            return body[:m.start()] + body[m.end():], _group(m, "floor"), _group(m, "time")
+            return body[:m.start()] + body[m.end():], _group(m, "floor", body), _group(m, "time", body)
     return body, None, None
 
 
@@ -542,7 +545,8 @@ def _floor(text: str | None) -> str | None:
 
 def split_replies(text: str, layout: Layout) -> Thread:
     """The replies in ``text`` as ``layout`` reads it: by its headers if any matches, else by its ``line``."""
-    heads = sorted((m for h in layout.headers for m in h.finditer(text)), key=lambda m: m.start())
+    folded = simplified(text)  # one character for one: a layout's words (发表于, 楼主) match 發表於, 樓主 too
+    heads = sorted((m for h in layout.headers for m in h.finditer(folded)), key=lambda m: m.start())
     starts: list[re.Match[str]] = []
     for m in heads:  # two header patterns matching the same reply: the first one
         if not starts or m.start() >= starts[-1].end():
@@ -555,17 +559,18 @@ def split_replies(text: str, layout: Layout) -> Thread:
         for i, m in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
             body, floor, time = _footer(text[m.end():end], layout)
-            raw.append((_group(m, "author") or "?", _group(m, "time") or time, _floor(_group(m, "floor") or floor),
+            raw.append((_group(m, "author", text) or "?", _group(m, "time", text) or time,
+                        _floor(_group(m, "floor", text) or floor),
                         body, text.count("\n", 0, m.start()) + 1))
     elif layout.line is not None:
         current: list[Any] = []  # author, body lines, file line
         before: list[str] = []
         for n, line in enumerate(text.split("\n"), 1):
-            one = layout.line.match(line)
+            one = layout.line.match(simplified(line))
             if one:
                 if current:
                     raw.append((current[0], None, None, "\n".join(current[1]), current[2]))
-                current = [_group(one, "author") or "?", [one.groupdict().get("body") or ""], n]
+                current = [_group(one, "author", line) or "?", [_group(one, "body", line) or ""], n]
             elif current:  # a reply's further lines
                 current[1].append(line)
             else:
@@ -580,7 +585,7 @@ def split_replies(text: str, layout: Layout) -> Thread:
     replies = []
     for i, (author, time, floor, body, at) in enumerate(raw, 1):
         kept, aside = cut_quotes(body, layout, own, chrome)
-        opening = layout.opening is not None and floor is not None and layout.opening.fullmatch(floor) is not None
+        opening = layout.opening is not None and floor is not None and layout.opening.fullmatch(simplified(floor)) is not None
         replies.append(Reply(author, parse_time(time), floor, kept, i, at, aside, opening))
     outside = tuple(x.strip() for x in prelude.split("\n") if has_head(x)) if raw else ()
     return Thread(replies, outside=outside, hosts=layout.hosts)
@@ -590,7 +595,7 @@ def _reads(text: str, layout: Layout) -> Thread:
     """The replies ``layout`` reads in ``text``; none unless it reads the file: a header layout must find a
     header, a line layout must read at least half of the file's non-blank lines as replies' first lines."""
     replies = split_replies(text, layout)
-    if replies and not any(h.search(text) for h in layout.headers):
+    if replies and not any(h.search(simplified(text)) for h in layout.headers):
         lines = [x for x in text.split("\n") if x.strip()]
         if len(replies) * 2 < len(lines):
             return Thread()

@@ -153,8 +153,8 @@ def test_a_hosts_own_layout(tmp_path: Path) -> None:
     own.write_text("name: bad\nheaders: ['(?P<author>[']\n", encoding="utf-8")
     with pytest.raises(LayoutError, match="headers"):
         load_layout(str(own))
-    with pytest.raises(LayoutError, match="no forum layout named 'tieba'"):
-        load_layout("tieba")
+    with pytest.raises(LayoutError, match="no forum layout named 'weibo'"):
+        load_layout("weibo")
 
 
 def test_each_counted_lists_keep_names_a_majority_wrote() -> None:
