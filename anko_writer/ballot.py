@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,6 +114,9 @@ class Question:
     itself holds a comma needs fewer)."""
     nothing: str = ""
     """For list kinds: a word that answers with an empty list (``无``: rest nobody), a neutral example."""
+    aliases: tuple[str, ...] = ()
+    """Other labels a reader may write for this question (beside :data:`LABEL_ALIASES` and the label in
+    traditional script, which every ballot accepts)."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -123,6 +127,10 @@ class Question:
             raise BallotError(f"question {self.label!r}: a choice needs options")
         if self.count not in COUNTS:
             raise BallotError(f"question {self.label!r}: count {self.count!r} is not one of {', '.join(COUNTS)}")
+
+    def labels(self) -> tuple[str, ...]:
+        """Every label a reader may write for this question: its own, its :attr:`aliases` and the core's."""
+        return (self.label, *self.aliases, *LABEL_ALIASES.get(self.label, ()))
 
     def shown(self) -> str:
         """The answer the reply line shows."""
@@ -137,7 +145,7 @@ class Question:
             raise AnswerError("空答案")
         if self.kind == "choice":
             return self._choice(text)
-        if self.kind != "choice" and self.nothing and _fold(text) == _fold(self.nothing):
+        if self.kind != "choice" and self.nothing and _fold(text) in _word_forms((self.nothing,)):
             return []
         seps = self.separators or SEPARATORS
         # items also lose the backquotes of a chapter's inline code readers copy (`X3 E5-G7`)
@@ -151,34 +159,41 @@ class Question:
         return [{self.item_key: v} for v in values] if self.item_key else values
 
     def _choice(self, text: str) -> Any:
-        """The option ``text`` names (a word, its letter, or the value itself)."""
+        """The option ``text`` names (a word, its letter, or the value itself, in either script, width, spacing
+        and separators forgiven: ``4-3-3`` is ``4 3 3``); text two options could mean is refused, not guessed."""
         want = _fold(text)
-        for o in self.options:
-            if want in {_fold(w) for w in o.words} or want == _fold(str(o.value)):
-                return o.value
-        # 「A. 4 4 2 控球」: the letter followed by its description
-        head = re.match(r"([a-z])(?:[.、)\s]|$)", unicodedata.normalize("NFKC", text).strip().lower())
-        if head:
-            for o in self.options:
-                if head.group(1) in {_fold(w) for w in o.words}:
-                    return o.value
+        found = [o for o in self.options if want in _word_forms(tuple(o.words)) or want == _fold(str(o.value))]
+        if not found:
+            # 「A. 4 4 2 控球」: the letter followed by its description
+            head = re.match(r"([a-z])(?:[.、)\s]|$)", unicodedata.normalize("NFKC", text).strip().lower())
+            if head:
+                found = [o for o in self.options if head.group(1) in _word_forms(tuple(o.words))]
+        values = list({_key(o.value): o.value for o in found}.values())
+        if len(values) > 1:
+            words = "、".join(o.words[0] for o in found)
+            raise AnswerError(f"「{text}」可以是 {words} 几个选项，不猜")
+        if values:
+            return values[0]
         raise AnswerError(f"没有「{text}」这个选项（可选：{'、'.join(o.words[0] for o in self.options)}）")
 
     def _name(self, text: str) -> str:
-        """A name from :attr:`names` (spaces and the middle dot forgiven)."""
+        """A name from :attr:`names` (either script, spaces, dots and hyphens forgiven; two names that read the
+        same are refused, not guessed)."""
         if not self.names:
             return text
         want = _fold(text)
-        for n in self.names:
-            if _fold(n) == want:
-                return n
+        found = [n for n in self.names if want in _word_forms((n,))]
+        if len(set(found)) > 1:
+            raise AnswerError(f"「{text}」可以是 {'、'.join(found)}，不猜")
+        if found:
+            return found[0]
         raise AnswerError(f"没有叫「{text}」的人")
 
     def _offer(self, text: str) -> dict[str, Any]:
         """``名字 金额`` (金额 in P$, ``万`` and ``k``/``m`` forgiven), keyed by :attr:`offer_keys`."""
         name, amount = self.offer_keys
-        m = re.fullmatch(r"(.+?)\s*(\d[\d,]*(?:\.\d+)?)\s*(万|k|m|P\$)?\s*(?:P\$)?", unicodedata.normalize("NFKC", text),
-                         re.IGNORECASE)
+        m = re.fullmatch(r"(.+?)\s*(\d[\d,]*(?:\.\d+)?)\s*(万|k|m|P\$)?\s*(?:P\$)?",
+                         simplified(unicodedata.normalize("NFKC", text)), re.IGNORECASE)
         if not m:
             self._name(text)  # an unknown name says so first
             raise AnswerError(f"「{text}」缺少金额")
@@ -210,6 +225,8 @@ class Question:
             out["separators"] = self.separators
         if self.nothing:
             out["nothing"] = self.nothing
+        if self.aliases:
+            out["aliases"] = list(self.aliases)
         return out
 
     @classmethod
@@ -225,7 +242,8 @@ class Question:
                        count=str(get.get("count", "whole")),
                        offer_keys=_pair(get.get("offer_keys", ("name", "amount"))),
                        item_key=str(get.get("item_key", "")), separators=str(get.get("separators", "")),
-                       nothing=str(get.get("nothing", "")))
+                       nothing=str(get.get("nothing", "")),
+                       aliases=tuple(str(a) for a in get.get("aliases", ())))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
 
@@ -257,9 +275,9 @@ class Ballot:
         return f"【安价 {self.key}】{items}"
 
     def question(self, label: str) -> Question | None:
-        """The question a reply's ``label`` names (full/half width and spaces forgiven)."""
+        """The question a reply's ``label`` names (width, spaces, script and :data:`LABEL_ALIASES` forgiven)."""
         want = _fold(label)
-        return next((q for q in self.questions if _fold(q.label) == want), None)
+        return next((q for q in self.questions if want in _word_forms(q.labels())), None)
 
     def to_record(self) -> dict[str, Any]:
         """The ballot as published in the chapter's ``vote`` record."""
@@ -288,69 +306,260 @@ class Answer:
 @dataclass(frozen=True)
 class Vote:
     """One vote line of one reply for a ballot: the answers read, and the items that could not be read
-    (``(text, reason)``)."""
+    (``(text, reason, kind)``: kind ``option`` — the question refused the answer; ``format`` — not an item of
+    this ballot; ``repeat`` — the same answer again, counted once; ``ambiguous`` — two different answers to
+    one question, neither counted)."""
 
     line: str
     answers: tuple[Answer, ...]
-    problems: tuple[tuple[str, str], ...] = field(default=())
+    problems: tuple[tuple[str, str, str], ...] = field(default=())
+    head: str = ""
+    """The whole line of the reply the vote starts on, as the reader wrote it."""
 
+
+LABEL_ALIASES: dict[str, tuple[str, ...]] = {"阵型": ("阵形",)}
+"""Labels readers write for a question's label, accepted by every ballot (a question adds its own as
+:attr:`Question.aliases`); traditional script needs none (it is folded to simplified)."""
 
 _HEAD = re.compile(r"[\[【〔(（]?\s*安\s*价\s*([a-z0-9]+)\s*[\]】〕)）]?\s*[:：]?", re.IGNORECASE)
-"""The start of a vote line: 【安价 s1m4】 and what readers make of it."""
+"""The start of a vote line: 【安价 s1m4】 and what readers make of it (安價 is folded to 安价 first)."""
 
 
 _NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20, ord("；"): ord(";")}
 """Full-width ASCII forms to ASCII, one character for one (so offsets still point into the original)."""
 
+_FOLD_OUT = re.compile(r"[\s·・‧•∙.\-_–—‐‑−~～]")
+"""What comparing two answers ignores: spaces, middle dots (the names' ·, Big5's ‧) and dashes
+(``4-3-3`` is ``4 3 3``)."""
+
+_T2S: dict[int, str] = {}
+_SEEN: set[str] = set()
+
+
+@lru_cache(maxsize=None)
+def _opencc(config: str) -> Any:
+    """One OpenCC converter per config (loaded on first use)."""
+    import opencc
+
+    return opencc.OpenCC(config)
+
+
+def simplified(text: str) -> str:
+    """``text`` with each traditional character in simplified script, one character for one (offsets into
+    ``text`` stay valid; OpenCC's Taiwan, Hong Kong and general tables, character by character).
+
+    >>> simplified("【安價 s1m3】陣型：C；老闆：放權")
+    '【安价 s1m3】阵型：C；老板：放权'
+    """
+    new = {c for c in set(text) if ord(c) >= 0x2E80} - _SEEN
+    if new:
+        tw, hk, t2s = _opencc("tw2s"), _opencc("hk2s"), _opencc("t2s")
+        for c in new:
+            out = t2s.convert(tw.convert(hk.convert(c)))
+            if len(out) == 1 and out != c:
+                _T2S[ord(c)] = out
+        _SEEN.update(new)
+    return text.translate(_T2S) if _T2S else text
+
+
+def _narrow(text: str) -> str:
+    """``text`` folded for finding heads and labels, one character for one: ASCII widths, simplified script."""
+    return simplified(text.translate(_NARROW))
+
+
+def _fold(text: str) -> str:
+    """``text`` for comparison: NFKC, simplified script, lower case, without spaces, middle dots and dashes."""
+    return _FOLD_OUT.sub("", simplified(unicodedata.normalize("NFKC", text))).lower()
+
+
+@lru_cache(maxsize=4096)
+def _word_forms(words: tuple[str, ...]) -> frozenset[str]:
+    """``words`` folded, with their traditional forms (OpenCC's phrases: a word may change, not only its
+    characters) folded too, so either script matches."""
+    out = set()
+    for w in words:
+        out.add(_fold(w))
+        for config in ("s2twp", "s2hk"):
+            out.add(_fold(_opencc(config).convert(w)))
+    out.discard("")
+    return frozenset(out)
+
+
+def _key(value: Any) -> str:
+    """A value compared by content (lists and mappings too)."""
+    return repr(value)
+
+
+def _label_pattern(ballot: Ballot) -> re.Pattern[str]:
+    """A known label (any form) where an item starts, in :func:`_narrow` text."""
+    forms = {_narrow(f) for q in ballot.questions for w in q.labels()
+             for f in (w, _opencc("s2twp").convert(w), _opencc("s2hk").convert(w))}
+    forms.discard("")
+    return re.compile("|".join(re.escape(f) for f in sorted(forms, key=lambda f: (-len(f), f))), re.IGNORECASE)
+
 
 def vote_keys(text: str) -> list[str]:
     """The ballot keys the vote lines in ``text`` name, in order (lower case).
 
-    >>> vote_keys("【安价 s1m4】阵型：A\\n安价S1M5 阵型：B")
+    >>> vote_keys("【安价 s1m4】阵型：A\\n安價S1M5 陣型：B")
     ['s1m4', 's1m5']
     """
-    return [m.group(1).lower() for m in _HEAD.finditer(text.translate(_NARROW))]
+    return [m.group(1).lower() for m in _HEAD.finditer(_narrow(text))]
+
+
+def has_head(text: str) -> bool:
+    """True when ``text`` holds a vote line's head (【安价 KEY】 in any width or script)."""
+    return _HEAD.search(_narrow(text)) is not None
+
+
+def _line_at(text: str, at: int) -> str:
+    """The whole line of ``text`` holding offset ``at``, stripped."""
+    start = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    return text[start:end if end >= 0 else len(text)].strip()
+
+
+def _vote_end(narrow: str, start: int, limit: int, labels: re.Pattern[str]) -> int:
+    """Where a vote starting at ``start`` ends (at most ``limit``): its head's line, and each following line
+    that starts with one of the ballot's labels (a vote written over several lines); the first other line
+    (the reader's own words, the page's chrome) ends it."""
+    end = narrow.find("\n", start)
+    if end < 0 or end >= limit:
+        return limit
+    while end < limit:
+        nxt = narrow.find("\n", end + 1)
+        nxt = limit if nxt < 0 or nxt > limit else nxt
+        if not labels.match(narrow[end + 1:nxt].lstrip()):
+            return end
+        end = nxt
+    return limit
 
 
 def read_votes(text: str, ballot: Ballot) -> list[Vote]:
     """Every vote line for ``ballot`` in a reply's ``text`` (usually one; the tally keeps a reply's last)."""
-    narrow = text.translate(_NARROW)  # same length as ``text``: problems quote the reader's own characters
+    narrow = _narrow(text)  # same length as ``text``: problems quote the reader's own characters
     heads = list(_HEAD.finditer(narrow))
+    labels = _label_pattern(ballot)
     votes = []
     for i, m in enumerate(heads):
         if m.group(1).lower() != ballot.key.lower():
             continue
-        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
-        votes.append(_read_line(text[m.end():end], narrow[m.end():end], ballot))
+        end = _vote_end(narrow, m.end(), heads[i + 1].start() if i + 1 < len(heads) else len(text), labels)
+        vote = _read_line(text[m.end():end], narrow[m.end():end], ballot, labels)
+        votes.append(Vote(vote.line, vote.answers, vote.problems, _line_at(text, m.start())))
     return votes
 
 
-def _read_line(body: str, narrow: str, ballot: Ballot) -> Vote:
-    """The answers after one vote line's head (up to the next head or the reply's end)."""
-    answers: list[Answer] = []
-    problems: list[tuple[str, str]] = []
+def loose_lines(text: str, ballot: Ballot) -> list[str]:
+    """The lines of ``text`` outside every vote line (of any key) that start with one of ``ballot``'s labels
+    and read as at least one answer: a vote without its 【安价 KEY】 head, listed by the tally, never counted."""
+    narrow = _narrow(text)
+    labels = _label_pattern(ballot)
+    out = []
+    in_vote = False
     at = 0
-    for piece in re.split(r"([;\n])", narrow) + [""]:
-        if piece in (";", "\n", ""):
+    for line in text.split("\n"):
+        n = narrow[at:at + len(line)]
+        at += len(line) + 1
+        if _HEAD.search(n):
+            in_vote = True
             continue
-        start = narrow.index(piece, at)
-        at = start + len(piece)
-        item = body[start:at].strip().strip("。.")
+        starts = labels.match(n.lstrip()) is not None
+        if in_vote and starts:
+            continue
+        in_vote = False
+        if starts and _read_line(line, n, ballot, labels).answers:
+            out.append(line.strip())
+    return out
+
+
+_CHROME_MARKS = re.compile(r"\*\*|\[/?b\]|\[/?code\]|`")
+
+
+def is_chapter_text(text: str, ballot: Ballot) -> bool:
+    """True when ``text`` (a reply) holds the chapter's own vote block: its example reply line, word for
+    word, after the block's deadline sentence (截止 …) or its 复制下面这行回复 — the chapter pasted or
+    copied with the page, never a reader's vote."""
+    folded = _fold(_CHROME_MARKS.sub("", text))
+    if _fold(ballot.reply_line()) not in folded:
+        return False
+    marks = [f"截止{ballot.deadline}"] if ballot.deadline else []
+    return any(_fold(m) in folded for m in (*marks, "复制下面这行回复"))
+
+
+def _items(narrow: str, labels: re.Pattern[str]) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each item in a vote's text: split at ``;`` and line ends, and before a known
+    label that follows a space or comma (``阵型：B 老板：放权``, ``阵型B 老板放权``)."""
+    spans = []
+    for piece in re.finditer(r"[^;\n]+", narrow):
+        at = piece.start()
+        starts = [at]
+        for m in labels.finditer(narrow, at, piece.end()):
+            if m.start() > at and narrow[m.start() - 1] in " \t,，、":
+                starts.append(m.start())
+        for a, b in zip(starts, starts[1:] + [piece.end()]):
+            spans.append((a, b))
+    return spans
+
+
+def _read_line(body: str, narrow: str, ballot: Ballot, labels: re.Pattern[str]) -> Vote:
+    """The answers after one vote line's head (its line and the label lines after it)."""
+    answers: list[Answer] = []
+    problems: list[tuple[str, str, str]] = []
+    for start, end in _items(narrow, labels):
+        raw = body[start:end]
+        item = raw.strip().strip("。.，,、")
         if not item:
             continue
-        label, sep, answer = _split_item(item)
-        if not sep:
-            problems.append((item, "缺少「标签：答案」的冒号"))
-            continue
-        q = ballot.question(label)
-        if q is None:
-            problems.append((item, f"没有「{label}」这一项（可投：{'、'.join(x.label for x in ballot.questions)}）"))
-            continue
+        lead = len(raw) - len(raw.lstrip())
+        known = labels.match(narrow, start + lead)
+        if known is not None:
+            label, rest = item[:known.end() - start - lead], item[known.end() - start - lead:]
+            sep_m = re.match(r"\s*[:：=＝]?\s*", rest)
+            answer = rest[sep_m.end() if sep_m else 0:]
+            q = ballot.question(label)
+            if q is None:  # cannot happen: the pattern holds only the ballot's labels
+                problems.append((item, f"没有「{label}」这一项", "format"))
+                continue
+            if not answer.strip():
+                problems.append((item, "只有标签，没有答案", "option"))
+                continue
+        else:
+            label, sep, answer = _split_item(item)
+            if not sep:
+                problems.append((item, "缺少「标签：答案」的冒号", "format"))
+                continue
+            q = ballot.question(label)
+            if q is None:
+                problems.append((item, f"没有「{label}」这一项（可投：{'、'.join(x.label for x in ballot.questions)}）",
+                                 "format"))
+                continue
         try:
-            answers.append(Answer(q.label, q.read(answer), answer.strip()))
+            answers.append(Answer(q.label, q.read(answer), item))
         except AnswerError as exc:
-            problems.append((item, str(exc)))
-    return Vote(body.strip(), tuple(answers), tuple(problems))
+            problems.append((item, str(exc), "option"))
+    return Vote(body.strip(), *_one_per_question(answers, problems))
+
+
+def _one_per_question(answers: list[Answer], problems: list[tuple[str, str, str]]
+                      ) -> tuple[tuple[Answer, ...], tuple[tuple[str, str, str], ...]]:
+    """One answer per question in one vote: the same answer again is listed and counted once; two different
+    answers to one question are listed and neither counts (the reader's intent is not guessed)."""
+    by_label: dict[str, list[Answer]] = {}
+    for a in answers:
+        by_label.setdefault(a.label, []).append(a)
+    kept: list[Answer] = []
+    for label, given in by_label.items():
+        values = {_key(a.value) for a in given}
+        if len(values) > 1:
+            problems.append(("；".join(a.text for a in given),
+                             f"同一票里「{label}」写了 {len(values)} 个不同的答案，这一项不计", "ambiguous"))
+            continue
+        kept.append(given[0])
+        for a in given[1:]:
+            problems.append((a.text, f"「{label}」重复写了一次，只计一次", "repeat"))
+    order = {a.label: i for i, a in enumerate(answers)}
+    return tuple(sorted(kept, key=lambda a: order[a.label])), tuple(problems)
 
 
 def _split_item(item: str) -> tuple[str, str, str]:
@@ -368,11 +577,6 @@ def item_question(item: str, ballot: Ballot) -> Question | None:
     return ballot.question(label) if sep else None
 
 
-def _fold(text: str) -> str:
-    """``text`` for comparison: NFKC, lower case, without spaces and middle dots."""
-    return re.sub(r"[\s·・.]", "", unicodedata.normalize("NFKC", text)).lower()
-
-
 def tie_text(q: Question) -> str:
     """How ``q``'s tie rule reads."""
     return TIE_TEXT[q.tie]
@@ -383,5 +587,6 @@ def labels(questions: Sequence[Question]) -> str:
     return "、".join(q.label for q in questions)
 
 
-__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "deadline_of", "item_question", "Option", "Question", "SEPARATORS", "TIES",
-           "TIE_TEXT", "Vote", "labels", "read_votes", "tie_text", "vote_keys"]
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "LABEL_ALIASES",
+           "Option", "Question", "SEPARATORS", "TIES", "TIE_TEXT", "Vote", "deadline_of", "has_head", "is_chapter_text",
+           "item_question", "labels", "loose_lines", "read_votes", "simplified", "tie_text", "vote_keys"]

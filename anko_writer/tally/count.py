@@ -26,15 +26,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ballot import COUNT_TEXT, TIE_TEXT, Ballot, Question, Vote, item_question, read_votes, vote_keys
+from ..ballot import (COUNT_TEXT, TIE_TEXT, Ballot, Question, Vote, has_head, is_chapter_text, loose_lines,
+                      read_votes, vote_keys)
 from ..dice import Dice
-from .replies import Reply
+from .replies import Reply, Thread
 
 RULES = (
     "每位读者一票：以截止前最后一条能读出答案的投票为准，之前的列为「被后一票取代」；一条也读不出的投票只列出原因，不取代之前的票",
+    "一票里每一项只算一个答案：同一个答案重复写只计一次；同一项写了不同的答案，这一项不计（不猜），都列出来",
     "给了截止时间时，截止后的回复和没有时间的回复都单独列出，不计票；没给截止时间时每条回复都计",
-    "认不出的项（没有的选项或名字、不是「标签：答案」的写法）连同回复列出，同一条回复里其余的答案照常计",
-    "引用别人的票不算引用者的票；投给别的安价的票单独列出",
+    "主持人不投票：楼主（帖子第一楼的作者）的回复、帖子里的章节原文（贴出来的示例回复行）都不计，列出来",
+    "引用别人的票不算引用者的票，列为引用；投给别的安价的票、没写【安价】开头的票、页面本身的文字都单独列出",
+    "宽容但不猜：全角半角、大小写、空格、繁体简体（安價、陣型、老闆）、分隔符（4-3-3 就是 4 3 3）、漏写的冒号（阵型C）、"
+    "常见的别写（阵形）都照读；两个选项都可能的写法、没有的选项或名字、不是「标签：答案」的写法连同回复列出，同一条回复里其余的答案照常计",
     "每一项得票最多的选项胜出；平票按该项的规则处理",
 )
 """The counting rules, as the tally's output states them."""
@@ -52,12 +56,34 @@ class Cast:
 
 @dataclass(frozen=True)
 class Problem:
-    """An item of a vote line that could not be read: ``kind`` ``option`` (the question refused the answer)
-    or ``format`` (not an item of this ballot)."""
+    """An item of a vote line that could not be read, or was not counted: ``kind`` ``option`` (the question
+    refused the answer), ``format`` (not an item of this ballot), ``repeat`` (the same answer again, counted
+    once) or ``ambiguous`` (different answers to one question in one vote, neither counted)."""
 
     reply: Reply
     item: str
     reason: str
+    kind: str
+
+
+ASIDE = {
+    "host": "主持人（楼主）的回复",
+    "chapter": "章节原文（示例回复行）",
+    "quote": "引用里的票（是被引用者的，不是引用者的）",
+    "chrome": "页面本身的文字",
+    "outside": "不在任何一楼里的文字",
+    "loose": "没写【安价】开头的票",
+}
+"""Why a line that looks like a vote is not one, in the output's words (:attr:`Aside.kind`)."""
+
+
+@dataclass(frozen=True)
+class Aside:
+    """A line that looks like a vote and is not counted, and why (:data:`ASIDE`); ``reply`` is None for
+    the page's text outside any reply."""
+
+    reply: Reply | None
+    line: str
     kind: str
 
 
@@ -105,6 +131,12 @@ class Count:
     problems: tuple[Problem, ...]
     other_keys: tuple[tuple[Reply, str], ...]
     results: tuple[Result, ...]
+    set_aside: tuple[Aside, ...] = ()
+    """Lines that look like votes and are not (the host's, the chapter's, quotes, the page's, headless)."""
+    encoding: str = ""
+    """The replies file's encoding (empty: not read from a file)."""
+    hosts: tuple[str, ...] = ()
+    """The host's names, whose replies never count."""
 
     def decisions(self) -> list[Result]:
         """The questions that write a value."""
@@ -231,16 +263,36 @@ def count_question(q: Question, ballot: Ballot, counted: Sequence[Cast], seed: i
     return _plurality(q, ballot, answers, seed)
 
 
+def _heads(text: str) -> list[str]:
+    """The lines of ``text`` that hold a vote's head."""
+    return [x.strip() for x in text.split("\n") if has_head(x)]
+
+
 def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
-                until: datetime.datetime | None = None) -> Count:
-    """The ballot counted from ``replies`` (in thread order) by the rules of :data:`RULES`."""
+                until: datetime.datetime | None = None, hosts: Sequence[str] = ()) -> Count:
+    """The ballot counted from ``replies`` (in thread order) by the rules of :data:`RULES`; ``hosts``: the
+    host's names beside the thread starter and the layout's ``hosts`` (a :class:`Thread` knows those)."""
     late: list[Cast] = []
     undated: list[Cast] = []
     unreadable: list[Cast] = []
     problems: list[Problem] = []
     others: list[tuple[Reply, str]] = []
+    aside: list[Aside] = []
     by_reader: dict[str, list[Cast]] = {}
+    host = list(hosts)
+    if isinstance(replies, Thread):
+        host += [h for h in (replies.host(), *replies.hosts) if h]
+        aside += [Aside(None, line, "outside") for line in replies.outside]
+    host = list(dict.fromkeys(host))
     for reply in replies:
+        aside += [Aside(reply, line, why) for line, why in reply.set_aside]
+        if reply.author in host:
+            aside += [Aside(reply, line, "host") for line in _heads(reply.body)]
+            continue
+        if is_chapter_text(reply.body, ballot):
+            aside += [Aside(reply, line, "chapter") for line in _heads(reply.body)]
+            continue
+        aside += [Aside(reply, line, "loose") for line in loose_lines(reply.body, ballot)]
         for key in dict.fromkeys(vote_keys(reply.body)):
             if key != ballot.key.lower():
                 others.append((reply, key))
@@ -252,8 +304,7 @@ def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
             if until is not None and reply.time is not None and reply.time > until:
                 late.append(cast)
                 continue
-            for item, reason in vote.problems:
-                kind = "option" if item_question(item, ballot) is not None else "format"
+            for item, reason, kind in vote.problems:
                 problems.append(Problem(reply, item, reason, kind))
             if not vote.answers:
                 unreadable.append(cast)
@@ -263,8 +314,9 @@ def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
     superseded = sorted((c for casts in by_reader.values() for c in casts[:-1]), key=lambda c: c.reply.index)
     results = tuple(count_question(q, ballot, counted, seed) for q in ballot.questions)
     return Count(ballot, len(replies), tuple(counted), tuple(superseded), tuple(late), tuple(undated),
-                 tuple(unreadable), tuple(problems), tuple(others), results)
+                 tuple(unreadable), tuple(problems), tuple(others), results, tuple(aside),
+                 replies.encoding if isinstance(replies, Thread) else "", tuple(host))
 
 
-__all__ = ["Candidate", "Cast", "Count", "Problem", "RULES", "Result", "count_question", "count_votes", "shown",
+__all__ = ["ASIDE", "Aside", "Candidate", "Cast", "Count", "Problem", "RULES", "Result", "count_question", "count_votes", "shown",
            "tie_die"]

@@ -16,18 +16,21 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+from ..ballot import has_head, simplified
 from ..errors import InputError, Location
 from ..resources import builtin_dir, shipped_or_file
 from ..schema import Check, Field, List, Map, Str, validate
-from ..textfile import read_text
+from ..textfile import read_bytes
 from ..yamlio import load_yaml
+from .encoding import decode_replies
 
-ORDER = ("nga", "discuz", "plain")
+ORDER = ("nga", "discuz", "tieba", "plain")
 """The shipped layouts tried first when none is given, in this order (any other shipped one after them)."""
 
 TIME = re.compile(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?[\sT]+(\d{1,2}):(\d{2})(?::(\d{2}))?")
@@ -38,12 +41,163 @@ class LayoutError(InputError):
     """A forum layout file is malformed, or no layout reads a replies file."""
 
 
+try:  # the stdlib's own regex parser (private; without it only the time limit guards a host's layout)
+    from re import _constants as _sre_c  # type: ignore[attr-defined]
+    from re import _parser as _sre_p  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - another Python
+    _sre_c = _sre_p = None
+
+_ONE_CHAR = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY")
+_REPEATS = ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+_PROBE = "".join(map(chr, range(0x0, 0x250))) + "　，。：；、【】「」（）＃一中阵型安价丁丂\u3000\uff01\uff1a"
+"""Characters tried when telling whether two one-character elements can match the same character."""
+
+
+def _op(item: Any) -> str:
+    """A parsed regex element's op name."""
+    return str(item[0])
+
+
+def _chars(item: Any) -> re.Pattern[str] | None:
+    """A one-character element as a pattern of its own (None: not one character)."""
+    if _op(item) not in _ONE_CHAR:
+        return None
+    sub = _sre_p.SubPattern(_sre_p.State(), [item])
+    try:
+        return re.compile(_sre_compile(sub))
+    except (re.error, TypeError):
+        return None
+
+
+def _sre_compile(sub: Any) -> Any:
+    """A parsed element compiled (the stdlib compiles a parsed pattern directly)."""
+    from re import _compiler  # type: ignore[attr-defined]
+
+    return _compiler.compile(sub, 0)
+
+
+def _overlap(a: Any, b: Any) -> bool:
+    """True when one-character elements ``a`` and ``b`` may match the same character (unknown: True)."""
+    pa, pb = _chars(a), _chars(b)
+    if pa is None or pb is None:
+        return True
+    return any(pa.fullmatch(c) and pb.fullmatch(c) for c in _PROBE)
+
+
+def _ends(seq: list[Any], first: bool) -> list[Any] | None:
+    """The one-character elements a sequence can start (``first``) or end with; None when that is not one
+    character (a quantifier, a group that may be empty)."""
+    items = [x for x in seq if _op(x) != "AT"]
+    if not items:
+        return None
+    x = items[0] if first else items[-1]
+    if _op(x) in _ONE_CHAR:
+        return [x]
+    if _op(x) in _REPEATS and x[1][0] >= 1 and len(x[1][2]) == 1 and _op(x[1][2][0]) in _ONE_CHAR:
+        return [x[1][2][0]]  # [0-9]+ starts and ends with a digit
+    if _op(x) == "SUBPATTERN":
+        return _ends(list(x[1][-1]), first)
+    if _op(x) == "BRANCH":
+        out: list[Any] = []
+        for arm in x[1][1]:
+            got = _ends(list(arm), first)
+            if got is None:
+                return None
+            out += got
+        return out
+    return None
+
+
+def _round_problem(body: list[Any], ends: list[Any]) -> str | None:
+    """Why the body of a repeated group can be matched more than one way (None: each round is decided by
+    its characters): a quantifier over more than one character, or over a character the round ends with,
+    or alternatives that start alike."""
+    for x in body:
+        op = _op(x)
+        if op in _REPEATS:
+            lo, hi, sub = x[1]
+            sub = list(sub)
+            if lo == hi and not any(_op(y) in _REPEATS or _op(y) == "BRANCH" for y in sub):
+                continue
+            if len(sub) != 1 or _op(sub[0]) not in _ONE_CHAR:
+                return "a quantifier inside a repeated group, over more than one character"
+            if any(_overlap(sub[0], e) for e in ends):
+                return "a quantifier inside a repeated group can match the character that ends each round"
+        elif op == "SUBPATTERN":
+            why = _round_problem(list(x[1][-1]), ends)
+            if why:
+                return why
+        elif op == "BRANCH":
+            firsts = [_ends(list(arm), True) for arm in x[1][1]]
+            if any(f is None for f in firsts):
+                return "alternatives inside a repeated group that may start with the same character"
+            for i, fi in enumerate(firsts):
+                for fj in firsts[i + 1:]:
+                    if any(_overlap(a, b) for a in fi or () for b in fj or ()):
+                        return "alternatives inside a repeated group that may start with the same character"
+            for arm in x[1][1]:
+                why = _round_problem(list(arm), ends)
+                if why:
+                    return why
+    return None
+
+
+def _backtracking(seq: Any) -> str | None:
+    """Why a parsed pattern may backtrack exponentially (None: it cannot by these rules): a repeated group
+    (``*``, ``+``, ``{m,n}`` with n > 1) may hold further quantifiers only over single characters that cannot
+    match the character ending each round, and alternatives that start with different characters
+    (``(?:[^\\n]*\\n)*`` is fine; ``(a+)+``, ``(a|a)*``, ``(\\s*x?)*`` are not)."""
+    for x in seq:
+        op = _op(x)
+        if op in _REPEATS:
+            lo, hi, sub = x[1]
+            body = list(sub)
+            if hi > 1 and not (len(body) == 1 and _op(body[0]) in _ONE_CHAR):
+                nested = any(_op(y) in _REPEATS or _op(y) in ("BRANCH", "SUBPATTERN") for y in body)
+                if nested:
+                    ends = _ends(body, False)
+                    if ends is None:
+                        return "a repeated group that does not end in one fixed character holds a quantifier"
+                    why = _round_problem(body, ends)
+                    if why:
+                        return why
+            why = _backtracking(body)
+            if why:
+                return why
+        elif op == "SUBPATTERN":
+            why = _backtracking(x[1][-1])
+            if why:
+                return why
+        elif op == "BRANCH":
+            for arm in x[1][1]:
+                why = _backtracking(arm)
+                if why:
+                    return why
+        elif op in ("ASSERT", "ASSERT_NOT"):
+            why = _backtracking(x[1][1])
+            if why:
+                return why
+    return None
+
+
 def _regex(text: Any) -> str | None:
-    """Why ``text`` is not a regular expression (None: it compiles)."""
+    """Why ``text`` is not a regular expression a layout may use (None: it compiles, and cannot backtrack
+    exponentially by :func:`_backtracking`'s rules)."""
     try:
         re.compile(str(text), re.M)
     except re.error as err:
         return f"not a regular expression: {err}"
+    except RecursionError:
+        return "not a regular expression: nested too deeply"
+    if _sre_p is None:
+        return None
+    try:
+        why = _backtracking(_sre_p.parse(str(text), re.M))
+    except RecursionError:
+        return "not a regular expression: nested too deeply"
+    if why:
+        return (f"{why}: such a pattern can take hours on one long reply (catastrophic backtracking); "
+                "let each round of a repeated group end at a character nothing inside it matches, e.g. (?:[^\\n]*\\n)*")
     return None
 
 
@@ -59,9 +213,19 @@ SCHEMA = Map({
                         doc="[start, end] regex pairs: the text between them (inclusive) is a quote."),
         "lines": Field(List(REGEX), default=[], doc="A line matching one of these is quoted text."),
         "intros": Field(List(REGEX), default=[],
-                        doc="A line that introduces a quote: it and the lines after it up to a blank line are quoted."),
-    }), default={"blocks": [], "lines": [], "intros": []}),
+                        doc="A line that introduces a quote (optional group author: whom it quotes): the lines "
+                            "after it that are the quoted reader's own lines, else up to a blank line, are quoted."),
+        "replies": Field(List(REGEX), default=[],
+                         doc="A line that only says whom a reply answers (optional group author): dropped, and "
+                             "only lines after it that are that reader's own lines are quoted."),
+    }), default={"blocks": [], "lines": [], "intros": [], "replies": []}),
     "skip": Field(List(REGEX), default=[], doc="Lines of the page's chrome (buttons, signatures) to drop."),
+    "footers": Field(List(REGEX), default=[],
+                     doc="A reply's last lines giving its floor and time (groups floor, time), as Tieba prints "
+                         "them below the post: read and dropped."),
+    "opening": Field(REGEX, required=False,
+                     doc="The floor of the thread's first post (0, 楼主, 1): its author is the host, never a voter."),
+    "hosts": Field(List(Str(min_len=1)), default=[], doc="The host's names on this forum: never voters."),
 })
 """The schema of a layout file."""
 
@@ -79,6 +243,13 @@ class Layout:
     intros: tuple[re.Pattern[str], ...]
     skip: tuple[re.Pattern[str], ...]
     source: Path
+    replies: tuple[re.Pattern[str], ...] = ()
+    footers: tuple[re.Pattern[str], ...] = ()
+    opening: re.Pattern[str] | None = None
+    hosts: tuple[str, ...] = ()
+    shipped: bool = True
+    """A shipped layout (its regexes are the project's, run in this process); a host's own file runs in a
+    worker process with a time limit (:data:`REGEX_SECONDS`)."""
 
 
 @dataclass(frozen=True)
@@ -92,12 +263,34 @@ class Reply:
     body: str
     index: int
     line: int
+    set_aside: tuple[tuple[str, str], ...] = ()
+    """Lines cut from the reply that hold a vote's head, with why: ``quote`` (quoted text) or ``chrome``
+    (the page's own text), so the tally can list them (nothing that looks like a vote disappears)."""
+    opening: bool = False
+    """The thread's first post (the layout's ``opening`` floor): its author is the host."""
 
     def where(self) -> str:
         """How the tally names the reply: ``#12 小明``, ``沙发 小明``, or ``第3条 小明`` when the page has no floors."""
         if self.floor is None:
             return f"第{self.index}条 {self.author}"
         return f"{'#' + self.floor if self.floor.isdigit() else self.floor} {self.author}"
+
+
+class Thread(list[Reply]):
+    """The replies read from one file, in thread order, with what the reading found: the file's encoding,
+    and the lines outside any reply that hold a vote's head (the page's own text)."""
+
+    def __init__(self, replies: Sequence[Reply] = (), encoding: str = "", outside: tuple[str, ...] = (),
+                 hosts: tuple[str, ...] = ()) -> None:
+        super().__init__(replies)
+        self.encoding = encoding
+        self.outside = outside
+        self.hosts = hosts
+        """The host's names the layout gives (``hosts``)."""
+
+    def host(self) -> str | None:
+        """The thread starter: the author of the thread's first post, when the page holds it."""
+        return self[0].author if self and self[0].opening else None
 
 
 def shipped() -> list[str]:
@@ -121,11 +314,16 @@ def load_layout(spec: str) -> Layout:
     if not data["headers"] and "line" not in data:
         raise LayoutError(Location(path), "", "a layout needs 'headers' or a 'line'")
     q = data["quotes"]
+    own = path.resolve().parent != builtin_dir("layouts").resolve()
     return Layout(data["name"], data["description"], tuple(_compile(h) for h in data["headers"]),
                   _compile(data["line"]) if "line" in data else None,
                   tuple((_compile(a), _compile(b)) for a, b in q["blocks"]),
                   tuple(_compile(x) for x in q["lines"]), tuple(_compile(x) for x in q["intros"]),
-                  tuple(_compile(x) for x in data["skip"]), path)
+                  tuple(_compile(x) for x in data["skip"]), path,
+                  replies=tuple(_compile(x) for x in q.get("replies", ())),
+                  footers=tuple(_compile(x) for x in data["footers"]),
+                  opening=re.compile(data["opening"]) if "opening" in data else None,
+                  hosts=tuple(data["hosts"]), shipped=not own)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,93 +432,231 @@ def parse_time(text: str | None) -> datetime.datetime | None:
         return None
 
 
-def cut_quotes(body: str, layout: Layout) -> str:
-    """``body`` without what it quotes (blocks, quoted lines, a quote's intro and the lines up to a blank one)
-    and without the page's chrome lines."""
+def _plain(line: str) -> str:
+    """A line compared with another: runs of white space as one space, no space at either end."""
+    return " ".join(line.split())
+
+
+def _quoted(line: str, theirs: set[str]) -> bool:
+    """True when ``line`` is one of the quoted reader's own lines (or the start of one the forum cut
+    short with ``…``)."""
+    p = _plain(line)
+    if p in theirs:
+        return True
+    stem = p.rstrip(".…。 ")
+    return len(stem) >= 6 and stem != p and any(x.startswith(stem) for x in theirs)
+
+
+def _author(m: re.Match[str], text: str) -> str | None:
+    """The reader a quote's intro names (its optional ``author`` group, as ``text`` spells it)."""
+    return _group(m, "author", text)
+
+
+def cut_quotes(body: str, layout: Layout, own: Mapping[str, set[str]] | None = None,
+               chrome: frozenset[str] = frozenset()) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """``body`` without what it quotes and without the page's chrome, and the cut lines that hold a vote's
+    head (``(line, "quote" | "chrome")``, for the tally's lists).
+
+    Quoted: a block (``[quote]…[/quote]``), a quoted line (``> …``), and after a quote's intro line
+    (「Reply Post by 老周 (…):」) the lines that are the quoted reader's own (``own``: each reader's lines on
+    the page) — or, when that reader's post is not on the page, the lines up to a blank one. A reply's
+    intro (「Reply to Reply Post by 老周 (…)」: NGA's 回复 button, which quotes nothing) is dropped alone,
+    with any following lines that are that reader's own. Chrome: ``skip`` lines, and lines of the page's
+    own text above the first reply (``chrome``) repeated between floors (a second page's title and nav).
+    """
+    own = own or {}
+    aside: list[tuple[str, str]] = []
+
+    def note(text: str, why: str) -> None:
+        aside.extend((x.strip(), why) for x in text.split("\n") if has_head(x))
+
     for start, end in layout.blocks:
-        while (m := start.search(body)) is not None:
-            e = end.search(body, m.end())
+        while (m := start.search(simplified(body))) is not None:
+            e = end.search(simplified(body), m.end())
+            note(body[m.start():e.end() if e else len(body)], "quote")
             body = body[:m.start()] + "\n" + (body[e.end():] if e else "")
     out: list[str] = []
-    quoting = False
+    theirs: set[str] | None = None  # quoting the lines of one reader
+    to_blank = False  # quoting up to the next blank line
     for line in body.split("\n"):
-        if quoting:
-            quoting = bool(line.strip())
+        orig, line = line, simplified(line)  # a layout's words match either script
+        if to_blank:
+            if line.strip():
+                note(orig, "quote")
+                continue
+            to_blank = False
             continue
-        if any(p.search(line) for p in layout.intros):
-            quoting = True
+        if theirs is not None:
+            if not line.strip() or _quoted(orig, theirs):
+                note(orig, "quote")
+                continue
+            theirs = None
+        reply = next((m for p in layout.replies if (m := p.search(line))), None)
+        if reply is not None:
+            note(orig, "quote")
+            name = _author(reply, orig)
+            theirs = own.get(name) if name else None
             continue
-        if any(p.search(line) for p in layout.quote_lines) or any(p.search(line) for p in layout.skip):
+        intro = next((m for p in layout.intros if (m := p.search(line))), None)
+        if intro is not None:
+            note(orig, "quote")
+            name = _author(intro, orig)
+            theirs = own.get(name) if name else None
+            to_blank = theirs is None
             continue
-        out.append(line)
-    return "\n".join(out).strip()
+        if any(p.search(line) for p in layout.quote_lines):
+            note(orig, "quote")
+            continue
+        if any(p.search(line) for p in layout.skip) or (_plain(orig) in chrome):
+            note(orig, "chrome")
+            continue
+        out.append(orig)
+    return "\n".join(out).strip(), tuple(aside)
 
 
-def _group(m: re.Match[str], name: str) -> str | None:
-    """A named group's text, stripped (None when the pattern has no such group or it did not match)."""
-    value = m.groupdict().get(name)
+def _group(m: re.Match[str], name: str, text: str | None = None) -> str | None:
+    """A named group's text, stripped (None when the pattern has no such group or it did not match); with
+    ``text``, taken from ``text`` at the group's place (the pattern matched its simplified-script copy)."""
+    if name not in m.re.groupindex or m.start(name) < 0:
+        return None
+    value = text[m.start(name):m.end(name)] if text is not None else m.group(name)
     return value.strip() if value and value.strip() else None
 
 
-def split_replies(text: str, layout: Layout) -> list[Reply]:
+def _footer(body: str, layout: Layout) -> tuple[str, str | None, str | None]:
+    """``body`` without its footer (the last match of one of the layout's ``footers``), and the footer's
+    floor and time (None: no footer, or it does not say)."""
+    for p in layout.footers:
+        found = list(p.finditer(simplified(body)))
+        if found:
+            m = found[-1]
+            return body[:m.start()] + body[m.end():], _group(m, "floor", body), _group(m, "time", body)
+    return body, None, None
+
+
+def _floor(text: str | None) -> str | None:
+    """A floor as the tally names it: ``12`` for ``#12``, ``12#`` or ``12楼``; ``沙发`` as it is."""
+    if text is None:
+        return None
+    value = text.strip("#＃ \t")
+    value = re.sub(r"^(\d+)\s*楼$", r"\1", value)
+    return value or None
+
+
+def split_replies(text: str, layout: Layout) -> Thread:
     """The replies in ``text`` as ``layout`` reads it: by its headers if any matches, else by its ``line``."""
-    heads = sorted((m for h in layout.headers for m in h.finditer(text)), key=lambda m: m.start())
+    folded = simplified(text)  # one character for one: a layout's words (发表于, 楼主) match 發表於, 樓主 too
+    heads = sorted((m for h in layout.headers for m in h.finditer(folded)), key=lambda m: m.start())
     starts: list[re.Match[str]] = []
     for m in heads:  # two header patterns matching the same reply: the first one
         if not starts or m.start() >= starts[-1].end():
             starts.append(m)
-    replies: list[Reply] = []
+    # (author, time, floor, raw body, file line)
+    raw: list[tuple[str, str | None, str | None, str, int]] = []
+    prelude = ""
     if starts:
+        prelude = text[:starts[0].start()]
         for i, m in enumerate(starts):
             end = starts[i + 1].start() if i + 1 < len(starts) else len(text)
-            floor = (_group(m, "floor") or "").strip("#＃ \t") or None
-            replies.append(Reply(_group(m, "author") or "?", parse_time(_group(m, "time")), floor,
-                                 cut_quotes(text[m.end():end], layout), i + 1, text.count("\n", 0, m.start()) + 1))
-        return replies
-    if layout.line is None:
-        return []
-    current: list[Any] = []  # author, body lines, file line
-    for n, line in enumerate(text.split("\n"), 1):
-        one = layout.line.match(line)
-        if one:
-            if current:
-                replies.append(Reply(current[0], None, None, cut_quotes("\n".join(current[1]), layout),
-                                     len(replies) + 1, current[2]))
-            current = [_group(one, "author") or "?", [one.groupdict().get("body") or ""], n]
-        elif current:  # a reply's further lines
-            current[1].append(line)
-    if current:
-        replies.append(Reply(current[0], None, None, cut_quotes("\n".join(current[1]), layout),
-                             len(replies) + 1, current[2]))
-    return replies
+            body, floor, time = _footer(text[m.end():end], layout)
+            raw.append((_group(m, "author", text) or "?", _group(m, "time", text) or time,
+                        _floor(_group(m, "floor", text) or floor),
+                        body, text.count("\n", 0, m.start()) + 1))
+    elif layout.line is not None:
+        current: list[Any] = []  # author, body lines, file line
+        before: list[str] = []
+        for n, line in enumerate(text.split("\n"), 1):
+            one = layout.line.match(simplified(line))
+            if one:
+                if current:
+                    raw.append((current[0], None, None, "\n".join(current[1]), current[2]))
+                current = [_group(one, "author", line) or "?", [_group(one, "body", line) or ""], n]
+            elif current:  # a reply's further lines
+                current[1].append(line)
+            else:
+                before.append(line)
+        if current:
+            raw.append((current[0], None, None, "\n".join(current[1]), current[2]))
+        prelude = "\n".join(before)
+    own: dict[str, set[str]] = {}
+    for author, _, _, body, _ in raw:
+        own.setdefault(author, set()).update(_plain(x) for x in body.split("\n") if x.strip())
+    chrome = frozenset(p for x in prelude.split("\n") if len(p := _plain(x)) >= 2 and not has_head(p))
+    replies = []
+    for i, (author, time, floor, body, at) in enumerate(raw, 1):
+        kept, aside = cut_quotes(body, layout, own, chrome)
+        opening = layout.opening is not None and floor is not None and layout.opening.fullmatch(simplified(floor)) is not None
+        replies.append(Reply(author, parse_time(time), floor, kept, i, at, aside, opening))
+    outside = tuple(x.strip() for x in prelude.split("\n") if has_head(x)) if raw else ()
+    return Thread(replies, outside=outside, hosts=layout.hosts)
 
 
-def _reads(text: str, layout: Layout) -> list[Reply]:
+def _reads(text: str, layout: Layout) -> Thread:
     """The replies ``layout`` reads in ``text``; none unless it reads the file: a header layout must find a
     header, a line layout must read at least half of the file's non-blank lines as replies' first lines."""
     replies = split_replies(text, layout)
-    if replies and not any(h.search(text) for h in layout.headers):
+    if replies and not any(h.search(simplified(text)) for h in layout.headers):
         lines = [x for x in text.split("\n") if x.strip()]
         if len(replies) * 2 < len(lines):
-            return []
+            return Thread()
     return replies
+
+
+REGEX_SECONDS = 30.0
+"""How long a host's own layout may take to read a replies file (in a worker process) before the tally
+gives up on it: its regexes pass :func:`_backtracking`'s rules, but a regex can still be slow in ways no
+rule sees, and Python cannot interrupt a running match in the same process."""
+
+
+def _reads_child(text: str, layout: Layout, conn: Any) -> None:
+    """The worker process's task: :func:`_reads`, its result sent back on ``conn``."""
+    conn.send(_reads(text, layout))
+    conn.close()
+
+
+def _reads_limited(text: str, layout: Layout, path: Path) -> Thread:
+    """:func:`_reads` in a worker process given :data:`REGEX_SECONDS`; a LayoutError if it takes longer."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("spawn")  # the same on every system, nothing inherited
+    parent, child = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_reads_child, args=(text, layout, child), daemon=True)
+    worker.start()
+    child.close()
+    try:
+        if parent.poll(REGEX_SECONDS):
+            try:
+                result: Thread = parent.recv()
+                return result
+            except EOFError:
+                pass
+            raise LayoutError(Location(layout.source), "", "the layout's worker stopped without reading the replies")
+        raise LayoutError(Location(layout.source), "", f"the layout's regexes took more than {REGEX_SECONDS:g} s "
+                          "on these replies (a pattern that backtracks; simplify it); nothing was counted")
+    finally:
+        if worker.is_alive():
+            worker.kill()
+        worker.join()
+        parent.close()
 
 
 FIRST_LINES = 3
 """How many of an unreadable file's first lines the error quotes."""
 
 
-def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, list[Reply]]:
-    """The replies in the file at ``path`` (UTF-8 text or a saved HTML page), read by the layout named
-    or, without one, by the first shipped layout that reads it; a file none reads is a LayoutError
-    naming the file and its first lines."""
-    text = read_text(path, LayoutError).replace("\r\n", "\n").replace("\r", "\n")
+def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, Thread]:
+    """The replies in the file at ``path`` (text or a saved HTML page, in the encoding
+    :mod:`.encoding` finds), read by the layout named or, without one, by the first shipped layout that
+    reads it; a file none reads is a LayoutError naming the file and its first lines."""
+    text, encoding = decode_replies(read_bytes(path, LayoutError), path, LayoutError)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     if looks_like_html(text) or path.suffix.lower() in (".html", ".htm"):
         text = html_text(text)
     tried = [load_layout(layout)] if layout is not None else [load_layout(n) for n in shipped()]
     for lay in tried:
-        replies = _reads(text, lay)
+        replies = _reads(text, lay) if lay.shipped else _reads_limited(text, lay, path)
         if replies:
+            replies.encoding = encoding
             return lay, replies
     first = [line.strip() for line in text.split("\n") if line.strip()][:FIRST_LINES]
     names = ", ".join(x.name for x in tried)
@@ -329,5 +665,6 @@ def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, list[Re
                       f"it could not read: {shown} (give --layout with a layout file that matches the page)")
 
 
-__all__ = ["BLOCKS", "FIRST_LINES", "Layout", "LayoutError", "ORDER", "Reply", "SCHEMA", "TIME", "cut_quotes",
-           "html_text", "load_layout", "looks_like_html", "parse_time", "read_replies", "shipped", "split_replies"]
+__all__ = ["BLOCKS", "FIRST_LINES", "Layout", "LayoutError", "ORDER", "REGEX_SECONDS", "Reply", "SCHEMA", "TIME",
+           "Thread", "cut_quotes", "html_text", "load_layout", "looks_like_html", "parse_time", "read_replies",
+           "shipped", "split_replies"]

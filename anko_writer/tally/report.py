@@ -6,9 +6,12 @@ Written in Chinese, so a host can paste it into the thread as the 计票结果.
 from __future__ import annotations
 
 import datetime
+import re
+import unicodedata
 
 from ..ballot import Question
-from .count import RULES, Cast, Count, Result, shown
+from .count import ASIDE, RULES, Cast, Count, Result, shown
+from .replies import Reply
 
 ZEROS_SHOWN = 6
 """A question with at most this many answers lists those no one chose too (the formations); a longer
@@ -17,16 +20,44 @@ VOTERS_SHOWN = 12
 """How many voters a table cell names before it says ``等 N 人``."""
 
 
+_INVISIBLE = re.compile("[\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]")
+"""Characters that reorder or hide text (bidi controls and isolates, zero-width marks, line separators)."""
+
+
+def _escape(ch: str) -> str:
+    """A control or invisible character as the output shows it: ``<U+202E>``."""
+    return f"<U+{ord(ch):04X}>"
+
+
+def safe(text: str) -> str:
+    """Reader-written ``text`` as the output may print it: control characters (C0, DEL, C1) and the
+    characters that reorder or hide text (U+202A–U+202E, U+2066–U+2069 …) shown as ``<U+XXXX>``, never
+    raw; a tab or line break as a space.
+
+    >>> safe("小\u202e明\x1b[31m")
+    '小<U+202E>明<U+001B>[31m'
+    """
+    out = []
+    for ch in text:
+        if ch in "\t\n\r":
+            out.append(" ")
+        elif unicodedata.category(ch) == "Cc" or _INVISIBLE.match(ch):
+            out.append(_escape(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def _cell(text: str) -> str:
     """``text`` safe in a Markdown table cell."""
-    return text.replace("|", "｜").replace("\n", " ")
+    return safe(text).replace("|", "｜")
 
 
 def _voters(names: tuple[str, ...]) -> str:
     """The voters of a row, at most :data:`VOTERS_SHOWN` by name."""
     if len(names) <= VOTERS_SHOWN:
-        return "、".join(names)
-    return "、".join(names[:VOTERS_SHOWN]) + f" 等 {len(names)} 人"
+        return "、".join(map(safe, names))
+    return "、".join(map(safe, names[:VOTERS_SHOWN])) + f" 等 {len(names)} 人"
 
 
 def _time(t: datetime.datetime | None) -> str:
@@ -36,8 +67,18 @@ def _time(t: datetime.datetime | None) -> str:
 
 def _line(cast: Cast) -> str:
     """A vote line as quoted in a list (its first 60 characters)."""
-    text = f"【安价 {cast.vote_key}】" + " ".join(cast.vote.line.split())
+    return _short(f"【安价 {cast.vote_key}】" + " ".join(cast.vote.line.split()))
+
+
+def _short(text: str) -> str:
+    """A quoted line, safe, at most 60 characters."""
+    text = safe(" ".join(text.split()))
     return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _where(reply: Reply | None) -> str:
+    """A reply's place as the output names it (safe)."""
+    return safe(reply.where()) if reply is not None else "（不在任何一楼）"
 
 
 def question_table(r: Result) -> list[str]:
@@ -59,24 +100,34 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
     """The whole output: heading, tables, lists, rules and what would be written."""
     b = count.ballot
     deadline = f"截止 {until:%Y-%m-%d %H:%M}" if until is not None else "未给截止时间，每条回复都计"
+    read = f"文件编码 {count.encoding}；" if count.encoding else ""
+    host = f"主持人 {'、'.join(map(safe, count.hosts))}（不计票）；" if count.hosts else "主持人：页面上没有第一楼，认不出（章节原文照样不计）；"
     out = [f"## 安价 {b.key} 计票", "",
-           f"投票出自 {source}（帖中写的截止：{b.deadline or '未写'}）；{deadline}；版式 {layout}；"
+           f"投票出自 {source}（帖中写的截止：{b.deadline or '未写'}）；{deadline}；版式 {layout}；{read}{host}"
            f"读到回复 {count.replies} 条，计票 {len(count.counted)} 人。", ""]
     for r in count.results:
         out += question_table(r)
     lists: list[tuple[str, list[str]]] = []
     by_author = {c.reply.author: c for c in count.counted}
-    lists.append(("截止后的票（不计）", [f"{c.reply.where()} {_time(c.reply.time)}：{_line(c)}" for c in count.late]))
+
+    def problems(*kinds: str) -> list[str]:
+        return [f"{_where(p.reply)}：「{_short(p.item)}」{p.reason}" for p in count.problems if p.kind in kinds]
+
+    lists.append(("截止后的票（不计）", [f"{_where(c.reply)} {_time(c.reply.time)}：{_line(c)}" for c in count.late]))
     lists.append(("没有时间的回复（给了截止时间，无法确认按时，不计）",
-                  [f"{c.reply.where()}：{_line(c)}" for c in count.undated]))
-    lists.append(("被同一人后一票取代", [f"{c.reply.where()}：{_line(c)}（以 {by_author[c.reply.author].reply.where()} 为准）"
+                  [f"{_where(c.reply)}：{_line(c)}" for c in count.undated]))
+    lists.append(("被同一人后一票取代", [f"{_where(c.reply)}：{_line(c)}（以 {_where(by_author[c.reply.author].reply)} 为准）"
                                    for c in count.superseded]))
-    lists.append(("没有的选项或名字（这一项不计）",
-                  [f"{p.reply.where()}：「{p.item}」{p.reason}" for p in count.problems if p.kind == "option"]))
-    lists.append(("格式认不出（这一项不计）",
-                  [f"{p.reply.where()}：「{p.item}」{p.reason}" for p in count.problems if p.kind == "format"]))
-    lists.append(("一项也读不出的投票（不计，也不取代之前的票）", [f"{c.reply.where()}：{_line(c)}" for c in count.unreadable]))
-    lists.append(("投给别的安价（别的章节，不计）", [f"{r.where()}：安价 {key}" for r, key in count.other_keys]))
+    lists.append(("没有的选项或名字（这一项不计）", problems("option")))
+    lists.append(("格式认不出（这一项不计）", problems("format")))
+    lists.append(("同一票里重复或矛盾的项（重复的只计一次；矛盾的这一项不计）", problems("repeat", "ambiguous")))
+    lists.append(("一项也读不出的投票（不计，也不取代之前的票）", [f"{_where(c.reply)}：{_line(c)}" for c in count.unreadable]))
+    lists.append(("投给别的安价（别的章节，不计）", [f"{_where(r)}：安价 {safe(key)}" for r, key in count.other_keys]))
+    lists.append(("不是读者的票（主持人、章节原文、引用、页面文字，不计）",
+                  [f"{_where(a.reply)}：{_short(a.line)}（{ASIDE[a.kind]}）" for a in count.set_aside
+                   if a.kind != "loose"]))
+    lists.append(("没写【安价】开头的票（不计，供主持人参考）",
+                  [f"{_where(a.reply)}：{_short(a.line)}" for a in count.set_aside if a.kind == "loose"]))
     for title, items in lists:
         out.append(f"### {title}：{len(items)} 条" if items else f"### {title}：无")
         if items:
@@ -87,10 +138,10 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
     for r in count.results:
         where = ".".join(str(p) for p in (*b.root, *r.question.path))
         if r.decided:
-            out.append(f"- {where} = {shown(r.question, r.value)}")
+            out.append(f"- {where} = {safe(shown(r.question, r.value))}")
         else:
             out.append(f"- {where}：不写入（{r.how}）")
     return "\n".join(out).rstrip() + "\n"
 
 
-__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table"]
+__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table", "safe"]

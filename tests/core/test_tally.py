@@ -64,7 +64,7 @@ def test_nga_count_is_pinned() -> None:
     assert [c.reply.where() for c in count.superseded] == ["#1 小明"]
     assert [c.reply.where() for c in count.late] == ["#11 李四", "#12 小明"]
     assert [(p.reply.where(), p.item, p.kind) for p in count.problems] == [
-        ("#6 阿强", "阵型：Z", "option"), ("#9 大卫", "阵型B 老板放权", "format")]
+        ("#6 阿强", "阵型：Z", "option"), ("#9 大卫", "第二个吧", "format")]
     assert [c.reply.where() for c in count.unreadable] == ["#9 大卫"]
     assert [(r.where(), k) for r, k in count.other_keys] == [("#8 猫猫", "s1m3")]
     formation, owner, conflict = count.results
@@ -153,8 +153,8 @@ def test_a_hosts_own_layout(tmp_path: Path) -> None:
     own.write_text("name: bad\nheaders: ['(?P<author>[']\n", encoding="utf-8")
     with pytest.raises(LayoutError, match="headers"):
         load_layout(str(own))
-    with pytest.raises(LayoutError, match="no forum layout named 'tieba'"):
-        load_layout("tieba")
+    with pytest.raises(LayoutError, match="no forum layout named 'weibo'"):
+        load_layout("weibo")
 
 
 def test_each_counted_lists_keep_names_a_majority_wrote() -> None:
