@@ -386,36 +386,49 @@ __all__ = [
     "prose_mismatches",
     "verify_dir",
     "format_report",
+    "mask_sealed",
+    "PUBLIC_ROLL_KEYS",
+    "SEALED_BY",
 ]
 
 
-_ROLL_KEYS = frozenset({"id", "expr", "dice", "total", "hidden"})
 SEALED_BY = "sealed_by"
-"""The key a record sets to a sealed roll's id when everything else in it follows from that roll."""
+"""The key a record sets to a sealed roll's id when everything else in it follows from that roll (an
+outcome, a length of absence …): the mark by which a ruleset tells the core "this was decided by that roll"."""
+PUBLIC_ROLL_KEYS = ("id", "purpose", "expr", "kind", "player", "hidden", "modifiers", "target")
+"""What a still-sealed roll's record keeps: that it was rolled, what for and by whom, and the inputs it was
+thrown with, never an output (its faces, total, result, success, or anything they decided)."""
+VALUE_KEYS = ("dice", "total")
+"""The keys a masked roll record shows as null (``result`` too when the record has one)."""
 
 
 def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     """``obj`` with nothing left that a roll in ``sealed`` decided (a copy where needed; DESIGN §10).
 
-    Two shapes are masked: a roll record (a mapping with the keys of
-    :meth:`anko_writer.dice.Roll.to_json`), whose ``dice`` and ``total`` become ``None``; and a record
-    that names the roll under ``sealed_by`` (what the roll's face decided: an outcome, a length of
-    absence …), which keeps only that key. Rulesets put every consequence of a sealed roll in such a
-    record, so the public JSON says *that* something was rolled and nothing of what came of it. With
-    nothing sealed, ``obj`` itself is returned.
+    Two shapes are masked: a roll record, any mapping whose ``id`` is a sealed roll's (the core's
+    :meth:`anko_writer.dice.Roll.to_json` or a ruleset's own), which keeps :data:`PUBLIC_ROLL_KEYS` and
+    shows ``dice`` and ``total`` (and ``result``) as ``None``; and a record that names the roll under
+    ``sealed_by`` (what the roll's face decided: an outcome, a length of absence …), which keeps only that
+    key. Rulesets put every consequence of a sealed roll in such a record, so the public JSON says *that*
+    something was rolled and nothing of what came of it. With nothing sealed, ``obj`` itself is returned.
 
     >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
     ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
     >>> mask_sealed(rec, frozenset({"a#1"}))
     {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}], 'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
+    >>> mask_sealed({"id": "a#1", "kind": "casualty", "dice": [6, 3], "result": "dead", "text": "死亡"}, frozenset({"a#1"}))
+    {'id': 'a#1', 'kind': 'casualty', 'dice': None, 'result': None, 'total': None}
     """
     if not sealed:
         return obj
     if isinstance(obj, dict):
-        if obj.get(SEALED_BY) in sealed:
-            return {SEALED_BY: obj[SEALED_BY]}
-        if _ROLL_KEYS <= obj.keys() and obj["id"] in sealed:
-            return {**obj, "dice": None, "total": None}
+        mark, rid = obj.get(SEALED_BY), obj.get("id")
+        if isinstance(mark, str) and mark in sealed:
+            return {SEALED_BY: mark}
+        if isinstance(rid, str) and rid in sealed:
+            out = {k: (None if k in VALUE_KEYS or k == "result" else v) for k, v in obj.items()
+                   if k in PUBLIC_ROLL_KEYS or k in VALUE_KEYS or k == "result"}
+            return out | {k: None for k in VALUE_KEYS if k not in out}
         return {k: mask_sealed(v, sealed) for k, v in obj.items()}
     if isinstance(obj, list):
         return [mask_sealed(v, sealed) for v in obj]
