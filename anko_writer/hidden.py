@@ -50,8 +50,11 @@ _EXPR = r"[^｜〕＝\s]+"
 _SEAL_WORD, _REVEAL_WORD = "封存", "(?:揭晓|揭曉)"
 _NO, _COMMIT, _SALT = "(?:编号|編號)", "(?:承诺|承諾)", "(?:盐|鹽)"
 _SEAL = re.compile(rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_VALUE = r"-?(?:0|[1-9][0-9]{0,99})"
+"""A revealed total: at most a hundred digits (no die comes near; a longer one is malformed, not a number
+Python refuses to read)."""
 _REVEAL = re.compile(
-    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>-?(?:0|[1-9][0-9]*))｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
+    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>{_VALUE})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
 )
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
@@ -61,8 +64,10 @@ GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal":
 strict lines it must be. Ports of the check (the export's ``verify.html``) are generated from these."""
 HASHED = "{roll_id}|{expr}|{value}|{salt}"
 """What a commitment hashes (UTF-8), as a :meth:`str.format` template."""
-_PROSE_DIE = re.compile(rf"「(?P<expr>{_EXPR})＝(?P<value>-?[0-9]+)」")
-"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it."""
+_PROSE_DIE = re.compile(r"「(?P<expr>[^｜〕＝「」\s]+)＝(?P<value>-?[0-9]{1,100})」")
+"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it. Its
+expression holds no corner bracket, so a quoted name before the die (「核心重伤」…「1D100＝97」) is not
+read as part of it."""
 _HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
 
 
@@ -297,7 +302,7 @@ def verify_dir(out: Path) -> VerifyReport:
     report = VerifyReport()
     first: dict[str, tuple[Seal, str]] = {}
     for post in posts:
-        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {snip!r}" for line, snip in post.bad]
+        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {_snippet(snip)!r}" for line, snip in post.bad]
         report.problems += [f"{post.file}:{line}: {msg}" for line, msg in post.mismatches]
         for s in post.seals:
             where = f"{post.file}:{s.line}"
@@ -317,6 +322,11 @@ def verify_dir(out: Path) -> VerifyReport:
     report.problems += _early_reveals(posts)
     report.sealed = [(rid, where) for rid, (_, where) in first.items() if rid not in revealed]
     return report
+
+
+def _snippet(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters for a report line (a malformed line may be any length)."""
+    return text if len(text) <= limit else text[:limit] + f"…(+{len(text) - limit} chars)"
 
 
 def _early_reveals(posts: list[Post]) -> list[str]:
