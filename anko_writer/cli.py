@@ -307,7 +307,7 @@ def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[i
         path = out / rs.info.keys.state_path(k)
         if path.is_file():
             text = read_text(path, CampaignError)
-            return k, rs.load_state(text, path, resources)
+            return k, rs.load_arc_state(text, path, resources, k)
     return None
 
 
