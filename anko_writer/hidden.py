@@ -13,7 +13,8 @@ A hidden roll is posted as a *seal* line carrying a SHA-256 commitment; a later 
   host but unknown to readers as long as the campaign seed stays private.
 - ``roll_id`` may hold any characters except ``｜``, ``〕`` and whitespace
   (``s1/league/r05/雷希特-玛吉克#3``); ``expr`` additionally excludes ``＝``.
-- ``value`` is the roll's total as a plain integer (no leading zeros).
+- ``value`` is the roll's total as a plain integer (no leading zeros, at most a hundred digits: a longer
+  one is a malformed line).
 
 ``anko-writer verify OUTDIR`` (:func:`verify_dir`) recomputes every commitment from the Markdown.
 

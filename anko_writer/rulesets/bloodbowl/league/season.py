@@ -5,7 +5,8 @@ before the match, then our first half. Chapter ``2r`` is its second half, then t
 matches (played by the same engine, reported briefly), every match's income, and the table. Hidden
 dice: the engine throws a casualty roll of one of our players hidden; the chapter posts its seal and
 a later chapter (``options.reveal_delay``) reveals it. Until then the player is shown as 伤情封存 and
-nothing the roll decided reaches a publishable file.
+nothing the roll decided reaches a publishable file; a casualty whose fate a match of ours before the
+reveal would show (with delay 2, one in a second half) is thrown in the open instead (:func:`may_seal`).
 """
 
 from __future__ import annotations
