@@ -23,7 +23,7 @@ try:  # Typer 0.2x ships its own copy of Click
 except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from . import __version__, hidden, output, yamlio
+from . import __version__, hidden, output, secrecy, yamlio
 from . import ruleset as ruleset_registry
 from .campaign import Campaign, load_campaign, new_seed, validate_document
 from .errors import AnkoError, CampaignError, OutputError
@@ -200,7 +200,8 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
     md_rel, json_rel = _style(resources).paths(chapter.key)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
-    public = chapter.json_record()
+    sealed = secrecy.still_sealed(md)  # DESIGN §10: the core masks what the chapter's seal lines keep sealed
+    public = secrecy.masked(chapter.json_record(), sealed)
     files = {md_rel: md, json_rel: output.dump_json(public)}
     folder = md_rel.rpartition("/")[0]
     for name, text in chapter.files.items():
@@ -209,6 +210,7 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
         files[f"{folder}/{name}" if folder else name] = text
     for rel, text in files.items():
         _no_seed(rel, text, campaign.seed)
+    secrecy.refuse_leaks(files, sealed, campaign.seed)
     return files
 
 
@@ -306,7 +308,7 @@ def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[i
         path = out / rs.info.keys.state_path(k)
         if path.is_file():
             text = read_text(path, CampaignError)
-            return k, rs.load_state(text, path, resources)
+            return k, rs.load_arc_state(text, path, resources, k)
     return None
 
 

@@ -13,7 +13,8 @@ A hidden roll is posted as a *seal* line carrying a SHA-256 commitment; a later 
   host but unknown to readers as long as the campaign seed stays private.
 - ``roll_id`` may hold any characters except ``｜``, ``〕`` and whitespace
   (``s1/league/r05/雷希特-玛吉克#3``); ``expr`` additionally excludes ``＝``.
-- ``value`` is the roll's total as a plain integer (no leading zeros).
+- ``value`` is the roll's total as a plain integer (no leading zeros, at most a hundred digits: a longer
+  one is a malformed line).
 
 ``anko-writer verify OUTDIR`` (:func:`verify_dir`) recomputes every commitment from the Markdown.
 
@@ -50,8 +51,11 @@ _EXPR = r"[^｜〕＝\s]+"
 _SEAL_WORD, _REVEAL_WORD = "封存", "(?:揭晓|揭曉)"
 _NO, _COMMIT, _SALT = "(?:编号|編號)", "(?:承诺|承諾)", "(?:盐|鹽)"
 _SEAL = re.compile(rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_VALUE = r"-?(?:0|[1-9][0-9]{0,99})"
+"""A revealed total: at most a hundred digits (no die comes near; a longer one is malformed, not a number
+Python refuses to read)."""
 _REVEAL = re.compile(
-    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>-?(?:0|[1-9][0-9]*))｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
+    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>{_VALUE})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
 )
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
@@ -61,8 +65,10 @@ GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal":
 strict lines it must be. Ports of the check (the export's ``verify.html``) are generated from these."""
 HASHED = "{roll_id}|{expr}|{value}|{salt}"
 """What a commitment hashes (UTF-8), as a :meth:`str.format` template."""
-_PROSE_DIE = re.compile(rf"「(?P<expr>{_EXPR})＝(?P<value>-?[0-9]+)」")
-"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it."""
+_PROSE_DIE = re.compile(r"「(?P<expr>[^｜〕＝「」\s]+)＝(?P<value>-?[0-9]{1,100})」")
+"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it. Its
+expression holds no corner bracket, so a quoted name before the die (「核心重伤」…「1D100＝97」) is not
+read as part of it."""
 _HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
 
 
@@ -298,7 +304,7 @@ def verify_dir(out: Path) -> VerifyReport:
     report = VerifyReport()
     first: dict[str, tuple[Seal, str]] = {}
     for post in posts:
-        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {snip!r}" for line, snip in post.bad]
+        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {_snippet(snip)!r}" for line, snip in post.bad]
         report.problems += [f"{post.file}:{line}: {msg}" for line, msg in post.mismatches]
         for s in post.seals:
             where = f"{post.file}:{s.line}"
@@ -318,6 +324,11 @@ def verify_dir(out: Path) -> VerifyReport:
     report.problems += _early_reveals(posts)
     report.sealed = [(rid, where) for rid, (_, where) in first.items() if rid not in revealed]
     return report
+
+
+def _snippet(text: str, limit: int = 120) -> str:
+    """``text`` cut to ``limit`` characters for a report line (a malformed line may be any length)."""
+    return text if len(text) <= limit else text[:limit] + f"…(+{len(text) - limit} chars)"
 
 
 def _early_reveals(posts: list[Post]) -> list[str]:
@@ -387,36 +398,49 @@ __all__ = [
     "prose_mismatches",
     "verify_dir",
     "format_report",
+    "mask_sealed",
+    "PUBLIC_ROLL_KEYS",
+    "SEALED_BY",
 ]
 
 
-_ROLL_KEYS = frozenset({"id", "expr", "dice", "total", "hidden"})
 SEALED_BY = "sealed_by"
-"""The key a record sets to a sealed roll's id when everything else in it follows from that roll."""
+"""The key a record sets to a sealed roll's id when everything else in it follows from that roll (an
+outcome, a length of absence …): the mark by which a ruleset tells the core "this was decided by that roll"."""
+PUBLIC_ROLL_KEYS = ("id", "purpose", "expr", "kind", "player", "hidden", "modifiers", "target")
+"""What a still-sealed roll's record keeps: that it was rolled, what for and by whom, and the inputs it was
+thrown with, never an output (its faces, total, result, success, or anything they decided)."""
+VALUE_KEYS = ("dice", "total")
+"""The keys a masked roll record shows as null (``result`` too when the record has one)."""
 
 
 def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     """``obj`` with nothing left that a roll in ``sealed`` decided (a copy where needed; DESIGN §10).
 
-    Two shapes are masked: a roll record (a mapping with the keys of
-    :meth:`anko_writer.dice.Roll.to_json`), whose ``dice`` and ``total`` become ``None``; and a record
-    that names the roll under ``sealed_by`` (what the roll's face decided: an outcome, a length of
-    absence …), which keeps only that key. Rulesets put every consequence of a sealed roll in such a
-    record, so the public JSON says *that* something was rolled and nothing of what came of it. With
-    nothing sealed, ``obj`` itself is returned.
+    Two shapes are masked: a roll record, any mapping whose ``id`` is a sealed roll's (the core's
+    :meth:`anko_writer.dice.Roll.to_json` or a ruleset's own), which keeps :data:`PUBLIC_ROLL_KEYS` and
+    shows ``dice`` and ``total`` (and ``result``) as ``None``; and a record that names the roll under
+    ``sealed_by`` (what the roll's face decided: an outcome, a length of absence …), which keeps only that
+    key. Rulesets put every consequence of a sealed roll in such a record, so the public JSON says *that*
+    something was rolled and nothing of what came of it. With nothing sealed, ``obj`` itself is returned.
 
     >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
     ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
     >>> mask_sealed(rec, frozenset({"a#1"}))
     {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}], 'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
+    >>> mask_sealed({"id": "a#1", "kind": "casualty", "dice": [6, 3], "result": "dead", "text": "死亡"}, frozenset({"a#1"}))
+    {'id': 'a#1', 'kind': 'casualty', 'dice': None, 'result': None, 'total': None}
     """
     if not sealed:
         return obj
     if isinstance(obj, dict):
-        if obj.get(SEALED_BY) in sealed:
-            return {SEALED_BY: obj[SEALED_BY]}
-        if _ROLL_KEYS <= obj.keys() and obj["id"] in sealed:
-            return {**obj, "dice": None, "total": None}
+        mark, rid = obj.get(SEALED_BY), obj.get("id")
+        if isinstance(mark, str) and mark in sealed:
+            return {SEALED_BY: mark}
+        if isinstance(rid, str) and rid in sealed:
+            out = {k: (None if k in VALUE_KEYS or k == "result" else v) for k, v in obj.items()
+                   if k in PUBLIC_ROLL_KEYS or k in VALUE_KEYS or k == "result"}
+            return out | {k: None for k in VALUE_KEYS if k not in out}
         return {k: mask_sealed(v, sealed) for k, v in obj.items()}
     if isinstance(obj, list):
         return [mask_sealed(v, sealed) for v in obj]

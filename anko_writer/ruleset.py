@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
-from .errors import AnkoError
+from .errors import AnkoError, CampaignError, Location
 from .info import Currency, NewOption, RulesetInfo, Units
 from .resources import Resources
 from .schema import Node
@@ -98,6 +99,28 @@ class Ruleset(ABC):
     def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
+
+    def state_arc(self, state: object) -> int | None:
+        """The arc a loaded end state says it ended: its key named by the arc's English word
+        (:attr:`Units.arc_en`: ``season: 1``, ``duel: 1``); None when it names none."""
+        if isinstance(state, Mapping):
+            value = state.get(self.info.units.arc_en)
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+        return None
+
+    def load_arc_state(self, text: str, path: Path | str, resources: Resources, arc: int) -> object:
+        """:meth:`load_state` for the state file of arc ``arc`` (the one its folder names), and a located
+        CampaignError if the file says it is the end of another arc (copied from another season's folder)."""
+        state = self.load_state(text, path, resources)
+        named = self.state_arc(state)
+        if named is not None and named != arc:
+            word = self.info.units.arc_en
+            m = re.search(rf"(?m)^[ \t]*([\"']?){re.escape(word)}\1[ \t]*:[ \t]*", text)  # YAML or JSON
+            where = Location(path, text.count("\n", 0, m.start()) + 1, m.end() - m.start() + 1) if m else Location(path)
+            raise CampaignError(where, word, f"this state file lies in {word} {arc}'s folder but is the end of "
+                                f"{word} {named}: a state file of another {word} cannot start the next one")
+        return state
 
     def parts(self, arc: int) -> int:
         """How many part chapters arc ``arc`` has in this ruleset's current scope."""

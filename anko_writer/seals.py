@@ -29,6 +29,23 @@ from dataclasses import dataclass
 from .chapters import ChapterKey, Record
 from .dice import Roll
 from .hidden import mask_sealed
+from .schema import Bool, Data, Field, Int, List, Map, Str
+
+_KEY = List(Int(min=0), min_len=2, max_len=2)
+SEAL_RECORD = Map({
+    "roll": Field(Map({
+        "id": Field(Str(pattern=r"[^\s｜〕]+", pattern_doc="a roll id (no whitespace, ｜ or 〕)")),
+        "purpose": Field(Str()),
+        "expr": Field(Str(pattern=r"[^\s｜〕＝]+", pattern_doc="dice notation (no whitespace, ｜, 〕 or ＝)")),
+        "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool()),
+        "kind": Field(Str(), required=False)}), doc="The sealed roll's record (private until its reveal)."),
+    "at": Field(_KEY, doc="The chapter that posted the seal: [arc, part]."),
+    "due": Field(_KEY, doc="The chapter that reveals it: [arc, part]."),
+    "moment": Field(Data(), default=None, doc="What the reveal retells."),
+    "outcome": Field(Data(), default=None, doc="What the roll decided."),
+}, doc="A seal carried into the next arc (:meth:`Seal.to_json`).")
+"""The schema of a carried seal in a state file, so a hand-edited one is a located error (a seal without
+``at`` names its file, line and key) rather than a traceback."""
 
 Apply = Callable[[Record | None], object]
 """The ruleset's callback for a revealed outcome: applies it from now on, returns what the reveal
@@ -143,4 +160,4 @@ class SealBook:
         return cls((Seal.from_json(r) for r in records), arc_word)
 
 
-__all__ = ["Apply", "Seal", "SealBook"]
+__all__ = ["Apply", "SEAL_RECORD", "Seal", "SealBook"]

@@ -185,11 +185,12 @@ async function check(text) {
       rev.hashed = hashedText({roll_id: rev.id, expr: rev.expr, value: rev.value, salt: rev.salt});
       rev.digest = await sha256hex(rev.hashed);
       if (!seal) rev.status = "orphan";
+      else if (rev.line < seal.line) rev.status = "early";
       else if (rev.expr !== seal.expr) rev.status = "expr";
       else rev.status = rev.digest === seal.commit ? "pass" : "fail";
     }
     const states = r.reveals.map(rev => rev.status);
-    r.status = r.conflict || states.some(s => s === "fail" || s === "expr") ? "fail"
+    r.status = r.conflict || states.some(s => s === "fail" || s === "expr" || s === "early") ? "fail"
       : states.includes("orphan") ? "orphan" : states.length ? "pass" : "sealed";
   }
   return {rolls: [...rolls.values()], bad};
@@ -213,6 +214,7 @@ const VERDICT = {
   pass: "✔ 通过：算出的 SHA-256 与封存的承诺一致。",
   fail: "✘ 不符：算出的 SHA-256 与封存的承诺不同。编号、表达式、点数或盐被改过，或者贴错了行。",
   expr: "✘ 不符：揭晓行的表达式与封存行的不同。",
+  early: "✘ 揭晓行贴在了封存行上面：揭晓必须在封存之后（同一帖里在下方，或在更晚的帖子里）。",
   orphan: "？ 只有揭晓行：没有找到编号相同的封存行，无法核对。请把封存行也贴进来。",
   sealed: "… 只有封存行：这颗骰子尚未揭晓，或者揭晓行没有贴进来。",
   conflict: "✘ 同一编号有两条不同的封存行。",

@@ -123,3 +123,42 @@ def test_private_and_hidden_files_are_not_read(tmp_path: Path) -> None:
     (tmp_path / ".anko-stage-1234abcd/m10.md").write_bytes(b"\xff")
     (tmp_path / "manifest.json").write_text("{}", encoding="utf-8")
     assert verify_dir(tmp_path).ok
+
+
+def test_the_cup_s_own_reveal_is_checked_against_its_die(tmp_path: Path) -> None:
+    """The 群英杯's reveal prints 「核心重伤」 before the die (「…「1D100＝97」): the die is read as the die, so a
+    reveal whose prose was edited is reported (the check once read 「核心重伤」…「1D100 as one expression)."""
+    from anko_writer import cli
+    from anko_writer.campaign import load_campaign
+    from tests.util import PINNED, RES, campaign_file, season_run
+
+    camp = load_campaign(campaign_file(tmp_path, seed=PINNED["sealed_injury"]))
+    run = season_run(PINNED["sealed_injury"])
+    month = next(c for c in run.months if c.results["reveals"])
+    posts = {rel: text for c in run.months if c.month in (month.month - 1, month.month)
+             for rel, text in cli.chapter_files(RES, c, camp).items() if rel.endswith(".md")}
+    out = tmp_path / "out"
+    _write(out, posts)
+    assert verify_dir(out).ok
+    rel = f"s01/m{month.month:02d}.md"
+    (rev,) = month.results["reveals"]
+    told = f"「{rev['expr']}＝{rev['total']}」"
+    line = next(ln for ln in posts[rel].splitlines() if told in ln)
+    assert "「核心重伤」" in line  # the shipped wording this test is about
+    _write(out, {rel: posts[rel].replace(told, f"「{rev['expr']}＝{rev['total'] - 1}」", 1)})
+    problems = verify_dir(out).problems
+    assert len(problems) == 1 and f"but the post prints 「{rev['expr']}＝{rev['total'] - 1}」" in problems[0]
+
+
+def test_a_5000_digit_reveal_is_one_located_problem(tmp_path: Path) -> None:
+    """Python refuses to read an integer of over 4,300 digits: such a reveal is a malformed line, reported
+    once with its file and line, never a traceback."""
+    from typer.testing import CliRunner
+
+    from anko_writer.cli import app
+    huge = reveal_line(R, SEED).replace(f"＝{R.total}｜", "＝" + "9" * 5000 + "｜")
+    _write(tmp_path / "out", {"s01/m09.md": f"{seal_line(R, SEED)}\n\n「1D100＝{'9' * 5000}」\n{huge}\n"})
+    res = CliRunner().invoke(app, ["verify", str(tmp_path / "out")])
+    assert res.exit_code == 1 and "Traceback" not in res.output
+    located = [ln for ln in res.output.splitlines() if "malformed" in ln]
+    assert len(located) == 1 and located[0].strip().endswith("chars)'") and ":4: malformed hidden-dice line" in located[0]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -154,3 +155,68 @@ def test_other_profiles_have_no_page(tmp_path: Path) -> None:
     assert CliRunner().invoke(app, ["export", str(out), "--forum", "nga"]).exit_code == 0
     assert not (out / "export" / "nga" / vp.VERIFY_PAGE).exists()
     assert VERIFY_NOTE not in (out / "export" / "nga" / INDEX).read_text(encoding="utf-8")
+
+
+# ---------------------------------------------------------------------------------------------
+# The page and the CLI apply the same rules: the page's own script run by Node (no browser needed)
+
+NODE = shutil.which("node")
+
+
+def _page_check(text: str) -> dict[str, str]:
+    """Each roll id's status as the page's ``check`` gives it, run by Node on ``text``."""
+    import subprocess
+
+    page = vp.verify_page()
+    script = page[page.index("<script>") + len("<script>"):page.index("</script>")]
+    prelude = ("globalThis.window = globalThis; const _stub = {addEventListener() {}, dataset: {}, "
+               "replaceChildren() {}, append() {}}; globalThis.document = {getElementById: () => _stub, "
+               "createElement: () => _stub};\n")
+    run = ("\nlet _in = ''; process.stdin.on('data', d => _in += d); process.stdin.on('end', async () => {"
+           " const r = await check(_in); console.log(JSON.stringify(Object.fromEntries("
+           "r.rolls.map(x => [x.id, x.status]).concat(r.bad.map(b => ['<malformed>', 'malformed']))))); });\n")
+    assert NODE is not None
+    res = subprocess.run([NODE, "-e", prelude + script + run], input=text, capture_output=True, text=True,
+                         encoding="utf-8", timeout=60, check=True)
+    out: dict[str, str] = json.loads(res.stdout)
+    return out
+
+
+def _cli_problems(text: str, tmp: Path) -> list[str]:
+    """``anko-writer verify``'s problems for ``text`` posted as one chapter."""
+    folder = tmp / "out" / "s01"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "m01.md").write_text(text, encoding="utf-8")
+    return hidden.verify_dir(tmp / "out").problems
+
+
+def _lines() -> tuple[str, str, str]:
+    from anko_writer.dice import Roll
+    r = Roll("s1/demo#1", "核心重伤判定", "D100", (42,), 42, hidden=True)
+    return r.id, hidden.seal_line(r, 7), hidden.reveal_line(r, 7)
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("order", ["seal-reveal", "reveal-seal", "seal-reveal-seal"])
+def test_page_and_cli_agree_on_a_reveal_above_its_seal(order: str, tmp_path: Path) -> None:
+    """A reveal pasted above its seal is refused by both (the CLI: 'comes before its seal'; the page: a
+    failing roll, status 'early' under it); below it, both pass."""
+    rid, seal, reveal = _lines()
+    text = "\n".join({"seal": seal, "reveal": reveal}[w] for w in order.split("-")) + "\n"
+    problems = _cli_problems(text, tmp_path)
+    status = _page_check(text)
+    if order == "reveal-seal":
+        assert len(problems) == 1 and "comes before its seal" in problems[0]
+        assert status == {rid: "fail"}
+    else:
+        assert problems == [] and status == {rid: "pass"}
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_page_and_cli_agree_on_a_5000_digit_value(tmp_path: Path) -> None:
+    """A reveal whose value has 5,000 digits is a malformed line for both (no number Python cannot read)."""
+    rid, seal, reveal = _lines()
+    huge = reveal.replace("＝42｜", "＝" + "9" * 5000 + "｜")
+    problems = _cli_problems(f"{seal}\n{huge}\n", tmp_path)
+    assert len(problems) == 1 and "malformed hidden-dice line" in problems[0] and len(problems[0]) < 400
+    assert _page_check(f"{seal}\n{huge}\n") == {rid: "sealed", "<malformed>": "malformed"}

@@ -5,7 +5,8 @@ before the match, then our first half. Chapter ``2r`` is its second half, then t
 matches (played by the same engine, reported briefly), every match's income, and the table. Hidden
 dice: the engine throws a casualty roll of one of our players hidden; the chapter posts its seal and
 a later chapter (``options.reveal_delay``) reveals it. Until then the player is shown as 伤情封存 and
-nothing the roll decided reaches a publishable file.
+nothing the roll decided reaches a publishable file; a casualty whose fate a match of ours before the
+reveal would show (with delay 2, one in a second half) is thrown in the open instead (:func:`may_seal`).
 """
 
 from __future__ import annotations
@@ -325,13 +326,15 @@ def _ballot(roster: Roster, words: Words | None, w: World, key: str, deadline: s
             fx: Fixture) -> Ballot:
     """The vote's ballot. Names a reader may write: the living players of ``fx``'s opponent for 先强袭; ours for
     首发 and 轮休, but not those whose fate is still sealed (the next chapter may reveal them dead, and a vote
-    naming a dead player cannot be played). The examples: the opponent's and our AI coach's first picks."""
+    naming a dead player cannot be played). The examples: the opponent's and our AI coach's first picks (ours
+    among the players whose fate is known, so a sealed death changes no name in them)."""
     opp = w.teams[fx.away if fx.home == w.ours else fx.home]
     ours = {p.id: p.name for p in w.us.sheet.players if not p.dead and p.id not in w.pending}
     their = {p.id: p.name for p in opp.sheet.players if not p.dead}
     blitz = next((their[i] for i in ai_lineup(opp) if i in their), next(iter(their.values()), ""))
     return bloodbowl_ballot(key, deadline, words or (lambda k, section: k), list(their.values()), blitz,
-                            list(ours.values()), [ours[i] for i in ai_lineup(w.us) if i in ours], prematch,
+                            list(ours.values()), [ours[i] for i in ai_lineup(w.us, list(w.pending)) if i in ours],
+                            prematch,
                             [pos.name for pos in roster.positions])
 
 
@@ -379,12 +382,25 @@ def _put(w: World, result: HalfResult) -> None:
         w.teams[sheet.name].sheet = sheet
 
 
+def may_seal(part: int, delay: int) -> bool:
+    """Whether a casualty of ours in chapter ``part`` may be sealed with a reveal ``delay`` chapters later:
+    only if no match of ours starts in a chapter posted before the reveal (a first half, this season's or,
+    past the season's end, the next one's), since whether he plays would tell a reader whether he lives
+    (designed, DESIGN §10). The chapters between are then the rest of his own match, which a casualty
+    misses whatever the die says.
+
+    >>> may_seal(3, 1), may_seal(3, 2), may_seal(4, 1), may_seal(4, 2), may_seal(9, 2), may_seal(10, 2)
+    (True, True, True, False, True, False)
+    """
+    return not any(q % 2 == 1 for q in range(part + 1, part + max(1, delay)))
+
+
 def _half(s: Season, w: World, dice: Dice, fx: Fixture, season: int, half: int, plans: dict[Side, Plan],
-          score: tuple[int, int], kicking: Side, carry: dict[str, object]) -> HalfResult:
-    """One half through the engine; the teams updated."""
+          score: tuple[int, int], kicking: Side, carry: dict[str, object], seal: bool = True) -> HalfResult:
+    """One half through the engine (``seal``: our casualty rolls thrown hidden); the teams updated."""
     home, away = w.teams[fx.home], w.teams[fx.away]
     given = HalfInput(f"s{season}/r{fx.round}/g{fx.game}/h{half}", copy.deepcopy(home.sheet),
-                      copy.deepcopy(away.sheet), cast(Any, half), score, kicking, plans, dict(carry))
+                      copy.deepcopy(away.sheet), cast(Any, half), score, kicking, plans, dict(carry), seal)
     result = s.play_half(given, dice)
     _put(w, result)
     return result
@@ -489,7 +505,7 @@ def play_season(s: Season, w: World, last: int) -> Run:
                        absent=[{"team": t, "names": [n.name for n in w.teams[t].sheet.players if n.id in ids]}
                                for t, ids in absent.items()])
             results["pre"] = pre
-            result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {})
+            result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {}, may_seal(part, delay))
             match.first = result
             match.kicking = other(_kicker_first(result, "away"))
         else:
@@ -506,7 +522,8 @@ def play_season(s: Season, w: World, last: int) -> Run:
                 lineup, dropped = match.lineup, []
             plan, source = our_plan(s, w, opp, season, part, 2, mine, lineup)
             plans = {home_side: plan, other(home_side): their_plan(s, opp, 2, -mine, ai_lineup(opp))}
-            result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry)
+            result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry,
+                           may_seal(part, delay))
         record = copy.deepcopy(result.record)
         seals = sealed_casualties(record, w.ours)
         for rid, note in seals.items():
@@ -565,5 +582,5 @@ def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
 
 
 __all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "league_world",
-           "mask_turn_rolls", "next_vote", "opening_vote", "part_of", "play_season", "public", "roster_view", "veil",
+           "mask_turn_rolls", "may_seal", "next_vote", "opening_vote", "part_of", "play_season", "public", "roster_view", "veil",
            "vote_record"]

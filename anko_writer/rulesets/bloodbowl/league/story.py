@@ -66,8 +66,9 @@ def _outcomes(record: Mapping[str, Any]) -> dict[str, Record]:
         rid = (c.get("roll") or {}).get("id")
         o = c.get("outcome") or {}
         if rid:
-            out[rid] = {"sealed": bool(o.get("sealed_by")), "result": None if o.get("sealed_by") else o.get("result"),
-                        "meaning": o.get("meaning")}
+            sealed = bool(o.get("sealed_by"))  # a sealed roll's result and meaning wait for its reveal (DESIGN §10)
+            out[rid] = {"sealed": sealed, "result": None if sealed else o.get("result"),
+                        "meaning": None if sealed else o.get("meaning")}
     return out
 
 

@@ -88,6 +88,9 @@ class HalfInput:
     carry: dict[str, object] = field(default_factory=dict)
     """What half 1 hands to half 2 (:attr:`HalfResult.carry`): re-rolls left are reset, KO'd and
     casualties stay off. Empty for half 1."""
+    seal_ours: bool = True
+    """Throw the casualty rolls of the readers' side hidden (sealed until a later chapter). The league
+    turns it off where a match of ours would be played before the reveal (DESIGN §10)."""
 
 
 @dataclass

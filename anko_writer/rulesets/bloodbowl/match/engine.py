@@ -54,7 +54,8 @@ class Half:
         st = State(key=given.key, players={}, plans=dict(given.plans), half=given.half)
         st.coach = rules.Coach()
         st.score = list(given.score)
-        st.ours = next((side for side in ("home", "away") if self_sheet(given, side).ours), None)
+        ours: Side | None = next((side for side in ("home", "away") if self_sheet(given, side).ours), None)
+        st.ours = ours if given.seal_ours else None
         st.on_event = self._moment
         self.st = st
         self.symbols: dict[str, str] = {}

@@ -29,15 +29,39 @@ PLAYER = Map({
     "position": Field(Str(), doc="The roster's positional, by its Chinese name (rosters.yaml)."),
     "MA": Field(Int(min=1, max=10)), "ST": Field(Int(min=1, max=10)), "AG": Field(Int(min=1, max=10)),
     "AV": Field(Int(min=1, max=12)),
-    "skills": Field(List(Str()), default=[], doc="Skill keys (the skills table's)."),
+    "skills": Field(List(Str()), default=[], doc="Skill keys (the skills table's; an unknown one is an error)."),
     "spp": Field(Int(min=0), default=0, doc="Star player points (designed)."),
-    "lasting": Field(List(Str()), default=[], doc="Lasting injuries (niggling, -1 MA …)."),
+    "lasting": Field(List(Str()), default=[], doc="Lasting injuries (niggling, -1 MA, -1 ST, -1 AG, -1 AV: what "
+                                                   "the casualty table leaves; anything else is an error)."),
     "miss_next": Field(Bool(), default=False, doc="Misses the next match (a casualty's recovery)."),
 }, doc="One player.")
 
 
+def known_skills() -> list[str]:
+    """The skill keys the match engine plays (the shipped ``skills.yaml``)."""
+    from ..match.data import load_tables
+    return sorted(load_tables().skills)
+
+
+def known_lasting() -> list[str]:
+    """The lasting injuries a casualty can leave (the ``lasting`` of the shipped ``casualty.yaml``'s rows)."""
+    from ..match.data import load_tables
+    return sorted({str(r.params["lasting"]) for r in load_tables().casualty.rows if r.params.get("lasting")})
+
+
+def _player_problem(p: dict[str, Any], i: int) -> Problem:
+    """A skill the engine does not play, or a lasting injury no casualty leaves, of player ``i``."""
+    for key, known in (("skills", known_skills()), ("lasting", known_lasting())):
+        for j, word in enumerate(p.get(key) or []):
+            if word not in known:
+                what = "skill" if key == "skills" else "lasting injury"
+                return (("players", i, key, j), f"unknown {what} {word!r} (known: {', '.join(known)})")
+    return None
+
+
 def _team_problem(rosters: Rosters) -> Any:
-    """The first player whose id or name repeats, or whose position is not in his race's roster."""
+    """The first player whose id or name repeats, whose position is not in his race's roster, or who has a
+    skill or a lasting injury the rules do not know."""
     def problem(team: dict[str, Any]) -> Problem:
         """See :func:`_team_problem`."""
         roster = rosters.get(team["race"])
@@ -52,6 +76,8 @@ def _team_problem(rosters: Rosters) -> Any:
                 known = ", ".join(q.name for q in roster.positions)
                 return (("players", i, "position"), f"no positional {p['position']!r} in the {roster.name} roster "
                                                     f"(it has: {known})")
+            if (bad := _player_problem(p, i)) is not None:
+                return bad
             ids[p["id"]], names[p["name"]] = i, i
         return None
     return problem
@@ -68,7 +94,8 @@ def team_schema(rosters: Rosters) -> Check:
         "treasury": Field(Int(min=0), default=0, doc="Gold pieces for hiring."),
         "players": Field(List(PLAYER, min_len=1, max_len=MAX_PLAYERS)),
         "fallen": Field(List(Str()), default=[], doc="Players who died, remembered in the summary."),
-    }), _team_problem(rosters), doc="No player id or name twice; every position is one of the race's.")
+    }), _team_problem(rosters), doc="No player id or name twice; every position is one of the race's; every skill "
+                                    "and lasting injury one the rules know.")
 
 
 PLAN = Map({
@@ -128,8 +155,10 @@ def campaign_schema(rosters: Rosters) -> Node:
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
         "options": Field(Map({
             "reveal_delay": Field(Int(min=1, max=2), default=1,
-                                  doc="Chapters before a sealed casualty roll is revealed (a casualty misses the "
-                                      "next match either way, so two is the most that tells nothing early)."),
+                                  doc="Chapters before a sealed casualty roll is revealed. With 2, a casualty "
+                                      "of ours is sealed only in a first half (the rest of his match he misses "
+                                      "whatever the die says); in a second half it is thrown in the open, since "
+                                      "the next match would show whether he plays."),
             "vote_deadline": Field(Str(), default=DEADLINE,
                                    doc="When a chapter's vote closes, as its vote block states it (the tally "
                                        "counts votes up to it)."),

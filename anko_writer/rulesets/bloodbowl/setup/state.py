@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from ....chapters import Record
-from ....schema import Check, Data, Field, Int, List, Map, Node, validate_text
+from ....schema import Check, Field, Int, List, Map, Node, validate_text
+from ....seals import SEAL_RECORD
 from ..league.rosters import Rosters
 from .schema import league_problem, team_fields
 
@@ -27,7 +28,7 @@ def state_schema(rosters: Rosters) -> Node:
     return Check(Map({
         "season": Field(Int(min=1, max=99), doc="The season that ended."),
         **team_fields(rosters),
-        "seals": Field(List(Data()), default=[], doc="Hidden rolls still sealed (leave them as they are)."),
+        "seals": Field(List(SEAL_RECORD), default=[], doc="Hidden rolls still sealed (leave them as they are)."),
     }), league_problem, doc="No team name twice in the league.")
 
 

@@ -1,0 +1,350 @@
+"""DESIGN §10, mechanically, for every ruleset: a sealed roll says nothing before its reveal.
+
+For each ruleset (the 群英杯, Blood Bowl, BALL and the coinduel test plug-in) and each ``reveal_delay`` its
+schema allows, an arc is played once as the dice fall and again with one sealed roll forced to other faces
+(:func:`forcing`: only that roll's faces change; every stream draws exactly as before). Every publishable
+file posted from the sealing chapter up to the reveal (the chapters' Markdown and JSON, and the arc's index
+when the reveal falls in the next arc) must be byte-identical apart from the commitment.
+
+The core's guard (:mod:`anko_writer.secrecy`) is tested with plug-ins that forget to mask.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from anko_writer import cli
+from anko_writer import ruleset as registry
+from anko_writer.campaign import Campaign, load_campaign
+from anko_writer.chapters import Chapter, ChapterKey, Run
+from anko_writer.dice import Dice, DiceExpr, Roll
+from anko_writer.errors import AnkoError
+from anko_writer.hidden import salt_for, scan
+from anko_writer.resources import Resources
+from anko_writer.ruleset import Ruleset
+from anko_writer.secrecy import SecretLeak, leaks, still_sealed
+
+PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
+COMMIT = re.compile(r"[0-9a-f]{64}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers: a forced roll, the published files, the campaigns
+
+
+def forcing(monkeypatch: pytest.MonkeyPatch, roll_id: str, faces: tuple[int, ...]) -> None:
+    """From now on the roll ``roll_id`` shows ``faces`` (its total recomputed); nothing else changes: the
+    roll is thrown first, so every stream draws exactly what it drew before."""
+    original = Dice.roll
+
+    def forced(self: Dice, key: str, expr: Any, purpose: str, hidden: bool = False,
+               kind: str | None = None) -> Roll:
+        r = original(self, key, expr, purpose, hidden, kind)
+        if r.id == roll_id:
+            r = r._replace(dice=tuple(faces), total=DiceExpr.parse(r.expr).total(faces))
+            self.log[-1] = r
+        return r
+
+    monkeypatch.setattr(Dice, "roll", forced)
+
+
+def other_faces(roll: dict[str, Any]) -> list[tuple[int, ...]]:
+    """Faces that differ from the roll's: every die at 1, and every die at its top (those that differ)."""
+    sides = DiceExpr.parse(roll["expr"]).die_sides()
+    real = tuple(roll["dice"])
+    low, high = tuple(1 for _ in sides), tuple(sides)
+    mid = tuple(max(1, s - 2) for s in sides)
+    return [f for f in dict.fromkeys((low, high, mid)) if f != real]
+
+
+def published(rs: Ruleset, camp: Campaign, run: Run) -> dict[str, str]:  # noqa: ARG001
+    """Every publishable file of ``run`` as the CLI writes it (the commitments blanked), keyed by path."""
+    res = camp.resources()
+    files: dict[str, str] = {}
+    for c in run.chapters:
+        files.update(cli.chapter_files(res, c, camp))
+    if run.summary:
+        files.update(cli.index_file(res, run, camp, run.chapters[-1].arc))
+    return {rel: COMMIT.sub("…", text) for rel, text in files.items()}
+
+
+def play(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
+    """Arc ``until.arc`` up to ``until.part`` (earlier arcs in memory), as ``anko-writer arc`` plays it."""
+    camp = load_campaign(path)
+    return rs.play(camp, until, camp.resources())
+
+
+def with_delay(path: Path, delay: int) -> Path:
+    """A copy of the campaign file beside it with ``options.reveal_delay`` set to ``delay``."""
+    text = path.read_text(encoding="utf-8")
+    new, n = re.subn(r"(?m)^(\s*reveal_delay:) *\d+", rf"\g<1> {delay}", text, count=1)
+    assert n == 1, "the campaign has no reveal_delay line"
+    out = path.with_name(f"delay{delay}-{path.name}")
+    out.write_text(new, encoding="utf-8")
+    return out
+
+
+@pytest.fixture(autouse=True)
+def _no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forced dice must reach the engine: no checkpoint from an earlier, unforced run."""
+    monkeypatch.setenv("ANKO_WRITER_CACHE", "off")
+
+
+@pytest.fixture
+def coinduel(monkeypatch: pytest.MonkeyPatch) -> Iterator[Ruleset]:
+    """The coinduel plug-in (tests/coinduel), registered for this test only."""
+    monkeypatch.syspath_prepend(str(PLUGIN))
+    import coinduel as plugin
+
+    monkeypatch.setitem(registry._NAMED, "coinduel", plugin.RULESET)
+    if registry._REGISTRY is not None:
+        monkeypatch.setitem(registry._REGISTRY, "coinduel", plugin.RULESET)
+    yield plugin.RULESET
+
+
+def _new(tmp: Path, ruleset: str, seed: str, *options: str) -> Path:
+    """``anko-writer new`` in-process: the campaign file it wrote."""
+    from typer.testing import CliRunner
+
+    args = ["new", str(tmp), "--ruleset", ruleset, "--seed", seed]
+    for o in options:
+        args += ["--option", o]
+    res = CliRunner().invoke(cli.app, args)
+    assert res.exit_code == 0, res.output
+    return next(p for p in tmp.glob("*.yaml"))
+
+
+BB_SEED = "730418526190374455"
+"""The Blood Bowl tests' league (tests/bloodbowl/conftest.py): its season 1 seals casualties of ours in
+first and second halves, and with delay 2 the second-half ones are thrown in the open."""
+PURASBAR_SEED = 5
+"""tests.util.PINNED['sealed_injury']: season 1 seals a 核心重伤 response in month 3."""
+
+
+def _campaign(name: str, tmp: Path) -> Path:
+    """A new campaign of ruleset ``name`` in ``tmp``: its file."""
+    tmp.mkdir(parents=True, exist_ok=True)
+    if name == "purasbar":
+        from tests.util import campaign_file
+        return campaign_file(tmp, seed=PURASBAR_SEED)
+    if name == "bloodbowl":
+        return _new(tmp, "bloodbowl", BB_SEED, "team=银鹰队", "race=human", "coach=老罗")
+    if name == "coinduel":
+        return _new(tmp, "coinduel", "20240611", "name=阿尔托")
+    return _new(tmp, "ball", "583920174658392011", "side=ATK")
+
+
+DELAYS = {"purasbar": range(0, 13), "bloodbowl": range(1, 3), "coinduel": range(1, 3)}
+"""Every ``options.reveal_delay`` each ruleset's schema allows (``test_the_delays_are_the_schemas`` pins them)."""
+
+
+def chapter_files(camp: Campaign, chapter: Chapter) -> dict[str, str]:
+    """One chapter's publishable files as the CLI writes them (the commitments blanked)."""
+    return {rel: COMMIT.sub("…", text) for rel, text in cli.chapter_files(camp.resources(), chapter, camp).items()}
+
+
+def window(rs: Ruleset, camp: Campaign, run: Run, rid: str, at: ChapterKey) -> tuple[dict[str, str], bool]:
+    """The files ``run`` posts from chapter ``at`` up to ``rid``'s reveal (the first chapter whose Markdown
+    has its reveal line), and whether the reveal lies past the arc (then the arc's index counts too)."""
+    files: dict[str, str] = {}
+    for c in sorted(run.chapters, key=lambda c: c.key):
+        if c.key < at:
+            continue
+        mine = chapter_files(camp, c)
+        if any(r.roll_id == rid for r in scan(mine[rs.info.keys.paths(c.key)[0]])[1]):
+            return files, False
+        files.update(mine)
+    if run.summary:
+        files.update({rel: COMMIT.sub("…", t) for rel, t in cli.index_file(camp.resources(), run, camp, at.arc).items()})
+    return files, True
+
+
+def _keys_of(rs: Ruleset, rels: list[str]) -> list[ChapterKey]:
+    """The part chapters of arc 2 that ``rels`` (paths under arc 2's folder) are the files of."""
+    return [ChapterKey(2, p) for p in range(1, rs.parts(2) + 1) if rs.info.keys.paths(ChapterKey(2, p))[0] in rels]
+
+
+def _seals(run: Run) -> list[tuple[ChapterKey, dict[str, Any]]]:
+    """Every roll sealed in the run's chapters, with the chapter that sealed it (from its own seal lines)."""
+    out = []
+    for c in run.chapters:
+        for r in c.results.get("sealed") or []:
+            out.append((c.key, r))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The mechanical test
+
+
+CASES = [(name, d) for name, delays in DELAYS.items() for d in delays]
+
+
+@pytest.mark.parametrize(("name", "delay"), CASES, ids=[f"{n}-delay{d}" for n, d in CASES])
+def test_nothing_published_before_the_reveal_depends_on_the_sealed_value(
+        name: str, delay: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    rs = request.getfixturevalue("coinduel") if name == "coinduel" else registry.get(name)
+    path = with_delay(_campaign(name, tmp_path), delay)
+    camp = load_campaign(path)
+    run = play(rs, path, ChapterKey(1, rs.parts(1)))
+    seals = _seals(run)
+    assert seals, f"{name} seals nothing in arc 1 with delay {delay}: the test would prove nothing"
+    for at, roll in seals[:3]:  # the 群英杯's one seal; Blood Bowl's first three; the coinduel's first bouts
+        base, carried = window(rs, camp, run, roll["id"], at)
+        if carried:  # the reveal falls in the next arc: its chapters before the reveal count too
+            base.update(window(rs, camp, play(rs, path, ChapterKey(2, rs.parts(2))), roll["id"], ChapterKey(2, 1))[0])
+        keys = [c.key for c in run.chapters if rs.info.keys.paths(c.key)[0] in base]
+        for faces in other_faces(roll)[:1 if name == "purasbar" else 2]:  # the 群英杯's 1: 'worse', not 'halved'
+            with monkeypatch.context() as mp:
+                forcing(mp, roll["id"], faces)
+                alt = play(rs, path, ChapterKey(1, rs.parts(1)) if carried else max(keys))
+                files = {k: v for c in alt.chapters if c.key in keys for k, v in chapter_files(camp, c).items()}
+                if carried:
+                    files.update(cli.index_file(camp.resources(), alt, camp, 1))
+                    later = [p for p in base if p.startswith(rs.info.keys.folder(2) + "/")]
+                    if later:
+                        nxt = play(rs, path, ChapterKey(2, max(c.part for c in _keys_of(rs, later))))
+                        files.update({k: v for c in nxt.chapters if rs.info.keys.paths(c.key)[0] in later
+                                      for k, v in chapter_files(camp, c).items()})
+            changed = [rel for rel in base if COMMIT.sub("…", files[rel]) != base[rel]]
+            assert not changed, f"{name}, delay {delay}: {changed} change when {roll['id']} (sealed in {at}) shows {faces}"
+
+
+def test_the_delays_are_the_schemas(tmp_path: Path, coinduel: Ruleset) -> None:
+    """:data:`DELAYS` is every delay each schema accepts: one more or one fewer is refused."""
+    from anko_writer.campaign import CampaignError
+
+    for name, delays in DELAYS.items():
+        path = _campaign(name, tmp_path / name)
+        for d in (delays[0], delays[-1]):
+            load_campaign(with_delay(path, d))
+        for d in (delays[0] - 1, delays[-1] + 1):
+            if d < 0:
+                continue
+            with pytest.raises(CampaignError, match="reveal_delay"):
+                load_campaign(with_delay(path, d))
+
+
+def test_ball_has_no_hidden_dice(tmp_path: Path) -> None:
+    """BALL (003) throws nothing hidden, so it has no reveal_delay and posts no seal: the promise holds
+    trivially, and this says so if that changes."""
+    path = _campaign("ball", tmp_path)
+    assert "reveal_delay" not in path.read_text(encoding="utf-8")
+    rs = registry.get("ball")
+    run = play(rs, path, ChapterKey(1, 3))
+    files = published(rs, load_campaign(path), run)
+    assert files and not any(scan(t)[0] for t in files.values())
+    assert not any(r.get("hidden") for c in run.chapters for r in c.results.get("rolls") or [] if isinstance(r, dict))
+
+
+def test_a_blood_bowl_casualty_is_sealed_only_when_no_match_of_ours_comes_before_its_reveal(tmp_path: Path) -> None:
+    """With delay 2 a casualty of ours in a second half is thrown in the open (the next match would show
+    whether he plays); in a first half it is sealed (the rest of his own match he misses anyway)."""
+    rs = registry.get("bloodbowl")
+    path = _campaign("bloodbowl", tmp_path)
+    for delay, sealed_halves in ((1, {1, 2}), (2, {1})):
+        run = play(rs, with_delay(path, delay), ChapterKey(1, 10))
+        ours = [(c.results["half"], bool((x.get("outcome") or {}).get("sealed_by")))
+                for c in run.chapters for x in c.results.get("casualties", []) if x["team"] == c.results["team"]]
+        assert {h for h, s in ours if s} == sealed_halves
+        assert all(s for h, s in ours if h in sealed_halves)
+
+
+# ---------------------------------------------------------------------------------------------
+# The core's guard: a plug-in that forgets to mask publishes nothing secret
+
+
+def _forgetful(monkeypatch: pytest.MonkeyPatch, plugin: Ruleset) -> None:
+    """The coinduel plug-in as if it never masked its JSON: its chapters' JSON is the private results."""
+    original = Chapter.__init__
+
+    def init(self: Chapter, *args: Any, **kwargs: Any) -> None:
+        kwargs.pop("public", None)
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Chapter, "__init__", init)
+
+
+def test_a_plugin_that_forgets_to_mask_publishes_nothing_secret(tmp_path: Path, coinduel: Ruleset,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _campaign("coinduel", tmp_path)
+    camp = load_campaign(path)
+    careful = published(coinduel, camp, play(coinduel, path, ChapterKey(1, 3)))
+    _forgetful(monkeypatch, coinduel)
+    run = play(coinduel, path, ChapterKey(1, 3))
+    assert run.chapters[0].public is None and run.chapters[0].results["toss"]["roll"]["total"] is not None
+    assert published(coinduel, camp, run) == careful  # the core masked exactly what the plug-in would have
+
+
+def test_the_guard_refuses_a_value_the_core_cannot_mask(tmp_path: Path, coinduel: Ruleset) -> None:
+    """A compact JSON (which the core does not rewrite) that still shows a sealed roll is refused."""
+    from anko_writer.compact import compact
+
+    path = _campaign("coinduel", tmp_path)
+    camp = load_campaign(path)
+    run = play(coinduel, path, ChapterKey(1, 1))
+    ch = run.chapters[0]
+    rid = ch.results["toss"]["roll"]["id"]
+    leaky = Chapter(ch.arc, ch.part, ch.results, public=compact(ch.results))
+    with pytest.raises(SecretLeak, match=f"value of sealed roll {re.escape(rid)}"):
+        cli.chapter_files(camp.resources(), leaky, camp)
+    # a record marked as decided by the sealed roll, hidden in a compact table the core does not rewrite
+    rec = dict(ch.results, extra=[{"sealed_by": rid, "winner": "x"}, {"sealed_by": rid, "winner": "y"}])
+    leaky = Chapter(ch.arc, ch.part, ch.results, public=compact(cli.secrecy.masked(rec, frozenset())))
+    with pytest.raises(SecretLeak):
+        cli.chapter_files(camp.resources(), leaky, camp)
+
+
+def test_the_guard_refuses_an_unrevealed_salt_in_any_file(tmp_path: Path, coinduel: Ruleset) -> None:
+    path = _campaign("coinduel", tmp_path)
+    camp = load_campaign(path)
+    ch = play(coinduel, path, ChapterKey(1, 1)).chapters[0]
+    rid = ch.results["toss"]["roll"]["id"]
+    ch.files["note.txt"] = f"盐 {salt_for(camp.seed, rid)}\n"
+    with pytest.raises(SecretLeak, match=f"note.txt: the salt of sealed roll {re.escape(rid)}"):
+        cli.chapter_files(camp.resources(), ch, camp)
+
+
+def test_what_is_sealed_comes_from_the_chapter_text() -> None:
+    from anko_writer.hidden import reveal_line, seal_line
+
+    a, b = (Roll(f"x#{i}", "p", "1D6", (i,), i, True) for i in (1, 2))
+    md = "\n".join([seal_line(a, 1), seal_line(b, 1), reveal_line(a, 1)])
+    assert still_sealed(md) == frozenset({"x#2"})
+    assert leaks({"c.json": '{"r": {"id": "x#1", "total": 1}}'}, still_sealed(md), 1) == []
+    assert leaks({"c.json": '{"r": {"id": "x#2", "total": 2}}'}, still_sealed(md), 1) != []
+
+
+def test_a_refusal_is_one_located_line(tmp_path: Path, coinduel: Ruleset) -> None:
+    """``anko-writer chapter`` on a leaking plug-in: exit 1, one ``error:`` line naming the file, nothing written."""
+    assert issubclass(SecretLeak, AnkoError)
+    path = _campaign("coinduel", tmp_path)
+    from typer.testing import CliRunner
+
+    mp = pytest.MonkeyPatch()
+    from anko_writer.compact import compact
+    original = Chapter.__init__
+
+    def init(self: Chapter, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        self.public = compact(self.results)
+
+    mp.setattr(Chapter, "__init__", init)
+    try:
+        res = CliRunner().invoke(cli.app, ["arc", str(path), "--arc", "1", "--out", str(tmp_path / "out")])
+    finally:
+        mp.undo()
+    assert res.exit_code == 1
+    lines = [ln for ln in (res.stderr or res.output).splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: d01/b01.json: the value of sealed roll"), lines
+    assert not (tmp_path / "out" / "d01").exists()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(pytest.main([__file__, "-n0", "-q"]))
