@@ -583,6 +583,8 @@ def audit(
         if from_season + seasons_per_run - 1 > SEASON_MAX:
             raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
         auditing.plugin_for(c)
+        if scheduler is not None:
+            auditing.check_scheduler(scheduler)
         target = out if out is not None else c.folder / "audit"
         start = _start(rs, c.resources(), c.output_dir(), from_season) if from_season > 1 else None
         began = time.perf_counter()
