@@ -46,7 +46,7 @@ from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
 from .resources import Resources
-from .textfile import decode, read_text
+from .textfile import read_text
 
 MINUS = "\u2212"
 """The minus sign used in formula lines (``41 − 37``)."""
@@ -678,7 +678,7 @@ class RootedLoader(FileSystemLoader):
             for folder in self.searchpath:
                 path = Path(folder) / template
                 if path.is_file():
-                    decode(path.read_bytes(), path)  # raises the located "not UTF-8 text" error
+                    read_text(path)  # raises the located "not UTF-8 text" error
             raise
         real = os.path.realpath(filename)
         roots = [os.path.realpath(p) for p in self.searchpath]
