@@ -150,14 +150,27 @@ def _root(create: bool) -> tuple[Path, bytes] | None:
             used = fallback if fallback is not None and os.path.isdir(asked) and _make_dir(fallback) else None
             if asked not in _WARNED:
                 _WARNED.add(asked)
-                _warn(f"cache folder {asked} is not yours alone (owned by another user or writable by "
-                      f"others); " + (f"using {used} instead" if used else "running without the cache"))
+                _warn(f"cache folder {asked} {_why(asked)}; "
+                      + (f"using {used} instead" if used else "running without the cache"))
     key = _key(used) if used is not None else None
     if used is not None and key is None and asked not in _WARNED:
         _WARNED.add(asked)
         _warn(f"cache key {used / KEY_FILE} is not yours alone or unreadable; running without the cache")
     _ROOTS[asked] = found = (used, key) if used is not None and key is not None else None
     return found
+
+
+def _why(path: Path) -> str:
+    """Why ``path`` is no private folder, in the words of the warning."""
+    try:
+        st = os.stat(path)
+    except OSError as err:
+        return f"cannot be read ({err.strerror or err})"
+    if not stat.S_ISDIR(st.st_mode):
+        return "is not a folder"
+    if _CHECKS_OWNER and st.st_uid != os.getuid():
+        return "belongs to another user"
+    return "is writable by other users"
 
 
 def _owned_dir(path: Path) -> bool:

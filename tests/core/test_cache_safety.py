@@ -201,3 +201,27 @@ def test_a_fifo_in_place_of_an_entry_does_not_hang(primed: tuple[Path, bytes], t
         entry.unlink()
         os.mkfifo(entry, 0o600)
     assert month(folder, tmp_path / "out") == primed[1]  # the old cache blocked on the first FIFO it opened
+
+
+@POSIX
+def test_the_default_folder_left_group_writable_is_made_private_without_a_word(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``~/.cache/anko-writer`` of this user's made 0775 by an older version or a umask is tightened to 0700
+    (a folder the host named in ANKO_WRITER_CACHE is never changed: the cache moves out of it instead)."""
+    monkeypatch.delenv(cache.ENV)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    folder = tmp_path / "anko-writer"
+    folder.mkdir()
+    folder.chmod(0o775)
+    assert cache.cached("demo", ["x"], lambda: 1) == 1
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700 and entries(folder)
+    assert capsys.readouterr().err == ""
+
+
+def test_a_file_named_as_the_cache_folder_is_one_warning_and_no_cache(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv(cache.ENV, str(tmp_path / "file"))
+    for _ in range(3):
+        assert cache.cached("demo", ["x"], lambda: 1) == 1
+    assert capsys.readouterr().err == f"warning: cache folder {tmp_path / 'file'} is not a folder; running without the cache\n"
