@@ -39,9 +39,9 @@ CONNECT_TIMEOUT = 5.0
 PARENT_POLL = 0.5
 """Seconds between a pool worker's checks that the ``audit`` process that started it still runs."""
 
-_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss)://)?(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
                       r":(\d{1,5})")
-"""A Dask scheduler address: an optional protocol, a host name or address, and a port."""
+"""A Dask scheduler address: an optional protocol, a host name or address, and a port (or ``inproc://…``)."""
 
 
 def check_scheduler(address: str) -> str:
@@ -53,6 +53,8 @@ def check_scheduler(address: str) -> str:
     Traceback (most recent call last):
     anko_writer.errors.AnkoError: --scheduler: 'not a url' is not a scheduler address; expected tcp://HOST:PORT
     """
+    if re.fullmatch(r"inproc://\S+", address.strip()):  # a scheduler in this very process (a LocalCluster)
+        return address.strip()
     m = _ADDRESS.fullmatch(address.strip())
     if m is None or not 0 < int(m.group(1)) < 65536:
         raise AnkoError(f"--scheduler: {address[:80]!r} is not a scheduler address; expected tcp://HOST:PORT")
