@@ -58,14 +58,14 @@ class Campaign:
         short seed against the posted dice finds it and can then compute every sealed die and salt.
 
         >>> Campaign(Path("c.yaml"), {}, "x", 1267, seed_at=Location("c.yaml", 7, 7)).seed_warning()[:40]
-        'c.yaml:7:7: seed: 1267 has 4 digits; a r'
+        'c.yaml:7:7: seed: the seed has only 4 di'
         >>> Campaign(Path("c.yaml"), {}, "x", 10**17).seed_warning() is None
         True
         """
         if abs(self.seed) >= STRONG_SEED:
             return None
         where = self.seed_at or Location(self.path)
-        return (f"{where}: seed: {self.seed} has {len(str(abs(self.seed)))} digits; a reader can find so "
+        return (f"{where}: seed: the seed has only {len(str(abs(self.seed)))} digits; a reader can find so "
                 f"short a seed from the posted dice and open every hidden die: use {len(str(STRONG_SEED))} "
                 f"random digits or more ('anko-writer new' draws such a seed)")
 
@@ -121,7 +121,8 @@ def _seed(path: Path, doc: Mapping[str, Any], data: Mapping[str, Any]) -> int:
     value = data.get("seed", doc.get("seed"))
     if isinstance(value, bool) or not isinstance(value, int):
         where = _where(path, doc, "seed") if "seed" in doc else Location(path, 1)
-        raise CampaignError(where, "seed", f"expected an integer, got {value!r}")
+        got = "nothing" if value is None else f"a {type(value).__name__}"  # never echo a (mistyped) seed
+        raise CampaignError(where, "seed", f"expected an integer, got {got}")
     return value
 
 

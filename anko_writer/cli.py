@@ -339,8 +339,22 @@ def check(campaign: CampaignArg) -> None:
     """Validate a campaign file against its ruleset's schema; write nothing."""
     with _errors():
         c = load_campaign(campaign)
-        typer.echo(f"ok: {campaign} ({c.ruleset}, seed {c.seed})")
+        typer.echo(f"ok: {campaign} ({_described(c)})")
     _warn(c)
+
+
+def _described(c: Campaign) -> str:
+    """What ``check`` says of a valid campaign: its ruleset and title, never its seed (DESIGN §10: a seed on a
+    screen or in a pasted log opens every sealed die).
+
+    >>> _described(Campaign(Path("c.yaml"), {"title": "雷希特\\x1b[2J\\u202e"}, "purasbar", 10**17 + 3))
+    'purasbar: 雷希特?[2J?'
+    """
+    title = c.data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        return c.ruleset
+    shown = "".join(ch if ch.isprintable() else "?" for ch in title.strip())  # no escape reaches the terminal
+    return f"{c.ruleset}: {shown[:60]}{'…' if len(shown) > 60 else ''}"
 
 
 def _warn(c: Campaign) -> None:
@@ -574,6 +588,8 @@ def audit(
         if from_season + seasons_per_run - 1 > SEASON_MAX:
             raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
         auditing.plugin_for(c)
+        if scheduler is not None:
+            auditing.check_scheduler(scheduler)
         target = out if out is not None else c.folder / "audit"
         start = _start(rs, c.resources(), c.output_dir(), from_season) if from_season > 1 else None
         began = time.perf_counter()

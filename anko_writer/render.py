@@ -46,7 +46,7 @@ from .dice import Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
 from .resources import Resources
-from .textfile import decode, read_text
+from .textfile import read_text
 
 MINUS = "\u2212"
 """The minus sign used in formula lines (``41 − 37``)."""
@@ -359,6 +359,13 @@ def load_phrases(path: Path, text: str | None = None) -> dict[str, list[str]]:
 _BANKS: dict[tuple[Path, int], dict[str, list[str]]] = {}
 
 
+def _is_bank(value: Any) -> bool:
+    """True when a cached value has a phrase bank's shape (event key → non-empty list of phrasings)."""
+    return isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+        for k, v in value.items())
+
+
 def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     """The ruleset's phrase bank (campaign override first), or an empty bank if it has none; read once per
     process and file version, parsed once per text (:mod:`~anko_writer.cache`)."""
@@ -373,7 +380,7 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
         text = read_text(path, TableError)
-        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text))
+        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text), _is_bank)
     return _BANKS[key]
 
 
@@ -671,7 +678,7 @@ class RootedLoader(FileSystemLoader):
             for folder in self.searchpath:
                 path = Path(folder) / template
                 if path.is_file():
-                    decode(path.read_bytes(), path)  # raises the located "not UTF-8 text" error
+                    read_text(path)  # raises the located "not UTF-8 text" error
             raise
         real = os.path.realpath(filename)
         roots = [os.path.realpath(p) for p in self.searchpath]
@@ -708,8 +715,9 @@ class TemplateCache(BytecodeCache):
     An entry's key is the template's name, file and source, the environment's :func:`env_stamp` and the
     :func:`~anko_writer.cache.code_stamp` (this package's modules, the :class:`_Steps` transform among them,
     and the versions of Python and Jinja): an edited template, a campaign's override of it, another filter
-    set or another Jinja is a new key, so an entry is never stale. Entries carry their own digest: one that
-    cannot be read or does not match it is compiled again. ``ANKO_WRITER_CACHE=off`` turns the cache off.
+    set or another Jinja is a new key, so an entry is never stale. The cache authenticates an entry (its HMAC)
+    before Jinja decodes it; one that cannot be read or fails is compiled again. ``ANKO_WRITER_CACHE=off``
+    turns the cache off.
     """
 
     KIND = "jinja"
@@ -727,24 +735,20 @@ class TemplateCache(BytecodeCache):
         return cache.entry_path(self.KIND, [self.stamp, bucket.key, bucket.checksum])
 
     def load_bytecode(self, bucket: Bucket) -> None:
-        """Fill ``bucket`` from its entry, if there is a sound one."""
-        found, entry = cache.load(self._path(bucket))
-        if not found or not isinstance(entry, tuple) or len(entry) != 2:
-            return
-        check, data = entry
-        if not isinstance(data, bytes) or check != hashlib.sha256(data).hexdigest():
+        """Fill ``bucket`` from its entry, if there is a sound one (the cache authenticates it first)."""
+        found, data = cache.load(self._path(bucket), lambda v: isinstance(v, bytes))
+        if not found:
             return
         try:
-            bucket.bytecode_from_string(data)
-        except Exception:  # a foreign entry: compile again
+            bucket.bytecode_from_string(data)  # type: ignore[arg-type]
+        except Exception:  # an entry of another Jinja: compile again
             bucket.reset()
         if not isinstance(bucket.code, CodeType):
             bucket.reset()
 
     def dump_bytecode(self, bucket: Bucket) -> None:
         """Store ``bucket``'s code (silently nothing when the cache cannot be written)."""
-        data = bucket.bytecode_to_string()
-        cache.store(self._path(bucket), (hashlib.sha256(data).hexdigest(), data), keep=self.KEEP)
+        cache.store(self._path(bucket), bucket.bytecode_to_string(), keep=self.KEEP)
 
 
 def env_stamp(env: jinja2.Environment) -> str:

@@ -30,6 +30,7 @@ from ruamel.yaml.error import MarkedYAMLError, StreamMark
 from ruamel.yaml.events import AliasEvent
 from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
+from ruamel.yaml.reader import ReaderError
 
 from . import cache
 from .errors import InputError, Location
@@ -229,6 +230,38 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
         return cache.cached("yaml", [text], lambda: _yaml().load(text))
     except MarkedYAMLError as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
+    except ReaderError as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment
+        raise error(Location(file, *_char_pos(text, err.position)), "", _reader_message(err)) from None
+    except RecursionError:  # the depth limit stops nesting first; this is a last guard, never a traceback
+        raise error(Location(file), "", f"mappings and lists nested more than {MAX_DEPTH} deep") from None
+
+
+_CONTROL_NAMES = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL", 0x08: "backspace", 0x0C: "form feed"}
+
+
+def _char_pos(text: str, index: Any) -> tuple[int, int] | tuple[None, None]:
+    """1-based ``(line, column)`` of character ``index`` of ``text``."""
+    if not isinstance(index, int) or not 0 <= index <= len(text):
+        return None, None
+    line_start = text.rfind("\n", 0, index) + 1
+    return text.count("\n", 0, index) + 1, index - line_start + 1
+
+
+def _reader_message(err: ReaderError) -> str:
+    """The one-line message for a character YAML does not allow.
+
+    >>> try:
+    ...     load_yaml_text("a: 1\\n# \\x1b[31m\\n", "c.yaml")
+    ... except InputError as e:
+    ...     print(e)
+    c.yaml:2:3: control character U+001B (ESC) is not allowed in YAML; remove it
+    """
+    char = err.character
+    code = ord(char) if isinstance(char, str) and len(char) == 1 else char if isinstance(char, int) else None
+    if code is None:
+        return f"character not allowed in YAML: {err.reason}"
+    name = f"U+{code:04X}" + (f" ({_CONTROL_NAMES[code]})" if code in _CONTROL_NAMES else "")
+    return f"{'control ' if code < 0x100 else ''}character {name} is not allowed in YAML; remove it"
 
 
 def load_yaml(path: Path, error: type[InputError] = InputError) -> Any:
@@ -386,12 +419,55 @@ def load_plain_fast(text: str) -> Any:
         raise FastPathError("too large")
     if _ALIAS.search(text):
         raise FastPathError("anchors or aliases")
+    if _deep_text(text):  # libyaml's composer recurses in C: a deep enough nesting crashes the process
+        raise FastPathError("deep nesting")
     try:
-        return _pyyaml.load(text, Loader=_FastLoader)  # noqa: S506 (a safe loader)
+        data = _pyyaml.load(text, Loader=_FastLoader)  # noqa: S506 (a safe loader)
     except FastPathError:
         raise
     except Exception as err:  # a syntax error, an unknown tag, a nesting too deep …
         raise FastPathError(str(err)) from None
+    if _depth(data) > MAX_DEPTH:  # the locating parser names where (nothing walks a deeper document)
+        raise FastPathError("deep nesting")
+    return data
+
+
+_DASHES = re.compile(rf"(?:[-?][ \t]+){{{MAX_DEPTH},}}")
+"""A run of nested block entries on one line (``- - - - x``)."""
+
+
+def _deep_text(text: str) -> bool:
+    """True when ``text`` may nest more than :data:`MAX_DEPTH` deep on one line, by flow brackets (counted
+    even inside strings: a false alarm only costs the slower parser) or by ``- - -`` runs. Nesting by
+    indentation is bounded by the text's size, far below what crashes libyaml."""
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for m in _BRACKETS.finditer(text):
+            depth += 1 if m.group() in "[{" else -1
+            if depth > MAX_DEPTH:
+                return True
+    return _DASHES.search(text) is not None
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
+def _depth(data: Any) -> int:
+    """How deep lists and mappings nest in ``data`` (walked without recursion)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, dict):
+            children: Any = node.values()
+        elif isinstance(node, list):
+            children = node
+        else:
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_DEPTH:
+            return deepest
+        stack.extend((child, level + 1) for child in children if isinstance(child, (dict, list)))
+    return deepest
 
 
 __all__ = [

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
 from .report import dice_section, terminal_lines, write_report
-from .runner import AuditSpec, Progress, _loaded, plugin_for, replicate_seed, run_replicate, run_replicates
+from .runner import (AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate,
+                     run_replicates)
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -45,5 +46,5 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
     return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples)
 
 
-__all__ = ["AuditPlugin", "AuditSpec", "Figure", "Section", "Table", "audit", "build_report", "meta_of",
+__all__ = ["AuditPlugin", "AuditSpec", "check_scheduler", "Figure", "Section", "Table", "audit", "build_report", "meta_of",
            "replicate_seed", "run_replicate", "run_replicates", "terminal_lines", "write_report"]

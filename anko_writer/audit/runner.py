@@ -10,6 +10,9 @@ numbers; results are put back in replicate order before anything is added up.
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import os
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -31,8 +34,31 @@ if TYPE_CHECKING:
 SEED_SPACE = 10**18
 """Replicate seeds are 18-digit numbers, like the seeds ``new`` draws."""
 
-CONNECT_TIMEOUT = 30.0
+CONNECT_TIMEOUT = 5.0
 """Seconds to wait for a Dask scheduler before ``--scheduler`` fails."""
+PARENT_POLL = 0.5
+"""Seconds between a pool worker's checks that the ``audit`` process that started it still runs."""
+
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?|\[[0-9A-Fa-f:.]+\])"
+                      r":(\d{1,5})")
+"""A Dask scheduler address: an optional protocol, a host name or address, and a port (or ``inproc://…``)."""
+
+
+def check_scheduler(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler's (``tcp://host:8786``), else an AnkoError saying so.
+
+    >>> check_scheduler("tcp://10.0.0.5:8786"), check_scheduler("[::1]:8786")
+    ('tcp://10.0.0.5:8786', '[::1]:8786')
+    >>> check_scheduler("not a url")
+    Traceback (most recent call last):
+    anko_writer.errors.AnkoError: --scheduler: 'not a url' is not a scheduler address; expected tcp://HOST:PORT
+    """
+    if re.fullmatch(r"inproc://\S+", address.strip()):  # a scheduler in this very process (a LocalCluster)
+        return address.strip()
+    m = _ADDRESS.fullmatch(address.strip())
+    if m is None or not 0 < int(m.group(1)) < 65536:
+        raise AnkoError(f"--scheduler: {address[:80]!r} is not a scheduler address; expected tcp://HOST:PORT")
+    return address.strip()
 
 
 def replicate_seed(seed: int, replicate: int) -> int:
@@ -147,8 +173,28 @@ def _pooled(spec: AuditSpec, replicates: int, jobs: int, progress: Progress) -> 
 
 
 def _warm(campaign: Campaign) -> None:
-    """A pool process's start: load the ruleset and its resources before the first replicate."""
+    """A pool process's start: watch the parent, then load the ruleset and its resources before the first
+    replicate."""
+    watch_parent()
     _loaded(campaign)
+
+
+def watch_parent(poll: float = PARENT_POLL) -> None:
+    """End this worker process as soon as the process that started it is gone (killed with ``kill -9``, which
+    no clean-up in the parent can catch): a daemon thread waits on the parent's sentinel (a pipe or handle
+    that closes with it: every platform) and, on POSIX, also sees the worker handed to another parent."""
+    parent = multiprocessing.parent_process()
+    ppid = os.getppid()
+    if parent is None:
+        return
+
+    def watch() -> None:
+        from multiprocessing.connection import wait
+        while True:
+            if wait([parent.sentinel], timeout=poll) or (os.name != "nt" and os.getppid() != ppid):
+                os._exit(1)
+
+    threading.Thread(target=watch, name="anko-audit-parent-watch", daemon=True).start()
 
 
 def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) -> list[Record]:
@@ -157,10 +203,12 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
         from distributed import Client, as_completed  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise AnkoError("--scheduler needs Dask: pip install 'anko-writer[cluster]'") from None
+    address = check_scheduler(scheduler)
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as err:
-        raise AnkoError(f"--scheduler: cannot reach {scheduler}: {err}") from None
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except Exception:  # refused, timed out, an unknown protocol …: one line, never Dask's traceback
+        raise AnkoError(f"--scheduler: no Dask scheduler answered at {address} within {CONNECT_TIMEOUT:g} s") \
+            from None
     try:
         futures = client.map(run_replicate, [spec] * replicates, range(replicates), pure=False)
         results: dict[int, Record] = {}
@@ -184,5 +232,5 @@ def run_replicates(spec: AuditSpec, replicates: int, jobs: int = 1, scheduler: s
     return _pooled(spec, replicates, min(jobs, replicates), tick)
 
 
-__all__ = ["AuditSpec", "Progress", "play_arcs", "plugin_for", "replicate_seed", "run_replicate",
-           "run_replicates"]
+__all__ = ["AuditSpec", "Progress", "check_scheduler", "play_arcs", "plugin_for", "replicate_seed", "run_replicate",
+           "run_replicates", "watch_parent"]

@@ -103,24 +103,24 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_a_cached_document_keeps_positions_and_an_edited_text_is_parsed_again(cache_dir: Path) -> None:
     """The round-trip document comes back from the cache with its positions; other text, other entry."""
     first = load_yaml_text("a: 1\nb:\n  c: 2\n", "x.yaml")
-    assert len(list((cache_dir / "yaml").glob("*.pickle"))) == 1
+    assert len(list((cache_dir / "yaml").glob("*.entry"))) == 1
     again = load_yaml_text("a: 1\nb:\n  c: 2\n", "x.yaml")
     assert again == first and again is not first and position(again["b"], "c") == (3, 6)
     edited = load_yaml_text("a: 1\nb:\n  c: 3\n", "x.yaml")
-    assert edited["b"]["c"] == 3 and len(list((cache_dir / "yaml").glob("*.pickle"))) == 2
+    assert edited["b"]["c"] == 3 and len(list((cache_dir / "yaml").glob("*.entry"))) == 2
 
 
 def test_a_corrupted_entry_is_rebuilt_and_off_means_off(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A truncated entry is ignored (and replaced); ANKO_WRITER_CACHE=off writes nothing."""
     load_yaml_text("a: 1\n", "x.yaml")
-    (entry,) = (cache_dir / "yaml").glob("*.pickle")
+    (entry,) = (cache_dir / "yaml").glob("*.entry")
     entry.write_bytes(pickle.dumps({"a": 1})[:5])
     assert load_yaml_text("a: 1\n", "x.yaml") == {"a": 1}
-    assert pickle.loads(entry.read_bytes()) == {"a": 1}
+    assert cache.load(entry) == (True, {"a": 1})
     monkeypatch.setenv(cache.ENV, "off")
     assert cache.cache_dir() is None
     load_yaml_text("a: 2\n", "x.yaml")
-    assert len(list((cache_dir / "yaml").glob("*.pickle"))) == 1
+    assert len(list((cache_dir / "yaml").glob("*.entry"))) == 1
 
 
 def test_an_error_is_never_cached(cache_dir: Path) -> None:
@@ -128,7 +128,7 @@ def test_an_error_is_never_cached(cache_dir: Path) -> None:
     for _ in range(2):
         with pytest.raises(InputError, match="x.yaml:2:1: YAML syntax error"):
             load_yaml_text("a: [1\n", "x.yaml")
-    assert not list(cache_dir.rglob("*.pickle"))
+    assert not list(cache_dir.rglob("*.entry"))
 
 
 def test_the_cache_keeps_at_most_max_entries(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -137,7 +137,7 @@ def test_the_cache_keeps_at_most_max_entries(cache_dir: Path, monkeypatch: pytes
     monkeypatch.setattr(cache, "PRUNE_EVERY", 1)
     for i in range(5):
         cache.cached("demo", [str(i)], lambda: i)
-    assert len(list((cache_dir / "demo").glob("*.pickle"))) == 3
+    assert len(list((cache_dir / "demo").glob("*.entry"))) == 3
 
 
 def test_a_run_prunes_every_so_many_stores(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -149,7 +149,7 @@ def test_a_run_prunes_every_so_many_stores(cache_dir: Path, monkeypatch: pytest.
     sizes = []
     for i in range(9):
         cache.cached("demo2", [str(i)], lambda: i)
-        sizes.append(len(list((cache_dir / "demo2").glob("*.pickle"))))
+        sizes.append(len(list((cache_dir / "demo2").glob("*.entry"))))
     assert sizes == [1, 2, 3, 4, 3, 4, 5, 6, 3]
 
 

@@ -417,3 +417,80 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
     assert f"error: {state}:{line}:{col}: league[1].city: {b!r} is not this club's city" in res.stdout + res.stderr
     assert "Traceback" not in res.stdout + res.stderr
     assert not (out / "s02").exists()
+
+
+# ---------------------------------------------------------------- control characters and deep nesting (issue 22)
+
+
+def _one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """The command failed with exactly one ``error:`` line holding every needle, and no traceback."""
+    assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
+    assert "Traceback" not in res.stdout + res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+CONTROLS = [pytest.param("\x00", "control character U+0000 (NUL)", id="NUL"),
+            pytest.param("\x1b", "control character U+001B (ESC)", id="ESC")]
+
+
+@pytest.mark.parametrize(("char", "name"), CONTROLS)
+def test_a_control_character_in_a_campaign_is_one_located_line(tmp_path: Path, char: str, name: str) -> None:
+    camp = campaign_file(tmp_path)
+    text = camp.read_text(encoding="utf-8")
+    camp.write_text(text + f"# 注释{char}[31m\n", encoding="utf-8")
+    line = text.count("\n") + 1
+    _one_error_line(_python_m("check", str(camp)), f"error: {camp}:{line}:5: {name} is not allowed in YAML")
+
+
+@pytest.mark.parametrize(("char", "name"), CONTROLS)
+def test_a_control_character_in_an_override_table_is_one_located_line(tmp_path: Path, char: str, name: str) -> None:
+    camp = campaign_file(tmp_path)
+    folder = tmp_path / "tables" / "purasbar"
+    folder.mkdir(parents=True)
+    text = (ROOT / "tables" / "purasbar" / "colours.yaml").read_text(encoding="utf-8")
+    (folder / "colours.yaml").write_text(f"# {char}\n" + text, encoding="utf-8")
+    _one_error_line(_python_m("check", str(camp)), f"error: {folder / 'colours.yaml'}:1:3: {name}")
+
+
+def _season_two(camp: Path, out: Path, state_text: str) -> subprocess.CompletedProcess[str]:
+    """``month --season 2 --month 1`` from a first season whose state-end.yaml is ``state_text``."""
+    (out / "s01").mkdir(parents=True)
+    (out / "s01" / "state-end.yaml").write_text(state_text, encoding="utf-8")
+    return _python_m("month", str(camp), "--season", "2", "--month", "1", "--out", str(out))
+
+
+@pytest.mark.parametrize(("char", "name"), CONTROLS)
+def test_a_control_character_in_a_state_file_is_one_located_line(season_end: tuple[Path, str], tmp_path: Path,
+                                                                 char: str, name: str) -> None:
+    camp, text = season_end
+    lines = text.split("\n")
+    i = next(j for j, line in enumerate(lines) if line.startswith("  - name: "))
+    lines[i] = lines[i].replace("name: ", f"name: 坏{char}", 1)
+    res = _season_two(camp, tmp_path / "out", "\n".join(lines))
+    _one_error_line(res, f"{tmp_path / 'out' / 's01' / 'state-end.yaml'}:{i + 1}:12: {name}")
+    assert not (tmp_path / "out" / "s02").exists()
+
+
+@pytest.mark.parametrize("deep", ["[" * 100_000 + "]" * 100_000, "\n" + "- " * 100_000 + "x",
+                                  "\n" + "".join(" " * i + "-\n" for i in range(1, 700))],
+                         ids=["flow", "dashes", "indented"])
+def test_a_very_deep_list_in_a_state_file_is_one_located_line(season_end: tuple[Path, str], tmp_path: Path,
+                                                              deep: str) -> None:
+    """libyaml's composer recursed in C until the process crashed (flow brackets, ``- - -`` runs); nesting by
+    indentation came back to Python deeper than anything may walk."""
+    camp, text = season_end
+    res = _season_two(camp, tmp_path / "out", text + f"deep: {deep}\n")
+    message = _one_error_line(res, "mappings and lists nested more than 64 deep")
+    assert re.match(rf"error: {re.escape(str(tmp_path / 'out' / 's01' / 'state-end.yaml'))}:\d+:\d+: ", message)
+
+
+def test_a_fast_loaded_document_is_never_deeper_than_the_limit() -> None:
+    for text in ("a: " + "[" * 65 + "]" * 65, "a:\n" + "".join(" " * i + "-\n" for i in range(0, 140, 2)),
+                 "- " * 70 + "x\n"):
+        with pytest.raises(yamlio.FastPathError, match="deep nesting"):
+            yamlio.load_plain_fast(text)
+    assert yamlio.load_plain_fast("a: " + "[" * 60 + "]" * 60 + "\n")["a"]

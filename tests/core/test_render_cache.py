@@ -132,8 +132,9 @@ def _foreign(data: bytes) -> bytes:
 
 
 def _code_of_another_source(data: bytes) -> bytes:
-    check, payload = pickle.loads(data)
-    return pickle.dumps((check, payload.replace(b"j2", b"j3", 1)))
+    head = len(cache._MAGIC) + 1 + 32  # the magic, the format, the HMAC: kept, so only the HMAC can tell
+    assert b"j2" in data[head:]
+    return data[:head] + data[head:].replace(b"j2", b"j3", 1)
 
 
 @pytest.mark.parametrize("spoil", [_truncate, _flip_middle, _foreign, _code_of_another_source, lambda d: b""])

@@ -53,7 +53,7 @@ def test_a_resumed_month_is_byte_identical_to_a_replay(camp: Path, tmp_path: Pat
     """Month 2 keeps checkpoints after months 1 and 2; month 3 resumes from month 2's without playing
     months 1–2 again and writes the replay's bytes; a vote for month 4 typed in meanwhile changes nothing."""
     _month(camp, 2, tmp_path / "a")
-    assert len(list((tmp_path / "cache" / checkpoint.KIND).glob("*.pickle"))) == 2
+    assert len(list((tmp_path / "cache" / checkpoint.KIND).glob("*.entry"))) == 2
     _vote(camp, "s1m4", "4 4 2")
     began = []
     real = purasbar_ruleset._Season.begin

@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .... import cache
+from ....errors import TableError
+from ....textfile import read_bytes
 from ..setup.data import tables_stamp
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ class Key:
     @classmethod
     def of(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int, resources: Resources) -> Key:
         """The key of season ``season`` played from ``data`` and ``state`` with the tables ``resources`` finds."""
-        files = [part for path, _ in tables_stamp(resources) for part in (path, open(path, "rb").read())]
+        files = [part for path, _ in tables_stamp(resources) for part in (path, read_bytes(path, TableError))]
         rest = {k: v for k, v in data.items() if k != "decisions"}
         return cls((_json(rest), _json(state), str(season), *files), season, dict(data.get("decisions") or {}))
 
@@ -56,8 +58,9 @@ class Key:
 
 def resume(key: Key, month: int) -> _Season | None:
     """The season as it stood after the latest month before ``month`` with a valid checkpoint, or None."""
+    from ..ruleset import _Season  # the ruleset imports this module
     for done in range(month - 1, 0, -1):
-        found, value = cache.load(cache.entry_path(KIND, key.after(done)))
+        found, value = cache.load(cache.entry_path(KIND, key.after(done)), lambda v: isinstance(v, _Season))
         if found:
             return value  # type: ignore[return-value]
     return None

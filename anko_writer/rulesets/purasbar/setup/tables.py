@@ -9,12 +9,13 @@ call site that forgets it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from pathlib import Path
 from typing import Any
 
 from .... import cache
+from ....errors import TableError
 from ....resources import Resources
 from ....tables import DiceTable
+from ....textfile import read_bytes
 from ..club.achievements import load_achievements
 from ..club.ageing import load_ageing
 from ..club.coach_decisions import load_coach_decisions
@@ -89,7 +90,8 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
     stamp = tables_stamp(resources)
     found = _CACHE.get(stamp)
     if found is None:
-        found = cache.cached("purasbar-tables", _contents(stamp), lambda: _read(resources))
+        found = cache.cached("purasbar-tables", _contents(stamp), lambda: _read(resources),
+                             lambda v: isinstance(v, PurasbarTables))
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[stamp] = found
@@ -99,7 +101,7 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
 
 def _contents(stamp: tuple[tuple[str, int], ...]) -> list[bytes | str]:
     """The disk cache's key: every table file's path and bytes."""
-    return [part for path, _ in stamp for part in (path, Path(path).read_bytes())]
+    return [part for path, _ in stamp for part in (path, read_bytes(path, TableError))]
 
 
 def _read(resources: Resources) -> PurasbarTables:

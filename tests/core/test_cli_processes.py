@@ -1,0 +1,112 @@
+"""Processes and special files through the real CLI (issue 22): a FIFO never hangs a command, a bad or
+unreachable ``--scheduler`` is one line within seconds, and ``kill -9`` of ``audit --jobs 2`` takes its workers
+with it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.util import campaign_file
+
+ROOT = Path(__file__).resolve().parents[2]
+POSIX = pytest.mark.skipif(os.name == "nt", reason="FIFOs and kill -9 are POSIX")
+
+
+def cli(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """``python -m anko_writer ARGS`` from the project root (a hang fails the test at ``timeout``)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "anko_writer", *map(str, args)], capture_output=True, text=True,
+                          cwd=ROOT, timeout=timeout, env=env)
+
+
+def one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """Exit 1 with one ``error:`` line holding every needle, and no traceback."""
+    assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
+    assert "Traceback" not in res.stdout + res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@POSIX
+@pytest.mark.parametrize("command", [["check"], ["month", "--season", "1", "--month", "1"], ["audit", "--seasons", "1"]])
+def test_a_fifo_as_the_campaign_is_one_line_and_no_hang(tmp_path: Path, command: list[str]) -> None:
+    fifo = tmp_path / "campaign.yaml"
+    os.mkfifo(fifo)
+    res = cli(command[0], fifo, *command[1:], timeout=30)
+    one_error_line(res, f"error: {fifo}: is a pipe (FIFO), not a regular file")
+
+
+@POSIX
+@pytest.mark.parametrize("kind, name", [("tables", "colours.yaml"), ("templates", "phrases.yaml"),
+                                        ("templates", "chapter.md.j2")])
+def test_a_fifo_as_an_override_table_or_template_never_hangs(tmp_path: Path, kind: str, name: str) -> None:
+    """A FIFO table is refused in one line; a FIFO template or phrase bank is not a file the search path
+    finds (the built-in one serves). Either way the command ends."""
+    camp = campaign_file(tmp_path)
+    folder = tmp_path / kind / "purasbar"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / name)
+    res = cli("month", camp, "--season", "1", "--month", "1", "--out", tmp_path / "out", timeout=60)
+    assert "Traceback" not in res.stderr
+    if kind == "tables":
+        one_error_line(res, f"{folder / name}: is a pipe (FIFO), not a regular file")
+    else:
+        assert res.returncode == 0, res.stderr
+
+
+def test_a_scheduler_that_is_not_an_address_is_one_line(tmp_path: Path) -> None:
+    camp = campaign_file(tmp_path)
+    res = cli("audit", camp, "--seasons", "2", "--scheduler", "not a url", "--out", tmp_path / "audit")
+    one_error_line(res, "--scheduler: 'not a url' is not a scheduler address; expected tcp://HOST:PORT")
+    assert not (tmp_path / "audit").exists()
+
+
+def test_an_unreachable_scheduler_fails_within_seconds(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    camp = campaign_file(tmp_path)
+    began = time.monotonic()
+    res = cli("audit", camp, "--seasons", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path / "audit")
+    one_error_line(res, "--scheduler: no Dask scheduler answered at tcp://127.0.0.1:1 within 5 s")
+    assert time.monotonic() - began < 25  # Dask's own default waited 30 s; connecting has 5
+
+
+@POSIX
+def test_kill_9_of_audit_takes_its_workers_with_it(tmp_path: Path) -> None:
+    psutil = pytest.importorskip("psutil")
+    camp = campaign_file(tmp_path)
+    proc = subprocess.Popen([sys.executable, "-m", "anko_writer", "audit", str(camp), "--seasons", "200",
+                             "--jobs", "2", "--out", str(tmp_path / "audit")], cwd=ROOT,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list = []  # type: ignore[type-arg]
+    try:
+        parent = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            workers = [p for p in parent.children(recursive=True) if p.cmdline()[:1] == [sys.executable]
+                       or "python" in p.name()]
+            time.sleep(0.2)
+        assert len(workers) >= 2, "the pool never started"
+        time.sleep(1.0)  # the workers are busy playing seasons
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        _, alive = psutil.wait_procs(workers, timeout=5)
+        assert not alive, f"workers still running 5 s after kill -9 of their parent: {[p.pid for p in alive]}"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        for p in workers:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
