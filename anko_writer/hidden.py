@@ -285,9 +285,9 @@ def _collect(out: Path) -> list[Post]:
     posts = []
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out)
-        if path.suffix not in POST_SUFFIXES or not path.is_file() or any(p.startswith(".") for p in rel.parts):
+        if path.suffix not in POST_SUFFIXES or path.is_dir() or any(p.startswith(".") for p in rel.parts):
             continue
-        text = _post_text(path, out)
+        text = _post_text(path, out)  # a FIFO or device is refused here, never read or skipped silently
         series, order = place(rel)
         posts.append(Post(str(path), series, order, *_parse(text), prose_mismatches(text)))
     return sorted(posts, key=lambda p: (p.series, p.order))

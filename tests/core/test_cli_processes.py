@@ -110,3 +110,37 @@ def test_kill_9_of_audit_takes_its_workers_with_it(tmp_path: Path) -> None:
                 p.kill()
             except psutil.Error:
                 pass
+
+
+@POSIX
+def test_a_fifo_as_the_profile_is_one_line_and_no_hang(tmp_path: Path) -> None:
+    camp = campaign_file(tmp_path)
+    out = tmp_path / "out"
+    assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
+    fifo = tmp_path / "mine.yaml"
+    os.mkfifo(fifo)
+    one_error_line(cli("export", out, "--forum", fifo, timeout=30), f"{fifo}: is a pipe (FIFO), not a regular file")
+
+
+@POSIX
+@pytest.mark.parametrize("command", [["export", "--forum", "nga"], ["verify"]])
+def test_a_fifo_as_a_chapter_is_one_line_and_no_hang(tmp_path: Path, command: list[str]) -> None:
+    camp = campaign_file(tmp_path)
+    out = tmp_path / "out"
+    assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
+    fifo = out / "s01" / "m02.md"
+    os.mkfifo(fifo)
+    one_error_line(cli(command[0], out, *command[1:], timeout=30), f"{fifo}: is a pipe (FIFO), not a regular file")
+
+
+@POSIX
+def test_a_fifo_where_a_chapter_goes_is_refused_not_read(tmp_path: Path) -> None:
+    """``month`` checks what it would overwrite: a FIFO there is neither read (it would block) nor replaced."""
+    camp = campaign_file(tmp_path)
+    out = tmp_path / "out"
+    (out / "s01").mkdir(parents=True)
+    fifo = out / "s01" / "m01.md"
+    os.mkfifo(fifo)
+    res = cli("month", camp, "--season", "1", "--month", "1", "--out", out, timeout=60)
+    one_error_line(res, f"{fifo}: exists and is not a file")
+    assert fifo.is_fifo()
