@@ -351,6 +351,10 @@ class Line(Str):
             raise Invalid(f"{text!r} {problem}", names_value=True)
         return text
 
+    def type_name(self) -> str:
+        """``one line of text (no line break or []<>)``."""
+        return f"one line of text (no line break or {MARKUP_CHARS})"
+
 
 @dataclass
 class Name(Str):
@@ -374,8 +378,8 @@ class Name(Str):
         return text
 
     def type_name(self) -> str:
-        """``name (no whitespace or ｜〕〔＝|#/)``."""
-        return f"name (no whitespace or {NAME_DELIMITERS})"
+        """``name (no whitespace or ｜〕〔＝|#/[]<>)``."""
+        return f"name (no whitespace or {NAME_DELIMITERS}{MARKUP_CHARS})"
 
 
 @dataclass
@@ -396,6 +400,25 @@ class Int(Scalar):
     def type_name(self) -> str:
         """``integer (1–99)``."""
         return "integer" + _bounds(self.min, self.max)
+
+
+@dataclass
+class Secret(Int):
+    """An integer that stays private (the campaign seed): an error about it never repeats the value.
+
+    >>> Secret(min=0).convert(12.5)
+    Traceback (most recent call last):
+    ...
+    anko_writer.schema.Invalid: expected an integer (the value is private, so it is not repeated here)
+    """
+
+    def convert(self, value: Any) -> int:
+        """The integer, checked; the message names the problem, never the value."""
+        try:
+            return super().convert(value)
+        except Invalid as err:
+            kind = "expected an integer" if not _is_int(value) else str(err).split(", got")[0]
+            raise Invalid(f"{kind} (the value is private, so it is not repeated here)") from None
 
 
 @dataclass
@@ -706,7 +729,7 @@ def describe(schema: Node) -> str:
 
 __all__ = [
     "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS", "MARKUP_CHARS", "Line", "line_problem",
-    "Int", "Float", "Bool", "Enum", "Data",
+    "Int", "Secret", "Float", "Bool", "Enum", "Data",
     "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "validate_text", "describe", "show",
     "did_you_mean",
 ]

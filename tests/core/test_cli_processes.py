@@ -144,3 +144,19 @@ def test_a_fifo_where_a_chapter_goes_is_refused_not_read(tmp_path: Path) -> None
     res = cli("month", camp, "--season", "1", "--month", "1", "--out", out, timeout=60)
     one_error_line(res, f"{fifo}: exists and is not a file")
     assert fifo.is_fifo()
+
+
+@pytest.mark.parametrize("ruleset, options", [("purasbar", ["--city", "雷希特"]),
+                                              ("bloodbowl", ["--option", "team=铁砧", "--option", "race=dwarf"]),
+                                              ("ball", [])])
+@pytest.mark.parametrize("typo", ["50684326435773.35", "-506843264357733541"])
+def test_a_mistyped_seed_is_never_repeated_in_its_error(tmp_path: Path, ruleset: str, options: list[str],
+                                                        typo: str) -> None:
+    """The seed opens every sealed die: an error about a mistyped one says what is wrong, not the value."""
+    assert cli("new", tmp_path / "c", "--ruleset", ruleset, "--seed", "506843264357733541", *options).returncode == 0
+    camp = next((tmp_path / "c").glob("*.yaml"))
+    text = camp.read_text(encoding="utf-8")
+    assert "seed: 506843264357733541" in text
+    camp.write_text(text.replace("seed: 506843264357733541", f"seed: {typo}"), encoding="utf-8")
+    line = one_error_line(cli("check", camp), f"{camp}:", "seed:", "the value is private")
+    assert typo.lstrip("-") not in line and "5068432643577" not in line

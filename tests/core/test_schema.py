@@ -324,7 +324,7 @@ def test_name_refuses_what_breaks_a_roll_id_at_its_key() -> None:
         validate(doc, node, FILE)
     assert str(info.value) == ("campaign.yaml:4:11: players[1].name: '卡尔 穆勒' may not contain a space "
                                "(it would break a roll id or seal line)")
-    assert describe(node).splitlines()[-1] == "| `players[].name` | name (no whitespace or ｜〕〔＝\\|#/) | required |  |"
+    assert describe(node).splitlines()[-1] == "| `players[].name` | name (no whitespace or ｜〕〔＝\\|#/[]<>) | required |  |"
 
 
 @given(st.text(min_size=1, max_size=6))

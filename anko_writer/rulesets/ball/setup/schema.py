@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, Line, List, Map, Node, Problem, Str, show
+from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, Line, List, Map, Node, Problem, Secret, Str, show
 from ..play import TURN_LIMIT, Game, Setup, VoteError, check_votes
 
 KEY_PATTERN = r"g([1-9])t([1-9][0-9]?)"
@@ -69,7 +69,7 @@ def campaign_schema(game: Callable[[], Game]) -> Node:
     top = Map({
         "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["ball"]), doc="The rulebook this campaign plays."),
-        "seed": Field(Int(min=0), doc="Required by the core of every campaign; BALL throws no dice, so it changes "
+        "seed": Field(Secret(min=0), doc="Required by the core of every campaign; BALL throws no dice, so it changes "
                                       "nothing (keep it private all the same)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
         "side": Field(Enum(["ATK", "DEF"]), doc="The side the readers play (ATK holds the ball at the start; DEF "

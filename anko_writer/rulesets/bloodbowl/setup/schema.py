@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import Bool, Check, DictOf, Enum, Field, Int, Line, List, Map, Name, Node, Problem, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Int, Line, List, Map, Name, Node, Problem, Secret, Str
 from ..league.rosters import Rosters
 
 STYLES = ("cage", "pass", "bash", "kill_thrower")
@@ -151,7 +151,7 @@ def campaign_schema(rosters: Rosters) -> Node:
     top = Map({
         "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["bloodbowl"]), doc="The rulebook this campaign plays."),
-        "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+        "seed": Field(Secret(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
         "options": Field(Map({
             "reveal_delay": Field(Int(min=1, max=2), default=1,

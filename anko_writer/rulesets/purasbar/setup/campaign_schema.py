@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, Line, List, Map, Name, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Float, Int, Line, List, Map, Name, Secret, Str
 from ..club.people import affinity_schema, coach_profile_fields, owner_schema, staff_schema
 from ..match.formations import FORMATIONS
 from ..match.tactics import TENDENCIES
@@ -149,7 +149,7 @@ def campaign_schema(cities: list[str], people: Any = None, owner_keys: list[str]
     top = Map({
         "title": Field(Line(), doc="Thread title."),
         "ruleset": Field(Enum(["purasbar"]), doc="The rulebook this campaign plays."),
-        "seed": Field(Int(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+        "seed": Field(Secret(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
         "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
         "options": Field(doc="Thread options.", node=Map({
             "reveal_delay": Field(Int(min=0, max=12), default=1,
