@@ -1,10 +1,13 @@
-"""Write the 群英杯 output of three campaigns × three seasons into one folder, to compare before and after
-a change that must not move a byte (a refactor): ``python benchmarks/snapshot.py OUT`` then
-``diff -r OUT_BEFORE OUT_AFTER``.
+"""Write every shipped ruleset's output into one folder, to compare before and after a change that must
+not move a byte (a refactor): ``python benchmarks/snapshot.py OUT`` then ``diff -r OUT_BEFORE OUT_AFTER``.
 
-The campaigns: the built-in ``campaigns/recht.yaml`` and two generated ones (雷希特 with the seeds of
-:data:`SEEDS`), each played through the CLI season after season, each season from the previous one's
-``state-end.yaml``, exactly as a host would.
+- 群英杯: the built-in ``campaigns/recht.yaml`` and two generated ones (雷希特 with the seeds of
+  :data:`SEEDS`), each played through the CLI season after season, each season from the previous one's
+  ``state-end.yaml``, exactly as a host would;
+- Blood Bowl and BALL: a campaign made by ``new`` (chapter 0 included) for each of :data:`OTHERS`, played
+  for :data:`ARCS` arcs, with ``reveal_delay: 2`` as well for Blood Bowl;
+- every campaign's chapters exported under every shipped profile, in both scripts for NGA, and
+  ``verify`` run over the whole folder (its report is kept).
 """
 
 from __future__ import annotations
@@ -25,6 +28,14 @@ from anko_writer.rulesets.purasbar import RULESET  # noqa: E402
 SEEDS = (8, 188)
 """Generated campaigns: 8 wins the cup, 188 loses a knockout shoot-out in sudden death (tests/util.py)."""
 SEASONS = 3
+ARCS = 2
+OTHERS = {
+    "bb-dwarf": ("bloodbowl", 730418526190374455, ["team=铁砧", "race=dwarf"]),
+    "bb-orc": ("bloodbowl", 506843264357733541, ["team=红牙", "race=orc"]),
+    "ball-atk": ("ball", 213889199080781085, ["side=ATK"]),
+    "ball-def": ("ball", 213889199080781086, ["side=DEF", "cards=on"]),
+}
+"""The Blood Bowl and BALL campaigns: folder → (ruleset, seed, ``new --option`` values)."""
 
 
 def campaigns(folder: Path) -> list[Path]:
@@ -43,18 +54,73 @@ def campaigns(folder: Path) -> list[Path]:
     return out
 
 
+def _run(*args: str | Path) -> str | None:
+    """Run one CLI command; its output, or None (after printing why) if it failed."""
+    res = CliRunner().invoke(app, [str(a) for a in args])
+    if res.exit_code != 0:
+        print(f"error: {' '.join(map(str, args))}: {res.output}", file=sys.stderr)
+        return None
+    return res.output
+
+
+def others(folder: Path) -> list[Path] | None:
+    """The Blood Bowl and BALL campaigns made by ``new`` (plus a ``reveal_delay: 2`` copy of each Blood Bowl
+    one); None if ``new`` failed."""
+    out = []
+    for name, (ruleset, seed, options) in OTHERS.items():
+        flags = [f for o in options for f in ("--option", o)]
+        if _run("new", folder / name, "--ruleset", ruleset, "--seed", seed, *flags) is None:
+            return None
+        camp = next((folder / name).glob("*.yaml"))
+        if ruleset == "ball":  # two games, so the second arc exists
+            camp.write_text(camp.read_text(encoding="utf-8").replace("games: 1 ", "games: 2 "), encoding="utf-8")
+        out.append(camp)
+        if ruleset == "bloodbowl":
+            slow = folder / f"{name}-delay2" / camp.name
+            slow.parent.mkdir()
+            slow.write_text(camp.read_text(encoding="utf-8").replace("reveal_delay: 1", "reveal_delay: 2"),
+                            encoding="utf-8")
+            out.append(slow)
+    return out
+
+
+def export_all(out: Path) -> bool:
+    """Export ``out`` under every shipped profile (NGA in both scripts) and keep ``verify``'s report."""
+    from anko_writer.export.profile import shipped
+
+    for profile in shipped():
+        if _run("export", out, "--forum", profile) is None:
+            return False
+    if _run("export", out, "--forum", "nga", "--script", "hant") is None:
+        return False
+    report = _run("verify", out)
+    if report is None:
+        return False
+    (out.parent / "verify.txt").write_text(report.replace(str(out.parent), "OUT"), encoding="utf-8")
+    return True
+
+
 def main(target: Path) -> int:
-    """Play every campaign's seasons into ``target/<campaign>/out``; 1 if a command failed."""
+    """Play every campaign into ``target/<campaign>/out`` and export it; 1 if a command failed."""
     if target.exists():
         print(f"error: {target} exists; give a new folder", file=sys.stderr)
         return 1
     for camp in campaigns(target):
         for season in range(1, SEASONS + 1):
-            res = CliRunner().invoke(app, ["season", str(camp), "--season", str(season),
-                                           "--out", str(camp.parent / "out")])
-            if res.exit_code != 0:
-                print(f"error: {camp} season {season}: {res.output}", file=sys.stderr)
+            if _run("season", camp, "--season", season, "--out", camp.parent / "out") is None:
                 return 1
+        if not export_all(camp.parent / "out"):
+            return 1
+        print(f"wrote {camp.parent / 'out'}")
+    more = others(target)
+    if more is None:
+        return 1
+    for camp in more:
+        for arc in range(1, ARCS + 1):
+            if _run("arc", camp, "--arc", arc, "--out", camp.parent / "out") is None:
+                return 1
+        if not export_all(camp.parent / "out"):
+            return 1
         print(f"wrote {camp.parent / 'out'}")
     return 0
 
