@@ -392,8 +392,8 @@ class Reveal:
         """What is wrong inside a v2 reveal on its own: faces that, read its way, do not give its value, or do
         not fit its ``NdS±m``; a fact that is not JSON. None when nothing is (or nothing can be checked)."""
         if self.kind == "fact":
-            try:
-                json.loads(self.payload)
+            try:  # JSON as every port reads it: no NaN or Infinity (JavaScript's JSON.parse refuses them)
+                json.loads(self.payload, parse_constant=_no_constant)
             except ValueError:
                 return f"reveal of {self.roll_id}: its fact is not JSON"
             return None
@@ -408,6 +408,10 @@ class Reveal:
         if read != self.value:
             return f"reveal of {self.roll_id} says {shown}, but those faces read as {self.reading} give {read}"
         return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _line_of(text: str, pos: int) -> int:

@@ -51,8 +51,10 @@ def test_page_holds_no_hidden_dice_line() -> None:
 def test_grammar_is_generated_from_hidden() -> None:
     """The page embeds exactly the translation of hidden.GRAMMAR and hidden.HASHED, unchanged by OpenCC."""
     grammar = vp.js_grammar()
-    assert set(grammar) == {*hidden.GRAMMAR, "hashed"}
-    assert grammar["hashed"] == hidden.HASHED
+    assert set(grammar) == {*hidden.GRAMMAR, "hashed", "hashed_v2", "hashed_fact"}
+    assert (grammar["hashed"], grammar["hashed_v2"], grammar["hashed_fact"]) == (
+        hidden.HASHED, hidden.HASHED_V2, hidden.HASHED_FACT)
+    assert {"seal2", "reveal2", "fact_seal", "fact_reveal"} <= set(hidden.GRAMMAR)
     for name, compiled in hidden.GRAMMAR.items():
         assert grammar[name] == vp.js_regex(compiled.pattern)
     assert _embedded(vp.verify_page()) == grammar
