@@ -11,8 +11,21 @@ another key. Tests pin exact outcomes with :meth:`Dice.fix`, like botbowl's ``D6
 ('1D30', (19,), 19)
 >>> DiceExpr.parse("1D18+17").bounds()
 (18, 35)
->>> DiceExpr.parse("D68").bounds()
-(11, 68)
+
+An expression also says how its faces are *read* (:class:`Reading`): summed (the default), as tens and
+units, as a spread (接战 002 §3.3), the highest face, or a count of faces at least N. Evaluation is apart
+from presentation, as in d20 (its expression tree and its stringifiers): :class:`DiceExpr` and
+:class:`Reading` compute a :class:`Roll`; :class:`Printer` says how the rulebook prints it.
+
+>>> spread = DiceExpr.parse("3D6").read_as("spread")
+>>> (spread.total((2, 3, 5)), spread.total((4, 6, 6)), spread.bounds())
+(4, 3, (1, 6))
+>>> d.fix(2, 3, 5)
+>>> PRINTER.dice(d.roll("demo", spread, "减员骰"))
+'「3D6＝2,3,5→4」'
+
+A ruleset may declare a notation of its own (:func:`declare_notation`): Blood Bowl declares its ``D68``
+(a D6 for the tens, a D8 for the units); the core grammar itself is only ``NdS±m``.
 """
 
 from __future__ import annotations
@@ -21,7 +34,7 @@ import hashlib
 import struct
 import re
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple, Sequence
 
@@ -51,32 +64,134 @@ def _limited(text: str, digits: str, limit: int, rule: str) -> int:
     return int(digits)
 
 
+READINGS = ("sum", "tens_units", "spread", "highest", "count_at_least")
+"""The ways the core reads thrown faces (:class:`Reading`)."""
+_READING = re.compile(r"(sum|tens_units|spread|highest)|count_at_least:([1-9][0-9]{0,5})")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How an expression's faces become its value (before the modifier is added).
+
+    ``sum`` adds them (the default); ``tens_units`` reads them as the digits of a number, the first die
+    the highest digit (Blood Bowl's D68: 6 and 3 are 63); ``spread`` is 接战's casualty reading (002 §3.3,
+    engage.md E1): the largest difference plus one for each die inside it, a die equal to the largest or
+    the smallest counting as inside, i.e. ``(max − min) + (n − 2)`` for two dice or more, 0 for one;
+    ``highest`` is the highest face; ``count_at_least:N`` counts the faces of at least N.
+
+    >>> [Reading.parse("spread").value(f) for f in ((2, 3, 5), (4, 6, 6), (3, 3), (6,))]
+    [4, 3, 0, 0]
+    >>> Reading.parse("count_at_least:5").value((5, 2, 6, 4)), Reading.parse("highest").value((2, 6, 3))
+    (2, 6)
+    """
+
+    name: str = "sum"
+    """One of :data:`READINGS`."""
+    at_least: int = 0
+    """The N of ``count_at_least:N`` (0 for every other reading)."""
+
+    @classmethod
+    def parse(cls, token: "str | Reading") -> "Reading":
+        """The reading a token names: ``sum``, ``tens_units``, ``spread``, ``highest``, ``count_at_least:N``."""
+        if isinstance(token, Reading):
+            return token
+        m = _READING.fullmatch(token) if isinstance(token, str) else None
+        if m is None:
+            raise DiceError(f"unknown dice reading {str(token)[:40]!r} (expected one of sum, tens_units, spread, "
+                            "highest, count_at_least:N)")
+        return cls(m[1]) if m[1] else cls("count_at_least", int(m[2]))
+
+    @property
+    def token(self) -> str:
+        """The reading as records, seal lines and commitments write it (``spread``, ``count_at_least:5``)."""
+        return f"{self.name}:{self.at_least}" if self.name == "count_at_least" else self.name
+
+    @property
+    def faces_matter(self) -> bool:
+        """True when the rules read more of the faces than the value says: such a roll prints its faces
+        (「3D6＝2,3,5→4」) and is sealed with them (commitment v2). A sum is its value by definition, and
+        tens-and-units faces are the digits of the value, so those two print and seal the value alone (v1)."""
+        return self.name not in ("sum", "tens_units")
+
+    def value(self, faces: Sequence[int]) -> int:
+        """The faces read (without the expression's modifier)."""
+        if self.name == "sum":
+            return sum(faces)
+        if self.name == "tens_units":
+            out = 0
+            for f in faces:
+                out = out * 10 + f
+            return out
+        if self.name == "spread":
+            return max(faces) - min(faces) + len(faces) - 2 if len(faces) >= 2 else 0
+        if self.name == "highest":
+            return max(faces)
+        return sum(1 for f in faces if f >= self.at_least)
+
+    def bounds(self, sides: Sequence[int]) -> tuple[int, int]:
+        """Smallest and largest value dice of ``sides`` faces can read."""
+        n = len(sides)
+        if self.name in ("sum", "tens_units"):
+            return self.value([1] * n), self.value(list(sides))
+        if self.name == "spread":
+            return (n - 2, max(sides) - 1 + n - 2) if n >= 2 else (0, 0)
+        if self.name == "highest":
+            return 1, max(sides)
+        return (n if self.at_least <= 1 else 0), sum(1 for s in sides if s >= self.at_least)
+
+    def check(self, sides: Sequence[int]) -> None:
+        """Raise DiceError if dice of ``sides`` faces cannot be read this way (a tens-and-units die of ten faces
+        or more would not be one digit)."""
+        if self.name == "tens_units" and any(s > 9 for s in sides):
+            raise DiceError(f"a tens-and-units reading needs dice of at most 9 faces, got D{max(sides)}")
+
+
+SUM = Reading()
+"""The default reading: the faces added up."""
+
+
 @dataclass(frozen=True)
 class DiceExpr:
-    """A parsed dice notation: ``count``D``sides`` + ``modifier``; ``D68`` is a D6 tens and a D8 units."""
+    """A parsed dice notation: ``count``D``sides`` + ``modifier``, read by :attr:`reading` (a sum unless
+    told otherwise); a declared notation (:func:`declare_notation`) names dice of differing faces."""
 
     count: int
     """How many dice are thrown (``3D100`` throws three)."""
     sides: int
-    """Faces of each die (68 marks the D68 special)."""
+    """Faces of each die (of the largest die, for a declared notation whose dice differ)."""
     modifier: int = 0
-    """Constant added to the sum (``1D18+17`` → 17)."""
+    """Constant added to the read value (``1D18+17`` → 17)."""
+    reading: Reading = SUM
+    """How the faces are read (:class:`Reading`)."""
+    pool: tuple[int, ...] = field(default=(), repr=False)
+    """The faces of each die of a declared notation, in throwing order (``D68``: ``(6, 8)``); empty otherwise."""
+    name: str = field(default="", repr=False)
+    """A declared notation's own text (``D68``); empty for ``NdS±m``."""
 
     @classmethod
     def parse(cls, text: str) -> "DiceExpr":
-        """Parse ``D100``, ``1D30``, ``3D100``, ``1D18+17``, ``1D3+2``, ``2D6`` or ``D68``.
+        """Parse ``D100``, ``1D30``, ``3D100``, ``1D18+17``, ``1D3+2``, ``2D6``, or a declared notation.
 
         >>> DiceExpr.parse("3D100")
-        DiceExpr(count=3, sides=100, modifier=0)
+        DiceExpr(count=3, sides=100, modifier=0, reading=Reading(name='sum', at_least=0))
         """
         return _parse(text)
 
     def die_sides(self) -> list[int]:
         """The faces of each physical die thrown, in order."""
-        return [6, 8] if self.is_d68 else [self.sides] * self.count
+        return list(self.pool) if self.pool else [self.sides] * self.count
+
+    def read_as(self, reading: "str | Reading") -> "DiceExpr":
+        """This expression read another way (``DiceExpr.parse("3D6").read_as("spread")``)."""
+        r = Reading.parse(reading)
+        r.check(self.die_sides())
+        return replace(self, reading=r)
 
     @classmethod
     def _build(cls, text: str) -> "DiceExpr":
+        declared = _DECLARED.get(text.strip()) if isinstance(text, str) else None
+        if declared is not None:
+            return declared
         m = _EXPR.match(text) if len(text) <= 200 else None
         if not m:
             raise DiceError(f"cannot read dice expression {text[:40]!r}")
@@ -86,37 +201,69 @@ class DiceExpr:
         mod *= -1 if m.group(3) == "-" else 1
         if count < 1 or sides < 1:
             raise DiceError(f"dice expression {text!r} needs at least one die of at least one face")
-        if sides == 68 and count != 1:
-            raise DiceError("D68 is a single special die")
         return cls(count, sides, mod)
 
-    @property
-    def is_d68(self) -> bool:
-        """True for the D68 special (D6 tens digit, D8 units digit)."""
-        return self.sides == 68
-
     def total(self, dice: Sequence[int]) -> int:
-        """Combine thrown dice into the expression's total."""
-        if self.is_d68:
-            return dice[0] * 10 + dice[1] + self.modifier
-        return sum(dice) + self.modifier
+        """Read thrown dice into the expression's value (the modifier added)."""
+        return self.reading.value(dice) + self.modifier
 
     def bounds(self) -> tuple[int, int]:
         """Smallest and largest possible total."""
-        if self.is_d68:
-            return 11 + self.modifier, 68 + self.modifier
-        return self.count + self.modifier, self.count * self.sides + self.modifier
+        lo, hi = self.reading.bounds(self.die_sides())
+        return lo + self.modifier, hi + self.modifier
 
     def __str__(self) -> str:
         return self.text
 
     @cached_property
     def text(self) -> str:
-        """The canonical notation (``1D18+17``, ``D68``)."""
-        if self.is_d68:
-            return "D68"
+        """The canonical notation (``1D18+17``, a declared ``D68``); the reading is not part of it."""
+        if self.name:
+            return self.name
         mod = f"{self.modifier:+d}" if self.modifier else ""
         return f"{self.count}D{self.sides}{mod}"
+
+
+_DECLARED: dict[str, DiceExpr] = {}
+"""Notations rulesets declared (:func:`declare_notation`), by their text."""
+_NAME = re.compile(r"[A-Za-z0-9]{1,20}")
+
+
+def declare_notation(name: str, dice: Sequence[int], reading: "str | Reading" = "sum") -> DiceExpr:
+    """Declare a ruleset's own notation: ``name`` throws one die of each of ``dice`` faces, read by ``reading``.
+
+    Blood Bowl declares ``declare_notation("D68", (6, 8), "tens_units")``. A declared name wins over the core
+    grammar (undeclared, ``D68`` is one die of 68 faces). Declaring the same notation again with the same
+    meaning returns it; another meaning is refused (two rulesets cannot read one notation two ways).
+
+    >>> d66 = declare_notation("D66", (6, 6), "tens_units")
+    >>> (d66.bounds(), d66.total((3, 5)), DiceExpr.parse("D66") is d66)
+    ((11, 66), 35, True)
+    """
+    sides = tuple(int(s) for s in dice)
+    if not _NAME.fullmatch(name) or not sides or any(not 1 <= s <= MAX_SIDES for s in sides) \
+            or len(sides) > MAX_DICE:
+        raise DiceError(f"cannot declare dice notation {name[:40]!r} over {sides!r}")
+    r = Reading.parse(reading)
+    r.check(sides)
+    expr = DiceExpr(len(sides), max(sides), 0, r, sides, name)
+    have = _DECLARED.get(name)
+    if have is not None:
+        if (have.pool, have.reading) != (sides, r):
+            raise DiceError(f"dice notation {name!r} is already declared as {have.pool!r} read by {have.reading.token}")
+        return have
+    _DECLARED[name] = expr
+    _parse.cache_clear()
+    return expr
+
+
+def own_reading(expr: str) -> str:
+    """The reading notation ``expr`` has unless a roll says otherwise (``sum``; a declared notation's own;
+    ``sum`` for text that is no notation, such as a fallback seal's ``态势``)."""
+    try:
+        return _parse(expr).reading.token
+    except DiceError:
+        return "sum"
 
 
 @lru_cache(maxsize=512)
@@ -127,7 +274,7 @@ def _parse(text: str) -> DiceExpr:
 
 RollJson = dict[str, Any]
 """A roll as records embed it: :meth:`Roll.to_json` (``{id, purpose, expr, dice, total, hidden}``, ``kind``
-when set) or the short :meth:`Roll.ref` (``{id, expr, total}``)."""
+and ``reading`` when set) or the short :meth:`Roll.ref` (``{id, expr, total}``)."""
 
 
 class Roll(NamedTuple):
@@ -148,6 +295,15 @@ class Roll(NamedTuple):
     kind: str | None = None
     """What the roll decides, for machines (``schedule_draw``, ``given_name``): templates select rolls
     by it, never by the human :attr:`purpose`. None for rolls nothing selects."""
+    reading: str = "sum"
+    """How the faces were read (:attr:`Reading.token`: ``sum``, ``spread`` …)."""
+
+    def _reading_key(self) -> dict[str, str]:
+        """``{"reading": …}`` when the roll was read otherwise than its notation reads (else nothing, so a
+        sum's or a D68's record is what it always was)."""
+        if self.reading == "sum" or self.reading == own_reading(self.expr):
+            return {}
+        return {"reading": self.reading}
 
     def ref(self) -> RollJson:
         """A short reference to a public roll inside another record: ``{id, expr, total}``.
@@ -156,21 +312,67 @@ class Roll(NamedTuple):
         """
         if self.hidden:
             return self.to_json()
-        return {"id": self.id, "expr": self.expr, "total": self.total}
+        return {"id": self.id, "expr": self.expr, "total": self.total, **self._reading_key()}
 
     def to_json(self) -> RollJson:
-        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set.
+        """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set
+        and ``reading`` when it is not the notation's own.
 
         >>> Roll("s1/x#1", "名", "1D9", (4,), 4, kind="given_name").to_json()["kind"]
         'given_name'
         >>> "kind" in Roll("s1/x#2", "攻势骰", "1D30", (7,), 7).to_json()
         False
+        >>> Roll("b1/r1#1", "减员骰", "3D6", (2, 3, 5), 4, reading="spread").to_json()["reading"]
+        'spread'
         """
         out = {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),
                "total": self.total, "hidden": self.hidden}
         if self.kind is not None:
             out["kind"] = self.kind
+        out.update(self._reading_key())
         return out
+
+    @classmethod
+    def from_json(cls, record: RollJson) -> "Roll":
+        """A roll from its record (:meth:`to_json`); a record without ``reading`` has its notation's own."""
+        expr = str(record["expr"])
+        return cls(str(record["id"]), str(record.get("purpose", "")), expr, tuple(record.get("dice") or ()),
+                   int(record["total"]), bool(record.get("hidden", False)), record.get("kind"),
+                   str(record.get("reading") or own_reading(expr)))
+
+
+class Printer:
+    """How a roll is printed as the rulebook reads it, apart from how it is evaluated (as d20 keeps its
+    stringifiers apart from its expression tree): one ``_<reading>`` method per reading, so a ruleset may
+    subclass it to print one reading its own way.
+
+    >>> PRINTER.value(Roll("x#1", "减员骰", "3D6", (4, 6, 6), 3, reading="spread"))
+    '4,6,6→3'
+    >>> PRINTER.dice(Roll("x#2", "攻势骰", "1D30", (19,), 19)), PRINTER.dice(Roll("x#3", "p", "D100", (5,), 5, True))
+    ('「1D30＝19」', '「D100＝？？？」')
+    """
+
+    def value(self, roll: Roll) -> str:
+        """What follows ``＝``: the total, or for a reading whose faces matter ``faces→total``."""
+        method = getattr(self, f"_{Reading.parse(roll.reading).name}", None)
+        return str(method(roll)) if method is not None else str(roll.total)
+
+    def faces(self, roll: Roll) -> str:
+        """The faces as the line prints them: ``2,3,5``."""
+        return ",".join(str(f) for f in roll.dice)
+
+    def _spread(self, roll: Roll) -> str:
+        return f"{self.faces(roll)}→{roll.total}"
+
+    _highest = _count_at_least = _spread
+
+    def dice(self, roll: Roll) -> str:
+        """The dice line: ``「1D30＝19」``, ``「3D6＝2,3,5→4」``, or ``「D100＝？？？」`` when hidden."""
+        return f"「{roll.expr}＝{'？？？' if roll.hidden else self.value(roll)}」"
+
+
+PRINTER = Printer()
+"""The core's printer (the ``dice`` filter and the seal and reveal lines use it)."""
 
 
 class Stream:
@@ -265,7 +467,7 @@ class Dice:
              kind: str | None = None) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
         e = expr if isinstance(expr, DiceExpr) else _parse(expr)
-        if e.count == 1 and e.sides != 68:
+        if e.count == 1 and not e.pool and e.reading is SUM:
             face = self._face(key, e.sides)
             faces: tuple[int, ...] = (face,)
             total = face + e.modifier
@@ -273,7 +475,7 @@ class Dice:
             faces = tuple(self._face(key, s) for s in e.die_sides())
             total = e.total(faces)
         n = self._counts[key] = self._counts.get(key, 0) + 1
-        r = Roll(f"{key}#{n}", purpose, e.text, faces, total, hidden, kind)
+        r = Roll(f"{key}#{n}", purpose, e.text, faces, total, hidden, kind, e.reading.token)
         self.log.append(r)
         return r
 
@@ -326,4 +528,5 @@ def shuffle(dice: Dice, key: str, items: Sequence[str], purpose: str,
     return out, rolls
 
 
-__all__ = ["DiceExpr", "Roll", "Stream", "Dice", "Weighted", "shuffle", "MAX_DICE", "MAX_SIDES", "MAX_MODIFIER"]
+__all__ = ["DiceExpr", "Roll", "Stream", "Dice", "Weighted", "shuffle", "MAX_DICE", "MAX_SIDES", "MAX_MODIFIER",
+           "PRINTER", "Printer", "READINGS", "Reading", "SUM", "declare_notation", "own_reading"]

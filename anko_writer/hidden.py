@@ -1,18 +1,44 @@
-"""Hidden dice (000 §5.8.4): a verifiable commit/reveal that readers can check from the posts alone.
+"""Hidden dice and secret facts (000 §5.8.4): a verifiable commit/reveal that readers can check from the
+posts alone.
 
 A hidden roll is posted as a *seal* line carrying a SHA-256 commitment; a later chapter posts the
-*reveal* line with the value and the salt. Both lines appear verbatim inside the Markdown chapters::
+*reveal* line with the value and the salt. Both lines appear verbatim inside the Markdown chapters.
+There are two versions of the commitment, and one line family:
+
+**v1**, a roll read as a sum or as tens and units (the value is all the rules read)::
 
     〔封存｜编号 {roll_id}｜{expr}＝？？？｜承诺 {commitment}〕
     〔揭晓｜编号 {roll_id}｜{expr}＝{value}｜盐 {salt}〕
 
 - ``commitment`` is the full lowercase hex SHA-256 (64 chars) of the UTF-8 text
-  ``{roll_id}|{expr}|{value}|{salt}`` (ASCII ``|`` between the fields).
+  ``{roll_id}|{expr}|{value}|{salt}`` (ASCII ``|`` between the fields, :data:`HASHED`).
+
+**v2**, a roll whose faces matter (``spread``, ``highest``, ``count_at_least:N``; :class:`~anko_writer.dice.Reading`),
+sealed with its reading and its faces, and marked ``v2``::
+
+    〔封存｜v2｜编号 {roll_id}｜{expr}＝？？？｜读法 {reading}｜承诺 {commitment}〕
+    〔揭晓｜v2｜编号 {roll_id}｜{expr}＝{faces}→{value}｜读法 {reading}｜盐 {salt}〕
+
+- the commitment hashes ``v2|{roll_id}|{expr}|{reading}|{faces}|{value}|{salt}`` (:data:`HASHED_V2`);
+  ``faces`` are the dice in throwing order with ASCII commas (``2,3,5``), as the reveal prints them;
+- ``verify`` also checks that the faces, read that way, give the value (for ``NdS±m`` notations).
+
+**A secret fact** (a position, a hidden unit card, a committed order), always v2::
+
+    〔封存｜v2｜编号 {fact_id}｜事实＝？？？｜承诺 {commitment}〕
+    〔揭晓｜v2｜编号 {fact_id}｜事实＝{canonical JSON}｜盐 {salt}〕
+
+- the commitment hashes ``v2|{fact_id}|fact|{json}|{salt}`` (:data:`HASHED_FACT`), ``json`` being the
+  payload's canonical JSON (:func:`canonical_json`), printed in the reveal as it was hashed.
+
+For every version:
+
 - ``salt`` is 32 lowercase hex chars: the first half of SHA-256 of
   ``anko-salt\\x1f{seed}\\x1f{roll_id}`` (``\\x1f`` is the unit separator), so it is reproducible by the
-  host but unknown to readers as long as the campaign seed stays private.
+  host but unknown to readers as long as the campaign seed stays private; a fact's salt is made the same
+  way from its id.
 - ``roll_id`` may hold any characters except ``｜``, ``〕`` and whitespace
-  (``s1/league/r05/雷希特-玛吉克#3``); ``expr`` additionally excludes ``＝``.
+  (``s1/league/r05/雷希特-玛吉克#3``), in v2 not ASCII ``|`` either; ``expr`` additionally excludes ``＝``.
 - ``value`` is the roll's total as a plain integer (no leading zeros, at most a hundred digits: a longer
   one is a malformed line).
 
@@ -29,27 +55,38 @@ A hidden roll is posted as a *seal* line carrying a SHA-256 commitment; a later 
 (2, 3, 42)
 >>> reveals[0].matches(seals[0])
 True
+>>> cas = Roll("b1/r1/交战1#1", "减员骰", "3D6", (2, 3, 5), 4, hidden=True, reading="spread")
+>>> print(reveal_line(cas, seed=7))
+〔揭晓｜v2｜编号 b1/r1/交战1#1｜3D6＝2,3,5→4｜读法 spread｜盐 6f76b47a0cb5ec7c6d9d8556638a84a7〕
+>>> card = Fact("b1/卡/巨魔#卡", {"traits": ["再生"], "unit": "巨魔"})
+>>> print(reveal_line(card, seed=7))
+〔揭晓｜v2｜编号 b1/卡/巨魔#卡｜事实＝{"traits":["再生"],"unit":"巨魔"}｜盐 4af6263c3840787d4ab517908d3a97b4〕
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import hashlib
+import json
+import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from .dice import Roll
+from .dice import PRINTER, Reading, Roll, own_reading
 from .errors import VerifyError
 from .order import Order, place
 
 _ID = r"[^｜〕\s]+"
 _EXPR = r"[^｜〕＝\s]+"
+_ID2 = r"[^｜〕\s|]+"
+_EXPR2 = r"[^｜〕＝\s|]+"
 # The keywords in simplified or traditional script (an export converted with OpenCC keeps the ids,
 # expressions and hex untouched, DESIGN §11, but may convert the words around them).
 _SEAL_WORD, _REVEAL_WORD = "封存", "(?:揭晓|揭曉)"
 _NO, _COMMIT, _SALT = "(?:编号|編號)", "(?:承诺|承諾)", "(?:盐|鹽)"
+_READ, _FACT = "(?:读法|讀法)", "(?:事实|事實)"
 _SEAL = re.compile(rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
 _VALUE = r"-?(?:0|[1-9][0-9]{0,99})"
 """A revealed total: at most a hundred digits (no die comes near; a longer one is malformed, not a number
@@ -57,23 +94,46 @@ Python refuses to read)."""
 _REVEAL = re.compile(
     rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>{_VALUE})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
 )
+_READING = r"(?:sum|tens_units|spread|highest|count_at_least:[1-9][0-9]{0,5})"
+_FACES = r"[1-9][0-9]{0,3}(?:,[1-9][0-9]{0,3}){0,99}"
+"""A v2 reveal's faces: at most a hundred dice of at most four digits each (the core's limits)."""
+_NOT_FACT = rf"(?!{_FACT}＝)"
+_SEAL2 = re.compile(rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝？？？｜{_READ} "
+                    rf"(?P<reading>{_READING})｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_REVEAL2 = re.compile(rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝(?P<faces>{_FACES})→"
+                      rf"(?P<value>{_VALUE})｜{_READ} (?P<reading>{_READING})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕")
+_FACT_SEAL = re.compile(rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_FACT_REVEAL = re.compile(rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝(?P<payload>[^｜〕\s]+)｜{_SALT} "
+                          rf"(?P<salt>[0-9a-f]{{32}})〕")
+_CORE_EXPR = re.compile(r"(?P<count>[1-9][0-9]{0,2})?[dD](?P<sides>[1-9][0-9]{0,3})(?:(?P<sign>[+-])(?P<mod>[0-9]{1,6}))?")
+"""The core's own ``NdS±m`` as a v2 line writes it: the notations whose faces ``verify`` checks against the value."""
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
 _LOOSE = re.compile(rf"〔(?:{_SEAL_WORD}|{_REVEAL_WORD})[^〕\n]*〕?")
-GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal": _REVEAL}
-"""The patterns ``verify`` reads posts with: every span that starts like a hidden-dice line, and the two
-strict lines it must be. Ports of the check (the export's ``verify.html``) are generated from these."""
+GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal": _REVEAL, "seal2": _SEAL2,
+                                       "reveal2": _REVEAL2, "fact_seal": _FACT_SEAL, "fact_reveal": _FACT_REVEAL,
+                                       "core_expr": _CORE_EXPR}
+"""The patterns ``verify`` reads posts with: every span that starts like a hidden-dice line, the strict
+lines it must be (v1, v2, a fact), and the core notation whose v2 faces it checks. Ports of the check (the
+export's ``verify.html``) are generated from these."""
 HASHED = "{roll_id}|{expr}|{value}|{salt}"
-"""What a commitment hashes (UTF-8), as a :meth:`str.format` template."""
-_PROSE_DIE = re.compile(r"「(?P<expr>[^｜〕＝「」\s]+)＝(?P<value>-?[0-9]{1,100})」")
-"""A die as prose prints it (「1D100＝45」): a reveal must agree with the value printed before it. Its
-expression holds no corner bracket, so a quoted name before the die (「核心重伤」…「1D100＝97」) is not
-read as part of it."""
+"""What a v1 commitment hashes (UTF-8), as a :meth:`str.format` template."""
+HASHED_V2 = "v2|{roll_id}|{expr}|{reading}|{faces}|{value}|{salt}"
+"""What a v2 roll's commitment hashes: its reading and its faces too."""
+HASHED_FACT = "v2|{roll_id}|fact|{payload}|{salt}"
+"""What a fact's commitment hashes: its canonical JSON."""
+TEMPLATES = {"v1": HASHED, "v2": HASHED_V2, "fact": HASHED_FACT}
+"""Each kind of line and the text its commitment hashes."""
+_PROSE_DIE = re.compile(r"「(?P<expr>[^｜〕＝「」\s]+)＝(?:(?P<faces>[0-9]{1,4}(?:,[0-9]{1,4}){0,99})→)?(?P<value>-?[0-9]{1,100})」")
+"""A die as prose prints it (「1D100＝45」, 「3D6＝2,3,5→4」): a reveal must agree with the value printed
+before it. Its expression holds no corner bracket, so a quoted name before the die (「核心重伤」…「1D100＝97」)
+is not read as part of it."""
 _HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
+_ANY_SEAL = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in (_SEAL, _SEAL2, _FACT_SEAL)))
 
 
 def salt_for(seed: int, roll_id: str) -> str:
-    """The 32-hex-char salt of a hidden roll, derived from the campaign seed and the roll id.
+    """The 32-hex-char salt of a hidden roll or fact, derived from the campaign seed and its id.
 
     >>> len(salt_for(1, "s1/x#1")), salt_for(1, "s1/x#1") == salt_for(1, "s1/x#1")
     (32, True)
@@ -82,21 +142,130 @@ def salt_for(seed: int, roll_id: str) -> str:
 
 
 def commitment(roll_id: str, expr: str, value: int, salt: str) -> str:
-    """The 64-hex-char SHA-256 of ``{roll_id}|{expr}|{value}|{salt}`` (UTF-8).
+    """The 64-hex-char SHA-256 of ``{roll_id}|{expr}|{value}|{salt}`` (UTF-8): a v1 commitment.
 
     >>> commitment("a#1", "D100", 5, "0" * 32) == commitment("a#1", "D100", 6, "0" * 32)
     False
     """
-    return hashlib.sha256(hashed_text(roll_id, expr, value, salt).encode("utf-8")).hexdigest()
+    return _sha(hashed_text(roll_id, expr, value, salt))
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def hashed_text(roll_id: str, expr: str, value: int, salt: str) -> str:
-    """The text a commitment is the SHA-256 of: :data:`HASHED` filled in.
+    """The text a v1 commitment is the SHA-256 of: :data:`HASHED` filled in.
 
     >>> hashed_text("s1/x#1", "D100", 42, "ab" * 16)
     's1/x#1|D100|42|abababababababababababababababab'
     """
     return HASHED.format(roll_id=roll_id, expr=expr, value=value, salt=salt)
+
+
+def hashed_text_v2(roll_id: str, expr: str, reading: str, faces: tuple[int, ...], value: int, salt: str) -> str:
+    """The text a v2 roll's commitment is the SHA-256 of: :data:`HASHED_V2` filled in.
+
+    >>> hashed_text_v2("b1#1", "3D6", "spread", (2, 3, 5), 4, "ab" * 16)
+    'v2|b1#1|3D6|spread|2,3,5|4|abababababababababababababababab'
+    """
+    return HASHED_V2.format(roll_id=roll_id, expr=expr, reading=reading, faces=",".join(map(str, faces)),
+                            value=value, salt=salt)
+
+
+def hashed_text_fact(fact_id: str, payload: str, salt: str) -> str:
+    """The text a fact's commitment is the SHA-256 of: :data:`HASHED_FACT` with the canonical JSON ``payload``."""
+    return HASHED_FACT.format(roll_id=fact_id, payload=payload, salt=salt)
+
+
+# ---------------------------------------------------------------------------------------------
+# Secret facts
+
+_ESCAPED = frozenset('"\\〕｜<>&[]*_`~')
+"""Characters a fact's strings write as ``\\uXXXX``: JSON's own two, the line's delimiters, and what a forum
+or Markdown would read as markup (with every whitespace, control and lone surrogate character)."""
+
+
+def _json_string(text: str) -> str:
+    out = ['"']
+    for c in text:
+        o = ord(c)
+        out.append(f"\\u{o:04x}" if c in _ESCAPED or c.isspace() or o < 0x20 or 0xD800 <= o <= 0xDFFF else c)
+    out.append('"')
+    return "".join(out)
+
+
+def canonical_json(payload: Any) -> str:
+    """A fact's payload as the one text its commitment hashes and its reveal prints.
+
+    It is ``json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))`` except inside
+    strings: there ``"``, ``\\``, every whitespace and control character, a lone surrogate, and
+    ``〕｜<>&[]*_`~`` are written as ``\\uXXXX`` escapes. So the text holds no whitespace and no character that
+    would end the line, break it, or be read as markup by a forum or by Markdown, and ``json.loads`` gives the
+    payload back. Keys must be strings; NaN and infinities are refused (ValueError), as is any other type.
+
+    >>> canonical_json({"unit": "巨魔", "at": [3, 4], "note": "a b"})
+    '{"at":[3,4],"note":"a\\\\u0020b","unit":"巨魔"}'
+    >>> json.loads(canonical_json({"x": "〕|<b>"})) == {"x": "〕|<b>"}
+    True
+    """
+    if payload is None or isinstance(payload, bool):
+        return json.dumps(payload)
+    if isinstance(payload, int):
+        return str(int(payload))
+    if isinstance(payload, float):
+        if not math.isfinite(payload):
+            raise ValueError(f"a fact may not hold {payload!r}")
+        return json.dumps(payload)
+    if isinstance(payload, str):
+        return _json_string(payload)
+    if isinstance(payload, (list, tuple)):
+        return "[" + ",".join(canonical_json(v) for v in payload) + "]"
+    if isinstance(payload, Mapping):
+        if not all(isinstance(k, str) for k in payload):
+            raise ValueError(f"a fact's keys must be strings, got {sorted(map(repr, payload))[:3]}")
+        return "{" + ",".join(f"{_json_string(k)}:{canonical_json(payload[k])}" for k in sorted(payload)) + "}"
+    raise ValueError(f"a fact may hold JSON values only, not {type(payload).__name__}")
+
+
+class Fact(NamedTuple):
+    """A secret fact: an id, and a JSON payload (a position, a hidden unit card, a committed order)."""
+
+    id: str
+    """Stable id, like a roll's (``b1/卡/巨魔#卡``); no whitespace, ``｜``, ``〕`` or ASCII ``|``."""
+    payload: Any
+    """Any JSON value (:func:`canonical_json`)."""
+    purpose: str = ""
+    """What the fact is, in the chapter's language (``敌军部队卡``)."""
+
+    @property
+    def canonical(self) -> str:
+        """The payload's canonical JSON."""
+        return canonical_json(self.payload)
+
+    def to_json(self) -> dict[str, Any]:
+        """The fact's record: ``{id, purpose, fact, hidden}`` (``fact`` is the payload; private until its reveal)."""
+        return {"id": self.id, "purpose": self.purpose, "fact": self.payload, "hidden": True}
+
+
+FACT_KEY = "fact"
+"""The key a record holds a fact's payload under: a mapping with it is a fact, not a roll."""
+
+
+def is_fact(record: Any) -> bool:
+    """True for a fact's record (:meth:`Fact.to_json`) or a :class:`Fact`."""
+    return isinstance(record, Fact) or (isinstance(record, Mapping) and FACT_KEY in record and "id" in record)
+
+
+def as_fact(record: Any) -> Fact:
+    """A fact from its record (:meth:`Fact.to_json`, or a reveal record carrying it)."""
+    if isinstance(record, Fact):
+        return record
+    return Fact(str(record["id"]), record[FACT_KEY], str(record.get("purpose", "")))
+
+
+# ---------------------------------------------------------------------------------------------
+# Lines
 
 
 def _check_field(name: str, text: str, forbidden: str) -> None:
@@ -110,21 +279,55 @@ def _check_field(name: str, text: str, forbidden: str) -> None:
 
 def _checked(roll: Roll) -> Roll:
     """The roll itself, once its id and expression are known to fit the line format."""
-    _check_field("id", roll.id, "｜〕")
-    _check_field("expression", roll.expr, "｜〕＝")
+    v2 = version_of(roll) == 2
+    _check_field("id", roll.id, "｜〕|" if v2 else "｜〕")
+    _check_field("expression", roll.expr, "｜〕＝|" if v2 else "｜〕＝")
+    if v2 and re.fullmatch(_FACT, roll.expr):
+        raise ValueError(f"hidden roll expression {roll.expr!r} is the word a fact's line uses")
     return roll
 
 
-def seal_line(roll: Roll, seed: int) -> str:
-    """The seal posted in place of a hidden roll: ``〔封存｜编号 …｜D100＝？？？｜承诺 …〕``."""
-    r = _checked(roll)
-    c = commitment(r.id, r.expr, r.total, salt_for(seed, r.id))
+def version_of(item: Roll | Fact) -> int:
+    """The commitment version ``item`` is sealed with: 1 for a roll read as a sum or as tens and units (the
+    value is all the rules read, so the lines stay what they always were), 2 for a roll whose faces matter
+    and for every fact."""
+    if isinstance(item, Fact):
+        return 2
+    return 2 if Reading.parse(_reading(item)).faces_matter else 1
+
+
+def _reading(roll: Roll) -> str:
+    """The roll's reading (its notation's own when the roll says ``sum``: a declared notation may read otherwise)."""
+    return roll.reading if roll.reading != "sum" else own_reading(roll.expr)
+
+
+def seal_line(item: Roll | Fact, seed: int) -> str:
+    """The seal posted in place of a hidden roll or a secret fact: ``〔封存｜编号 …｜D100＝？？？｜承诺 …〕``
+    (v1), ``〔封存｜v2｜编号 …｜3D6＝？？？｜读法 spread｜承诺 …〕``, or ``〔封存｜v2｜编号 …｜事实＝？？？｜承诺 …〕``."""
+    if isinstance(item, Fact):
+        _check_field("id", item.id, "｜〕|")
+        c = _sha(hashed_text_fact(item.id, item.canonical, salt_for(seed, item.id)))
+        return f"〔封存｜v2｜编号 {item.id}｜事实＝？？？｜承诺 {c}〕"
+    r = _checked(item)
+    salt = salt_for(seed, r.id)
+    if version_of(r) == 2:
+        reading = _reading(r)
+        c = _sha(hashed_text_v2(r.id, r.expr, reading, r.dice, r.total, salt))
+        return f"〔封存｜v2｜编号 {r.id}｜{r.expr}＝？？？｜读法 {reading}｜承诺 {c}〕"
+    c = commitment(r.id, r.expr, r.total, salt)
     return f"〔封存｜编号 {r.id}｜{r.expr}＝？？？｜承诺 {c}〕"
 
 
-def reveal_line(roll: Roll, seed: int) -> str:
-    """The reveal posted later: ``〔揭晓｜编号 …｜D100＝42｜盐 …〕``."""
-    r = _checked(roll)
+def reveal_line(item: Roll | Fact, seed: int) -> str:
+    """The reveal posted later: ``〔揭晓｜编号 …｜D100＝42｜盐 …〕`` (v1),
+    ``〔揭晓｜v2｜编号 …｜3D6＝2,3,5→4｜读法 spread｜盐 …〕``, or ``〔揭晓｜v2｜编号 …｜事实＝{…}｜盐 …〕``."""
+    if isinstance(item, Fact):
+        _check_field("id", item.id, "｜〕|")
+        return f"〔揭晓｜v2｜编号 {item.id}｜事实＝{item.canonical}｜盐 {salt_for(seed, item.id)}〕"
+    r = _checked(item)
+    if version_of(r) == 2:
+        return (f"〔揭晓｜v2｜编号 {r.id}｜{r.expr}＝{PRINTER.faces(r)}→{r.total}｜读法 {_reading(r)}｜"
+                f"盐 {salt_for(seed, r.id)}〕")
     return f"〔揭晓｜编号 {r.id}｜{r.expr}＝{r.total}｜盐 {salt_for(seed, r.id)}〕"
 
 
@@ -133,13 +336,17 @@ class Seal:
     """A parsed seal line."""
 
     roll_id: str
-    """The sealed roll's id."""
+    """The sealed roll's (or fact's) id."""
     expr: str
-    """Dice notation as posted."""
+    """Dice notation as posted (``事实`` for a fact)."""
     commitment: str
     """64 hex chars."""
     line: int
     """1-based line number in the scanned text."""
+    kind: str = "v1"
+    """Which line it is: ``v1``, ``v2`` (a roll with its reading) or ``fact`` (:data:`TEMPLATES`)."""
+    reading: str = ""
+    """A v2 roll's reading token (empty otherwise)."""
 
 
 @dataclass(frozen=True)
@@ -147,28 +354,73 @@ class Reveal:
     """A parsed reveal line."""
 
     roll_id: str
-    """The revealed roll's id."""
+    """The revealed roll's (or fact's) id."""
     expr: str
-    """Dice notation as posted."""
+    """Dice notation as posted (``事实`` for a fact)."""
     value: int
-    """The revealed total."""
+    """The revealed total (0 for a fact)."""
     salt: str
     """32 hex chars."""
     line: int
     """1-based line number in the scanned text."""
+    kind: str = "v1"
+    """``v1``, ``v2`` or ``fact``, as :attr:`Seal.kind`."""
+    reading: str = ""
+    """A v2 roll's reading token."""
+    faces: tuple[int, ...] = ()
+    """A v2 roll's faces, in throwing order."""
+    payload: str = ""
+    """A fact's canonical JSON, as printed."""
+
+    def hashed(self) -> str:
+        """The text this reveal's commitment is the SHA-256 of."""
+        if self.kind == "fact":
+            return hashed_text_fact(self.roll_id, self.payload, self.salt)
+        if self.kind == "v2":
+            return hashed_text_v2(self.roll_id, self.expr, self.reading, self.faces, self.value, self.salt)
+        return hashed_text(self.roll_id, self.expr, self.value, self.salt)
 
     def matches(self, seal: Seal) -> bool:
-        """True if this reveal opens ``seal``: same id and expression, commitment recomputes equal."""
+        """True if this reveal opens ``seal``: same id, kind, expression and reading, commitment recomputes equal."""
         return (
             self.roll_id == seal.roll_id
-            and self.expr == seal.expr
-            and commitment(self.roll_id, self.expr, self.value, self.salt) == seal.commitment
+            and (self.kind, self.expr, self.reading) == (seal.kind, seal.expr, seal.reading)
+            and _sha(self.hashed()) == seal.commitment
         )
+
+    def inconsistency(self) -> str | None:
+        """What is wrong inside a v2 reveal on its own: faces that, read its way, do not give its value, or do
+        not fit its ``NdS±m``; a fact that is not JSON. None when nothing is (or nothing can be checked)."""
+        if self.kind == "fact":
+            try:  # JSON as every port reads it: no NaN or Infinity (JavaScript's JSON.parse refuses them)
+                json.loads(self.payload, parse_constant=_no_constant)
+            except ValueError:
+                return f"reveal of {self.roll_id}: its fact is not JSON"
+            return None
+        if self.kind != "v2" or not (m := _CORE_EXPR.fullmatch(self.expr)):
+            return None
+        count, sides = int(m["count"] or 1), int(m["sides"])
+        mod = int(m["mod"] or 0) * (-1 if m["sign"] == "-" else 1)
+        shown = f"{self.expr}＝{','.join(map(str, self.faces))}→{self.value}"
+        if len(self.faces) != count or max(self.faces) > sides:
+            return f"reveal of {self.roll_id} says {shown}, faces that {self.expr} cannot throw"
+        read = Reading.parse(self.reading).value(self.faces) + mod
+        if read != self.value:
+            return f"reveal of {self.roll_id} says {shown}, but those faces read as {self.reading} give {read}"
+        return None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 def _line_of(text: str, pos: int) -> int:
     """1-based line number of character offset ``pos``."""
     return text.count("\n", 0, pos) + 1
+
+
+def _faces(text: str) -> tuple[int, ...]:
+    return tuple(int(f) for f in text.split(","))
 
 
 def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
@@ -177,13 +429,22 @@ def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
     reveals: list[Reveal] = []
     bad: list[tuple[int, str]] = []
     for m in _LOOSE.finditer(text):
-        line = _line_of(text, m.start())
-        if s := _SEAL.fullmatch(m.group()):
+        line, span = _line_of(text, m.start()), m.group()
+        if s := _SEAL.fullmatch(span):
             seals.append(Seal(s["id"], s["expr"], s["commit"], line))
-        elif r := _REVEAL.fullmatch(m.group()):
+        elif r := _REVEAL.fullmatch(span):
             reveals.append(Reveal(r["id"], r["expr"], int(r["value"]), r["salt"], line))
+        elif s := _SEAL2.fullmatch(span):
+            seals.append(Seal(s["id"], s["expr"], s["commit"], line, "v2", s["reading"]))
+        elif r := _REVEAL2.fullmatch(span):
+            reveals.append(Reveal(r["id"], r["expr"], int(r["value"]), r["salt"], line, "v2", r["reading"],
+                                  _faces(r["faces"])))
+        elif s := _FACT_SEAL.fullmatch(span):
+            seals.append(Seal(s["id"], "事实", s["commit"], line, "fact"))
+        elif r := _FACT_REVEAL.fullmatch(span):
+            reveals.append(Reveal(r["id"], "事实", 0, r["salt"], line, "fact", payload=r["payload"]))
         else:
-            bad.append((line, m.group()))
+            bad.append((line, span))
     return seals, reveals, bad
 
 
@@ -201,21 +462,26 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
     []
     """
     out: list[tuple[int, str]] = []
-    queue: list[tuple[str, int, int]] = []
+    queue: list[tuple[str, str, int]] = []
     for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or _SEAL.search(line) or _HEADING.match(line):
+        if not line.strip() or _ANY_SEAL.search(line) or _HEADING.match(line):
             queue = []
             continue
-        reveals = list(_REVEAL.finditer(line))
-        queue += [(m["expr"], int(m["value"]), number) for m in _PROSE_DIE.finditer(_REVEAL.sub("", line))]
-        for m in reveals:
+        reveals = [m for m in _LOOSE.finditer(line) if _REVEAL.fullmatch(m.group()) or _REVEAL2.fullmatch(m.group())]
+        queue += [(m["expr"], m.group()[1:-1].partition("＝")[2], number)
+                  for m in _PROSE_DIE.finditer(_LOOSE.sub("", line))]
+        for span in reveals:
+            m = _REVEAL.fullmatch(span.group()) or _REVEAL2.fullmatch(span.group())
+            assert m is not None
             i = next((k for k, d in enumerate(queue) if d[0] == m["expr"]), None)
             if i is None:
                 continue
-            expr, value, at = queue.pop(i)
-            if value != int(m["value"]):
-                out.append((number, f"reveal of {m['id']} says {m['expr']}＝{m['value']} but the post prints "
-                                    f"「{expr}＝{value}」 at line {at}"))
+            expr, printed, at = queue.pop(i)
+            said = f"{m['faces']}→{m['value']}" if "faces" in m.re.groupindex else m["value"]
+            faces, _, value = printed.rpartition("→")
+            if int(value) != int(m["value"]) or (faces and "faces" in m.re.groupindex and faces != m["faces"]):
+                out.append((number, f"reveal of {m['id']} says {m['expr']}＝{said} but the post prints "
+                                    f"「{expr}＝{printed}」 at line {at}"))
     return out
 
 
@@ -310,7 +576,7 @@ def verify_dir(out: Path) -> VerifyReport:
             where = f"{post.file}:{s.line}"
             if s.roll_id not in first:
                 first[s.roll_id] = (s, where)
-            elif first[s.roll_id][0].commitment != s.commitment or first[s.roll_id][0].expr != s.expr:
+            elif _sealed_as(first[s.roll_id][0]) != _sealed_as(s):
                 report.problems.append(
                     f"{where}: seal of {s.roll_id} conflicts with its earlier commitment at {first[s.roll_id][1]}"
                 )
@@ -320,6 +586,8 @@ def verify_dir(out: Path) -> VerifyReport:
             report.checked += 1
             revealed.add(r.roll_id)
             if problem := _check_reveal(r, first.get(r.roll_id)):
+                report.problems.append(f"{post.file}:{r.line}: {problem}")
+            elif problem := r.inconsistency():
                 report.problems.append(f"{post.file}:{r.line}: {problem}")
     report.problems += _early_reveals(posts)
     report.sealed = [(rid, where) for rid, (_, where) in first.items() if rid not in revealed]
@@ -351,11 +619,25 @@ def _early_reveals(posts: list[Post]) -> list[str]:
     return problems
 
 
+def _sealed_as(s: Seal) -> tuple[str, str, str, str]:
+    """What two seals of one id must share: kind, expression, reading and commitment."""
+    return s.kind, s.expr, s.reading, s.commitment
+
+
+_KIND_WORDS = {"v1": "a v1 roll", "v2": "a v2 roll", "fact": "a fact"}
+
+
 def _check_reveal(r: Reveal, sealed: tuple[Seal, str] | None) -> str | None:
     """The problem with reveal ``r`` against its seal, or None if it opens it."""
     if sealed is None:
         return f"reveal of {r.roll_id} has no commitment"
     seal, where = sealed
+    if r.kind != seal.kind:
+        return (f"reveal of {r.roll_id} does not match its commitment (it reveals {_KIND_WORDS[r.kind]}, "
+                f"sealed as {_KIND_WORDS[seal.kind]} at {where})")
+    if r.reading != seal.reading:
+        return (f"reveal of {r.roll_id} does not match its commitment (reading {r.reading}, sealed {seal.reading} "
+                f"at {where})")
     if r.expr != seal.expr:
         return f"reveal of {r.roll_id} does not match its commitment (expression {r.expr}, sealed {seal.expr} at {where})"
     if not r.matches(seal):
@@ -387,6 +669,17 @@ __all__ = [
     "GRAMMAR",
     "HASHED",
     "hashed_text",
+    "hashed_text_v2",
+    "hashed_text_fact",
+    "HASHED_V2",
+    "HASHED_FACT",
+    "TEMPLATES",
+    "FACT_KEY",
+    "Fact",
+    "as_fact",
+    "canonical_json",
+    "is_fact",
+    "version_of",
     "seal_line",
     "reveal_line",
     "Seal",
@@ -422,7 +715,8 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     shows ``dice`` and ``total`` (and ``result``) as ``None``; and a record that names the roll under
     ``sealed_by`` (what the roll's face decided: an outcome, a length of absence …), which keeps only that
     key. Rulesets put every consequence of a sealed roll in such a record, so the public JSON says *that*
-    something was rolled and nothing of what came of it. With nothing sealed, ``obj`` itself is returned.
+    something was rolled and nothing of what came of it. A sealed fact's record (:meth:`Fact.to_json`) keeps
+    the same public keys and shows its ``fact`` as ``None``. With nothing sealed, ``obj`` itself is returned.
 
     >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
     ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
@@ -430,6 +724,8 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}], 'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
     >>> mask_sealed({"id": "a#1", "kind": "casualty", "dice": [6, 3], "result": "dead", "text": "死亡"}, frozenset({"a#1"}))
     {'id': 'a#1', 'kind': 'casualty', 'dice': None, 'result': None, 'total': None}
+    >>> mask_sealed([Fact("b1/伏#1", {"zone": "林地"}, "伏兵").to_json()], frozenset({"b1/伏#1"}))
+    [{'id': 'b1/伏#1', 'purpose': '伏兵', 'fact': None, 'hidden': True}]
     """
     if not sealed:
         return obj
@@ -437,6 +733,8 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
         mark, rid = obj.get(SEALED_BY), obj.get("id")
         if isinstance(mark, str) and mark in sealed:
             return {SEALED_BY: mark}
+        if isinstance(rid, str) and rid in sealed and FACT_KEY in obj:
+            return {k: (None if k == FACT_KEY else v) for k, v in obj.items() if k in PUBLIC_ROLL_KEYS or k == FACT_KEY}
         if isinstance(rid, str) and rid in sealed:
             out = {k: (None if k in VALUE_KEYS or k == "result" else v) for k, v in obj.items()
                    if k in PUBLIC_ROLL_KEYS or k in VALUE_KEYS or k == "result"}

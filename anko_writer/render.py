@@ -42,7 +42,7 @@ from jinja2.visitor import NodeTransformer
 
 from . import cache, yamlio
 from .ballot import Ballot
-from .dice import Roll
+from .dice import PRINTER, Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
 from .info import Currency, RulesetInfo
 from .resources import Resources
@@ -82,6 +82,8 @@ def dice(roll: Any, total: Any = None) -> str:
     else:
         expr, value = _field(roll, "expr"), _field(roll, "total")
         hidden = bool(_field(roll, "hidden", False))
+        if not hidden and _field(roll, "reading", None) not in (None, "sum"):  # 「3D6＝2,3,5→4」
+            return PRINTER.dice(as_roll(roll))
     return f"「{expr}＝{'？？？' if hidden else value}」"
 
 
@@ -168,6 +170,7 @@ def as_roll(roll: Any) -> Roll:
         tuple(_field(roll, "dice", ()) or ()),
         int(_field(roll, "total")),
         bool(_field(roll, "hidden", False)),
+        reading=str(_field(roll, "reading", None) or "sum"),
     )
 
 
@@ -185,13 +188,15 @@ def _seed() -> int:
 
 
 def seal(roll: Any) -> str:
-    """The sealed line of a hidden roll (its commitment salted from the campaign seed)."""
-    return str(_hidden().seal_line(as_roll(roll), _seed()))
+    """The sealed line of a hidden roll or a secret fact's record (its commitment salted from the campaign seed)."""
+    h = _hidden()
+    return str(h.seal_line(h.as_fact(roll) if h.is_fact(roll) else as_roll(roll), _seed()))
 
 
 def reveal(roll: Any) -> str:
-    """The reveal line of a hidden roll (value and salt, from the campaign seed)."""
-    return str(_hidden().reveal_line(as_roll(roll), _seed()))
+    """The reveal line of a hidden roll or a secret fact's record (value and salt, from the campaign seed)."""
+    h = _hidden()
+    return str(h.reveal_line(h.as_fact(roll) if h.is_fact(roll) else as_roll(roll), _seed()))
 
 
 def reply_line(ballot: Any) -> str:

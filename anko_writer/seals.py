@@ -19,26 +19,45 @@ True
 [{'winner': '阿尔托'}]
 >>> book.pending()
 []
+
+A *secret fact* (a position, a hidden unit card, a committed order) is sealed the same way: its canonical
+JSON is committed (:func:`~anko_writer.hidden.canonical_json`, the same salt rule over the fact's id),
+carried across arcs and revealed through ``due`` like a roll; its record holds the payload under ``fact``.
+
+>>> card = book.seal_fact("b1/卡/巨魔#卡", {"unit": "巨魔", "traits": ["再生"]}, ChapterKey(1, 1), delay=2,
+...                       purpose="敌军部队卡")
+>>> book.public({"sealed": [card]})["sealed"][0]["fact"] is None
+True
+>>> [r["fact"]["unit"] for r in book.due(ChapterKey(1, 3), lambda outcome: None)]
+['巨魔']
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from .chapters import ChapterKey, Record
 from .dice import Roll
-from .hidden import mask_sealed
+from .hidden import FACT_KEY, Fact, canonical_json, mask_sealed
 from .schema import Bool, Data, Field, Int, List, Map, Str
 
 _KEY = List(Int(min=0), min_len=2, max_len=2)
 SEAL_RECORD = Map({
+    "fact": Field(Map({
+        "id": Field(Str(pattern=r"[^\s｜〕|]+", pattern_doc="a fact id (no whitespace, ｜, 〕 or |)")),
+        "purpose": Field(Str(), default=""),
+        "fact": Field(Data(), doc="The payload (any JSON value)."),
+        "hidden": Field(Bool(), default=True)}), required=False,
+        doc="A sealed fact's record, instead of ``roll`` (private until its reveal)."),
     "roll": Field(Map({
         "id": Field(Str(pattern=r"[^\s｜〕]+", pattern_doc="a roll id (no whitespace, ｜ or 〕)")),
         "purpose": Field(Str()),
         "expr": Field(Str(pattern=r"[^\s｜〕＝]+", pattern_doc="dice notation (no whitespace, ｜, 〕 or ＝)")),
         "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool()),
-        "kind": Field(Str(), required=False)}), doc="The sealed roll's record (private until its reveal)."),
+        "kind": Field(Str(), required=False), "reading": Field(Str(), required=False)}), required=False,
+        doc="The sealed roll's record (private until its reveal); a sealed fact has ``fact`` instead."),
     "at": Field(_KEY, doc="The chapter that posted the seal: [arc, part]."),
     "due": Field(_KEY, doc="The chapter that reveals it: [arc, part]."),
     "moment": Field(Data(), default=None, doc="What the reveal retells."),
@@ -54,10 +73,11 @@ record keeps under ``back`` (None when there is nothing to say)."""
 
 @dataclass
 class Seal:
-    """One sealed roll: where it was sealed, when it falls due, what its reveal retells."""
+    """One sealed roll or fact: where it was sealed, when it falls due, what its reveal retells."""
 
     roll: Record
-    """The roll's full record (:meth:`Roll.to_json`): private until the reveal."""
+    """The roll's full record (:meth:`Roll.to_json`), or a fact's (:meth:`Fact.to_json`, the payload under
+    ``fact``): private until the reveal."""
     at: ChapterKey
     """The chapter that posted the seal."""
     due: ChapterKey
@@ -78,10 +98,15 @@ class Seal:
         due = ChapterKey(self.due.arc + 1, max(1, self.due.part - arc_length))
         return Seal(dict(self.roll), self.at, due, self.moment, self.outcome)
 
+    @property
+    def is_fact(self) -> bool:
+        """True for a sealed fact."""
+        return FACT_KEY in self.roll
+
     def to_json(self) -> Record:
-        """The seal as a plain record for a state file (private)."""
-        return {"roll": dict(self.roll), "at": [self.at.arc, self.at.part], "due": [self.due.arc, self.due.part],
-                "moment": self.moment, "outcome": self.outcome}
+        """The seal as a plain record for a state file (private): the record under ``roll``, or ``fact``."""
+        return {"fact" if self.is_fact else "roll": dict(self.roll), "at": [self.at.arc, self.at.part],
+                "due": [self.due.arc, self.due.part], "moment": self.moment, "outcome": self.outcome}
 
     @classmethod
     def from_json(cls, record: Mapping[str, object]) -> Seal:
@@ -89,7 +114,9 @@ class Seal:
         at, due = record["at"], record["due"]
         if not (isinstance(at, list) and isinstance(due, list)):
             raise ValueError(f"a carried seal needs 'at' and 'due' as [arc, part], got {at!r}, {due!r}")
-        roll, moment, outcome = record["roll"], record.get("moment"), record.get("outcome")
+        roll, moment, outcome = record.get("roll", record.get("fact")), record.get("moment"), record.get("outcome")
+        if not isinstance(roll, dict):
+            raise ValueError("a carried seal needs the sealed 'roll' or 'fact' record")
         return cls(dict(roll) if isinstance(roll, dict) else {}, ChapterKey(int(at[0]), int(at[1])),
                    ChapterKey(int(due[0]), int(due[1])), moment if isinstance(moment, dict) else None,
                    outcome if isinstance(outcome, dict) else None)
@@ -121,6 +148,20 @@ class SealBook:
                 note = (moments or {}).get(r.id, {})
                 self.seals.append(Seal(r.to_json(), at, due, note.get("moment"), note.get("outcome")))
 
+    def seal_fact(self, fact_id: str, payload: object, at: ChapterKey, delay: int, purpose: str = "",
+                  moment: Record | None = None, outcome: Record | None = None) -> Record:
+        """Seal a secret fact in chapter ``at``, due ``delay`` parts later (at least one), and return its record
+        (:meth:`~anko_writer.hidden.Fact.to_json`: the chapter's template prints its seal line with the
+        ``seal`` filter and, at the reveal, its reveal line with ``reveal``). The payload must be JSON
+        (:func:`~anko_writer.hidden.canonical_json`; ValueError otherwise) and is kept as its canonical JSON
+        reads back, so what is carried, revealed and hashed is one value."""
+        fact = Fact(fact_id, json.loads(canonical_json(payload)), purpose)
+        if any(s.id == fact_id for s in self.seals):
+            raise ValueError(f"{fact_id!r} is sealed already")
+        record = fact.to_json()
+        self.seals.append(Seal(record, at, ChapterKey(at.arc, at.part + max(1, delay)), moment, outcome))
+        return dict(record)
+
     def due(self, at: ChapterKey, apply: Apply, everything: bool = False) -> list[Record]:
         """Reveal every seal due by chapter ``at`` (or every seal, for a story's last chapter), apply
         each outcome through ``apply`` in sealing order, and return the reveal records."""
@@ -142,7 +183,7 @@ class SealBook:
         return [s.roll for s in self.seals if s.at == at]
 
     def sealed_ids(self) -> frozenset[str]:
-        """Ids of every roll still sealed."""
+        """Ids of every roll and fact still sealed."""
         return frozenset(s.id for s in self.pending())
 
     def public(self, results: Record) -> Record:

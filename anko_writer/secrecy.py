@@ -1,4 +1,5 @@
-"""The publish guard (DESIGN §10): the core, not a ruleset, keeps a sealed roll out of every publishable file.
+"""The publish guard (DESIGN §10): the core, not a ruleset, keeps a sealed roll or a sealed fact out of every
+publishable file.
 
 A chapter's Markdown says what is still sealed: the rolls of its seal lines that none of its reveal lines
 opens (:func:`still_sealed`). Before a chapter's files are written the core masks those rolls in the JSON
@@ -8,7 +9,9 @@ and then refuses (:class:`SecretLeak`) to write any file of the chapter in which
 salt, or a record marked as decided by it still appears (:func:`leaks`). A ruleset that forgets to mask
 therefore publishes nothing secret; one that hides a consequence where the core cannot see it is caught by
 the mechanical test (``tests/core/test_seal_secrecy.py``: the sealing chapter played with the sealed value
-changed is byte-identical apart from the commitment).
+changed is byte-identical apart from the commitment). A secret fact (:class:`~anko_writer.hidden.Fact`) is
+guarded exactly so: its seal line makes it sealed, its record shows ``fact: null``, its salt and a record
+still holding its payload are refused (``tests/core/test_seal_facts.py``).
 
 >>> from anko_writer.dice import Roll
 >>> from anko_writer.hidden import seal_line
@@ -32,7 +35,7 @@ from typing import Any
 from .chapters import Record
 from .compact import KINDS, ROLL_KEYS, RUNS, expand
 from .errors import AnkoError
-from .hidden import PUBLIC_ROLL_KEYS, SEALED_BY, mask_sealed, salt_for, scan
+from .hidden import FACT_KEY, PUBLIC_ROLL_KEYS, SEALED_BY, mask_sealed, salt_for, scan
 
 
 class SecretLeak(AnkoError):
@@ -40,7 +43,7 @@ class SecretLeak(AnkoError):
 
 
 def still_sealed(markdown: str) -> frozenset[str]:
-    """Ids of the rolls ``markdown`` seals and does not reveal (its seal lines minus its reveal lines)."""
+    """Ids of the rolls and facts ``markdown`` seals and does not reveal (its seal lines minus its reveal lines)."""
     seals, reveals = scan(markdown)
     return frozenset(s.roll_id for s in seals) - {r.roll_id for r in reveals}
 
@@ -70,7 +73,8 @@ def _json_leaks(obj: Any, sealed: frozenset[str]) -> list[str]:
             rid = o.get("id")
             if isinstance(rid, str) and rid in sealed and any(v is not None for k, v in o.items()
                                                               if k not in PUBLIC_ROLL_KEYS):
-                found.append(f"the value of sealed roll {rid} is in it")
+                found.append(f"the payload of sealed fact {rid} is in it" if FACT_KEY in o
+                             else f"the value of sealed roll {rid} is in it")
             mark = o.get(SEALED_BY)
             if isinstance(mark, str) and mark in sealed and set(o) != {SEALED_BY}:
                 found.append(f"what sealed roll {mark} decided is in it ({', '.join(sorted(set(o) - {SEALED_BY}))})")

@@ -13,8 +13,9 @@ A table file (``tables/<ruleset>/<name>.yaml``)::
         text: 红白相间的条纹衫   # optional prose
 
 :func:`load_table` refuses a table unless the rows cover every *possible* total of ``dice`` exactly once:
-for ``NdS+m`` that is every integer from ``N+m`` to ``N*S+m``; for D68 (a D6 tens digit and a D8 units
-digit) only ``10a+b`` with ``a`` in 1–6 and ``b`` in 1–8, so ``19`` and ``20`` need no row. Errors name
+for ``NdS+m`` that is every integer from ``N+m`` to ``N*S+m``; for a notation read as tens and units
+(Blood Bowl's declared D68: a D6 tens digit and a D8 units digit) only ``10a+b`` with ``a`` in 1–6 and
+``b`` in 1–8, so ``19`` and ``20`` need no row. Errors name
 the row and where it is::
 
     tables/purasbar/colours.yaml:14:7: rows[3].range: 7-9 overlaps rows[2] (5-7)
@@ -22,7 +23,8 @@ the row and where it is::
 Effects are names the code implements, never code: nothing in a table is evaluated, and YAML tags that
 build Python objects are refused by the loader.
 
->>> possible_totals(DiceExpr.parse("D68"))[:10]
+>>> from .dice import declare_notation
+>>> possible_totals(declare_notation("D68", (6, 8), "tens_units"))[:10]
 [11, 12, 13, 14, 15, 16, 17, 18, 21, 22]
 >>> len(possible_totals(DiceExpr.parse("3D100")))
 298
@@ -60,7 +62,7 @@ def span_text(lo: int, hi: int) -> str:
 
 
 def possible_totals(expr: DiceExpr) -> list[int]:
-    """Every total ``expr`` can show, ascending (D68 skips the totals whose units digit is 0 or 9).
+    """Every total ``expr`` can show, ascending (a D68 skips the totals whose units digit is 0 or 9).
 
     >>> possible_totals(DiceExpr.parse("1D3+2"))
     [3, 4, 5]

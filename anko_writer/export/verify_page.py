@@ -19,7 +19,7 @@ import json
 import re
 from functools import lru_cache
 
-from ..hidden import GRAMMAR, HASHED
+from ..hidden import GRAMMAR, HASHED, HASHED_FACT, HASHED_V2
 from .html import STYLE
 
 VERIFY_PAGE = "verify.html"
@@ -110,13 +110,14 @@ def js_regex(pattern: str) -> str:
 
 def js_grammar() -> dict[str, str]:
     """What the page's script parses and hashes with: :data:`~anko_writer.hidden.GRAMMAR` as JavaScript
-    patterns, and :data:`~anko_writer.hidden.HASHED`."""
+    patterns, and the hashed templates (:data:`~anko_writer.hidden.HASHED` for v1 lines,
+    :data:`~anko_writer.hidden.HASHED_V2` for v2 rolls, :data:`~anko_writer.hidden.HASHED_FACT` for facts)."""
     grammar = {}
     for name, compiled in GRAMMAR.items():
         if compiled.flags != re.UNICODE:
             raise ValueError(f"hidden-dice pattern {name!r} has flags the page does not translate")
         grammar[name] = js_regex(compiled.pattern)
-    return {**grammar, "hashed": HASHED}
+    return {**grammar, "hashed": HASHED, "hashed_v2": HASHED_V2, "hashed_fact": HASHED_FACT}
 
 
 def _script_json(value: object) -> str:
@@ -146,9 +147,15 @@ const G = __GRAMMAR__;
 const LOOSE = new RegExp(G.loose, "gu");
 const SEAL = new RegExp("^(?:" + G.seal + ")$", "u");
 const REVEAL = new RegExp("^(?:" + G.reveal + ")$", "u");
+const SEAL2 = new RegExp("^(?:" + G.seal2 + ")$", "u");
+const REVEAL2 = new RegExp("^(?:" + G.reveal2 + ")$", "u");
+const FACT_SEAL = new RegExp("^(?:" + G.fact_seal + ")$", "u");
+const FACT_REVEAL = new RegExp("^(?:" + G.fact_reveal + ")$", "u");
+const CORE_EXPR = new RegExp("^(?:" + G.core_expr + ")$", "u");
+const TEMPLATE = {v1: G.hashed, v2: G.hashed_v2, fact: G.hashed_fact};
 
 function hashedText(fields) {
-  return G.hashed.replace(/\{(\w+)\}/g, (_, key) => fields[key]);
+  return TEMPLATE[fields.kind || "v1"].replace(/\{(\w+)\}/g, (_, key) => fields[key]);
 }
 
 async function sha256hex(text) {
@@ -159,15 +166,52 @@ async function sha256hex(text) {
 function parse(text) {
   const seals = [], reveals = [], bad = [];
   for (const m of text.matchAll(LOOSE)) {
-    const line = text.slice(0, m.index).split("\n").length;
-    const s = SEAL.exec(m[0]), r = REVEAL.exec(m[0]);
-    if (s) seals.push({id: s.groups.id, expr: s.groups.expr, commit: s.groups.commit, line, text: m[0]});
-    else if (r) reveals.push({id: r.groups.id, expr: r.groups.expr, value: BigInt(r.groups.value).toString(),
-                              salt: r.groups.salt, line, text: m[0]});
-    else bad.push({line, text: m[0]});
+    const line = text.slice(0, m.index).split("\n").length, t = m[0];
+    let s, r;
+    if ((s = SEAL.exec(t))) seals.push({id: s.groups.id, expr: s.groups.expr, commit: s.groups.commit, line, text: t,
+                                        kind: "v1", reading: ""});
+    else if ((r = REVEAL.exec(t))) reveals.push({id: r.groups.id, expr: r.groups.expr,
+                                                 value: BigInt(r.groups.value).toString(), salt: r.groups.salt, line,
+                                                 text: t, kind: "v1", reading: "", faces: "", payload: ""});
+    else if ((s = SEAL2.exec(t))) seals.push({id: s.groups.id, expr: s.groups.expr, commit: s.groups.commit, line,
+                                              text: t, kind: "v2", reading: s.groups.reading});
+    else if ((r = REVEAL2.exec(t))) reveals.push({id: r.groups.id, expr: r.groups.expr,
+                                                  value: BigInt(r.groups.value).toString(), salt: r.groups.salt, line,
+                                                  text: t, kind: "v2", reading: r.groups.reading,
+                                                  faces: r.groups.faces, payload: ""});
+    else if ((s = FACT_SEAL.exec(t))) seals.push({id: s.groups.id, expr: "\u4e8b\u5b9e", commit: s.groups.commit,
+                                                  line, text: t, kind: "fact", reading: ""});
+    else if ((r = FACT_REVEAL.exec(t))) reveals.push({id: r.groups.id, expr: "\u4e8b\u5b9e", value: "0",
+                                                      salt: r.groups.salt, line, text: t, kind: "fact", reading: "",
+                                                      faces: "", payload: r.groups.payload});
+    else bad.push({line, text: t});
   }
   return {seals, reveals, bad};
 }
+
+function readingValue(reading, faces) {
+  if (reading === "sum") return faces.reduce((a, b) => a + b, 0);
+  if (reading === "tens_units") return faces.reduce((a, b) => a * 10 + b, 0);
+  if (reading === "spread") return faces.length >= 2 ? Math.max(...faces) - Math.min(...faces) + faces.length - 2 : 0;
+  if (reading === "highest") return Math.max(...faces);
+  const least = Number(reading.split(":")[1]);
+  return faces.filter(f => f >= least).length;
+}
+
+function inconsistency(rev) {
+  if (rev.kind === "fact") {
+    try { JSON.parse(rev.payload); return null; } catch (e) { return "json"; }
+  }
+  const m = rev.kind === "v2" ? CORE_EXPR.exec(rev.expr) : null;
+  if (!m) return null;
+  const count = Number(m.groups.count || 1), sides = Number(m.groups.sides);
+  const mod = Number(m.groups.mod || 0) * (m.groups.sign === "-" ? -1 : 1);
+  const faces = rev.faces.split(",").map(Number);
+  if (faces.length !== count || Math.max(...faces) > sides) return "faces";
+  return BigInt(readingValue(rev.reading, faces) + mod) === BigInt(rev.value) ? null : "faces";
+}
+
+const FAILING = ["fail", "expr", "early", "kind", "reading", "faces", "json"];
 
 async function check(text) {
   const {seals, reveals, bad} = parse(text);
@@ -180,17 +224,22 @@ async function check(text) {
   reveals.forEach(r => roll(r.id).reveals.push(r));
   for (const r of rolls.values()) {
     const seal = r.seals[0];
-    r.conflict = r.seals.some(s => s.commit !== seal.commit || s.expr !== seal.expr);
+    r.conflict = r.seals.some(s => s.commit !== seal.commit || s.expr !== seal.expr || s.kind !== seal.kind
+                                   || s.reading !== seal.reading);
     for (const rev of r.reveals) {
-      rev.hashed = hashedText({roll_id: rev.id, expr: rev.expr, value: rev.value, salt: rev.salt});
+      rev.hashed = hashedText({kind: rev.kind, roll_id: rev.id, expr: rev.expr, reading: rev.reading, faces: rev.faces,
+                               value: rev.value, payload: rev.payload, salt: rev.salt});
       rev.digest = await sha256hex(rev.hashed);
       if (!seal) rev.status = "orphan";
       else if (rev.line < seal.line) rev.status = "early";
+      else if (rev.kind !== seal.kind) rev.status = "kind";
+      else if (rev.reading !== seal.reading) rev.status = "reading";
       else if (rev.expr !== seal.expr) rev.status = "expr";
-      else rev.status = rev.digest === seal.commit ? "pass" : "fail";
+      else if (rev.digest !== seal.commit) rev.status = "fail";
+      else rev.status = inconsistency(rev) || "pass";
     }
     const states = r.reveals.map(rev => rev.status);
-    r.status = r.conflict || states.some(s => s === "fail" || s === "expr" || s === "early") ? "fail"
+    r.status = r.conflict || states.some(s => FAILING.includes(s)) ? "fail"
       : states.includes("orphan") ? "orphan" : states.length ? "pass" : "sealed";
   }
   return {rolls: [...rolls.values()], bad};
@@ -214,6 +263,10 @@ const VERDICT = {
   pass: "✔ 通过：算出的 SHA-256 与封存的承诺一致。",
   fail: "✘ 不符：算出的 SHA-256 与封存的承诺不同。编号、表达式、点数或盐被改过，或者贴错了行。",
   expr: "✘ 不符：揭晓行的表达式与封存行的不同。",
+  kind: "✘ 不符：揭晓行与封存行不是同一种（v1 骰子、v2 骰子或事实）。",
+  reading: "✘ 不符：揭晓行的读法与封存行的不同。",
+  faces: "✘ 承诺一致，但揭晓的各骰点数按其读法算不出揭晓的结果（或不是该表达式掷得出的点数）。",
+  json: "✘ 承诺一致，但揭晓的事实不是合法的 JSON。",
   early: "✘ 揭晓行贴在了封存行上面：揭晓必须在封存之后（同一帖里在下方，或在更晚的帖子里）。",
   orphan: "？ 只有揭晓行：没有找到编号相同的封存行，无法核对。请把封存行也贴进来。",
   sealed: "… 只有封存行：这颗骰子尚未揭晓，或者揭晓行没有贴进来。",
@@ -296,6 +349,8 @@ _BODY = """\
 <p>隐藏骰掷出时只贴一行封存，里面有承诺值；揭晓时再贴一行揭晓，里面有点数和盐。把封存行和对应的揭晓行贴到下面，
 也可以直接贴整帖或几帖（简体、繁体都行）。对每个编号，本页把揭晓行的“编号|表达式|点数|盐”按 UTF-8 用浏览器自带的
 SHA-256（WebCrypto）算一遍，与封存行的承诺值比对，并列出被哈希的原文，你也可以用任何 SHA-256 工具自己再算一遍。</p>
+<p>标有 v2 的行另把读法和各骰点数（“v2|编号|表达式|读法|各骰点数|结果|盐”）或封存的事实（“v2|编号|fact|JSON|盐”）
+一并哈希；本页还核对各骰点数按读法算出的结果与揭晓的一致。</p>
 <p>本页不联网：所有计算都在你的浏览器里完成。</p>
 <textarea id="paste" spellcheck="false" aria-label="贴入帖子"></textarea>
 <div><button id="check" type="button">核对</button><button id="clear" type="button">清空</button></div>

@@ -11,9 +11,11 @@ from anko_writer.audit import replicate_seed
 from anko_writer.audit.plugin import Figure, Section, Table
 from anko_writer.audit.report import dice_section, report_html, table_test
 from anko_writer.audit.stats import chi2_sf, chi_square, odds, row_weights, total_counts, wilson
-from anko_writer.dice import Dice, DiceExpr
+from anko_writer.dice import Dice, DiceExpr, declare_notation
 from anko_writer.errors import AnkoError
 from anko_writer.tables import counting_rows, load_table, table_key
+
+declare_notation("D68", (6, 8), "tens_units")  # as Blood Bowl declares it: D68 is not the core grammar's
 
 
 def test_replicate_seeds_are_deterministic_and_differ() -> None:

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer.dice import Dice, DiceExpr, Stream, Weighted, shuffle
+from anko_writer import dice as dice_module
+from anko_writer.dice import (PRINTER, SUM, Dice, DiceExpr, Reading, Roll, Stream, Weighted, declare_notation,
+                              shuffle)
 from anko_writer.errors import DiceError
 
 
@@ -19,7 +21,6 @@ from anko_writer.errors import DiceError
         ("1D18+17", 1, 18, 17, (18, 35)),
         ("1D3+2", 1, 3, 2, (3, 5)),
         ("2D6", 2, 6, 0, (2, 12)),
-        ("D68", 1, 68, 0, (11, 68)),
         ("1d40+40", 1, 40, 40, (41, 80)),
     ],
 )
@@ -29,7 +30,7 @@ def test_notation(text: str, count: int, sides: int, mod: int, bounds: tuple[int
     assert e.bounds() == bounds
 
 
-@pytest.mark.parametrize("bad", ["", "D", "x3", "0D6", "1D0", "2D68", "1D6*2"])
+@pytest.mark.parametrize("bad", ["", "D", "x3", "0D6", "1D0", "1D6*2", "3D6 spread"])
 def test_bad_notation(bad: str) -> None:
     with pytest.raises(DiceError):
         DiceExpr.parse(bad)
@@ -46,11 +47,132 @@ def test_record_fields_and_ids() -> None:
     assert [x.id for x in d.log] == ["k#1", "k#2", "other#1"]
 
 
-def test_d68_is_tens_and_units() -> None:
+def test_d68_is_blood_bowls_tens_and_units() -> None:
+    """Blood Bowl declares D68 (a D6 tens, a D8 units); its rolls and records are what they always were."""
+    from anko_writer.rulesets.bloodbowl.match.data import D68
+
     d = Dice(seed=1)
     d.fix(3, 7)
     r = d.roll("k", "D68", "伤亡")
-    assert r.dice == (3, 7) and r.total == 37
+    assert r.dice == (3, 7) and r.total == 37 and r.reading == "tens_units"
+    assert DiceExpr.parse("D68") is D68 and D68.bounds() == (11, 68) and D68.die_sides() == [6, 8]
+    assert r.to_json() == {"id": "k#1", "purpose": "伤亡", "expr": "D68", "dice": [3, 7], "total": 37, "hidden": False}
+    assert PRINTER.dice(r) == "「D68＝37」"
+
+
+def test_the_core_grammar_does_not_know_d68(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without Blood Bowl's declaration, D68 is just one die of 68 faces: the core reads only NdS±m."""
+    monkeypatch.setattr(dice_module, "_DECLARED", {})
+    dice_module._parse.cache_clear()
+    try:
+        e = DiceExpr.parse("D68")
+        assert (e.count, e.sides, e.reading, e.die_sides()) == (1, 68, SUM, [68])
+    finally:
+        monkeypatch.undo()
+        dice_module._parse.cache_clear()
+    assert not hasattr(DiceExpr, "is_d68")
+
+
+def test_a_notation_is_declared_once_with_one_meaning() -> None:
+    d66 = declare_notation("D66", (6, 6), "tens_units")
+    assert declare_notation("D66", (6, 6), "tens_units") is d66
+    with pytest.raises(DiceError, match="already declared"):
+        declare_notation("D66", (6, 6), "sum")
+    with pytest.raises(DiceError, match="at most 9 faces"):
+        declare_notation("D1010", (10, 10), "tens_units")
+    with pytest.raises(DiceError, match="cannot declare"):
+        declare_notation("D 6", (6,), "sum")
+
+
+# ---------------------------------------------------------------------------------------------
+# Readings: pinned outcomes of each, and their invariants
+
+
+@pytest.mark.parametrize("reading, faces, value", [
+    ("spread", (2, 3, 5), 4),      # 002 §3.3: 5 − 2 = 3, and the 3 inside it: 4
+    ("spread", (4, 6, 6), 3),      # 002 §3.4: 4,6,6 bring 30 %: a die equal to the largest counts as inside
+    ("spread", (4, 6, 1), 6),      # the same example's other count: 60 %
+    ("spread", (4, 6), 2),
+    ("spread", (3, 3), 0),
+    ("spread", (6, 6, 6), 1),
+    ("spread", (5,), 0),
+    ("highest", (2, 6, 3), 6),
+    ("highest", (1,), 1),
+    ("count_at_least:5", (5, 2, 6, 4), 2),
+    ("count_at_least:7", (6, 6), 0),
+    ("tens_units", (6, 3), 63),
+    ("sum", (2, 3, 5), 10),
+])
+def test_each_reading_reads_pinned_faces(reading: str, faces: tuple[int, ...], value: int) -> None:
+    e = DiceExpr.parse(f"{len(faces)}D6").read_as(reading)
+    d = Dice(seed=3)
+    d.fix(*faces)
+    r = d.roll("b1/r1", e, "减员骰")
+    assert (r.dice, r.total, r.reading) == (faces, value, reading)
+
+
+def test_the_seeds_examples_print_as_the_rulebook_reads_them() -> None:
+    """「3D6＝2,3,5→4」 (002 §3.3) and 4,6,6 → 30 %; a sum prints exactly as before."""
+    d = Dice(seed=3)
+    d.fix(2, 3, 5, 4, 6, 6, 2, 3, 5)
+    spread = DiceExpr.parse("3D6").read_as("spread")
+    a, b, c = d.roll("k", spread, "减员骰"), d.roll("k", spread, "减员骰"), d.roll("k", "3D6", "和")
+    assert (PRINTER.dice(a), PRINTER.dice(b), PRINTER.dice(c)) == ("「3D6＝2,3,5→4」", "「3D6＝4,6,6→3」", "「3D6＝10」")
+    assert b.total * 10 == 30
+    assert a.to_json() == {"id": "k#1", "purpose": "减员骰", "expr": "3D6", "dice": [2, 3, 5], "total": 4,
+                           "hidden": False, "reading": "spread"}
+    assert "reading" not in c.to_json() and c.ref() == {"id": "k#3", "expr": "3D6", "total": 10}
+    assert Roll.from_json(a.to_json()) == a and Roll.from_json(c.to_json()) == c
+    assert PRINTER.dice(a._replace(hidden=True)) == "「3D6＝？？？」"
+
+
+def test_render_filter_prints_readings_and_sums_as_before() -> None:
+    from anko_writer.render import dice as dice_filter
+
+    rec = Roll("k#1", "减员骰", "3D6", (2, 3, 5), 4, reading="spread").to_json()
+    assert dice_filter(rec) == "「3D6＝2,3,5→4」"
+    assert dice_filter({"expr": "2D6", "total": 7, "dice": [3, 4], "hidden": False}) == "「2D6＝7」"
+    assert dice_filter(dict(rec, hidden=True)) == "「3D6＝？？？」"
+
+
+def test_a_reading_that_is_not_one_is_refused() -> None:
+    with pytest.raises(DiceError, match="unknown dice reading"):
+        DiceExpr.parse("3D6").read_as("median")
+    with pytest.raises(DiceError, match="unknown dice reading"):
+        Reading.parse("count_at_least:0")
+
+
+_READINGS = st.sampled_from(["sum", "spread", "highest", "count_at_least:1", "count_at_least:4", "count_at_least:30"])
+
+
+@given(reading=_READINGS, sides=st.integers(1, 20), data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_reading_invariants(reading: str, sides: int, data: st.DataObject) -> None:
+    """Every reading's value lies within its expression's bounds; a spread of n dice lies in max(0, n−2) ..
+    sides − 1 + n − 2; the highest face is at most the sides; a count is at most the dice."""
+    faces = tuple(data.draw(st.lists(st.integers(1, sides), min_size=1, max_size=12)))
+    e = DiceExpr.parse(f"{len(faces)}D{sides}").read_as(reading)
+    value = e.total(faces)
+    lo, hi = e.bounds()
+    assert lo <= value <= hi
+    n = len(faces)
+    if reading == "spread":
+        assert max(0, n - 2) <= value <= (sides - 1 + n - 2 if n >= 2 else 0)
+    elif reading == "highest":
+        assert 1 <= value <= sides and value == max(faces)
+    elif reading.startswith("count_at_least"):
+        assert 0 <= value <= n
+
+
+@given(reading=_READINGS, sides=st.integers(1, 6), n=st.integers(1, 4))
+@settings(max_examples=100, deadline=None)
+def test_reading_bounds_are_reached(reading: str, sides: int, n: int) -> None:
+    """The bounds are exact: some faces read to each end."""
+    import itertools
+
+    e = DiceExpr.parse(f"{n}D{sides}").read_as(reading)
+    values = {e.total(f) for f in itertools.product(range(1, sides + 1), repeat=n)}
+    assert (min(values), max(values)) == e.bounds()
 
 
 def test_fixed_value_out_of_range_is_an_error() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer import tables
-from anko_writer.dice import Dice, DiceExpr
+from anko_writer.dice import Dice, DiceExpr, declare_notation
 from anko_writer.errors import InputError, TableError
 from anko_writer.schema import Field, Int, List, Map, Str
 from anko_writer.tables import DiceTable, Row, load_data, load_table, possible_totals
@@ -38,6 +38,8 @@ rows:
   - range: 13~20
     effect: reroll
 """
+
+declare_notation("D68", (6, 8), "tens_units")  # as Blood Bowl declares it: D68 is not the core grammar's
 
 
 def write(tmp_path: Path, text: str, name: str = "colours.yaml") -> Path:

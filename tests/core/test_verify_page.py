@@ -51,8 +51,10 @@ def test_page_holds_no_hidden_dice_line() -> None:
 def test_grammar_is_generated_from_hidden() -> None:
     """The page embeds exactly the translation of hidden.GRAMMAR and hidden.HASHED, unchanged by OpenCC."""
     grammar = vp.js_grammar()
-    assert set(grammar) == {*hidden.GRAMMAR, "hashed"}
-    assert grammar["hashed"] == hidden.HASHED
+    assert set(grammar) == {*hidden.GRAMMAR, "hashed", "hashed_v2", "hashed_fact"}
+    assert (grammar["hashed"], grammar["hashed_v2"], grammar["hashed_fact"]) == (
+        hidden.HASHED, hidden.HASHED_V2, hidden.HASHED_FACT)
+    assert {"seal2", "reveal2", "fact_seal", "fact_reveal"} <= set(hidden.GRAMMAR)
     for name, compiled in hidden.GRAMMAR.items():
         assert grammar[name] == vp.js_regex(compiled.pattern)
     assert _embedded(vp.verify_page()) == grammar
@@ -220,3 +222,79 @@ def test_page_and_cli_agree_on_a_5000_digit_value(tmp_path: Path) -> None:
     problems = _cli_problems(f"{seal}\n{huge}\n", tmp_path)
     assert len(problems) == 1 and "malformed hidden-dice line" in problems[0] and len(problems[0]) < 400
     assert _page_check(f"{seal}\n{huge}\n") == {rid: "sealed", "<malformed>": "malformed"}
+
+
+def _v2_cases() -> dict[str, tuple[str, str, bool]]:
+    """Named (text, id, passes) cases over v1, v2 and fact lines, true and tampered."""
+    from anko_writer.dice import Dice, DiceExpr, Roll
+    d = Dice(7)
+    d.fix(2, 3, 5)
+    spread = d.roll("b1/r1", DiceExpr.parse("3D6").read_as("spread"), "减员骰", hidden=True)
+    lie = spread._replace(total=5)
+    v1 = Roll("s1/demo#1", "核心重伤判定", "D100", (42,), 42, hidden=True)
+    card = hidden.Fact("b1/卡/巨魔#卡", {"unit": "巨魔", "note": "[b]伏[/b] <i>|〕 \u2028", "n": [1, 2.5, None]})
+    nan_salt = hidden.salt_for(7, "x#1")
+    nan_commit = hidden._sha(hidden.hashed_text_fact("x#1", "NaN", nan_salt))
+    pair = lambda item, reveal=None: (f"{hidden.seal_line(item, 7)}\n{reveal or hidden.reveal_line(item, 7)}\n")  # noqa: E731
+    return {
+        "v1": (pair(v1), v1.id, True),
+        "v1-tampered": (pair(v1, hidden.reveal_line(v1._replace(total=43), 7)), v1.id, False),
+        "v2": (pair(spread), spread.id, True),
+        "v2-other-faces": (pair(spread, hidden.reveal_line(spread._replace(dice=(2, 3, 6), total=5), 7)), spread.id,
+                           False),
+        "v2-other-reading": (pair(spread, hidden.reveal_line(spread._replace(reading="highest", total=5), 7)),
+                             spread.id, False),
+        "v2-committed-lie": (pair(lie), lie.id, False),
+        "v2-faces-beyond-the-die": (pair(spread._replace(dice=(2, 3, 7), total=5)), spread.id, False),
+        "v1-reveal-of-v2-seal": (pair(spread, hidden.reveal_line(spread._replace(reading="sum", total=10), 7)),
+                                 spread.id, False),
+        "fact": (pair(card), card.id, True),
+        "fact-tampered": (pair(card, hidden.reveal_line(card._replace(payload={"unit": "食人魔"}), 7)), card.id, False),
+        "fact-not-json": (f"〔封存｜v2｜编号 x#1｜事实＝？？？｜承诺 {nan_commit}〕\n〔揭晓｜v2｜编号 x#1｜事实＝NaN｜盐 {nan_salt}〕\n",
+                          "x#1", False),
+    }
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+@pytest.mark.parametrize("name", list(_v2_cases()))
+def test_page_and_cli_agree_on_v1_v2_and_fact_lines(name: str, tmp_path: Path) -> None:
+    """For each kind of line, true or tampered, the page passes exactly what ``anko-writer verify`` passes."""
+    text, rid, passes = _v2_cases()[name]
+    problems = _cli_problems(text, tmp_path)
+    status = _page_check(text)
+    assert (problems == []) is passes, problems
+    assert status == {rid: "pass" if passes else "fail"}
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_page_parses_v2_and_fact_lines_as_python_does() -> None:
+    """The page's parser (run by Node) reads the same kinds, fields and malformed spans as hidden.py."""
+    import subprocess
+
+    text = "".join(t for t, _, _ in _v2_cases().values()) + "\n".join([
+        "〔封存｜v2｜编号 a|b｜3D6＝？？？｜读法 spread｜承诺 " + "a" * 64 + "〕",      # ASCII | in a v2 id
+        "〔揭晓｜v2｜编号 a｜3D6＝02,3→1｜读法 spread｜盐 " + "0" * 32 + "〕",          # a leading zero
+        "〔揭晓｜v2｜编号 a｜3D6＝2,3→1｜读法 median｜盐 " + "0" * 32 + "〕",           # no such reading
+        "〔揭曉｜v2｜編號 a｜事實＝{}｜鹽 " + "0" * 32 + "〕",                           # traditional script
+        "〔封存｜v2｜编号 a｜事实＝？？？｜读法 spread｜承诺 " + "a" * 64 + "〕",       # a fact with a reading
+        "〔揭晓｜v2｜编号 a｜事实＝{\"a\": 1}｜盐 " + "0" * 32 + "〕",                  # whitespace in a fact
+    ])
+    page = vp.verify_page()
+    script = page[page.index("<script>") + len("<script>"):page.index("</script>")]
+    prelude = ("globalThis.window = globalThis; const _stub = {addEventListener() {}, dataset: {}, "
+               "replaceChildren() {}, append() {}}; globalThis.document = {getElementById: () => _stub, "
+               "createElement: () => _stub};\n")
+    run = ("\nlet _in = ''; process.stdin.on('data', d => _in += d); process.stdin.on('end', () => {"
+           " console.log(JSON.stringify(parse(_in))); });\n")
+    assert NODE is not None
+    got = json.loads(subprocess.run([NODE, "-e", prelude + script + run], input=text, capture_output=True, text=True,
+                                    encoding="utf-8", timeout=60, check=True).stdout)
+    seals, reveals, bad = hidden._parse(text)
+    assert [(s["id"], s["expr"], s["commit"], s["line"], s["kind"], s["reading"]) for s in got["seals"]] == [
+        (s.roll_id, s.expr, s.commitment, s.line, s.kind, s.reading) for s in seals]
+    assert [(r["id"], r["expr"], int(r["value"]), r["salt"], r["line"], r["kind"], r["reading"], r["faces"],
+             r["payload"]) for r in got["reveals"]] == [
+        (r.roll_id, r.expr, r.value, r.salt, r.line, r.kind, r.reading, ",".join(map(str, r.faces)), r.payload)
+        for r in reveals]
+    assert [(b["line"], b["text"]) for b in got["bad"]] == bad
+    assert {s.kind for s in seals} == {"v1", "v2", "fact"} and len(bad) == 5

@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ....dice import declare_notation
 from ....resources import builtin_dir
 from ....schema import Bool, DictOf, Field, Int, List, Map, Str
 from ....tables import DiceTable, load_data, load_table
@@ -20,6 +21,9 @@ KICKOFF_EFFECTS = ("get_the_ref", "riot", "perfect_defence", "high_kick", "cheer
 """The kick-off table's effect kinds (designed from LRB6)."""
 CASUALTY_EFFECTS = ("badly_hurt", "serious", "niggling", "stat_loss", "dead")
 """The casualty table's effect kinds."""
+D68 = declare_notation("D68", (6, 8), "tens_units")
+"""004 §4's casualty die, Blood Bowl's own notation: a D6 for the tens digit and a D8 for the units (11–68,
+48 codes); declared here, not in the core grammar (the casualty table's ``dice: D68`` reads it)."""
 
 _POSITION = Map({
     "key": Field(Str()), "name": Field(Str()), "max": Field(Int(min=1, max=16)),

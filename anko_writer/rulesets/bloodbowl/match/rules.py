@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ....dice import Dice
+from ....dice import Dice, DiceExpr
 from .api import Side
-from .data import Tables, ag_target, load_tables
+from .data import D68, Tables, ag_target, load_tables
 from .model import ATTACKS, DIRS, Player, Roll, Square, State, adjacent, neighbours, on_pitch, other
 
 FACES = {1: "attacker_down", 2: "both_down", 3: "push", 4: "push", 5: "defender_stumbles", 6: "defender_down"}
@@ -50,7 +50,7 @@ def ag_success(die: int, mods: int, target: int) -> bool:
     return die + mods >= target
 
 
-def _roll(st: State, dice: Dice, expr: str, purpose: str, kind: str, hidden: bool = False) -> Any:
+def _roll(st: State, dice: Dice, expr: str | DiceExpr, purpose: str, kind: str, hidden: bool = False) -> Any:
     """Throw ``expr`` on the current stream (``hidden``: sealed, told only at its reveal)."""
     return dice.roll(st.stream, expr, purpose, hidden=hidden, kind=kind)
 
@@ -497,7 +497,7 @@ def casualty(st: State, dice: Dice, p: Player, by: Player | None = None) -> str:
     """004 §4's casualty roll: D68 (D6 tens, D8 units) on the designed table; a death removes him."""
     # designed: the D68 of one of the readers' players is sealed until the next chapter (the host's
     # suspense, DESIGN §10); the league seals and reveals it through the core's SealBook
-    r = _roll(st, dice, "D68", "伤亡", "casualty", hidden=st.ours == p.side)
+    r = _roll(st, dice, D68, "伤亡", "casualty", hidden=st.ours == p.side)
     row = _tables(st).casualty.lookup(r.total)
     p.casualty = row.effect if row.effect != "stat_loss" else str(row.params.get("lasting"))
     if row.effect == "dead":
