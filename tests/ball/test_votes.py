@@ -211,3 +211,4 @@ def test_tally_writes_the_canonical_move_and_names_the_legal_ones(campaign: Path
     assert f"「{vote['pieces'][0]['label']} A1」" in out and vote["pieces"][0]["moves"][-1] in out
     (voted,) = load_campaign(camp).data["moves"].values()
     assert (voted if isinstance(voted, list) else voted["actions"]) == [move]
+    assert 'title: "BALL 安科：读者执 ATK"\n' in camp.read_text(encoding="utf-8")  # the rewrite keeps the quotes
