@@ -181,7 +181,8 @@ def test_tally_counts_two_spellings_of_one_move_as_one_and_lists_an_illegal_move
     piece = vote["pieces"][-1]
     move = next(m for m in piece["moves"] if re.fullmatch(r"\S+ [A-Z]\d+-[A-Z]\d+", m))
     spelled = "  ".join(move.lower().replace("-", " - ").split(" "))  # 「x3  e5  -  g7」: case and spacing
-    count, _ = _tally_orders(campaign, [("小明", f"【安价 g1t1】行动：{move}"), ("阿红", f"【安价 g1t1】行动：{spelled}"),
+    count, _ = _tally_orders(campaign, [("小明", f"【安价 g1t1】行动：{move}"),
+                                        ("阿红", f"【安价 g1t1】行动：{spelled}"),
                                         ("老王", f"【安价 g1t1】行动：{piece['label']} A1")])
     result = count.results[0]
     assert [(c.value, c.voters) for c in result.candidates] == [([move], ("小明", "阿红"))]
@@ -205,10 +206,10 @@ def test_tally_writes_the_canonical_move_and_names_the_legal_ones(campaign: Path
     vote = chapter0_vote()
     move = vote["pieces"][0]["moves"][0]
     replies = tmp_path / "replies.txt"
-    replies.write_text(f"小明：【安价 g1t1】行动：{move.lower()}\n老王：【安价 g1t1】行动：{vote['pieces'][0]['label']} A1\n",
-                       encoding="utf-8")
+    illegal = f"{vote['pieces'][0]['label']} A1"
+    replies.write_text(f"小明：【安价 g1t1】行动：{move.lower()}\n老王：【安价 g1t1】行动：{illegal}\n", encoding="utf-8")
     out = run("tally", camp, replies, "--chapter", "g1t1", "--write")
-    assert f"「{vote['pieces'][0]['label']} A1」" in out and vote["pieces"][0]["moves"][-1] in out
+    assert f"「{illegal}」" in out and vote["pieces"][0]["moves"][-1] in out
     (voted,) = load_campaign(camp).data["moves"].values()
     assert (voted if isinstance(voted, list) else voted["actions"]) == [move]
     assert 'title: "BALL 安科：读者执 ATK"\n' in camp.read_text(encoding="utf-8")  # the rewrite keeps the quotes

@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from anko_writer.ballot import (Ballot, BallotError, Illegal, Question, order_parsers, read_votes,
-                                register_notation)
+from anko_writer.ballot import Ballot, BallotError, Illegal, Question, order_parsers, read_votes, register_notation
 from anko_writer.tally.count import count_votes
 from anko_writer.tally.replies import Reply
 

@@ -19,6 +19,7 @@ from ....statefile import KEEP, document, field, item, items, read_state, start_
 from ..league.rosters import Rosters
 from .schema import league_problem, team_fields
 
+
 def state_schema(rosters: Rosters) -> Node:
     """The shape of ``state-end.yaml``."""
     return Check(Map({

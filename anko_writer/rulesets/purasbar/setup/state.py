@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str
-from ....statefile import document, field, item, items, read_state, start_data, state_header
+from ....statefile import document, field, item, items, read_state, state_header
+from ....statefile import start_data as start_data  # the ruleset takes it from here
 from ..club.people import roster_to_json
 from ..match.tactics import TENDENCIES
 from ..models import ABILITIES, ATTRIBUTES, Club, Player
@@ -186,8 +187,8 @@ def state_yaml(snap: dict[str, Any]) -> str:
                       edits="主持人可以改（给新援改名、修正一个数字）",
                       command=f"anko-writer season <战役文件> --season {snap['season'] + 1}"),
         field("season", snap["season"]),
-        field("ending", snap["ending"], note="none 故事继续 / bankruptcy 破产 / owner_retired 老板退休（§4.4 第 12 步）",
-              gap=10),
+        field("ending", snap["ending"], gap=10,
+              note="none 故事继续 / bankruptcy 破产 / owner_retired 老板退休（§4.4 第 12 步）"),
         "club:",
         *[field(k, v, 1) for k, v in c.items()],
         field("owner", snap["owner"]),
