@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import lru_cache
+from typing import Any, TypeAlias
 
 DEADLINE = "下一帖发出之前"
 """When a vote closes unless the campaign's ``options.vote_deadline`` says otherwise (every ruleset)."""
@@ -45,7 +45,8 @@ def deadline_of(campaign: Mapping[str, Any]) -> str:
 
 KINDS = ("choice", "names", "offers", "text")
 """What a question accepts: one of its options; a list of names (from ``names`` when given); a list of
-``名字 金额`` pairs; free text lines (checked later by the campaign schema)."""
+``名字 金额`` pairs; free text lines (orders in a ruleset's notation when the question names one, else
+checked later by the campaign schema)."""
 TIES = ("keep", "die", "fallback")
 """What a tie does: keep ``keep`` if it is among the tied answers, else a visible die among them (``keep``);
 a visible die among the tied answers (``die``); no decision, the rules' default applies (``fallback``)."""
@@ -117,6 +118,10 @@ class Question:
     aliases: tuple[str, ...] = ()
     """Other labels a reader may write for this question (beside :data:`LABEL_ALIASES` and the label in
     traditional script, which every ballot accepts)."""
+    notation: str = ""
+    """For ``text``: the ruleset notation its items are orders in (a name given to :func:`register_notation`,
+    ``ball.actions``); the tally reads each answer through it, so an illegal order is listed with the legal
+    choices and two spellings of one order count as one answer. Empty: the items are kept as written."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -127,6 +132,8 @@ class Question:
             raise BallotError(f"question {self.label!r}: a choice needs options")
         if self.count not in COUNTS:
             raise BallotError(f"question {self.label!r}: count {self.count!r} is not one of {', '.join(COUNTS)}")
+        if self.notation and self.kind != "text":
+            raise BallotError(f"question {self.label!r}: only a text question takes a notation")
 
     def labels(self) -> tuple[str, ...]:
         """Every label a reader may write for this question: its own, its :attr:`aliases` and the core's."""
@@ -138,8 +145,9 @@ class Question:
             return self.example
         return self.options[0].words[0] if self.options else ""
 
-    def read(self, text: str) -> Any:
-        """The value a reader's answer ``text`` stands for; a :class:`AnswerError` says why it cannot be."""
+    def read(self, text: str, orders: OrderParser | None = None) -> Any:
+        """The value a reader's answer ``text`` stands for; a :class:`AnswerError` says why it cannot be.
+        ``orders``: the parser of :attr:`notation` for this ballot (None: a text answer is kept as written)."""
         text = text.strip()
         if not text:
             raise AnswerError("空答案")
@@ -155,6 +163,8 @@ class Question:
             raise AnswerError(f"最多 {self.max_items} 项，写了 {len(items)} 项")
         if self.kind == "offers":
             return [self._offer(t) for t in items]
+        if self.kind == "text" and orders is not None:
+            items = _orders(items, orders)
         values: list[Any] = items if self.kind == "text" else [self._name(t) for t in items]
         return [{self.item_key: v} for v in values] if self.item_key else values
 
@@ -227,6 +237,8 @@ class Question:
             out["nothing"] = self.nothing
         if self.aliases:
             out["aliases"] = list(self.aliases)
+        if self.notation:
+            out["notation"] = self.notation
         return out
 
     @classmethod
@@ -243,9 +255,60 @@ class Question:
                        offer_keys=_pair(get.get("offer_keys", ("name", "amount"))),
                        item_key=str(get.get("item_key", "")), separators=str(get.get("separators", "")),
                        nothing=str(get.get("nothing", "")),
-                       aliases=tuple(str(a) for a in get.get("aliases", ())))
+                       aliases=tuple(str(a) for a in get.get("aliases", ())),
+                       notation=str(get.get("notation", "")))
         except (KeyError, TypeError) as exc:
             raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class Illegal:
+    """An order a notation refuses: why (Chinese, quoting the reader's text) and the legal choices there were."""
+
+    reason: str
+    legal: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        """The reason with the legal choices named (at most :data:`LEGAL_SHOWN` of them)."""
+        if not self.legal:
+            return self.reason
+        more = f" 等 {len(self.legal)} 种" if len(self.legal) > LEGAL_SHOWN else ""
+        return f"{self.reason}（合法的有：{'、'.join(self.legal[:LEGAL_SHOWN])}{more}）"
+
+
+LEGAL_SHOWN = 30
+"""The most legal choices an illegal order's message names."""
+
+OrderParser: TypeAlias = Callable[[tuple[str, ...]], "tuple[Any, ...] | Illegal"]
+"""A notation bound to one ballot: an answer's orders, in order, to their canonical values (one value for every
+spelling of one order), or :class:`Illegal` for the first it refuses. Orders are read as a sequence: each may
+depend on the ones before (a move changes the position the next is legal in)."""
+NotationFactory: TypeAlias = Callable[[Any, "Ballot"], OrderParser]
+"""What a ruleset registers for a notation: the parser for a ballot of a campaign (the position it was cast in
+comes from the campaign, which the tally has loaded)."""
+
+_NOTATIONS: dict[str, NotationFactory] = {}
+
+
+def register_notation(name: str, factory: NotationFactory) -> None:
+    """Make notation ``name`` (``ball.actions``) readable by the tally: ``factory(campaign, ballot)`` gives the
+    parser of that ballot's answers. A ruleset registers its notations when it is imported."""
+    _NOTATIONS[name] = factory
+
+
+def order_parsers(ballot: Ballot, campaign: Any) -> dict[str, OrderParser]:
+    """The parser of each question of ``ballot`` that names a registered notation, by label (a notation no
+    ruleset registered leaves its question's answers as written: the campaign's check still reads them)."""
+    return {q.label: _NOTATIONS[q.notation](campaign, ballot) for q in ballot.questions
+            if q.notation and q.notation in _NOTATIONS}
+
+
+def _orders(items: list[str], orders: OrderParser) -> list[Any]:
+    """``items`` read by ``orders``: their canonical values, or the refusal as an :class:`AnswerError`."""
+    got = orders(tuple(items))
+    if isinstance(got, Illegal):
+        raise AnswerError(got.message())
+    return list(got)
 
 
 def _pair(keys: Sequence[Any]) -> tuple[str, str]:
@@ -435,8 +498,9 @@ def _vote_end(narrow: str, start: int, limit: int, labels: re.Pattern[str]) -> i
     return limit
 
 
-def read_votes(text: str, ballot: Ballot) -> list[Vote]:
-    """Every vote line for ``ballot`` in a reply's ``text`` (usually one; the tally keeps a reply's last)."""
+def read_votes(text: str, ballot: Ballot, orders: Mapping[str, OrderParser] | None = None) -> list[Vote]:
+    """Every vote line for ``ballot`` in a reply's ``text`` (usually one; the tally keeps a reply's last);
+    ``orders``: the parsers of the questions that take a notation, by label (:func:`order_parsers`)."""
     narrow = _narrow(text)  # same length as ``text``: problems quote the reader's own characters
     heads = list(_HEAD.finditer(narrow))
     labels = _label_pattern(ballot)
@@ -445,7 +509,7 @@ def read_votes(text: str, ballot: Ballot) -> list[Vote]:
         if m.group(1).lower() != ballot.key.lower():
             continue
         end = _vote_end(narrow, m.end(), heads[i + 1].start() if i + 1 < len(heads) else len(text), labels)
-        vote = _read_line(text[m.end():end], narrow[m.end():end], ballot, labels)
+        vote = _read_line(text[m.end():end], narrow[m.end():end], ballot, labels, orders or {})
         votes.append(Vote(vote.line, vote.answers, vote.problems, _line_at(text, m.start())))
     return votes
 
@@ -468,7 +532,7 @@ def loose_lines(text: str, ballot: Ballot) -> list[str]:
         if in_vote and starts:
             continue
         in_vote = False
-        if starts and _read_line(line, n, ballot, labels).answers:
+        if starts and _read_line(line, n, ballot, labels, {}).answers:
             out.append(line.strip())
     return out
 
@@ -502,7 +566,8 @@ def _items(narrow: str, labels: re.Pattern[str]) -> list[tuple[int, int]]:
     return spans
 
 
-def _read_line(body: str, narrow: str, ballot: Ballot, labels: re.Pattern[str]) -> Vote:
+def _read_line(body: str, narrow: str, ballot: Ballot, labels: re.Pattern[str],
+               orders: Mapping[str, OrderParser]) -> Vote:
     """The answers after one vote line's head (its line and the label lines after it)."""
     answers: list[Answer] = []
     problems: list[tuple[str, str, str]] = []
@@ -535,7 +600,7 @@ def _read_line(body: str, narrow: str, ballot: Ballot, labels: re.Pattern[str]) 
                                  "format"))
                 continue
         try:
-            answers.append(Answer(q.label, q.read(answer), item))
+            answers.append(Answer(q.label, q.read(answer, orders.get(q.label)), item))
         except AnswerError as exc:
             problems.append((item, str(exc), "option"))
     return Vote(body.strip(), *_one_per_question(answers, problems))
@@ -587,6 +652,7 @@ def labels(questions: Sequence[Question]) -> str:
     return "、".join(q.label for q in questions)
 
 
-__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "KINDS", "LABEL_ALIASES",
-           "Option", "Question", "SEPARATORS", "TIES", "TIE_TEXT", "Vote", "deadline_of", "has_head", "is_chapter_text",
-           "item_question", "labels", "loose_lines", "read_votes", "simplified", "tie_text", "vote_keys"]
+__all__ = ["Answer", "AnswerError", "Ballot", "BallotError", "COUNTS", "COUNT_TEXT", "DEADLINE", "Illegal", "KINDS",
+           "LABEL_ALIASES", "LEGAL_SHOWN", "NotationFactory", "Option", "OrderParser", "Question", "SEPARATORS", "TIES",
+           "TIE_TEXT", "Vote", "deadline_of", "has_head", "is_chapter_text", "item_question", "labels", "loose_lines",
+           "order_parsers", "read_votes", "register_notation", "simplified", "tie_text", "vote_keys"]

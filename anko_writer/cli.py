@@ -518,6 +518,7 @@ def tally(
     force: Annotated[bool, typer.Option("--force", help="With --write: overwrite decisions the host already set.")] = False,
 ) -> None:
     """Count the readers' votes for one chapter's 安价 from the thread's replies; --write writes the result."""
+    from .ballot import order_parsers
     from .tally import count_votes, find_ballot, format_count, read_replies, write_campaign
     from .tally.replies import parse_time
 
@@ -527,7 +528,7 @@ def tally(
                                      lambda: ruleset_registry.get(c.ruleset).opening_vote(c, c.resources()))
         lay, found = read_replies(replies, layout)
         deadline = parse_time(until) if until is not None else None
-        count = count_votes(found, ballot, c.seed, deadline)
+        count = count_votes(found, ballot, c.seed, deadline, orders=order_parsers(ballot, c))
         typer.echo(format_count(count, source, lay.name, deadline), nl=False)
         if not write:
             typer.echo(f"\nnothing written (add --write to write the result into {_shown(campaign)})")

@@ -153,9 +153,11 @@ def _short_tag(tag: Any) -> str:
     return "!!" + text[len("tag:yaml.org,2002:") :] if text.startswith("tag:yaml.org,2002:") else text
 
 
-def _yaml() -> YAML:
-    """A fresh round-trip YAML instance with the project's dump style."""
+def _yaml(keep_quotes: bool = False) -> YAML:
+    """A fresh round-trip YAML instance with the project's dump style (``keep_quotes``: a loaded string
+    remembers its quotes, so a dump writes it as it was written)."""
     y = YAML(typ="rt")
+    y.preserve_quotes = keep_quotes
     y.Constructor = _StrictConstructor
     y.Composer = _BoundedComposer
     y.max_depth = MAX_DEPTH
@@ -209,7 +211,8 @@ def _yaml_message(err: MarkedYAMLError, text: str) -> str:
     return f"YAML syntax error: {problem}"
 
 
-def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputError) -> Any:
+def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputError, *,
+                   keep_quotes: bool = False) -> Any:
     """Parse YAML ``text`` (reported as coming from ``file``) with the strict round-trip loader.
 
     Hostile input is one located error: text over :data:`MAX_BYTES`, nesting past :data:`MAX_DEPTH`,
@@ -221,12 +224,17 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     ... except InputError as err:
     ...     print(err.location, err.message.split(";")[0])
     bomb.yaml:11:8 aliases expand this document by 309,987 values, more than the 10,000 allowed (largest: '*j')
+
+    ``keep_quotes`` loads a file the tool will write back (:func:`dump_yaml`): its strings keep the quotes the
+    host (or ``new``) wrote, so only what the tool changes moves (never cached: the caller edits it).
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
         raise error(Location(file), "", f"the file is {size:,} bytes; YAML files here may be at most "
                                         f"{MAX_BYTES:,} bytes")
     try:
+        if keep_quotes:
+            return _yaml(keep_quotes=True).load(text)
         return cache.cached("yaml", [text], lambda: _yaml().load(text))
     except MarkedYAMLError as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None

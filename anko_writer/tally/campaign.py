@@ -157,7 +157,7 @@ def write_campaign(path: Path, count: Count, force: bool) -> list[str]:
     the campaign's lock from the read to the write; a link is written through to its target."""
     with locked_file(path) as real:
         text = read_text(real, CampaignError)
-        doc = yamlio.load_yaml_text(text, path, CampaignError)
+        doc = yamlio.load_yaml_text(text, path, CampaignError, keep_quotes=True)
         written = set_decisions(doc, count, force)
         if not written:
             return []

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ballot import (COUNT_TEXT, TIE_TEXT, Ballot, Question, Vote, has_head, is_chapter_text, loose_lines,
-                      read_votes, vote_keys)
+from ..ballot import (COUNT_TEXT, TIE_TEXT, Ballot, OrderParser, Question, Vote, has_head, is_chapter_text,
+                      loose_lines, read_votes, vote_keys)
 from ..dice import Dice
 from .replies import Reply, Thread
 
@@ -269,9 +269,12 @@ def _heads(text: str) -> list[str]:
 
 
 def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
-                until: datetime.datetime | None = None, hosts: Sequence[str] = ()) -> Count:
+                until: datetime.datetime | None = None, hosts: Sequence[str] = (),
+                orders: Mapping[str, OrderParser] | None = None) -> Count:
     """The ballot counted from ``replies`` (in thread order) by the rules of :data:`RULES`; ``hosts``: the
-    host's names beside the thread starter and the layout's ``hosts`` (a :class:`Thread` knows those)."""
+    host's names beside the thread starter and the layout's ``hosts`` (a :class:`Thread` knows those);
+    ``orders``: the parsers of the questions that take a ruleset's notation (:func:`~anko_writer.ballot.order_parsers`):
+    an illegal order is listed with the legal choices, and each order counts in its canonical form."""
     late: list[Cast] = []
     undated: list[Cast] = []
     unreadable: list[Cast] = []
@@ -296,7 +299,7 @@ def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
         for key in dict.fromkeys(vote_keys(reply.body)):
             if key != ballot.key.lower():
                 others.append((reply, key))
-        for vote in read_votes(reply.body, ballot):
+        for vote in read_votes(reply.body, ballot, orders):
             cast = Cast(reply, vote, ballot.key)
             if until is not None and reply.time is None:
                 undated.append(cast)

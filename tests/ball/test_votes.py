@@ -6,6 +6,7 @@ moves). The line is filled with the AI's own plan, so copying it plays what the 
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -155,3 +156,60 @@ def test_tally_counts_chapter_0s_vote_as_the_campaign_stands(campaign: Path, tmp
         assert voted == [move]
     else:  # nobody voted 恢复: the AI recovers for the readers
         assert voted["actions"] == [move] and not voted.get("recovery")
+
+
+def _tally_orders(campaign: Path, lines: list[tuple[str, str]]) -> tuple[Any, dict[str, Any]]:
+    """Chapter 0's vote counted with 行动 read by the game's notation where the game stands: the count, the vote."""
+    from anko_writer.ballot import order_parsers
+    from anko_writer.tally.count import count_votes
+    from anko_writer.tally.replies import Reply
+
+    vote = chapter0_vote()
+    ballot = Ballot.from_record(vote["ballot"])
+    replies = [Reply(who, None, str(i + 2), body, i + 1, i + 1) for i, (who, body) in enumerate(lines)]
+    return count_votes(replies, ballot, 1, orders=order_parsers(ballot, load_campaign(campaign))), vote
+
+
+def test_the_ballot_names_the_notation_of_its_moves() -> None:
+    questions = chapter0_vote()["ballot"]["questions"]
+    assert questions[0]["label"] == "行动" and questions[0]["notation"] == "ball.actions"
+    assert all("notation" not in q for q in questions[1:])  # 恢复 depends on the winning actions: text
+
+
+def test_tally_counts_two_spellings_of_one_move_as_one_and_lists_an_illegal_move(campaign: Path) -> None:
+    vote = chapter0_vote()
+    piece = vote["pieces"][-1]
+    move = next(m for m in piece["moves"] if re.fullmatch(r"\S+ [A-Z]\d+-[A-Z]\d+", m))
+    spelled = "  ".join(move.lower().replace("-", " - ").split(" "))  # 「x3  e5  -  g7」: case and spacing
+    count, _ = _tally_orders(campaign, [("小明", f"【安价 g1t1】行动：{move}"),
+                                        ("阿红", f"【安价 g1t1】行动：{spelled}"),
+                                        ("老王", f"【安价 g1t1】行动：{piece['label']} A1")])
+    result = count.results[0]
+    assert [(c.value, c.voters) for c in result.candidates] == [([move], ("小明", "阿红"))]
+    (problem,) = count.problems
+    assert problem.reply.author == "老王" and f"「{piece['label']} A1」" in problem.reason
+    assert all(m in problem.reason for m in piece["moves"])  # the legal moves of the piece it names
+
+
+def test_a_move_is_read_where_the_moves_before_it_leave_the_game(campaign: Path) -> None:
+    """The same move twice: the second is refused, the piece has left its square."""
+    vote = chapter0_vote()
+    move = next(m for p in vote["pieces"] for m in p["moves"] if re.fullmatch(r"\S+ [A-Z]\d+-[A-Z]\d+", m))
+    count, _ = _tally_orders(campaign, [("小明", f"【安价 g1t1】行动：{move}、{move}")])
+    (problem,) = count.problems
+    assert f"「{move}」" in problem.reason and "合法" in problem.reason
+    assert count.results[0].candidates == ()
+
+
+def test_tally_writes_the_canonical_move_and_names_the_legal_ones(campaign: Path, tmp_path: Path) -> None:
+    camp = with_moves(campaign, tmp_path, {})
+    vote = chapter0_vote()
+    move = vote["pieces"][0]["moves"][0]
+    replies = tmp_path / "replies.txt"
+    illegal = f"{vote['pieces'][0]['label']} A1"
+    replies.write_text(f"小明：【安价 g1t1】行动：{move.lower()}\n老王：【安价 g1t1】行动：{illegal}\n", encoding="utf-8")
+    out = run("tally", camp, replies, "--chapter", "g1t1", "--write")
+    assert f"「{illegal}」" in out and vote["pieces"][0]["moves"][-1] in out
+    (voted,) = load_campaign(camp).data["moves"].values()
+    assert (voted if isinstance(voted, list) else voted["actions"]) == [move]
+    assert 'title: "BALL 安科：读者执 ATK"\n' in camp.read_text(encoding="utf-8")  # the rewrite keeps the quotes

@@ -25,20 +25,14 @@ from ...errors import AnkoError
 from .board import SIDES, label
 from .game import api
 from .game.api import Action, IllegalMove, Position, Team
-from .votes import ball_ballot
+from .votes import CARD_KINDS, PIECE, RECOVERY_KINDS, ball_ballot
 
-RECOVERY_KINDS = ("stand_up", "release")
-"""Action kinds of the recovery phase."""
-CARD_KINDS = ("convert_pe", "card")
-"""Action kinds only card mode allows."""
 TURN_LIMIT = api.turn_limit()
 """The game's turn limit (both sides' turns counted): no touchdown by then and DEF wins."""
 LIMIT_WINNER: Team = "DEF"
 """Who wins when the turn limit passes without a touchdown (the game's rule: the defence held)."""
 MAX_TASKS = 32
 """Recovery tasks one phase may take before the game is judged stuck (a bug in the game, not in a vote)."""
-PIECE = re.compile(r"\s*([XOSxos□■])\s*(\d+)")
-"""The piece a move's text names first (``X3 E5-G7`` → X3)."""
 SHOWN = 30
 """Legal moves listed in an error message before 「… and N more」."""
 
@@ -517,6 +511,20 @@ def opening(game: Game, setup: Setup) -> Record:
     return {"start": start, "turns": turns, "vote": table.vote(1)}
 
 
+def vote_position(game: Game, setup: Setup, key: str) -> Position | None:
+    """The position the readers' vote ``key`` (``g1t4``) is cast in, as the chapter before it left the game
+    (after the AI's opening turn for game 1 when the readers play ATK); None: the game ended before it."""
+    m = re.fullmatch(r"g(\d+)t(\d+)", key)
+    if not m:
+        return None
+    table = Table(game, setup, int(m.group(1)))
+    if table.play(int(m.group(2)) - 1, offer=False).end is not None:
+        return None
+    if table.pos.to_move != setup.readers:
+        table.ai_turn()
+    return table.pos
+
+
 def check_votes(game: Game, setup: Setup) -> None:
     """Play every game as far as its last vote; a VoteError for the first vote the game cannot play."""
     voted: dict[int, int] = {}
@@ -538,4 +546,5 @@ def check_votes(game: Game, setup: Setup) -> None:
 
 
 __all__ = ["CARD_KINDS", "Game", "GameStory", "RECOVERY_KINDS", "Setup", "TURN_LIMIT", "Table", "VoteError",
-           "action_record", "check_votes", "effects", "facts", "game_facts", "motive", "opening", "other", "play_game", "shape", "vote_key"]
+           "action_record", "check_votes", "effects", "facts", "game_facts", "motive", "opening", "other", "play_game", "shape", "vote_key",
+           "vote_position"]

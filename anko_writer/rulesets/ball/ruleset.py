@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ...ballot import Ballot, OrderParser, register_notation
 from ...campaign import Campaign
 from ...chapters import Chapter, ChapterKey, KeyStyle, Record, Run
 from ...errors import AnkoError
@@ -23,9 +24,10 @@ from ...glossary import with_glossary
 from . import board
 from .game import api
 from .game.ai import EXPLANATION
-from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game
+from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game, vote_position
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
+from .votes import ACTIONS, actions_parser
 
 PARTS = TURN_LIMIT // 2
 """Chapters a game has at most: one readers' turn each under the designed turn limit."""
@@ -118,5 +120,13 @@ class Ball(Ruleset):
                                  "fallback": any(t["fallback"] for t in r["turns"])} for r in story.chapters]}
         return Run(chapters, summary)
 
+
+def _actions(campaign: Campaign, ballot: Ballot) -> OrderParser:
+    """行动's parser for ``ballot``: the moves read where the campaign's game stands when the vote is cast."""
+    setup = Setup.of(campaign.data)
+    return actions_parser(Ball.game, vote_position(Ball.game, setup, ballot.key), setup.cards)
+
+
+register_notation(ACTIONS, _actions)
 
 __all__ = ["Ball", "INFO", "PARTS"]

@@ -14,12 +14,13 @@ from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....schema import name_problem
+from ....statefile import document, field
 from ..league.rosters import Roster, Rosters
 from ..league.season import opening_vote
 from ..league.teams import LeagueData, Team, new_player, roll_name, squad_plan
 from ..league.votes import Words
 from ..match.api import TeamSheet
-from .state import flow, teams_yaml
+from .state import teams_yaml
 
 FILENAME = "league.yaml"
 """The campaign file ``new`` writes."""
@@ -117,9 +118,9 @@ def campaign_text(title: str, seed: int, team: Record, league: Sequence[Record])
     """The commented campaign file: our ``team`` and the ``league``'s AI teams as their records."""
     lines = [
         "# 血腥碗联赛安科的战役文件（anko-writer new 生成）。种子请保密：所有骰子和隐藏骰的盐都由它推出。",
-        f"title: {flow(title)}",
+        field("title", title, style="json"),
         "ruleset: bloodbowl",
-        f"seed: {seed}",
+        field("seed", seed),
         "options:",
         "  reveal_delay: 1      # 封存的伤亡骰在几章之后揭晓（1 或 2）",
         f"  vote_deadline: {DEADLINE}   # 安价的截止时间，写进每章的安价块（例：发帖后 48 小时）",
@@ -132,7 +133,7 @@ def campaign_text(title: str, seed: int, team: Record, league: Sequence[Record])
         "# 读者回帖的安价行（【安价 s1h3】打法：乙；…）由 anko-writer tally 计票后写在这里。",
         "decisions: {}",
     ]
-    return "\n".join(lines) + "\n"
+    return document(lines)
 
 
 __all__ = ["FILENAME", "campaign_text", "find_race", "make_team", "new_league", "pick"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ....dice import Dice
 from ....errors import AnkoError
 from ....ruleset import Chapter, NewCampaign
+from ....statefile import document, field, item
 from ..club.generation import allocate, build_squad, roll_name
 from ..club.people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
 from ..match.abilities import team_abilities
@@ -86,25 +88,14 @@ def generate(city: str, seed: int, tables: PurasbarTables) -> tuple[dict[str, An
     return data, record
 
 
-def _player_line(p: Player) -> str:
-    attrs = ", ".join(f"{a}: {p.attrs[a]}" for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT"))
-    k = f", k: {p.k:.3f}" if p.k is not None else ""
-    return (f"  - {{name: {p.name}, position: {p.position}, core: {str(p.core).lower()}, "
-            f"age: {p.age}, {attrs}{k}, contract: {p.contract}}}")
-
-
-def _flow(data: dict[str, Any]) -> str:
-    """A one-line YAML flow mapping of plain scalars, nested mappings and lists."""
-    def one(v: Any) -> str:
-        """One value in flow style."""
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{k}: {one(x)}" for k, x in v.items()) + "}"
-        if isinstance(v, list):
-            return "[" + ", ".join(one(x) for x in v) + "]"
-        if isinstance(v, bool):
-            return str(v).lower()
-        return str(v)
-    return one(data)
+def _player(p: Player) -> dict[str, Any]:
+    """A new player as the campaign lists him (``k`` with its three decimals)."""
+    out: dict[str, Any] = {"name": p.name, "position": p.position, "core": p.core, "age": p.age,
+                           **{a: p.attrs[a] for a in ("ATK", "DEF", "MID", "GK", "STA", "MNT")}}
+    if p.k is not None:
+        out["k"] = Decimal(f"{p.k:.3f}")
+    out["contract"] = p.contract
+    return out
 
 
 def campaign_yaml(d: dict[str, Any]) -> str:
@@ -112,58 +103,62 @@ def campaign_yaml(d: dict[str, Any]) -> str:
     core = [p for p in d["players"] if p.core]
     role = [p for p in d["players"] if not p.core]
     first_cn = ABILITY_CN[d["first"]]
+    profile = d["profile"]
     lines = [
         f"# 《布拉斯群英杯》战役文件：{d['club_name']}（由 anko-writer new 按规则书第二、三章掷骰生成）。",
         "# 生成过程的每一颗骰子见同目录的 *-chapter0.md。这个文件归主持人：改名、改投票都可以，",
         "# 改完运行 `anko-writer check` 校验，再 `anko-writer season` 重新生成；没改到的月份逐字节不变。",
-        f"title: {d['title']}",
+        field("title", d["title"]),
         "ruleset: purasbar",
         "# 所有骰子都由这个种子派生（隐藏骰的盐也是），公开帖子时不要公开它。",
-        f"seed: {d['seed']}",
+        field("seed", d["seed"]),
         "options:",
         "  reveal_delay: 1        # 隐藏骰封存几个月后揭晓",
         "club:",
-        f"  city: {d['city']}",
-        f"  name: {d['club_name']}",
-        f"  stadium: {d['stadium']}",
-        f"  colours: {{home: {d['colours']['home']}, away: {d['colours']['away']}}}",
+        field("city", d["city"], 1),
+        field("name", d["club_name"], 1),
+        field("stadium", d["stadium"], 1),
+        field("colours", {"home": d["colours"]["home"], "away": d["colours"]["away"]}, 1),
         "  # 设施等级 1–5（000 §2.3，设计表 tables/purasbar/facilities.yaml）",
-        "  facilities: {" + ", ".join(f"{k}: {v}" for k, v in d["facilities"].items()) + "}",
+        field("facilities", d["facilities"], 1),
         "  # 000 §2.2 开局分配结果，固定不变；核心球员的六维由它按 §3.2.1 公式掷出",
-        "  initial_abilities: {" + ", ".join(f"{k}: {v}" for k, v in d["alloc"].items()) + "}",
-        f"  first_priority: {d['first']}    # 1D4 定下的最重视能力：{first_cn}",
+        field("initial_abilities", d["alloc"], 1),
+        field("first_priority", d["first"], 1, note=f"1D4 定下的最重视能力：{first_cn}", gap=4),
         "  morale: 0              # 全队士气 −100…100，每 10 点给攻势值 +1，最多 +5（§5.1.3）",
-        f"  funds: {d['funds']}        # 资金 P$（6.2.3 的资金压力系数 R 由它算出）",
+        field("funds", d["funds"], 1, note="资金 P$（6.2.3 的资金压力系数 R 由它算出）", gap=8),
         "# 老板（第十五章，设计补充）：财富 ≥ 41 为行业大亨，狂热 ≥ 67 为事业型；控制欲用于 4.5.2 的干预对抗",
-        "owner: " + _flow(d["owner"].to_json()),
+        field("owner", d["owner"].to_json()),
         "coach:",
-        f"  name: {d['coach']}",
-        f"  formation: {d['formation']}     # 赛季开始时的阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）；没有投票的月份沿用当前阵型",
-        f"  tendency: {d['tendency']}   # 战术倾向：attacking 进攻 / counter 防反 / possession 控球 / pragmatic 实用（§7.2.2）",
-        f"  stubbornness: {d['profile'].stubbornness}     # 固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
-        f"  passion: {d['profile'].passion}          # 激情：高了更常选进攻演练（§16.3，设计补充）",
-        f"  empathy: {d['profile'].empathy}          # 亲和（设计补充）",
-        f"  discipline: {d['profile'].discipline}       # 纪律（设计补充）",
-        "  resume: [" + ", ".join(d["profile"].resume) + "]   # 履历：6.3.3 应对骰的修正（联赛熟手 +10）",
-        f"  background: {d['profile'].background}",
+        field("name", d["coach"], 1),
+        field("formation", d["formation"], 1, gap=5,
+              note="赛季开始时的阵型（4 4 2 / 4 3 3 / 5 4 1 / 3 5 2）；没有投票的月份沿用当前阵型"),
+        field("tendency", d["tendency"], 1, gap=3,
+              note="战术倾向：attacking 进攻 / counter 防反 / possession 控球 / pragmatic 实用（§7.2.2）"),
+        field("stubbornness", profile.stubbornness, 1, note="固执 1–100：≤ 35 变阵适应快一场，≥ 65 慢一场（§7.2.2）",
+              gap=5),
+        field("passion", profile.passion, 1, note="激情：高了更常选进攻演练（§16.3，设计补充）", gap=10),
+        field("empathy", profile.empathy, 1, note="亲和（设计补充）", gap=10),
+        field("discipline", profile.discipline, 1, note="纪律（设计补充）", gap=7),
+        field("resume", list(profile.resume), 1, note="履历：6.3.3 应对骰的修正（联赛熟手 +10）", gap=3),
+        field("background", profile.background, 1),
         "# 职员（第十二章，设计补充）：首席助教（训练 §8.1）、队医（§5.6、§5.7）、商业经理（§6.2.1 阈值）、体能教练、球探",
         "staff:",
-        *[f"  {role}: " + _flow(m) for role, m in roster_to_json(d["staff"]).items()],
+        *[field(role, m, 1) for role, m in roster_to_json(d["staff"]).items()],
         "# 双向好感度（§15.5）：owner_to = 老板对他，to_owner = 他对老板；4.5.2 的对抗读取 coach 这一对",
         "affinity:",
-        *[f"  {person}: " + _flow(b) for person, b in d["affinity"].to_json().items()],
+        *[field(person, b, 1) for person, b in d["affinity"].to_json().items()],
         "players:",
         f"  # 核心球员 {len(core)} 人（000 §3.2）：六维属性，年薪 = 总能力值 × 2,500 P$；contract = 合同剩余赛季（1D3 ± 年龄，第十章设计）",
-        *[_player_line(p) for p in core],
+        *[item(_player(p), 1) for p in core],
         f"  # 角色球员 {len(role)} 人（000 §3.3）：等效能力 = 开局能力 × k（次要项 × k/2），其余为 1；年薪 20,000 P$",
-        *[_player_line(p) for p in role],
+        *[item(_player(p), 1) for p in role],
         "# 读者投票（安价），按 s<赛季>m<月> 记。没投的项目按规则书的 AI 规则执行，章节里会写明。",
         "# 例：s1m5: {formation: 5 4 1}",
         "#     s1m6: {timeouts: [{before: 4, use: morale, when: trailing}], subs: {stamina_below: 40}}",
         "#     s1m12: {penalties: [球员甲, 球员乙, 球员丙, 球员丁, 球员戊]}",
         "decisions: {}",
     ]
-    return "\n".join(lines) + "\n"
+    return document(lines)
 
 
 def new_campaign(city: str, seed: int, tables: PurasbarTables) -> NewCampaign:

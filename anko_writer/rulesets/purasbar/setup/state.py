@@ -11,11 +11,11 @@ byte-identical (:func:`start_from_text`).
 
 from __future__ import annotations
 
-import json
-import re
 from typing import Any
 
-from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str, validate_text
+from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str
+from ....statefile import document, field, item, items, read_state, state_header
+from ....statefile import start_data as start_data  # the ruleset takes it from here
 from ..club.people import roster_to_json
 from ..match.tactics import TENDENCIES
 from ..models import ABILITIES, ATTRIBUTES, Club, Player
@@ -177,85 +177,48 @@ def ai_club_data(c: Club) -> dict[str, Any]:
             "players": [player_data(p) for p in c.players]}
 
 
-_PLAIN = re.compile(r"[\w\u00b7\u2013\u2014\u3000-\u9fff\uff00-\uffef][\w \u00b7\u2013\u2014\u3000-\u9fff\uff00-\uffef.-]*")
-_WORDS = {"true", "false", "null", "yes", "no", "on", "off", "none", "~"}
-
-
-def _scalar(v: Any) -> str:
-    """One scalar in YAML flow style: strings quoted unless plainly safe."""
-    if v is None:
-        return "null"
-    if isinstance(v, bool):
-        return str(v).lower()
-    if isinstance(v, (int, float)):
-        return repr(v)
-    text = str(v)
-    if _PLAIN.fullmatch(text) and not text.endswith(" ") and text.lower() not in _WORDS - {"none"} \
-            and not re.fullmatch(r"[-+.\d][\d._eE+-]*", text):
-        return text
-    return json.dumps(text, ensure_ascii=False)
-
-
-def _flow(v: Any) -> str:
-    """A value in one-line YAML flow style.
-
-    >>> _flow({"name": "卡尔·穆勒", "id": "s1/x#3", "k": 0.5, "f": "4 3 3", "n": None, "t": [True, "12"]})
-    '{name: 卡尔·穆勒, id: "s1/x#3", k: 0.5, f: 4 3 3, n: null, t: [true, "12"]}'
-    """
-    if isinstance(v, dict):
-        return "{" + ", ".join(f"{k}: {_flow(x)}" for k, x in v.items()) + "}"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_flow(x) for x in v) + "]"
-    return _scalar(v)
-
-
-def _line(indent: str, data: dict[str, Any]) -> str:
-    return f"{indent}- {_flow(data)}"
-
-
 def state_yaml(snap: dict[str, Any]) -> str:
     """The commented ``state-end.yaml`` text (Chinese comments; keys in the schema's order)."""
     c = snap["club"]
     coach = snap["coach"]
     fort = snap["fortunes"]
     lines = [
-        f"# 第 {snap['season']} 赛季结束时的存档（anko-writer 写出，§4.4 十二步结算之后）。",
-        "# 下一赛季从这里开始：主持人可以改（给新援改名、修正一个数字），改完运行",
-        f"# `anko-writer season <战役文件> --season {snap['season'] + 1}`；格式错误会像战役文件一样报出行号和键名。",
-        "# 种子、选项与读者投票仍在战役文件里。",
-        f"season: {snap['season']}",
-        f"ending: {snap['ending']}          # none 故事继续 / bankruptcy 破产 / owner_retired 老板退休（§4.4 第 12 步）",
+        *state_header(snap["season"], unit="赛季", written="§4.4 十二步结算之后",
+                      edits="主持人可以改（给新援改名、修正一个数字）",
+                      command=f"anko-writer season <战役文件> --season {snap['season'] + 1}"),
+        field("season", snap["season"]),
+        field("ending", snap["ending"], gap=10,
+              note="none 故事继续 / bankruptcy 破产 / owner_retired 老板退休（§4.4 第 12 步）"),
         "club:",
-        *[f"  {k}: {_flow(v)}" for k, v in c.items()],
-        "owner: " + _flow(snap["owner"]),
+        *[field(k, v, 1) for k, v in c.items()],
+        field("owner", snap["owner"]),
         "coach:",
-        *[f"  {k}: {_flow(v)}" for k, v in coach.items()],
+        *[field(k, v, 1) for k, v in coach.items()],
         "staff:",
-        *[f"  {role}: {_flow(m)}" for role, m in snap["staff"].items()],
+        *[field(role, m, 1) for role, m in snap["staff"].items()],
         "affinity:",
-        *[f"  {who}: {_flow(b)}" for who, b in snap["affinity"].items()],
+        *[field(who, b, 1) for who, b in snap["affinity"].items()],
         f"# 我方球员 {len(snap['players'])} 人：contract = 合同剩余赛季（含本季），affinity = 球员对俱乐部的好感",
         "players:",
-        *[_line("  ", p) for p in snap["players"]],
+        *[item(p, 1) for p in snap["players"]],
         "# 延续到下赛季的命运：外部环境深度、已解锁成就、破产倒计时、未付清的转会分期、往季成绩",
         "fortunes:",
-        *[f"  {k}: {_flow(v)}" for k, v in fort.items()],
+        *[field(k, v, 1) for k, v in fort.items()],
         "# 夏窗（下赛季第 1 月）的转会市场，读者按 s<赛季>m1 的 transfers 投票",
-        "market:" + (" []" if not snap["market"] else ""),
-        *[_line("  ", p) for p in snap["market"]],
+        *items("market", snap["market"]),
         "# 尚未揭晓的隐藏骰：due = 在下赛季第几月揭晓",
-        "seals:" + (" []" if not snap["seals"] else ""),
-        *[_line("  ", s) for s in snap["seals"]],
+        *items("seals", snap["seals"]),
         "# 联赛其余 23 支球队（核心球员已全部掷出）",
         "league:",
     ]
     for club in snap["league"]:
         head = {k: v for k, v in club.items() if k != "players"}
-        lines.append("  - " + ", ".join(f"{k}: {_flow(v)}" for k, v in list(head.items())[:1]))
-        lines += [f"    {k}: {_flow(v)}" for k, v in list(head.items())[1:]]
+        first, *rest = head.items()
+        lines.append("  - " + field(*first))
+        lines += [field(k, v, 2) for k, v in rest]
         lines.append("    players:")
-        lines += [_line("      ", p) for p in club["players"]]
-    return "\n".join(lines) + "\n"
+        lines += [item(p, 3) for p in club["players"]]
+    return document(lines)
 
 
 def load_state_text(text: str, path: Any, cities: list[str], people: Any = None,
@@ -264,13 +227,7 @@ def load_state_text(text: str, path: Any, cities: list[str], people: Any = None,
 
     ``slugs`` defaults to those of the cities.yaml last loaded with exactly ``cities``.
     """
-    return validate_text(text, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
-
-
-def start_data(campaign: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
-    """The next season's input: the campaign's title, seed, options and votes with the state's club."""
-    keep = ("title", "ruleset", "seed", "output", "options", "decisions")
-    return {**{k: campaign[k] for k in keep if k in campaign}, **state}
+    return read_state(text, state_schema(cities, people, slugs if slugs is not None else city_slugs(cities)), path)
 
 
 def snapshot(world: Any, campaign: dict[str, Any], *, fortunes: dict[str, Any], market: list[dict[str, Any]],
