@@ -21,7 +21,8 @@ VOTE = "{% import '_common/vote.j2' as common %}" \
 
 
 def _ballot() -> dict[str, object]:
-    return Ballot("t1", ("votes", "t1"), (Question("打法", ("plan",), options=(Option("稳", ("甲", "稳")),)),)).to_record()
+    plan = Question("打法", ("plan",), options=(Option("稳", ("甲", "稳")),))
+    return Ballot("t1", ("votes", "t1"), (plan,)).to_record()
 
 
 def _fake(root: Path, text: str) -> Resources:
