@@ -778,7 +778,8 @@ def make_env(resources: Resources) -> SandboxedEnvironment:
     """A sandboxed, bounded Jinja environment over the ruleset's template search path, with our filters and
     the :class:`TemplateCache` of compiled templates."""
     env = BoundedEnvironment(
-        loader=RootedLoader([str(p) for p in resources.search_path("templates")]),
+        loader=jinja2.ChoiceLoader([RootedLoader([str(p) for p in resources.search_path("templates")]),
+                                    jinja2.PrefixLoader({COMMON: RootedLoader(_common_path(resources))})]),
         undefined=StrictUndefined,
         autoescape=False,
         keep_trailing_newline=True,
@@ -789,6 +790,16 @@ def make_env(resources: Resources) -> SandboxedEnvironment:
     env.filters.update(ruleset_filters(ruleset_info(resources)))
     env.bytecode_cache = TemplateCache(env_stamp(env))
     return env
+
+
+COMMON = "_common"
+"""The folder of the templates every ruleset imports (``{% import '_common/vote.j2' as vote %}``): the core's
+``templates/_common``, which a host overrides like any template, in ``<campaign>/templates/_common``."""
+
+
+def _common_path(resources: Resources) -> list[str]:
+    """The search path of the common templates: the campaign's ``templates/_common`` first, then the core's."""
+    return [str(p) for p in Resources(COMMON, resources.campaign_dir).search_path("templates")]
 
 
 def ruleset_info(resources: Resources) -> RulesetInfo:
@@ -814,7 +825,7 @@ _ENVS: dict[tuple[str, str, str], SandboxedEnvironment] = {}
 def _key(resources: Resources) -> tuple[str, str, str]:
     """Cache key: the template and table search paths (folders) of these resources (a ruleset's filters
     may read its tables, as the 群英杯's ``cn`` reads ``glossary.yaml``)."""
-    return (resources.ruleset, "|".join(str(p) for p in resources.search_path("templates")),
+    return (resources.ruleset, "|".join(str(p) for p in resources.search_path("templates") + _common_path(resources)),
             "|".join(str(p) for p in resources.search_path("tables")))
 
 

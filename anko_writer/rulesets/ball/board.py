@@ -20,19 +20,21 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from ...kit.grid import Square
 from .game import api
 from .game.api import Team
+from .game.rules import GRID as BOARD
 
-COLS = "ABCDEFGHIJKLM"
+COLS = BOARD.letters
 """The board's columns."""
-ROWS = 17
+ROWS = BOARD.rows
 """The board's rows."""
 SIDES: tuple[Team, Team] = ("ATK", "DEF")
 
 
-def coords(square: str) -> tuple[int, int]:
+def coords(square: str) -> Square:
     """Column index (0–12) and row (1–17) of ``E5``."""
-    return COLS.index(square[0].upper()), int(square[1:])
+    return BOARD.coords(square)
 
 
 def label(piece_id: str) -> str:
@@ -66,15 +68,13 @@ def _cell(piece: Mapping[str, Any] | None, usable: bool, free: bool) -> str:
 def diagram(position: Mapping[str, Any]) -> str:
     """The monospace board: a column header, then rows 17 down to 1, each with its number."""
     shown, free = _tops(position), position.get("free_ball")
-    lines = ["   " + "".join(f"{c}  " for c in COLS).rstrip()]
     zones = [range(lo, hi + 1) for lo, hi in (api.scoring_rows(side) for side in SIDES)]
-    rule = "   " + "-" * (3 * len(COLS) - 2)
-    for r in range(ROWS, 0, -1):
-        cells = "".join(_cell(shown.get(f"{c}{r}"), usable(f"{c}{r}"), free == f"{c}{r}") for c in COLS)
-        lines.append(f"{r:>2} {cells}".rstrip())
-        if r > 1 and any((r in z) != (r - 1 in z) for z in zones):
-            lines.append(rule)
-    return "\n".join(lines)
+
+    def cell(sq: Square) -> str:
+        name = BOARD.name(sq)
+        return _cell(shown.get(name), usable(name), free == name)
+
+    return BOARD.diagram(cell, rule=lambda r, below: any((r in z) != (below in z) for z in zones))
 
 
 def stacks(position: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -93,41 +93,29 @@ SVG_COLOURS = {"ATK": ("#c0392b", "#ffffff"), "DEF": ("#1f4e8c", "#ffffff")}
 """Fill and text colour of each side's pieces."""
 
 
+_STRIPE = ('<defs><pattern id="stripe" width="6" height="6" patternUnits="userSpaceOnUse" '
+           'patternTransform="rotate(45)"><rect width="6" height="6" fill="#eef3e6"/>'
+           '<line x1="0" y1="0" x2="0" y2="6" stroke="#b8c9a3" stroke-width="2"/></pattern></defs>')
+"""The stripes of a usable square."""
+
+
 def svg(position: Mapping[str, Any], title: str) -> str:
     """The board as a small self-contained SVG picture (usable squares striped, pieces as discs, the ball gold)."""
-    cell, free = SVG_CELL, position.get("free_ball")
-    width, height = (len(COLS) + 1) * cell, (ROWS + 1) * cell
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-           f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-           f"<title>{escape(title)}</title>",
-           '<defs><pattern id="stripe" width="6" height="6" patternUnits="userSpaceOnUse" '
-           'patternTransform="rotate(45)"><rect width="6" height="6" fill="#eef3e6"/>'
-           '<line x1="0" y1="0" x2="0" y2="6" stroke="#b8c9a3" stroke-width="2"/></pattern></defs>',
-           f'<rect width="{width}" height="{height}" fill="#ffffff"/>']
-    for i, c in enumerate(COLS):
-        out.append(f'<text x="{(i + 1) * cell + cell // 2}" y="{height - 6}" text-anchor="middle">{c}</text>')
-    for r in range(1, ROWS + 1):
-        y = (ROWS - r) * cell
-        out.append(f'<text x="{cell - 4}" y="{y + cell // 2 + 4}" text-anchor="end">{r}</text>')
-        for i in range(len(COLS)):
-            fill = "url(#stripe)" if usable(f"{COLS[i]}{r}") else "#d9d9d9"
-            out.append(f'<rect x="{(i + 1) * cell}" y="{y}" width="{cell}" height="{cell}" fill="{fill}" '
-                       'stroke="#999" stroke-width="0.5"/>')
+    free = position.get("free_ball")
+    out = BOARD.svg_frame(title, lambda sq: "url(#stripe)" if usable(BOARD.name(sq)) else "#d9d9d9",
+                          cell=SVG_CELL, defs=_STRIPE)
     for square, p in sorted(_tops(position).items()):
         out += _svg_piece(p, square, any(s["square"] == square for s in stacks(position)))
     if free:
-        i, r = coords(str(free))
-        out.append(f'<circle cx="{(i + 1) * cell + cell // 2}" cy="{(ROWS - r) * cell + cell // 2}" r="5" '
-                   'fill="#f1c40f" stroke="#7d6608"/>')
+        cx, cy = BOARD.centre(coords(str(free)), SVG_CELL)
+        out.append(f'<circle cx="{cx}" cy="{cy}" r="5" fill="#f1c40f" stroke="#7d6608"/>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def _svg_piece(p: Mapping[str, Any], square: str, stacked: bool) -> Sequence[str]:
     """One piece: a disc (square for □) in its side's colour, its label, a gold ring if it holds the ball."""
-    cell = SVG_CELL
-    i, r = coords(square)
-    cx, cy = (i + 1) * cell + cell // 2, (ROWS - r) * cell + cell // 2
+    cx, cy = BOARD.centre(coords(square), SVG_CELL)
     fill, ink = SVG_COLOURS.get(str(p["side"]), ("#555555", "#ffffff"))
     down = ' opacity="0.45"' if p["state"] == "down" else ""
     ring = ' stroke="#f1c40f" stroke-width="3"' if p["ball"] else ' stroke="#222" stroke-width="1"'
@@ -140,4 +128,4 @@ def _svg_piece(p: Mapping[str, Any], square: str, stacked: bool) -> Sequence[str
     return [shape, text, *extra]
 
 
-__all__ = ["COLS", "ROWS", "SIDES", "coords", "diagram", "label", "stacks", "svg", "usable"]
+__all__ = ["BOARD", "COLS", "ROWS", "SIDES", "coords", "diagram", "label", "stacks", "svg", "usable"]

@@ -35,12 +35,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import replace
 
+from ....kit.grid import Grid, chebyshev
 from .api import Action, IllegalMove, Piece, Position, Team
 
 COLUMNS = "ABCDEFGHIJKLM"
 """The board's columns A–M (003 §1)."""
 ROWS = 17
 """The board's rows 1–17 (003 §1)."""
+GRID = Grid(len(COLUMNS), ROWS, x0=0, y0=1)
+"""The board on the grid kit: column A at x 0, row 1 at y 1, row 17 drawn at the top."""
 TURN_LIMIT = 40
 """Designed: after turn 40 without a touchdown the game ends and DEF wins (the defence held)."""
 SCORING_ROWS: dict[str, tuple[int, int]] = {"ATK": (16, 17), "DEF": (1, 2)}
@@ -73,7 +76,7 @@ KIND_ORDER = ["move", "dodge", "tactical_dodge", "block", "protect", "handoff", 
 ORDINARY = frozenset(KIND_ORDER[:8])
 """The ordinary actions of the action phase (each 1 PA)."""
 
-_COORDS: dict[str, tuple[int, int]] = {f"{c}{r}": (i, r) for i, c in enumerate(COLUMNS) for r in range(1, ROWS + 1)}
+_COORDS: dict[str, tuple[int, int]] = {GRID.name(sq): sq for sq in GRID.squares()}
 USABLE: frozenset[str] = frozenset(s for s, (c, r) in _COORDS.items() if (c + 1 + r) % 2 == 0)
 """The striped squares (designed, see the module docstring)."""
 _DIAG = ((-1, -1), (-1, 1), (1, -1), (1, 1))
@@ -94,8 +97,7 @@ def coords(sq: str) -> tuple[int, int]:
 
 
 def _distance(a: str, b: str) -> int:
-    (ca, ra), (cb, rb) = _COORDS[a], _COORDS[b]
-    return max(abs(ca - cb), abs(ra - rb))
+    return chebyshev(_COORDS[a], _COORDS[b])
 
 
 _DIST = {a: {b: _distance(a, b) for b in USABLE} for a in USABLE}

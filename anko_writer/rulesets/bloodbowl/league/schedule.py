@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ....kit.league import circle
+
 
 @dataclass(frozen=True)
 class Fixture:
@@ -32,25 +34,11 @@ class Fixture:
 
 
 def round_robin(teams: Sequence[str]) -> list[list[Fixture]]:
-    """Rounds of a single round robin (an even number of teams): the first team stays, the others rotate;
-    the first pair swaps home every other round and every second pair is turned, so with six teams
-    each is at home two or three times."""
-    n = len(teams)
-    if n < 2 or n % 2:
-        raise ValueError(f"a round robin needs an even number of teams, got {n}")
-    ring = list(teams[1:])
-    rounds: list[list[Fixture]] = []
-    for r in range(1, n):
-        order = [teams[0], *ring]
-        games = []
-        for i in range(n // 2):
-            a, b = order[i], order[n - 1 - i]
-            if (r % 2 == 0) if i == 0 else (i % 2 == 1):
-                a, b = b, a
-            games.append(Fixture(r, i + 1, a, b))
-        rounds.append(games)
-        ring = [ring[-1], *ring[:-1]]
-    return rounds
+    """Rounds of a single round robin (an even number of teams): the kit's circle method with the ring
+    turned right, the first pair swapping home every other round and every second pair turned, so with six
+    teams each is at home two or three times."""
+    return [[Fixture(r, i + 1, a, b) for i, (a, b) in enumerate(pairs)]
+            for r, pairs in enumerate(circle(teams, rotate="right", turn_odd_pairs=True), start=1)]
 
 
 __all__ = ["Fixture", "round_robin"]

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
+from ....kit import league
+
 WIN, DRAW = 3, 1
 """Points for a win and a draw (designed)."""
 
@@ -29,14 +31,10 @@ class MatchScore:
 
 
 @dataclass
-class Row:
-    """One team's line of the table."""
+class Row(league.Row):
+    """One team's line of the table (the kit's played / won / drawn / lost, then touchdowns, casualties and
+    points)."""
 
-    team: str
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
     td_for: int = 0
     td_against: int = 0
     cas_for: int = 0
@@ -50,19 +48,12 @@ class Row:
 
     def add(self, td_for: int, td_against: int, cas_for: int, cas_against: int) -> None:
         """Count one match."""
-        self.played += 1
+        outcome = self.count(td_for, td_against)
         self.td_for += td_for
         self.td_against += td_against
         self.cas_for += cas_for
         self.cas_against += cas_against
-        if td_for > td_against:
-            self.won += 1
-            self.points += WIN
-        elif td_for == td_against:
-            self.drawn += 1
-            self.points += DRAW
-        else:
-            self.lost += 1
+        self.points += WIN if outcome == "win" else DRAW if outcome == "draw" else 0
 
     def to_json(self) -> dict[str, object]:
         """The row with its touchdown difference."""
@@ -75,8 +66,12 @@ def table(teams: Sequence[str], matches: Iterable[MatchScore]) -> list[Row]:
     for m in matches:
         rows[m.home].add(m.td_home, m.td_away, m.cas_home, m.cas_away)
         rows[m.away].add(m.td_away, m.td_home, m.cas_away, m.cas_home)
-    order = {t: i for i, t in enumerate(teams)}
-    return sorted(rows.values(), key=lambda r: (-r.points, -r.td_diff, -r.cas_for, -r.td_for, order[r.team]))
+    return league.standings(teams, rows, key)
 
 
-__all__ = ["DRAW", "MatchScore", "Row", "WIN", "table"]
+def key(r: Row) -> tuple[int, int, int, int]:
+    """The ranking: points, touchdown difference, casualties inflicted, touchdowns scored (most first)."""
+    return (-r.points, -r.td_diff, -r.cas_for, -r.td_for)
+
+
+__all__ = ["DRAW", "MatchScore", "Row", "WIN", "key", "table"]

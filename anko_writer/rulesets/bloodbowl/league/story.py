@@ -11,7 +11,9 @@ casualty's outcome never shapes the story before its reveal.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
+
+from ....kit import story
 
 Record = dict[str, Any]
 
@@ -264,11 +266,12 @@ def moments(record: Mapping[str, Any], turns: Sequence[Record], ours: str, ours_
         found.append({"kind": "grind", "ours": True})
     for f in found:
         f["weight"] = WEIGHTS[f["kind"]] + (1 if f.get("ours") else 0)
-    return sorted(found, key=lambda f: (-f["weight"], f.get("turn", 0)))
+    beats = [story.Beat(f["kind"], f["weight"], facts=f) for f in found]
+    return [cast(Record, b.facts) for b in story.heaviest(beats, tie=lambda b: b.facts.get("turn", 0))]
 
 
 def headline_key(top: Mapping[str, Any]) -> str:
-    """The title bank of the heaviest moment (``title_<key>`` in ``phrases.yaml``)."""
+    """The title bank of the heaviest moment (``title_<key>`` in ``phrases.yaml``: :func:`.kit.story.phrase_key`)."""
     kind = top["kind"]
     if kind in ("grind", "comeback"):
         return str(kind)
@@ -291,8 +294,7 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
     turns = [turn_story(t, side_of, names, outcomes, ours_side) for t in record.get("turns", [])]
     ranked = moments(record, turns, ours, ours_side, first)
     key = headline_key(ranked[0])
-    n = title_counts.get(key, 0)
-    title_counts[key] = n + 1
+    n = story.count(title_counts, key)
     score = list(record.get("half_score") or record.get("score") or [0, 0])
     me = 0 if ours_side == "home" else 1
     state = "leading" if score[me] > score[1 - me] else "trailing" if score[me] < score[1 - me] else "level"

@@ -15,7 +15,7 @@ from . import rules
 from .ai import AI, Actions
 from .api import HalfInput, HalfResult, PlayerSheet, Side, TeamSheet
 from .data import load_tables
-from .model import (ATTACKS, LENGTH, LOS, WIDTH, Player, Square, State, in_wide_zone, on_pitch, other,
+from .model import (ATTACKS, LENGTH, LOS, PITCH, Player, Square, State, in_wide_zone, on_pitch, other,
                     own_half)
 
 FORMATIONS: dict[str, list[tuple[int, int]]] = {
@@ -87,17 +87,17 @@ class Half:
     def diagram(self, moment: str) -> dict[str, Any]:
         """The pitch as 15 rows of 26 characters: players by letter, a loose ball ●, empty squares ·."""
         st = self.st
-        grid = [["·"] * LENGTH for _ in range(WIDTH)]
+        marks: dict[Square, str] = {}
         legend: dict[str, Any] = {}
         for p in st.players.values():
             if p.sq is not None:
                 ch = self.symbols[p.id]
-                grid[p.sq[1] - 1][p.sq[0] - 1] = ch
+                marks[p.sq] = ch
                 legend[ch] = {"id": p.id, "side": p.side, "state": p.state, "ball": st.ball.carrier == p.id}
         if st.ball.carrier is None and st.ball.sq is not None and on_pitch(st.ball.sq) and st.ball.sq not in st.grid:
-            grid[st.ball.sq[1] - 1][st.ball.sq[0] - 1] = "●"
-        d = {"moment": moment, "turn": self.where, "team": st.active, "rows": ["".join(r) for r in grid],
-             "legend": legend, "score": list(st.score)}
+            marks[st.ball.sq] = "●"
+        d = {"moment": moment, "turn": self.where, "team": st.active,
+             "rows": PITCH.cells(lambda sq: marks.get(sq, "·")), "legend": legend, "score": list(st.score)}
         self.diagrams.append(d)
         return d
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
+from ....kit import grid
+from ....kit.grid import Square
 from .api import Plan, Side
 
-Square = tuple[int, int]
-"""(x, y): x 1–26 along the pitch, y 1–15 across."""
 LENGTH = 26
 """Squares along the pitch (x)."""
 WIDTH = 15
 """Squares across the pitch (y)."""
+PITCH = grid.Grid(LENGTH, WIDTH, x0=1, y0=1, top_row_first=True)
+"""The pitch on the grid kit: x 1–26 are columns A–Z, y 1–15 rows 1–15, drawn with y = 1 at the top."""
 ATTACKS: dict[Side, int] = {"home": LENGTH, "away": 1}
 """The end zone each side scores in: home attacks x = 26, away attacks x = 1 (both halves)."""
 LOS: dict[Side, int] = {"home": 13, "away": 14}
@@ -30,26 +32,22 @@ def other(side: Side) -> Side:
     return "away" if side == "home" else "home"
 
 
-def on_pitch(sq: Square) -> bool:
-    """True for a square inside the 26 × 15 pitch."""
-    return 1 <= sq[0] <= LENGTH and 1 <= sq[1] <= WIDTH
+on_pitch = PITCH.on
+"""True for a square inside the 26 × 15 pitch."""
+distance = grid.chebyshev
+"""Squares a player needs to walk from ``a`` to ``b`` (diagonals cost one)."""
 
 
 def adjacent(a: Square, b: Square) -> bool:
     """True when two distinct squares touch (8-neighbourhood)."""
-    return a != b and abs(a[0] - b[0]) <= 1 and abs(a[1] - b[1]) <= 1
-
-
-def distance(a: Square, b: Square) -> int:
-    """Squares a player needs to walk from ``a`` to ``b`` (diagonals cost one)."""
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+    return a != b and distance(a, b) <= 1
 
 
 def neighbours(sq: Square) -> list[Square]:
     """The on-pitch squares touching ``sq`` (a fresh list; the AI asks often, so they are computed once)."""
     near = _NEAR.get(sq)
     if near is None:
-        near = _NEAR[sq] = tuple((sq[0] + dx, sq[1] + dy) for dx, dy in DIRS if on_pitch((sq[0] + dx, sq[1] + dy)))
+        near = _NEAR[sq] = tuple(PITCH.neighbours(sq, DIRS))
     return list(near)
 
 
@@ -238,6 +236,6 @@ class State:
         return roll
 
 
-__all__ = ["Square", "LENGTH", "WIDTH", "ATTACKS", "LOS", "DIRS", "ON_PITCH", "Roll", "Player", "Ball",
+__all__ = ["Square", "LENGTH", "WIDTH", "PITCH", "ATTACKS", "LOS", "DIRS", "ON_PITCH", "Roll", "Player", "Ball",
            "TurnFlags", "State", "other", "on_pitch", "adjacent", "distance", "neighbours", "in_wide_zone",
            "own_half", "forward"]

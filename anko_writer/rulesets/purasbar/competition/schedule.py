@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from ....dice import Dice, shuffle
+from ....kit.league import circle
 from .records import FixtureRecord
 
 ROUNDS_BY_MONTH: dict[int, tuple[int, ...]] = {
@@ -40,25 +42,14 @@ class Fixture:
 
 
 def round_robin(teams: list[str]) -> list[list[tuple[str, str]]]:
-    """Circle method: ``n - 1`` rounds in which every team meets every other exactly once.
+    """Circle method: ``n - 1`` rounds in which every team meets every other exactly once (the kit's
+    circle turned left; the fixed team's pair alternates which side is listed first, so it is not always "A").
 
     >>> rounds = round_robin(["甲", "乙", "丙", "丁"])
     >>> len(rounds), sorted(len(r) for r in rounds)
     (3, [2, 2, 2])
     """
-    if len(teams) % 2:
-        raise ValueError("round robin needs an even number of teams")
-    fixed, rot = teams[0], teams[1:]
-    rounds = []
-    for r in range(len(teams) - 1):
-        ring = [fixed, *rot[r:], *rot[:r]]
-        n = len(ring)
-        pairs = [(ring[i], ring[n - 1 - i]) for i in range(n // 2)]
-        # alternate the fixed team's listing so it is not always "A"
-        if r % 2:
-            pairs[0] = (pairs[0][1], pairs[0][0])
-        rounds.append(pairs)
-    return rounds
+    return circle(teams, rotate="left")
 
 
 def make_schedule(dice: Dice, key: str, clubs: list[str]) -> tuple[list[Fixture], list[str]]:

@@ -2,24 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
+from ....kit import league
 from .records import StandingRow
 
 WIN, DRAW, LOSS = 3, 1, 0
 """Points for a result (the usual 3–1–0; the rulebook counts 积分 without restating them)."""
+FORM: dict[league.Outcome, str] = {"win": "胜", "draw": "平", "loss": "负"}
+"""A result's mark in a club's form line."""
 
 
 @dataclass
-class Row:
-    """One club's line in the table."""
+class Row(league.Row):
+    """One club's line in the table (the kit's played / won / drawn / lost, then goals and form)."""
 
-    team: str
-    played: int = 0
-    won: int = 0
-    drawn: int = 0
-    lost: int = 0
     gf: int = 0
     ga: int = 0
     form: list[str] = field(default_factory=list)
@@ -36,18 +34,9 @@ class Row:
 
     def add(self, scored: int, conceded: int) -> None:
         """Count one result."""
-        self.played += 1
         self.gf += scored
         self.ga += conceded
-        if scored > conceded:
-            self.won += 1
-            self.form.append("胜")
-        elif scored == conceded:
-            self.drawn += 1
-            self.form.append("平")
-        else:
-            self.lost += 1
-            self.form.append("负")
+        self.form.append(FORM[self.count(scored, conceded)])
 
     def to_json(self) -> StandingRow:
         """DESIGN §5 standings record."""
@@ -66,21 +55,11 @@ def table(teams: Iterable[str], results: list[Result]) -> list[Row]:
     """
     order = list(teams)
     rows = table_rows(order, results)
-    ranked = sorted(order, key=lambda t: (-rows[t].points, -rows[t].gd, -rows[t].gf))
-    out: list[str] = []
-    i = 0
-    while i < len(ranked):
-        j = i
-        key = _main_key(rows[ranked[i]])
-        while j < len(ranked) and _main_key(rows[ranked[j]]) == key:
-            j += 1
-        out.extend(_head_to_head(ranked[i:j], results, order))
-        i = j
-    return [rows[t] for t in out]
+    return league.standings(order, rows, _main_key, split=lambda group: _head_to_head(group, results, order))
 
 
 def _main_key(r: Row) -> tuple[int, int, int]:
-    return (r.points, r.gd, r.gf)
+    return (-r.points, -r.gd, -r.gf)
 
 
 def _head_to_head(group: list[str], results: list[Result], order: list[str]) -> list[str]:

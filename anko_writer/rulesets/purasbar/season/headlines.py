@@ -7,7 +7,8 @@ salient one whose ``(kind, subject)`` has not headed an earlier month of the sea
 season tell the same thing (each title phrasing of a kind with a subject names it).
 
 What runs across months (matches won or lost in a row, signings still to play, the biggest fee, whether
-the league is decided, the events that headed earlier months) is a :class:`Memo`; :func:`rank` is pure and
+the league is decided, the events that headed earlier months) is a :class:`Memo`; the ranking and the
+heads-and-seen part of it are the story kit's (:func:`anko_writer.kit.story.rank`); :func:`rank` is pure and
 returns the next memo, and :class:`Told` keeps it on the world, so a month resumed from a checkpoint
 ranks as a full replay does.
 
@@ -24,7 +25,9 @@ ranks as a full replay does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
+
+from ....kit import story
 
 from ..club.achievements import CUP_STAGES, result, trailed
 from ..competition.calendar import CUP_MONTH
@@ -258,20 +261,6 @@ def _runs(results: list[str], memo: Memo) -> tuple[int, int]:
     return win, loss
 
 
-def _key(e: Headline) -> str:
-    """An event's ``kind|subject``."""
-    return f"{e['kind']}|{e['subject']}"
-
-
-def _once(events: list[Headline], seen: dict[str, int]) -> list[Headline]:
-    """Most salient first, one event per kind and subject (the first match's, on a tie), each with how
-    many earlier months had one."""
-    out: dict[str, Headline] = {}
-    for e in sorted(events, key=lambda e: -e["salience"]):
-        out.setdefault(_key(e), {**e, "before": seen.get(_key(e), 0)})
-    return sorted(out.values(), key=lambda e: (-e["salience"], e["kind"], e["subject"]))
-
-
 def rank(record: Record, memo: Memo) -> tuple[list[Headline], Memo]:
     """The month's headlines, the one that heads it first, then most salient first; and the next memo."""
     club = record["club"]
@@ -299,21 +288,17 @@ def rank(record: Record, memo: Memo) -> tuple[list[Headline], Memo]:
     if top is not None and top[1] >= RECORD_FEE and top[1] > record_fee:
         events.append(_event("record_signing", 45 + min(top[1] // 100_000, 40), top[0], player=top[0], number=top[1]))
         record_fee = top[1]
-    events = _once(events, memo["seen"])
-    used = {tuple(h) for h in memo["heads"]}
-    head = next((i for i, e in enumerate(events) if (e["kind"], e["subject"]) not in used), None)
-    heads = list(memo["heads"])
-    if head is not None:
-        events.insert(0, events.pop(head))
-        heads.append([events[0]["kind"], events[0]["subject"]])
+    told = story.rank([story.Beat(e["kind"], e["salience"], e["subject"], e) for e in events],
+                      story.Memo(tuple((h[0], h[1]) for h in memo["heads"]), memo["seen"]))
+    events = [cast(Headline, {**b.facts, "before": told.before[b.tag]}) for b in told.beats]
+    if told.head is not None:
         bar = NOTABLE if events[0]["salience"] >= NOTABLE else 0  # a quiet month tells its other results
-        told = [e for e in events[1:] if e["salience"] >= bar][:LEAD - 1]
-        for e in [events[0], *told]:
+        lead = [e for e in events[1:] if e["salience"] >= bar][:LEAD - 1]
+        for e in [events[0], *lead]:
             e["lead"] = True
-    memo_next: Memo = {"heads": heads, "win_run": win, "loss_run": loss,
+    memo_next: Memo = {"heads": [list(h) for h in told.memo.heads], "win_run": win, "loss_run": loss,
                        "signed": {n: f for n, f in waiting.items() if n not in played},
-                       "record_fee": record_fee, "decided": decided,
-                       "seen": {**memo["seen"], **{_key(e): e["before"] + 1 for e in events}}}
+                       "record_fee": record_fee, "decided": decided, "seen": dict(told.memo.seen)}
     return events, memo_next
 
 
