@@ -50,10 +50,16 @@ class Built:
         return sorted(mds, key=lambda p: place(PurePosixPath(p.relative_to(self.out).as_posix())))
 
     def files(self, root: Path | None = None) -> dict[str, str]:
-        """Every file an arc run writes under ``root`` (default: :attr:`out`), exports left out, by path."""
+        """Every file an arc run writes under ``root`` (default: :attr:`out`) by path: the exports and the
+        manifest's lines for them left out."""
         root = root or self.out
-        return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*"))
-                if p.is_file() and p.relative_to(root).parts[0] != "export"}
+        found = {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*"))
+                 if p.is_file() and p.relative_to(root).parts[0] != "export"}
+        if "manifest.json" in found:
+            manifest = json.loads(found["manifest.json"])
+            manifest["files"] = {k: v for k, v in manifest["files"].items() if not k.startswith("export/")}
+            found["manifest.json"] = json.dumps(manifest, sort_keys=True)
+        return found
 
 
 def _invoke(*args: str | Path) -> dict[str, Any]:
