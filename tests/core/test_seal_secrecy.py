@@ -28,8 +28,7 @@ from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
 from anko_writer.ruleset import Ruleset
 from anko_writer.secrecy import SecretLeak, leaks, still_sealed
-from tests.contract.sealing import (COMMIT, chapter_files, forcing, other_faces, play, published, window,
-                                    with_delay)
+from tests.contract.sealing import COMMIT, chapter_files, forcing, other_faces, play, published, window, with_delay
 from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
