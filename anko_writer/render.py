@@ -604,7 +604,7 @@ class BoundedEnvironment(SandboxedEnvironment):
 
     def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
         """Parse, then add the step counts and size checks of :class:`_Steps`."""
-        tree = _Steps().visit(super()._parse(source, name, filename))
+        tree: nodes.Template = _Steps().visit(super()._parse(source, name, filename))
         tree.set_environment(self)
         return tree
 

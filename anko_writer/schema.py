@@ -261,7 +261,8 @@ class Str(Scalar):
             raise Invalid(f"expected a string, got {show(value)}")
         text = str(value)
         if self.choices is not None:
-            return Enum(self.choices).convert(text)
+            chosen: str = Enum(self.choices).convert(text)  # the choices are strings
+            return chosen
         if self.min_len and not text.strip():
             raise Invalid("must not be empty")
         if len(text) < self.min_len:

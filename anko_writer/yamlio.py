@@ -66,7 +66,7 @@ class _StrictConstructor(RoundTripConstructor):
 
     def construct_plain_str(self, node: YAMLNode) -> str:
         """``!!str 433`` is the string ``'433'`` (the round-trip loader would keep a tagged object)."""
-        return self.construct_scalar(node)
+        return str(self.construct_scalar(node))
 
 
     def construct_bounded_int(self, node: YAMLNode) -> Any:
@@ -355,7 +355,7 @@ class FastPathError(Exception):
     """The fast parser declined a text; the caller falls back to :func:`load_yaml_text`."""
 
 
-class _FastLoader(_FAST_BASE):
+class _FastLoader(_FAST_BASE):  # type: ignore[misc]  # libyaml's loader, if built, is untyped
     """libyaml's parser with YAML 1.2 core-schema scalars, as the round-trip loader reads them:
     ``yes``/``on``/``0755``/``1:30``/dates stay what YAML 1.2 says, and a duplicate key is refused."""
 
@@ -366,7 +366,8 @@ class _FastLoader(_FAST_BASE):
         keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
         if len(set(keys)) != len(keys):
             raise FastPathError("duplicate key")
-        return super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 def _int12(loader: Any, node: Any) -> int:

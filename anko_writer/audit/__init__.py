@@ -47,4 +47,4 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
 
 
 __all__ = ["AuditPlugin", "AuditSpec", "check_scheduler", "Figure", "Section", "Table", "audit", "build_report", "meta_of",
-           "replicate_seed", "run_replicate", "run_replicates", "terminal_lines", "write_report"]
+           "plugin_for", "replicate_seed", "run_replicate", "run_replicates", "terminal_lines", "write_report"]

@@ -112,7 +112,8 @@ def _slot(doc: Any, path: tuple[Any, ...]) -> MutableMapping[Any, Any]:
         if isinstance(nxt, CommentedMap) and not nxt:
             nxt.fa.set_block_style()  # `decisions: {}` grows into a block mapping
         node = nxt
-    return node
+    found: MutableMapping[Any, Any] = node
+    return found
 
 
 def _column(path: tuple[Any, ...], value: Any) -> int:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,73 +21,21 @@ import pytest
 
 from anko_writer import cli
 from anko_writer import ruleset as registry
-from anko_writer.campaign import Campaign, load_campaign
-from anko_writer.chapters import Chapter, ChapterKey, Run
-from anko_writer.dice import Dice, DiceExpr, Roll
+from anko_writer.campaign import load_campaign
+from anko_writer.chapters import Chapter, ChapterKey
+from anko_writer.dice import Roll
 from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
-from anko_writer.resources import Resources
 from anko_writer.ruleset import Ruleset
 from anko_writer.secrecy import SecretLeak, leaks, still_sealed
+from tests.contract.sealing import COMMIT, chapter_files, forcing, other_faces, play, published, window, with_delay
+from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
-COMMIT = re.compile(r"[0-9a-f]{64}")
 
 
 # ---------------------------------------------------------------------------------------------
-# Helpers: a forced roll, the published files, the campaigns
-
-
-def forcing(monkeypatch: pytest.MonkeyPatch, roll_id: str, faces: tuple[int, ...]) -> None:
-    """From now on the roll ``roll_id`` shows ``faces`` (its total recomputed); nothing else changes: the
-    roll is thrown first, so every stream draws exactly what it drew before."""
-    original = Dice.roll
-
-    def forced(self: Dice, key: str, expr: Any, purpose: str, hidden: bool = False,
-               kind: str | None = None) -> Roll:
-        r = original(self, key, expr, purpose, hidden, kind)
-        if r.id == roll_id:
-            r = r._replace(dice=tuple(faces), total=DiceExpr.parse(r.expr).total(faces))
-            self.log[-1] = r
-        return r
-
-    monkeypatch.setattr(Dice, "roll", forced)
-
-
-def other_faces(roll: dict[str, Any]) -> list[tuple[int, ...]]:
-    """Faces that differ from the roll's: every die at 1, and every die at its top (those that differ)."""
-    sides = DiceExpr.parse(roll["expr"]).die_sides()
-    real = tuple(roll["dice"])
-    low, high = tuple(1 for _ in sides), tuple(sides)
-    mid = tuple(max(1, s - 2) for s in sides)
-    return [f for f in dict.fromkeys((low, high, mid)) if f != real]
-
-
-def published(rs: Ruleset, camp: Campaign, run: Run) -> dict[str, str]:  # noqa: ARG001
-    """Every publishable file of ``run`` as the CLI writes it (the commitments blanked), keyed by path."""
-    res = camp.resources()
-    files: dict[str, str] = {}
-    for c in run.chapters:
-        files.update(cli.chapter_files(res, c, camp))
-    if run.summary:
-        files.update(cli.index_file(res, run, camp, run.chapters[-1].arc))
-    return {rel: COMMIT.sub("…", text) for rel, text in files.items()}
-
-
-def play(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
-    """Arc ``until.arc`` up to ``until.part`` (earlier arcs in memory), as ``anko-writer arc`` plays it."""
-    camp = load_campaign(path)
-    return rs.play(camp, until, camp.resources())
-
-
-def with_delay(path: Path, delay: int) -> Path:
-    """A copy of the campaign file beside it with ``options.reveal_delay`` set to ``delay``."""
-    text = path.read_text(encoding="utf-8")
-    new, n = re.subn(r"(?m)^(\s*reveal_delay:) *\d+", rf"\g<1> {delay}", text, count=1)
-    assert n == 1, "the campaign has no reveal_delay line"
-    out = path.with_name(f"delay{delay}-{path.name}")
-    out.write_text(new, encoding="utf-8")
-    return out
+# Helpers: the campaigns (the forced roll and the published files are tests/contract/sealing.py's)
 
 
 @pytest.fixture(autouse=True)
@@ -144,39 +92,9 @@ DELAYS = {"purasbar": range(0, 13), "bloodbowl": range(1, 3), "coinduel": range(
 """Every ``options.reveal_delay`` each ruleset's schema allows (``test_the_delays_are_the_schemas`` pins them)."""
 
 
-def chapter_files(camp: Campaign, chapter: Chapter) -> dict[str, str]:
-    """One chapter's publishable files as the CLI writes them (the commitments blanked)."""
-    return {rel: COMMIT.sub("…", text) for rel, text in cli.chapter_files(camp.resources(), chapter, camp).items()}
-
-
-def window(rs: Ruleset, camp: Campaign, run: Run, rid: str, at: ChapterKey) -> tuple[dict[str, str], bool]:
-    """The files ``run`` posts from chapter ``at`` up to ``rid``'s reveal (the first chapter whose Markdown
-    has its reveal line), and whether the reveal lies past the arc (then the arc's index counts too)."""
-    files: dict[str, str] = {}
-    for c in sorted(run.chapters, key=lambda c: c.key):
-        if c.key < at:
-            continue
-        mine = chapter_files(camp, c)
-        if any(r.roll_id == rid for r in scan(mine[rs.info.keys.paths(c.key)[0]])[1]):
-            return files, False
-        files.update(mine)
-    if run.summary:
-        files.update({rel: COMMIT.sub("…", t) for rel, t in cli.index_file(camp.resources(), run, camp, at.arc).items()})
-    return files, True
-
-
 def _keys_of(rs: Ruleset, rels: list[str]) -> list[ChapterKey]:
     """The part chapters of arc 2 that ``rels`` (paths under arc 2's folder) are the files of."""
     return [ChapterKey(2, p) for p in range(1, rs.parts(2) + 1) if rs.info.keys.paths(ChapterKey(2, p))[0] in rels]
-
-
-def _seals(run: Run) -> list[tuple[ChapterKey, dict[str, Any]]]:
-    """Every roll sealed in the run's chapters, with the chapter that sealed it (from its own seal lines)."""
-    out = []
-    for c in run.chapters:
-        for r in c.results.get("sealed") or []:
-            out.append((c.key, r))
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -238,7 +156,7 @@ def test_ball_has_no_hidden_dice(tmp_path: Path) -> None:
     assert "reveal_delay" not in path.read_text(encoding="utf-8")
     rs = registry.get("ball")
     run = play(rs, path, ChapterKey(1, 3))
-    files = published(rs, load_campaign(path), run)
+    files = published(load_campaign(path), run)
     assert files and not any(scan(t)[0] for t in files.values())
     assert not any(r.get("hidden") for c in run.chapters for r in c.results.get("rolls") or [] if isinstance(r, dict))
 
@@ -275,11 +193,11 @@ def test_a_plugin_that_forgets_to_mask_publishes_nothing_secret(tmp_path: Path, 
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     path = _campaign("coinduel", tmp_path)
     camp = load_campaign(path)
-    careful = published(coinduel, camp, play(coinduel, path, ChapterKey(1, 3)))
+    careful = published(camp, play(coinduel, path, ChapterKey(1, 3)))
     _forgetful(monkeypatch, coinduel)
     run = play(coinduel, path, ChapterKey(1, 3))
     assert run.chapters[0].public is None and run.chapters[0].results["toss"]["roll"]["total"] is not None
-    assert published(coinduel, camp, run) == careful  # the core masked exactly what the plug-in would have
+    assert published(camp, run) == careful  # the core masked exactly what the plug-in would have
 
 
 def test_the_guard_refuses_a_value_the_core_cannot_mask(tmp_path: Path, coinduel: Ruleset) -> None:

@@ -1,0 +1,1 @@
+"""The contract suite: checks every registered ruleset and the coinduel test plug-in must pass."""
