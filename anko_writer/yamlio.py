@@ -66,7 +66,9 @@ class _StrictConstructor(RoundTripConstructor):
 
     def construct_plain_str(self, node: YAMLNode) -> str:
         """``!!str 433`` is the string ``'433'`` (the round-trip loader would keep a tagged object)."""
-        return str(self.construct_scalar(node))
+        value = self.construct_scalar(node)
+        # A quoted scalar is a str subclass that remembers its quotes (``keep_quotes``): keep it as it is.
+        return value if isinstance(value, str) else str(value)
 
 
     def construct_bounded_int(self, node: YAMLNode) -> Any:
