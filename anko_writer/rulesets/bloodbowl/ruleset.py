@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...arcs import replay
 from ...ballot import deadline_of
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle
@@ -89,14 +90,12 @@ class Bloodbowl(Ruleset):
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
         """Seasons from ``start`` (or the campaign) up to part ``until.part`` of season ``until.arc``; seasons
         in between are played in memory through their state text, as if read from the file."""
-        done, state = start if start is not None else (0, None)
-        run = Run([])
-        for season in range(done + 1, until.arc + 1):
-            data: Mapping[str, Any] = campaign.data if not isinstance(state, dict) else start_data(campaign.data, state)
-            run = self._season(campaign, data, season, PARTS if season < until.arc else until.part, resources)
-            if season < until.arc and run.state_text is not None:
-                state = self.load_state(run.state_text, "state-end.yaml", resources)
-        return run
+        def season(k: int, state: object, last: int) -> Run:
+            data = start_data(campaign.data, state) if isinstance(state, dict) else campaign.data
+            return self._season(campaign, data, k, last, resources)
+        state = replay(start, until.arc, lambda k, st: season(k, st, PARTS),
+                       lambda text, k: self.load_state(text, "state-end.yaml", resources))
+        return season(until.arc, state, until.part)
 
     def _season(self, campaign: Campaign, data: Mapping[str, Any], season: int, last: int,
                 resources: Resources) -> Run:

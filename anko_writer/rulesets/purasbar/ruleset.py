@@ -4,18 +4,18 @@ season loop that calls the wings (match, competition, events, money, club, trans
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...arcs import Arc, Part, replay
 from ...ballot import deadline_of
 from ...chapters import ChapterKey
 from ...errors import AnkoError
 from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
 from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
-from ...hidden import mask_sealed
 from ...schema import Node, validate_text
 from ...seals import SealBook
 from .setup.campaign_schema import campaign_schema
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
-                  campaign: dict[str, Any], reveals: list[dict[str, Any]], book: SealBook) -> dict[str, Any]:
+                  campaign: dict[str, Any], reveals: list[dict[str, Any]], sealed: list[dict[str, Any]]) -> dict[str, Any]:
     standings = [r.to_json() for r in table(world.order, world.results)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month,
@@ -63,7 +63,7 @@ def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[
         "clubs": clubs_json(world),
         "tired": tired(world),
         "reveals": reveals,
-        "sealed": book.sealed_at(ChapterKey(world.season, month)),
+        "sealed": sealed,
         "vote": _vote(world, month, campaign, window="market" in played),
     }
 
@@ -137,18 +137,6 @@ def _revealed_here(played: dict[str, Any]) -> set[str]:
     the chapter reveals them as the shoot-out ends (``match.j2``)."""
     return {r["id"] for m in played.get("matches", []) for k in (m.get("shootout") or {}).get("kicks", [])
             if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])}
-
-
-def _seal(world: World, book: SealBook, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
-    """Every other hidden roll of the month waits ``delay`` chapters (at least one) for its reveal
-    (000 §5.8.4), with what the reveal will retell."""
-    book.seal(rolls, ChapterKey(world.season, month), delay, _sealed_moments(played, world.ours.name),
-              _revealed_here(played))
-
-
-def _due(world: World, book: SealBook, month: int, everything: bool = False) -> list[dict[str, Any]]:
-    """Seals whose reveal falls in ``month``, their consequences applied from now (000 §5.8.4)."""
-    return book.due(ChapterKey(world.season, month), lambda outcome: _unseal(world, outcome), everything)
 
 
 def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
@@ -291,18 +279,16 @@ class Purasbar(Ruleset):
                 publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
         data = campaign.data if hasattr(campaign, "data") else campaign
-        done, loaded = start if start is not None else (0, None)
-        state = loaded if isinstance(loaded, dict) else None
-        for s in range(done + 1, arc):
-            run = self._one(data, state, s, SEASON_MONTHS, resources, publish)
-            state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
+        begun = (start[0], start[1] if isinstance(start[1], dict) else None) if start is not None else None
+        state = replay(begun, arc, lambda k, at: self._one(data, at, k, SEASON_MONTHS, resources, publish),
+                       lambda text, k: self.load_state(text, f"<end of season {k}>", resources))
         return data, state
 
     def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
              resources: Resources, publish: bool = True) -> SeasonRun:
         """One season from its start (the campaign for season 1, else the previous season's state)."""
         played = _Season.begin(data, state, season, resources)
-        played.publish = publish
+        played.arc.public = publish
         while played.month < last_month:
             played.play_month()
         if last_month == SEASON_MONTHS:
@@ -317,17 +303,20 @@ class _Season:
     data: dict[str, Any]
     source: dict[str, Any]
     world: World
-    book: SealBook
+    arc: Arc
+    """The season's chapters and seals (:mod:`anko_writer.arcs`)."""
     summer: Any
     prep: dict[str, Any]
     tables: PurasbarTables
     month: int = 0
     """The last month played (0: none yet)."""
-    mark: int = 0
-    chapters: list[Chapter] = field(default_factory=list)
     state_text: str | None = None
-    publish: bool = True
-    """Whether each chapter gets its public JSON (False: the audit, which reads only the results)."""
+
+    @property
+    def book(self) -> SealBook:
+        """The season's seals."""
+        assert self.arc.book is not None
+        return self.arc.book
 
     @classmethod
     def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
@@ -343,62 +332,59 @@ class _Season:
         world.life = life_from_campaign(source, tables, world.ours.ledger)
         book = SealBook(arc_word="season")
         carry_over(world, state, book)
+        arc = Arc(season, world.dice, book, partial(_unseal, world), data["options"]["reveal_delay"], _published)
         summer = None
         if state is not None and state["market"]:
             world.market = [player_from(d) for d in state["market"]]
         else:
             summer = post_market(world, season, summer_month(tables.transfers), tables, tables.names)
-        return cls(data, source, world, book, summer, _prep_record(world), tables)
+        return cls(data, source, world, arc, summer, _prep_record(world), tables)
 
     def play_month(self) -> None:
         """Play the next month and keep its chapter."""
         world, tables, data = self.world, self.tables, self.data
         season, month = world.season, self.month + 1
         self.month = world.month = month
-        decisions = data["decisions"].get(f"s{season}m{month}", {})
-        reveals = _due(world, self.book, month)  # 000 §5.8.4: told first, in force from the chapter's start
-        apps = apps_now(world)
-        life = phases_before(world, world.life, month, decisions)
-        life["market"] = self.summer if month == summer_month(tables.transfers) else None
-        life["window"] = window_phase(world, month, decisions, tables, tables.names)
-        coach = life["coach"]
-        tactics = None
-        if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
-            tactics = tactics_formation(world, month) if month != CUP_MONTH else None
-        if month == CUP_MONTH:
-            played = play_cup_month(world, decisions, tactics)
-        else:
-            played = play_league_month(world, month, decisions, tactics)
-        life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
-        league_morale(world, played)
-        life["money"] = month_money(world, month, played, apps, tables)
-        posts = market_months(tables)
-        if month in posts:
-            played["market"] = post_market(world, season, posts[month], tables, tables.names)
-        played["market_list"] = market_list(world, tables) if month in posts else []
-        if month in posts:
-            played["market_budget"] = window_budget(world, tables)
-        played["life"] = life
-        if month == 1:
-            played["prep"] = self.prep
-        rolls = world.dice.since(self.mark)
-        self.mark = world.dice.mark()
-        _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
-        results = _month_record(world, month, played, rolls, data, reveals, self.book)
-        results["achievements"] = month_achievements(world, results, tables)
-        results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
-        results["races"] = _races(results, tables)
-        results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
-        results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
-        public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
-        self.chapters.append(Chapter(season, month, results, public_of=public_of))
+        with self.arc.part(month) as part:  # 000 §5.8.4: the reveals told first, in force from the start
+            decisions = data["decisions"].get(f"s{season}m{month}", {})
+            apps = apps_now(world)
+            life = phases_before(world, world.life, month, decisions)
+            life["market"] = self.summer if month == summer_month(tables.transfers) else None
+            life["window"] = window_phase(world, month, decisions, tables, tables.names)
+            coach = life["coach"]
+            tactics = None
+            if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
+                tactics = tactics_formation(world, month) if month != CUP_MONTH else None
+            if month == CUP_MONTH:
+                played = play_cup_month(world, decisions, tactics)
+            else:
+                played = play_league_month(world, month, decisions, tactics)
+            life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
+            league_morale(world, played)
+            life["money"] = month_money(world, month, played, apps, tables)
+            posts = market_months(tables)
+            if month in posts:
+                played["market"] = post_market(world, season, posts[month], tables, tables.names)
+            played["market_list"] = market_list(world, tables) if month in posts else []
+            if month in posts:
+                played["market_budget"] = window_budget(world, tables)
+            played["life"] = life
+            if month == 1:
+                played["prep"] = self.prep
+            # every other hidden roll waits reveal_delay chapters for its reveal, with what it will retell
+            rolls = part.seal(_sealed_moments(played, world.ours.name), _revealed_here(played))
+            results = _month_record(world, month, played, rolls, data, part.reveals, part.sealed)
+            results["achievements"] = month_achievements(world, results, tables)
+            results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
+            results["races"] = _races(results, tables)
+            results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
+            results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
+            part.results = results
 
     def settle(self, ruleset: str) -> None:
         """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
         world, tables = self.world, self.tables
-        end = _settlement_chapter(ruleset, world, self.book, self.data, self.chapters, tables, tables.names,
-                                  self.mark, self.publish)
-        self.chapters.append(end)
+        end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names)
         ending = end.results["settlement"]["next"]["ending"]
         self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
                                               market=market_list(world, tables),
@@ -406,38 +392,46 @@ class _Season:
 
     def run(self, ruleset: str) -> SeasonRun:
         """The chapters played, the season's summary and (after a settlement) its end state."""
-        chapters, data = self.chapters, self.data
+        chapters, data = self.arc.chapters, self.data
         months = [c for c in chapters if c.name is None]
         summary = {"ruleset": ruleset, "season": self.world.season, "title": data["title"],
                    "club": self.world.ours.name, "months": [c.month for c in months],
                    "standings": months[-1].results["standings"] if months else [],
                    "our_results": _our_results(months), "scorers": _scorers(months),
                    "fixtures": self.prep["our_fixtures"], "reveals": [],
-                   "pending": [{**s.roll, "dice": None, "total": None} for s in self.book.pending()],
+                   "pending": self.arc.pending(),
                    "cup": _cup_summary(months),
                    "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
         return SeasonRun(chapters, summary, state_text=self.state_text)
 
 
-def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
-    """The JSON beside a chapter: its results with the rolls sealed when it was played masked (DESIGN
-    §10), in the compact form (:mod:`.publish`); built only when the chapter is written."""
-    return published(mask_sealed(results, sealed))
+def _published(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
+    """The JSON beside a chapter, masked by the core: in the compact form (:mod:`.publish`)."""
+    return published(results)
 
 
-def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
-                        tables: PurasbarTables, names: Any, mark: int, publish: bool = True) -> Chapter:
+def _settlement_chapter(ruleset: str, world: World, arc: Arc, data: dict[str, Any], tables: PurasbarTables,
+                        names: Any) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
-    reveals = _due(world, book, SETTLEMENT_MONTH)
+    chapters = list(arc.chapters)
+    with arc.part(SETTLEMENT_MONTH, template="settlement.md.j2", name="end") as part:
+        _settlement(ruleset, world, part, data, chapters, tables, names)
+    return arc.chapters[-1]
+
+
+def _settlement(ruleset: str, world: World, part: Part, data: dict[str, Any], chapters: list[Chapter],
+                tables: PurasbarTables, names: Any) -> None:
+    """The settlement chapter's record into ``part``."""
+    reveals = part.reveals
     rec = settle(world, [c.results for c in chapters], tables, names)
-    rolls = world.dice.since(mark)
+    rolls = part.seal()
     ended = rec["next"]["ending"] != "none"
     if ended:  # the final chapter: nothing may stay sealed for ever
-        reveals += _due(world, book, SETTLEMENT_MONTH + 99)
+        part.reveal_all()
     results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
                "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
-               "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
+               "reveals": reveals, "sealed": part.sealed,
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     last = chapters[-1].results if chapters else {}
@@ -450,8 +444,7 @@ def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[s
         ballot = window_ballot(key, deadline_of(data), [p.name for p in world.market],
                                [p.name for p in world.ours.players])
         results["vote"] = {"key": key, "deadline": ballot.deadline, "ballot": ballot.to_record()}
-    return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public_of=partial(_public, results, book.sealed_ids()) if publish else None)
+    part.results = results
 
 
 def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:

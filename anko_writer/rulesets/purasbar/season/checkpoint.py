@@ -13,7 +13,7 @@ lives in the user's cache folder, never under the output folder.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .... import cache
@@ -70,14 +70,13 @@ def keep(key: Key, season: _Season) -> None:
     """Store the season after its last month played. Its chapters are not kept (a resumed run has only the
     months it plays), nor the dice log of the months played: the season reads only the rolls since its
     mark, which is the log's end after a month."""
-    dice = season.world.dice
-    assert season.mark == len(dice.log)
-    log, dice.log = dice.log, []
+    dice, arc = season.world.dice, season.arc
+    assert arc.mark == len(dice.log)
+    log, chapters, dice.log, arc.chapters, arc.mark = dice.log, arc.chapters, [], [], 0
     try:
-        cache.store(cache.entry_path(KIND, key.after(season.month)), replace(season, chapters=[], mark=0),
-                    keep=KEEP)
+        cache.store(cache.entry_path(KIND, key.after(season.month)), season, keep=KEEP)
     finally:
-        dice.log = log
+        dice.log, arc.chapters, arc.mark = log, chapters, len(log)
 
 
 __all__ = ["KIND", "Key", "keep", "resume"]
