@@ -24,17 +24,28 @@ from the file; :meth:`Arc.pending` is the arc summary's ``pending`` line.
 
 from __future__ import annotations
 
+import json
+from abc import abstractmethod
 from collections.abc import Callable, Collection, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from .chapters import Chapter, ChapterKey, Record, Run
 from .dice import Dice, Roll
+from .errors import CampaignError
+from .resources import Resources
+from .ruleset import Ruleset, Start, StateT
+from .schema import Node, validate
 from .seals import Apply, SealBook
 from .secrecy import masked
+from .yamlio import load_yaml_text
 
-StateT = TypeVar("StateT")
+if TYPE_CHECKING:
+    from .campaign import Campaign
+
+T = TypeVar("T")
 
 Publish = Callable[[Record, frozenset[str]], Record]
 """A ruleset's last step of a chapter's public JSON, after the core masked it: the record and the ids
@@ -171,8 +182,8 @@ def _public_of(results: Record, sealed: frozenset[str], publish: Publish) -> Cal
     return lambda: publish(masked(results, sealed), sealed)
 
 
-def replay(start: tuple[int, StateT] | None, arc: int, play: Callable[[int, StateT | None], Run],
-           load: Callable[[str, int], StateT]) -> StateT | None:
+def replay(start: tuple[int, T] | None, arc: int, play: Callable[[int, T | None], Run],
+           load: Callable[[str, int], T]) -> T | None:
     """The state arc ``arc`` starts from: ``start``'s (``(k, state)``, the end of arc ``k``), or none, with
     every arc between played in memory by ``play(k, state)`` and its state text read back by
     ``load(text, k)`` as if from the file."""
@@ -182,4 +193,50 @@ def replay(start: tuple[int, StateT] | None, arc: int, play: Callable[[int, Stat
     return state
 
 
-__all__ = ["Arc", "Moments", "Part", "Publish", "replay"]
+class ArcRuleset(Ruleset[StateT]):
+    """A ruleset whose arcs follow each other through their state files: :meth:`play` is :func:`replay` of
+    :meth:`play_arc`, and :meth:`load_state` reads the state text (YAML or JSON) under :attr:`state_schema`."""
+
+    schema: Node | None = None
+    """The campaign file's schema (None: :meth:`campaign_schema` is the ruleset's own)."""
+    state_schema: Node | None = None
+    """The schema of an arc's end state (None: :meth:`load_state` is the ruleset's own)."""
+    arc_length: int = 12
+    """Parts in every arc (:meth:`parts`, unless the ruleset's own)."""
+
+    def campaign_schema(self, resources: Resources) -> Node:
+        """:attr:`schema` (a ruleset whose schema reads its tables overrides this)."""
+        if self.schema is None:
+            raise NotImplementedError(f"the {self.name} ruleset sets no campaign schema")
+        return self.schema
+
+    def parts(self, arc: int) -> int:
+        """:attr:`arc_length`."""
+        return self.arc_length
+
+    @abstractmethod
+    def play_arc(self, campaign: Campaign, arc: int, last: int, state: StateT | None, resources: Resources) -> Run:
+        """Parts 1..``last`` of arc ``arc`` from ``state`` (None: the campaign's start); at the arc's end, with
+        its state text."""
+
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources,
+             start: Start[StateT] | None = None) -> Run:
+        """Arcs from ``start`` (or the campaign) played in memory, then arc ``until.arc`` up to ``until.part``."""
+        word = self.info.units.arc_en
+        state = replay(start, until.arc, lambda k, at: self.play_arc(campaign, k, self.parts(k), at, resources),
+                       lambda text, k: self.load_state(text, f"<end of {word} {k}>", resources))
+        return self.play_arc(campaign, until.arc, until.part, state, resources)
+
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> StateT:
+        """The state text validated against :attr:`state_schema` (errors name file, line and key)."""
+        if self.state_schema is None:
+            return super().load_state(text, path, resources)
+        return cast(StateT, validate(load_yaml_text(text, Path(path), CampaignError), self.state_schema, path))
+
+    @staticmethod
+    def state_json(state: Record) -> str:
+        """An arc's end state as the private JSON text :meth:`load_state` reads back."""
+        return json.dumps(state, ensure_ascii=False, indent=1) + "\n"
+
+
+__all__ = ["Arc", "ArcRuleset", "Moments", "Part", "Publish", "replay"]

@@ -57,7 +57,7 @@ INFO = RulesetInfo(
     filters={"board": _board, "label": _label, "stacks": _stacks})
 
 
-class Ball(Ruleset):
+class Ball(Ruleset[None]):
     """The BALL ruleset plug-in."""
 
     name = "ball"
@@ -97,7 +97,7 @@ class Ball(Ruleset):
         return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), "ai_rule": EXPLANATION,
                 **game_facts()}
 
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[None] | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""
         data = campaign.data
         setup = Setup.of(data)

@@ -48,6 +48,10 @@ from .season.story import stories
 
 if TYPE_CHECKING:
     from ...audit.plugin import AuditPlugin
+    from ...campaign import Campaign
+
+State = dict[str, Any]
+"""A season's end as :func:`.setup.state.load_state_text` validated it."""
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
@@ -191,7 +195,7 @@ def market_months(tables: PurasbarTables) -> dict[int, int]:
     return {m - 1: m for m in sorted(tables.windows.values()) if m > 1 and m != summer}
 
 
-class Purasbar(Ruleset):
+class Purasbar(Ruleset[State]):
     """The 群英杯 ruleset plug-in."""
 
     name = "purasbar"
@@ -223,12 +227,12 @@ class Purasbar(Ruleset):
         made.chapter0.results["vote"] = _vote(_Season.begin(data, None, 1, resources).world, 0, data)
         return made
 
-    def opening_vote(self, campaign: Any, resources: Resources) -> dict[str, Any] | None:
+    def opening_vote(self, campaign: Campaign, resources: Resources) -> dict[str, Any] | None:
         """Month 1's vote, as chapter 0 ends with it (the season as the campaign starts it)."""
         data = campaign.data
         return _vote(_Season.begin(data, None, 1, resources).world, 0, data)
 
-    def rules_context(self, campaign: Any, resources: Resources) -> Mapping[str, object]:
+    def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The 开帖's rule numbers (:mod:`.rules_post`)."""
         return {"rule": numbers()}
 
@@ -236,12 +240,12 @@ class Purasbar(Ruleset):
         """Months 1–11 are the league, month 12 the 群英杯."""
         return SEASON_MONTHS
 
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> State:
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
-    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None, *,
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
              publish: bool = True) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
         of an earlier season) or from the campaign, playing any season in between in memory.
@@ -256,8 +260,8 @@ class Purasbar(Ruleset):
 
         return PurasbarAudit()
 
-    def play_chapter(self, campaign: Any, until: ChapterKey, resources: Resources,
-                     start: Start | None = None) -> SeasonRun:
+    def play_chapter(self, campaign: Campaign, until: ChapterKey, resources: Resources,
+                     start: Start[State] | None = None) -> SeasonRun:
         """Month ``until.part`` alone, for the ``month`` command: no settlement after month 12, and the
         months before it resumed from the checkpoint an earlier run left (:mod:`.season.checkpoint`) when
         nothing they read has changed; the run holds the months played here, not the whole season."""
@@ -275,12 +279,11 @@ class Purasbar(Ruleset):
                 checkpoint.keep(key, season)
         return season.run(self.name)
 
-    def _before(self, campaign: Any, arc: int, resources: Resources, start: Start | None,
+    def _before(self, campaign: Campaign, arc: int, resources: Resources, start: Start[State] | None,
                 publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
-        data = campaign.data if hasattr(campaign, "data") else campaign
-        begun = (start[0], start[1] if isinstance(start[1], dict) else None) if start is not None else None
-        state = replay(begun, arc, lambda k, at: self._one(data, at, k, SEASON_MONTHS, resources, publish),
+        data = campaign.data
+        state = replay(start, arc, lambda k, at: self._one(data, at, k, SEASON_MONTHS, resources, publish),
                        lambda text, k: self.load_state(text, f"<end of season {k}>", resources))
         return data, state
 

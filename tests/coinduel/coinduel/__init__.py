@@ -1,9 +1,7 @@
 """掷币决斗 (coinduel): the smallest ruleset, a plug-in that proves anko-writer's contract from outside.
 
-Two duellists. An arc is a duel (场) of three bouts (局); a bout is one chapter of three rounds, each
-a 1D2 per duellist, the higher face winning the stake. A bout ends with a hidden 决胜币 (1D2 on
-``fortune.yaml``), sealed and revealed in the next bout; the duel's last seal is carried into the next
-duel by the state file. Everything but the rules comes from the core: dice, seals, paths, rendering.
+A duel (场) is three bouts (局) of three rounds, a 1D2 each, the higher face taking the stake; a bout ends
+with a hidden 决胜币 (``fortune.yaml``) revealed in the next, the last one carried by the state file.
 """
 
 from __future__ import annotations
@@ -14,24 +12,20 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from anko_writer.arcs import Arc, replay
+from anko_writer.arcs import Arc, ArcRuleset
 from anko_writer.campaign import Campaign
 from anko_writer.chapters import Chapter, ChapterKey, KeyStyle, Record, Run
 from anko_writer.dice import Dice
-from anko_writer.errors import CampaignError
 from anko_writer.info import Currency, NewOption, RulesetInfo, Units
 from anko_writer.resources import Resources
-from anko_writer.ruleset import NewCampaign, Ruleset, Start
-from anko_writer.schema import Data, Field, Int, List, Map, Node, Str, validate
+from anko_writer.ruleset import NewCampaign
+from anko_writer.schema import Data, Field, Int, List, Map, Str
 from anko_writer.seals import SealBook
 from anko_writer.tables import load_data, load_table
-from anko_writer.yamlio import load_yaml_text
 
 HERE = Path(__file__).resolve().parent
-BOUTS = 3
-"""Chapters (bouts) in a duel."""
-ROUNDS = 3
-"""Rounds in a bout."""
+BOUTS, ROUNDS = 3, 3
+"""Chapters (bouts) in a duel, rounds in a bout."""
 
 
 def face(value: int) -> str:
@@ -71,19 +65,10 @@ class Duel:
         return self.purse
 
 
-class CoinDuel(Ruleset):
-    """The coin-toss duel ruleset."""
+class CoinDuel(ArcRuleset[Record]):
+    """The coin-toss duel ruleset: duels of bouts, ``d01/b02.md``, ``3枚金币``, its own templates and tables."""
 
-    name = "coinduel"
-
-    @property
-    def info(self) -> RulesetInfo:
-        """Duels of bouts, ``d01/b02.md``, ``3枚金币``, its own templates, tables and ``face`` filter."""
-        return INFO
-
-    def campaign_schema(self, resources: Resources) -> Node:
-        """The duel's campaign file."""
-        return SCHEMA
+    name, info, schema, state_schema, arc_length = "coinduel", INFO, SCHEMA, STATE, BOUTS
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Draw the opponent (1D of the roster) for ``options["name"]``."""
@@ -96,31 +81,17 @@ class CoinDuel(Ruleset):
                    "purse": 10, "rolls": [roll.to_json()]}
         return NewCampaign("duel.yaml", text, Chapter(0, 0, results, "chapter0.md.j2"))
 
-    def parts(self, arc: int) -> int:
-        """Three bouts a duel."""
-        return BOUTS
-
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> Record:
-        """A duel's end (JSON, private): the purse and the seals it carries."""
-        state: Record = validate(load_yaml_text(text, Path(path), CampaignError), STATE, path)
-        return state
-
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
-        """Duels from ``start`` (or the campaign) up to bout ``until.part`` of duel ``until.arc``."""
-        state = replay(start, until.arc, lambda k, at: self._duel(campaign.data, at, k, BOUTS, resources),
-                       lambda text, k: self.load_state(text, f"<end of duel {k}>", resources))
-        return self._duel(campaign.data, state, until.arc, until.part, resources)
-
-    def _duel(self, data: Record, state: Record | None, arc: int, last: int, resources: Resources) -> Run:
-        """One duel's bouts 1..last; its end state once the last bout is played."""
+    def play_arc(self, campaign: Campaign, arc: int, last: int, state: Record | None, resources: Resources) -> Run:
+        """One duel's bouts 1..last; its end state (JSON, private) once the last bout is played."""
+        data, dice = campaign.data, Dice(campaign.seed)
         duel = Duel(data["name"], data["opponent"], state["purse"] if state else data["purse"])
-        duel_arc = Arc(arc, Dice(data["seed"]), SealBook.carried_in(state["seals"] if state else []), duel.settle,
+        duel_arc = Arc(arc, dice, SealBook.carried_in(state["seals"] if state else []), duel.settle,
                        data["options"]["reveal_delay"])
         fortune = load_table(resources.table_path("fortune.yaml"))
         for part in range(1, last + 1):
             with duel_arc.part(part) as p:
-                rounds = [_round(duel_arc.dice, duel, data["stake"], p.key, n) for n in range(1, ROUNDS + 1)]
-                toss, row = fortune.roll(duel_arc.dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
+                rounds = [_round(dice, duel, data["stake"], p.key, n) for n in range(1, ROUNDS + 1)]
+                toss, row = fortune.roll(dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
                 outcome = {"sealed_by": toss.id, "winner": duel.name if row.effect == "ours" else duel.opponent,
                            "coins": row.params["coins"], "text": row.text}
                 p.moments[toss.id] = {"moment": {"duel": arc, "bout": part}, "outcome": outcome}
@@ -131,9 +102,8 @@ class CoinDuel(Ruleset):
         summary = {"ruleset": self.name, "arc": arc, "title": data["title"], "name": duel.name,
                    "opponent": duel.opponent, "purse": duel.purse,
                    "bouts": [c.results["rounds"] for c in duel_arc.chapters], "pending": duel_arc.pending()}
-        state_text = json.dumps({"duel": arc, "purse": duel.purse, "seals": duel_arc.carry(BOUTS)},
-                                ensure_ascii=False, indent=1) + "\n" if last == BOUTS else None
-        return duel_arc.run(summary, state_text)
+        end = {"duel": arc, "purse": duel.purse, "seals": duel_arc.carry(BOUTS)}
+        return duel_arc.run(summary, self.state_json(end) if last == BOUTS else None)
 
 
 def _round(dice: Dice, duel: Duel, stake: int, at: ChapterKey, n: int) -> Record:
