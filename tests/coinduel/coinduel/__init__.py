@@ -19,8 +19,8 @@ from anko_writer.dice import Dice
 from anko_writer.info import Currency, NewOption, RulesetInfo, Units
 from anko_writer.resources import Resources
 from anko_writer.ruleset import NewCampaign
-from anko_writer.schema import Data, Field, Int, List, Map, Str
-from anko_writer.seals import SealBook
+from anko_writer.schema import Field, Int, List, Map, Str
+from anko_writer.seals import SEAL_RECORD, SealBook
 from anko_writer.tables import load_data, load_table
 
 HERE = Path(__file__).resolve().parent
@@ -45,7 +45,7 @@ SCHEMA = Map({
     "options": Field(Map({"reveal_delay": Field(Int(min=1, max=2), default=1)}), default={"reveal_delay": 1}),
     "output": Field(Str(), required=False)})
 OPPONENTS = Map({"source": Field(Str()), "names": Field(List(Str(), min_len=1))})
-STATE = Map({"duel": Field(Int(min=1)), "purse": Field(Int(min=0)), "seals": Field(List(Data()))})
+STATE = Map({"duel": Field(Int(min=1)), "purse": Field(Int(min=0)), "seals": Field(List(SEAL_RECORD))})
 
 
 @dataclass
