@@ -139,7 +139,7 @@ def _output(path: Path, doc: Any, data: Mapping[str, Any]) -> tuple[str | None, 
     return None, None, "output"
 
 
-def validate_document(path: Path, doc: Any) -> tuple[Ruleset, dict[str, Any]]:
+def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any]]:
     """Find the document's ruleset and validate the document against its schema."""
     if not isinstance(doc, Mapping):
         raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")

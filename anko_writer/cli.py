@@ -282,7 +282,7 @@ ARC_WORDS = ("--arc", "--part")
 """The option names of the generic ``chapter`` and ``arc`` commands."""
 
 
-def _check_range(season: int, month: int | None, rs: Ruleset, words: tuple[str, str] = SEASON_WORDS) -> None:
+def _check_range(season: int, month: int | None, rs: Ruleset[Any], words: tuple[str, str] = SEASON_WORDS) -> None:
     """Reject an arc outside 1–99 or a part outside the ruleset's arc, before any simulation."""
     if not 1 <= season <= SEASON_MAX:
         raise AnkoError(f"{words[0]}: expected 1–{SEASON_MAX}, got {season}")
@@ -301,7 +301,7 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
         typer.echo(f"unchanged: {unchanged} file{'s' if unchanged != 1 else ''} in {_shown(out)}")
 
 
-def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
+def _start(rs: Ruleset[Any], resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
     """The latest earlier arc's end state (``sNN/state-end.yaml``) under ``out``, loaded (None: start
     from the campaign)."""
     for k in range(season - 1, 0, -1):
@@ -313,7 +313,7 @@ def _start(rs: Ruleset, resources: Resources, out: Path, season: int) -> tuple[i
 
 
 def _play(campaign: Campaign, season: int, last_month: int, out: Path,
-          one: bool = False) -> tuple[Ruleset, Resources, Run]:
+          one: bool = False) -> tuple[Ruleset[Any], Resources, Run]:
     """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
     state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
     rs = ruleset_registry.get(campaign.ruleset)
@@ -626,7 +626,7 @@ def _refuse_existing(paths: list[Path], force: bool) -> None:
         raise OutputError(f"{_shown(existing[0])}: already exists (use --force to overwrite)")
 
 
-def _new_options(rs: Ruleset, city: str | None, pairs: list[str]) -> dict[str, str]:
+def _new_options(rs: Ruleset[Any], city: str | None, pairs: list[str]) -> dict[str, str]:
     """The ``new`` options: ``--option NAME=VALUE`` pairs, ``--city`` as ``city=…``, checked by the ruleset."""
     given: dict[str, str] = {}
     for pair in pairs:
@@ -680,7 +680,7 @@ def new(
     _warn(campaign)
 
 
-def _describe_ruleset(rs: Ruleset) -> list[str]:
+def _describe_ruleset(rs: Ruleset[Any]) -> list[str]:
     """Lines of ``rulesets``: the name and title, the chapter key's words and paths, the ``new`` options."""
     info = rs.info
     u, style = info.units, info.keys

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
 from .errors import AnkoError, CampaignError, Location
@@ -27,8 +27,12 @@ if TYPE_CHECKING:
     from .audit.plugin import AuditPlugin
     from .campaign import Campaign
 
-Start = tuple[int, object]
-"""Where a run starts: ``(k, state)``, the state loaded at the end of arc ``k`` (the ruleset owns its type)."""
+StateT = TypeVar("StateT")
+"""The type of a ruleset's loaded end state (:meth:`Ruleset.load_state`): its own, the core never reads it."""
+
+Start = tuple[int, StateT]
+"""Where a run starts: ``(k, state)``, the state loaded at the end of arc ``k`` (``Start[StateT]``; bare,
+any ruleset's)."""
 
 
 @dataclass
@@ -40,11 +44,13 @@ class NewCampaign:
     chapter0: Chapter
 
 
-class Ruleset(ABC):
+class Ruleset(ABC, Generic[StateT]):
     """A game system plug-in: owns its models, rules, tables, templates and campaign schema.
 
     The core asks it for :attr:`info`, a campaign schema, a new campaign, and a run up to a chapter key;
     it does dice, seals (:class:`~anko_writer.seals.SealBook`), tables, rendering, output and ``verify``.
+    Generic over the type of its end state (``class Mine(Ruleset[MyState])``), as MkDocs' ``BasePlugin``
+    is over its config: what :meth:`load_state` returns is what :meth:`play` gets back in ``start``.
     """
 
     name: str
@@ -68,20 +74,21 @@ class Ruleset(ABC):
         """Generate a campaign from the ``new`` options (:attr:`RulesetInfo.new_options`): its YAML and chapter 0."""
 
     @abstractmethod
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources,
+             start: Start[StateT] | None = None) -> Run:
         """Simulate arc ``until.arc`` from its start to part ``until.part`` inclusive; pure and deterministic.
 
         ``start`` is ``(k, state)``: the loaded state at the end of arc ``k`` < ``until.arc``."""
 
     def play_chapter(self, campaign: Campaign, until: ChapterKey, resources: Resources,
-                     start: Start | None = None) -> Run:
+                     start: Start[StateT] | None = None) -> Run:
         """What the ``chapter`` command needs: part ``until.part``'s chapter among the run's chapters. A
         ruleset may skip what comes after that part (an arc's closing chapter) and resume from a
         checkpoint; by default, :meth:`play`."""
         return self.play(campaign, until, resources, start)
 
     def play_season(self, campaign: Campaign, season: int, last_month: int, resources: Resources,
-                    start: Start | None = None) -> Run:
+                    start: Start[StateT] | None = None) -> Run:
         """:meth:`play` under the 群英杯's words (kept for callers written before chapter keys)."""
         return self.play(campaign, ChapterKey(season, last_month), resources, start)
 
@@ -96,11 +103,11 @@ class Ruleset(ABC):
         ruleset's chapter 0 asks for no vote."""
         return None
 
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> StateT:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
 
-    def state_arc(self, state: object) -> int | None:
+    def state_arc(self, state: StateT) -> int | None:
         """The arc a loaded end state says it ended: its key named by the arc's English word
         (:attr:`Units.arc_en`: ``season: 1``, ``duel: 1``); None when it names none."""
         if isinstance(state, Mapping):
@@ -109,7 +116,7 @@ class Ruleset(ABC):
                 return value
         return None
 
-    def load_arc_state(self, text: str, path: Path | str, resources: Resources, arc: int) -> object:
+    def load_arc_state(self, text: str, path: Path | str, resources: Resources, arc: int) -> StateT:
         """:meth:`load_state` for the state file of arc ``arc`` (the one its folder names), and a located
         CampaignError if the file says it is the end of another arc (copied from another season's folder)."""
         state = self.load_state(text, path, resources)
@@ -150,8 +157,12 @@ def _load(name: str, load: Callable[[], object]) -> object:
         raise BrokenRuleset(f"ruleset plug-in {name} failed to load: {type(err).__name__}: {err}") from err
 
 
-def _discover() -> dict[str, Ruleset]:
-    found: dict[str, Ruleset] = {}
+AnyRuleset = Ruleset[Any]
+"""A ruleset of any state type, as the registry holds them."""
+
+
+def _discover() -> dict[str, AnyRuleset]:
+    found: dict[str, AnyRuleset] = {}
     for ep in entry_points(group="anko_writer.rulesets"):
         rs = _load(ep.value, ep.load)
         if not isinstance(rs, Ruleset):
@@ -166,12 +177,12 @@ def _discover() -> dict[str, Ruleset]:
     return found
 
 
-_REGISTRY: dict[str, Ruleset] | None = None
-_NAMED: dict[str, Ruleset | None] = {}
+_REGISTRY: dict[str, AnyRuleset] | None = None
+_NAMED: dict[str, AnyRuleset | None] = {}
 """Rulesets imported alone by their entry point's name, before (or instead of) a whole discovery."""
 
 
-def _named(name: str) -> Ruleset | None:
+def _named(name: str) -> AnyRuleset | None:
     """The ruleset of the entry point called ``name``, imported alone (None: no such entry point, or it
     registers another name); a whole discovery imports every plug-in, which a run does not need."""
     for ep in entry_points(group="anko_writer.rulesets", name=name):
@@ -181,7 +192,7 @@ def _named(name: str) -> Ruleset | None:
     return None
 
 
-def get(name: str) -> Ruleset:
+def get(name: str) -> AnyRuleset:
     """The registered ruleset called ``name``."""
     global _REGISTRY
     if _REGISTRY is None:
@@ -206,5 +217,5 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-__all__ = ["BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle", "NewCampaign", "NewOption", "Record",
-           "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "Units", "UnknownRuleset", "get", "names"]
+__all__ = ["AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle", "NewCampaign", "NewOption", "Record",
+           "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT", "Units", "UnknownRuleset", "get", "names"]

@@ -9,7 +9,7 @@ its metrics through :meth:`anko_writer.ruleset.Ruleset.audit` (an :class:`AuditP
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
@@ -37,7 +37,7 @@ def build_report(campaign: Campaign, samples: Sequence[Record]) -> list[Section]
 
 
 def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jobs: int = 1,
-          scheduler: str | None = None, start: Start | None = None,
+          scheduler: str | None = None, start: Start[Any] | None = None,
           progress: Progress | None = None) -> tuple[Record, list[Section]]:
     """Play ``replicates`` replicates and build the report: ``(meta, sections)``."""
     plugin_for(campaign)  # a ruleset without audit metrics fails before anything is played

@@ -53,8 +53,8 @@ class Section:
 class AuditPlugin(ABC):
     """A ruleset's audit metrics: measured in the worker that played a replicate, aggregated in order."""
 
-    def play(self, ruleset: Ruleset, campaign: Campaign, until: ChapterKey, resources: Resources,
-             start: Start | None) -> Run:
+    def play(self, ruleset: Ruleset[Any], campaign: Campaign, until: ChapterKey, resources: Resources,
+             start: Start[Any] | None) -> Run:
         """Play one whole arc for the audit (the default: the ruleset's normal :meth:`Ruleset.play`)."""
         return ruleset.play(campaign, until, resources, start=start)
 

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import ruleset as ruleset_registry
 from ..chapters import ChapterKey, Record, Run
@@ -83,7 +83,7 @@ class AuditSpec:
     """The first arc (season) played."""
     arcs: int
     """Arcs chained in each replicate (``--seasons-per-run``)."""
-    start: Start | None = None
+    start: Start[Any] | None = None
     """The loaded end state of an arc before ``first`` (from the host's files), or None."""
 
 
@@ -91,7 +91,7 @@ class AuditSpec:
 class _Loaded:
     """A worker's ruleset, resources and audit plug-in for one campaign, made once."""
 
-    ruleset: Ruleset
+    ruleset: Ruleset[Any]
     resources: Resources
     plugin: AuditPlugin
 
@@ -117,7 +117,7 @@ def plugin_for(campaign: Campaign) -> AuditPlugin:
     return _loaded(campaign).plugin
 
 
-def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start | None) -> list[Run]:
+def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start[Any] | None) -> list[Run]:
     """Arcs ``first`` … ``first + arcs - 1``, each from the end of the one before; fewer if the story ends."""
     rs, resources = loaded.ruleset, loaded.resources
     runs: list[Run] = []

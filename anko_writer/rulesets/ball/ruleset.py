@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
 
+from ...arcs import Arc
 from ...ballot import Ballot, OrderParser, register_notation
 from ...campaign import Campaign
-from ...chapters import Chapter, ChapterKey, KeyStyle, Record, Run
+from ...chapters import ChapterKey, KeyStyle, Record, Run
 from ...errors import AnkoError
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
@@ -58,7 +59,7 @@ INFO = RulesetInfo(
     filters={"board": _board, "label": _label, "stacks": _stacks})
 
 
-class Ball(Ruleset):
+class Ball(Ruleset[None]):
     """The BALL ruleset plug-in."""
 
     name = "ball"
@@ -98,7 +99,7 @@ class Ball(Ruleset):
         return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), "ai_rule": EXPLANATION,
                 **game_facts()}
 
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[None] | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""
         data = campaign.data
         setup = Setup.of(data)
@@ -108,17 +109,16 @@ class Ball(Ruleset):
         story = play_game(type(self).game, setup, until.arc, until.part)
         common = {"ruleset": self.name, "title": data["title"], "readers": setup.readers, "ai": setup.ai,
                   "cards": setup.cards, "turn_limit": setup.turn_limit, **game_facts()}
-        chapters = []
+        arc = Arc(until.arc)  # no dice and nothing sealed: the arc only keeps the chapters
         for rec in story.chapters:
-            picture = f"{INFO.keys.stem(ChapterKey(rec['arc'], rec['part']))}.svg"
-            results: Record = {**common, **rec, "picture": picture}
-            caption = f"BALL 第{rec['arc']}局第{rec['part']}轮之后"
-            chapters.append(Chapter(rec["arc"], rec["part"], results,
-                                    files={picture: board.svg(rec["turns"][-1]["after"], caption)}))
+            with arc.part(rec["part"]) as part:
+                picture = f"{INFO.keys.stem(part.key)}.svg"
+                part.results = {**common, **rec, "picture": picture}
+                part.files[picture] = board.svg(rec["turns"][-1]["after"], f"BALL 第{until.arc}局第{part.key.part}轮之后")
         summary = {**common, "arc": until.arc, "end": story.end,
                    "chapters": [{"part": r["part"], "turns": [t["n"] for t in r["turns"]],
                                  "fallback": any(t["fallback"] for t in r["turns"])} for r in story.chapters]}
-        return Run(chapters, summary)
+        return arc.run(summary)
 
 
 def _actions(campaign: Campaign, ballot: Ballot) -> OrderParser:

@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ...arcs import replay
 from ...ballot import deadline_of
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle
@@ -38,7 +39,7 @@ INFO = RulesetInfo(
                  NewOption("coach", "our head coach (default: rolled from the name pool)", required=False)))
 
 
-class Bloodbowl(Ruleset):
+class Bloodbowl(Ruleset[dict[str, Any]]):
     """The Blood Bowl league ruleset plug-in."""
 
     name = "bloodbowl"
@@ -82,21 +83,19 @@ class Bloodbowl(Ruleset):
         """Two halves for each of our five matches."""
         return PARTS
 
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
         """A season's ``state-end.yaml`` validated (errors name the file, line and key)."""
         return load_state_text(text, path, self.load_rosters(resources))
 
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[dict[str, Any]] | None = None) -> Run:
         """Seasons from ``start`` (or the campaign) up to part ``until.part`` of season ``until.arc``; seasons
         in between are played in memory through their state text, as if read from the file."""
-        done, state = start if start is not None else (0, None)
-        run = Run([])
-        for season in range(done + 1, until.arc + 1):
-            data: Mapping[str, Any] = campaign.data if not isinstance(state, dict) else start_data(campaign.data, state)
-            run = self._season(campaign, data, season, PARTS if season < until.arc else until.part, resources)
-            if season < until.arc and run.state_text is not None:
-                state = self.load_state(run.state_text, "state-end.yaml", resources)
-        return run
+        def season(k: int, state: dict[str, Any] | None, last: int) -> Run:
+            data = start_data(campaign.data, state) if state is not None else campaign.data
+            return self._season(campaign, data, k, last, resources)
+        state = replay(start, until.arc, lambda k, st: season(k, st, PARTS),
+                       lambda text, k: self.load_state(text, "state-end.yaml", resources))
+        return season(until.arc, state, until.part)
 
     def _season(self, campaign: Campaign, data: Mapping[str, Any], season: int, last: int,
                 resources: Resources) -> Run:
@@ -104,7 +103,7 @@ class Bloodbowl(Ruleset):
         rosters, league = self.load_rosters(resources), load_league(resources)
         world = league_world(data, season)
         teams, book = world.teams, world.book
-        where = campaign.path.name if hasattr(campaign, "path") else "campaign"
+        where = campaign.path.name
         run = play_season(Season(data, rosters, league, type(self).play_half, where, make_cn(resources)), world, last)
         if last == PARTS:
             run.state_text = state_yaml(season, world.us.to_data(),

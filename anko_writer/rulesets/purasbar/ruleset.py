@@ -1,209 +1,37 @@
-"""《布拉斯群英杯》(000): the ruleset class — a 24-club league season narrated month by month, and the
-season loop that calls the wings (match, competition, events, money, club, transfers, setup, season)."""
+"""《布拉斯群英杯》(000): the ruleset class — a 24-club league season narrated month by month (the season
+loop is :mod:`.season.run`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...ballot import deadline_of
+from ...arcs import replay
 from ...chapters import ChapterKey
-from ...errors import AnkoError
 from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
-from ...ruleset import Chapter, NewCampaign, Ruleset, SeasonRun, Start
-from ...hidden import mask_sealed
+from ...ruleset import NewCampaign, Ruleset, SeasonRun, Start
 from ...schema import Node, validate_text
-from ...seals import SealBook
-from .setup.campaign_schema import campaign_schema
-from .competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
-from .season.headlines import LEAGUE_ROUNDS
 from .competition.calendar import MONTHS as SEASON_MONTHS
-from .season.cupmonth import play_cup_month
-from .setup.tables import PurasbarTables, load_purasbar_tables
 from .glossary import cn, make_cn
-from .publish import publish as published
 from .rules_post import numbers
-from .season.club_life import league_morale, life_from_campaign, month_end_phase, our_results, phases_before
+from .season.run import opening_vote, play_month, play_season
+from .setup.campaign_schema import campaign_schema
 from .setup.newcampaign import new_campaign
-from .season.ballot import month_ballot, window_ballot
-from .season.season import clubs_json, next_vote, play_league_month, tactics_formation, tired
-from .competition.standings import table
-from .season.month_money import apps_now, month_money
-from .season.world import World, new_world, open_books
-from .season.windows import market_list, post_market, window_budget, window_phase
-from .transfers.transfers import summer_month
-from .setup.state import player_from
-from .setup.state import ENDING_CN, load_state_text, snapshot, start_data, state_yaml
-from .season import checkpoint
-from .season.recap import recap
-from .season.settlement import settle
-from .season.cast import CoachState, Squad
-from .season.races import races, stakes_from
-from .season.seasons import carried_seals, carry_over, fortunes_of, month_achievements
-from .season.story import stories
+from .setup.state import load_state_text
+from .setup.tables import load_purasbar_tables
 
 if TYPE_CHECKING:
     from ...audit.plugin import AuditPlugin
+    from ...campaign import Campaign
+
+State = dict[str, Any]
+"""A season's end as :func:`.setup.state.load_state_text` validated it."""
 
 
-def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
-                  campaign: dict[str, Any], reveals: list[dict[str, Any]], book: SealBook) -> dict[str, Any]:
-    standings = [r.to_json() for r in table(world.order, world.results)]
-    return {
-        "ruleset": "purasbar", "season": world.season, "month": month,
-        "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
-        "stadium": campaign["club"]["stadium"], "doctor": world.ours.doctor,
-        "rolls": [r.to_json() for r in rolls],
-        **played,
-        "standings": standings,
-        "clubs": clubs_json(world),
-        "tired": tired(world),
-        "reveals": reveals,
-        "sealed": book.sealed_at(ChapterKey(world.season, month)),
-        "vote": _vote(world, month, campaign, window="market" in played),
-    }
-
-
-def _races(results: dict[str, Any], tables: PurasbarTables) -> Any:
-    """The month's table as races (:mod:`.season.races`): every club has the same league matches left."""
-    rows = results["standings"]
-    left = LEAGUE_ROUNDS - int(rows[0]["played"]) if rows else 0
-    return races(rows, left, results["club"], stakes_from(tables.prizes, tables.fans, tables.morale)) if rows else None
-
-
-def _squad(world: World) -> list[Squad]:
-    """Our players as the month's cast reads them (a sealed absence shows no length, 000 §5.8.4)."""
-    sealed = world.ours.infirmary.sealed
-    return [{"name": p.name, "position": p.position, "core": p.core,
-             "injured_weeks": None if sealed(p.name) else p.injured_weeks} for p in world.ours.players]
-
-
-def _coach(world: World) -> CoachState | None:
-    """Our coach and the owner's and his §15.5 regard for each other."""
-    life = world.life
-    if life is None:
-        return None
-    owner_to = life.affinity.get("coach", "owner_to")
-    return {"name": world.ours.coach.name, "owner_to": owner_to, "to_owner": life.affinity.get("coach", "to_owner"),
-            "tier": life.tables.people.affinity_tier(owner_to).params["name"]}
-
-
-def _vote(world: World, month: int, campaign: dict[str, Any], window: bool = False) -> dict[str, Any] | None:
-    """The next month's 安价 (none after month 12: the settlement asks for the summer window), with the
-    deadline the campaign sets and its ballot (issue 16: the reply line and ``anko-writer tally`` read it);
-    ``window``: the next month opens a transfer window whose market this chapter posts."""
-    if month >= SEASON_MONTHS:
-        return None
-    vote = {**next_vote(world, month), "deadline": deadline_of(campaign)}
-    market = [p.name for p in world.market] if window else None
-    vote["ballot"] = month_ballot(vote, [p.name for p in world.ours.players], market).to_record()
-    return vote
-
-
-def _prep_record(world: World) -> dict[str, Any]:
-    """What month 1 publishes before the first ball: the draw and our 23 fixtures with their 1D2."""
-    ours = world.ours.name
-    fixtures = [f.to_json() for f in world.fixtures if ours in (f.a, f.b)]
-    return {"draw_order": world.draw_order, "our_fixtures": fixtures,
-            "all_fixtures": [f.to_json() for f in world.fixtures]}
-
-
-def _sealed_moments(played: dict[str, Any], ours: str) -> dict[str, dict[str, Any]]:
-    """Sealed roll id → what the reveal retells: the match, the event and whom it struck (public), and
-    what the sealed die decided (``outcome``, private until the reveal)."""
-    out: dict[str, dict[str, Any]] = {}
-    for m in played.get("matches", []):
-        for ev in [m.get("pre_match_event") or {}, *(m.get("match_events") or [])]:
-            rs = ev.get("response") or {}
-            if not rs.get("sealed"):
-                continue
-            hurt = next((a for a in ev.get("applied", []) if a.get("pending")), None)
-            opp = m["away"] if m["home"] == ours else m["home"]
-            out[rs["roll"]["id"]] = {
-                "moment": {"match": m["id"], "competition": m["competition"], "round": m["round"],
-                           "opponent": opp, "home": m["home"] == ours, "point": ev["point"], "event": ev["name"],
-                           "player": hurt["player"] if hurt else None, "modifier": rs["modifier"],
-                           "threshold": rs["threshold"]},
-                "outcome": {**rs["result"], "absence": {"player": hurt["player"], **hurt["pending"]} if hurt else None}}
-    return out
-
-
-def _revealed_here(played: dict[str, Any]) -> set[str]:
-    """Shoot-out kicks are sealed only for their shoot-out: the bracket goes on in the same chapter, so
-    the chapter reveals them as the shoot-out ends (``match.j2``)."""
-    return {r["id"] for m in played.get("matches", []) for k in (m.get("shootout") or {}).get("kicks", [])
-            if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])}
-
-
-def _seal(world: World, book: SealBook, month: int, rolls: list[Any], delay: int, played: dict[str, Any]) -> None:
-    """Every other hidden roll of the month waits ``delay`` chapters (at least one) for its reveal
-    (000 §5.8.4), with what the reveal will retell."""
-    book.seal(rolls, ChapterKey(world.season, month), delay, _sealed_moments(played, world.ours.name),
-              _revealed_here(played))
-
-
-def _due(world: World, book: SealBook, month: int, everything: bool = False) -> list[dict[str, Any]]:
-    """Seals whose reveal falls in ``month``, their consequences applied from now (000 §5.8.4)."""
-    return book.due(ChapterKey(world.season, month), lambda outcome: _unseal(world, outcome), everything)
-
-
-def _unseal(world: World, outcome: dict[str, Any] | None) -> bool | None:
-    """A revealed absence takes its real length: out through its last week, or back at once if that has
-    passed (None when there is no absence, or the player is no longer out under a seal)."""
-    absence = (outcome or {}).get("absence")
-    if not absence:
-        return None
-    club = world.ours
-    player = next((p for p in club.players if p.name == absence["player"]), None)
-    if player is None or not club.infirmary.sealed(player.name):
-        return None  # sold, or healed with the off-season
-    club.infirmary.unseal(player, absence["out_until_week"], world.week)
-    return player.injured_weeks == 0
-
-
-def _our_results(chapters: list[Chapter]) -> list[dict[str, Any]]:
-    """Our club's league results, month by month."""
-    out = []
-    for ch in chapters:
-        for i in ch.results["our_matches"]:
-            m = ch.results["matches"][i]
-            out.append({"month": ch.month, "competition": m["competition"], "round": m["round"],
-                        "stage": m.get("stage"), "home": m["home"], "away": m["away"], "score": m["score"],
-                        "extra_time": m["extra_time"], "penalties": m["penalties"], "winner": m["winner"]})
-    return out
-
-
-def _scorers(chapters: list[Chapter], top: int = 10) -> list[dict[str, Any]]:
-    """Goal scorers of the whole league, most goals first (ties by name for a stable order)."""
-    goals: dict[tuple[str, str], int] = {}
-    for ch in chapters:
-        for m in ch.results["matches"]:
-            for a in m["attacks"]:
-                if a["goal"]:
-                    k = (a["shooter"], a["team"])
-                    goals[k] = goals.get(k, 0) + 1
-    ranked = sorted(goals.items(), key=lambda kv: (-kv[1], kv[0]))[:top]
-    return [{"name": n, "team": t, "goals": g} for (n, t), g in ranked]
-
-
-def market_months(tables: PurasbarTables) -> dict[int, int]:
-    """Chapter month → the month of the window whose market it posts: the chapter before each window
-    but the summer one (transfers.yaml ``windows``; the shipped winter window opens in month 7, so month 6).
-    The summer window's market is posted by the settlement before the season, or at the first season's start.
-
-    >>> from ...resources import Resources
-    >>> market_months(load_purasbar_tables(Resources("purasbar", None)))
-    {6: 7}
-    """
-    summer = summer_month(tables.transfers)  # posted before the season instead
-    return {m - 1: m for m in sorted(tables.windows.values()) if m > 1 and m != summer}
-
-
-class Purasbar(Ruleset):
+class Purasbar(Ruleset[State]):
     """The 群英杯 ruleset plug-in."""
 
     name = "purasbar"
@@ -232,15 +60,14 @@ class Purasbar(Ruleset):
         which ends with month 1's vote (the season as the campaign file will start it)."""
         made = new_campaign(options["city"], seed, load_purasbar_tables(resources))
         data = validate_text(made.yaml_text, self.campaign_schema(resources), made.filename)
-        made.chapter0.results["vote"] = _vote(_Season.begin(data, None, 1, resources).world, 0, data)
+        made.chapter0.results["vote"] = opening_vote(data, resources)
         return made
 
-    def opening_vote(self, campaign: Any, resources: Resources) -> dict[str, Any] | None:
+    def opening_vote(self, campaign: Campaign, resources: Resources) -> dict[str, Any] | None:
         """Month 1's vote, as chapter 0 ends with it (the season as the campaign starts it)."""
-        data = campaign.data
-        return _vote(_Season.begin(data, None, 1, resources).world, 0, data)
+        return opening_vote(campaign.data, resources)
 
-    def rules_context(self, campaign: Any, resources: Resources) -> Mapping[str, object]:
+    def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The 开帖's rule numbers (:mod:`.rules_post`)."""
         return {"rule": numbers()}
 
@@ -248,19 +75,19 @@ class Purasbar(Ruleset):
         """Months 1–11 are the league, month 12 the 群英杯."""
         return SEASON_MONTHS
 
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> dict[str, Any]:
+    def load_state(self, text: str, path: Path | str, resources: Resources) -> State:
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
-    def play(self, campaign: Any, until: ChapterKey, resources: Resources, start: Start | None = None, *,
+    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
              publish: bool = True) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
         of an earlier season) or from the campaign, playing any season in between in memory.
 
         ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked)."""
         data, state = self._before(campaign, until.arc, resources, start, publish)
-        return self._one(data, state, until.arc, until.part, resources, publish)
+        return play_season(self.name, data, state, until.arc, until.part, resources, publish)
 
     def audit(self) -> AuditPlugin:
         """The 群英杯's audit metrics (:mod:`.audit`)."""
@@ -268,199 +95,21 @@ class Purasbar(Ruleset):
 
         return PurasbarAudit()
 
-    def play_chapter(self, campaign: Any, until: ChapterKey, resources: Resources,
-                     start: Start | None = None) -> SeasonRun:
+    def play_chapter(self, campaign: Campaign, until: ChapterKey, resources: Resources,
+                     start: Start[State] | None = None) -> SeasonRun:
         """Month ``until.part`` alone, for the ``month`` command: no settlement after month 12, and the
         months before it resumed from the checkpoint an earlier run left (:mod:`.season.checkpoint`) when
         nothing they read has changed; the run holds the months played here, not the whole season."""
         data, state = self._before(campaign, until.arc, resources, start)
-        key = checkpoint.Key.of(data, state, until.arc, resources)
-        season = checkpoint.resume(key, until.part)
-        if season is None:
-            season = _Season.begin(data, state, until.arc, resources)
-        else:  # the votes of later months may have changed since the checkpoint was kept
-            season.data, season.source = data, start_data(data, state) if state is not None else data
-            load_purasbar_tables(resources)  # the cities the schemas read (a side effect of loading)
-        while season.month < until.part:
-            season.play_month()
-            if season.month >= until.part - 1:
-                checkpoint.keep(key, season)
-        return season.run(self.name)
+        return play_month(self.name, data, state, until.arc, until.part, resources)
 
-    def _before(self, campaign: Any, arc: int, resources: Resources, start: Start | None,
+    def _before(self, campaign: Campaign, arc: int, resources: Resources, start: Start[State] | None,
                 publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
-        data = campaign.data if hasattr(campaign, "data") else campaign
-        done, loaded = start if start is not None else (0, None)
-        state = loaded if isinstance(loaded, dict) else None
-        for s in range(done + 1, arc):
-            run = self._one(data, state, s, SEASON_MONTHS, resources, publish)
-            state = self.load_state(run.state_text or "", f"<end of season {s}>", resources)
+        data = campaign.data
+        state = replay(start, arc, lambda k, at: play_season(self.name, data, at, k, SEASON_MONTHS, resources, publish),
+                       lambda text, k: self.load_state(text, f"<end of season {k}>", resources))
         return data, state
-
-    def _one(self, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
-             resources: Resources, publish: bool = True) -> SeasonRun:
-        """One season from its start (the campaign for season 1, else the previous season's state)."""
-        played = _Season.begin(data, state, season, resources)
-        played.publish = publish
-        while played.month < last_month:
-            played.play_month()
-        if last_month == SEASON_MONTHS:
-            played.settle(self.name)
-        return played.run(self.name)
-
-
-@dataclass
-class _Season:
-    """A season being played month by month: the world and everything the month loop carries."""
-
-    data: dict[str, Any]
-    source: dict[str, Any]
-    world: World
-    book: SealBook
-    summer: Any
-    prep: dict[str, Any]
-    tables: PurasbarTables
-    month: int = 0
-    """The last month played (0: none yet)."""
-    mark: int = 0
-    chapters: list[Chapter] = field(default_factory=list)
-    state_text: str | None = None
-    publish: bool = True
-    """Whether each chapter gets its public JSON (False: the audit, which reads only the results)."""
-
-    @classmethod
-    def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
-              resources: Resources) -> "_Season":
-        """The season before month 1: the world from the campaign (season 1) or the previous season's state."""
-        if state is not None and state["ending"] != "none":
-            raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
-                            f"there is no season {season}")
-        source = start_data(data, state) if state is not None else data
-        tables = load_purasbar_tables(resources)
-        world = new_world(source, data["seed"], season, tables)
-        open_books(world, source, tables)
-        world.life = life_from_campaign(source, tables, world.ours.ledger)
-        book = SealBook(arc_word="season")
-        carry_over(world, state, book)
-        summer = None
-        if state is not None and state["market"]:
-            world.market = [player_from(d) for d in state["market"]]
-        else:
-            summer = post_market(world, season, summer_month(tables.transfers), tables, tables.names)
-        return cls(data, source, world, book, summer, _prep_record(world), tables)
-
-    def play_month(self) -> None:
-        """Play the next month and keep its chapter."""
-        world, tables, data = self.world, self.tables, self.data
-        season, month = world.season, self.month + 1
-        self.month = world.month = month
-        decisions = data["decisions"].get(f"s{season}m{month}", {})
-        reveals = _due(world, self.book, month)  # 000 §5.8.4: told first, in force from the chapter's start
-        apps = apps_now(world)
-        life = phases_before(world, world.life, month, decisions)
-        life["market"] = self.summer if month == summer_month(tables.transfers) else None
-        life["window"] = window_phase(world, month, decisions, tables, tables.names)
-        coach = life["coach"]
-        tactics = None
-        if coach["carried_out"] and (coach["action"] or coach["row"]["key"]) == "tactics_review":
-            tactics = tactics_formation(world, month) if month != CUP_MONTH else None
-        if month == CUP_MONTH:
-            played = play_cup_month(world, decisions, tactics)
-        else:
-            played = play_league_month(world, month, decisions, tactics)
-        life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
-        league_morale(world, played)
-        life["money"] = month_money(world, month, played, apps, tables)
-        posts = market_months(tables)
-        if month in posts:
-            played["market"] = post_market(world, season, posts[month], tables, tables.names)
-        played["market_list"] = market_list(world, tables) if month in posts else []
-        if month in posts:
-            played["market_budget"] = window_budget(world, tables)
-        played["life"] = life
-        if month == 1:
-            played["prep"] = self.prep
-        rolls = world.dice.since(self.mark)
-        self.mark = world.dice.mark()
-        _seal(world, self.book, month, rolls, data["options"]["reveal_delay"], played)
-        results = _month_record(world, month, played, rolls, data, reveals, self.book)
-        results["achievements"] = month_achievements(world, results, tables)
-        results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
-        results["races"] = _races(results, tables)
-        results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
-        results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
-        public_of = partial(_public, results, self.book.sealed_ids()) if self.publish else None
-        self.chapters.append(Chapter(season, month, results, public_of=public_of))
-
-    def settle(self, ruleset: str) -> None:
-        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
-        world, tables = self.world, self.tables
-        end = _settlement_chapter(ruleset, world, self.book, self.data, self.chapters, tables, tables.names,
-                                  self.mark, self.publish)
-        self.chapters.append(end)
-        ending = end.results["settlement"]["next"]["ending"]
-        self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
-                                              market=market_list(world, tables),
-                                              seals=carried_seals(self.book), ending=ending))
-
-    def run(self, ruleset: str) -> SeasonRun:
-        """The chapters played, the season's summary and (after a settlement) its end state."""
-        chapters, data = self.chapters, self.data
-        months = [c for c in chapters if c.name is None]
-        summary = {"ruleset": ruleset, "season": self.world.season, "title": data["title"],
-                   "club": self.world.ours.name, "months": [c.month for c in months],
-                   "standings": months[-1].results["standings"] if months else [],
-                   "our_results": _our_results(months), "scorers": _scorers(months),
-                   "fixtures": self.prep["our_fixtures"], "reveals": [],
-                   "pending": [{**s.roll, "dice": None, "total": None} for s in self.book.pending()],
-                   "cup": _cup_summary(months),
-                   "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
-        return SeasonRun(chapters, summary, state_text=self.state_text)
-
-
-def _public(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any]:
-    """The JSON beside a chapter: its results with the rolls sealed when it was played masked (DESIGN
-    §10), in the compact form (:mod:`.publish`); built only when the chapter is written."""
-    return published(mask_sealed(results, sealed))
-
-
-def _settlement_chapter(ruleset: str, world: World, book: SealBook, data: dict[str, Any], chapters: list[Chapter],
-                        tables: PurasbarTables, names: Any, mark: int, publish: bool = True) -> Chapter:
-    """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
-    reveals = _due(world, book, SETTLEMENT_MONTH)
-    rec = settle(world, [c.results for c in chapters], tables, names)
-    rolls = world.dice.since(mark)
-    ended = rec["next"]["ending"] != "none"
-    if ended:  # the final chapter: nothing may stay sealed for ever
-        reveals += _due(world, book, SETTLEMENT_MONTH + 99)
-    results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
-               "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
-               "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
-               "reveals": reveals, "sealed": book.sealed_at(ChapterKey(world.season, SETTLEMENT_MONTH)),
-               "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
-               "ended": ended}
-    last = chapters[-1].results if chapters else {}
-    results["recap"] = recap(rec["ranking"]["table"], world.ours.name,  # issue 15: the season in a paragraph
-                             last if last.get("month") == CUP_MONTH else None, (last.get("cast") or {}).get("scorer"),
-                             rec["season_money"]["net"], rec["season_money"]["balance"])
-    if not ended:
-        results["market_budget"] = window_budget(world, tables)  # the summer window's vote (issue 16)
-        key = results["next_key"]
-        ballot = window_ballot(key, deadline_of(data), [p.name for p in world.market],
-                               [p.name for p in world.ours.players])
-        results["vote"] = {"key": key, "deadline": ballot.deadline, "ballot": ballot.to_record()}
-    return Chapter(world.season, SETTLEMENT_MONTH, results, template="settlement.md.j2", name="end",
-                   public_of=partial(_public, results, book.sealed_ids()) if publish else None)
-
-
-def _cup_summary(chapters: list[Chapter]) -> dict[str, Any] | None:
-    """The 群英杯 part of the season summary, once month 12 was played."""
-    cup = next((c.results for c in chapters if c.month == CUP_MONTH), None)
-    if cup is None:
-        return None
-    return {"swiss_table": cup["swiss_table"], "qualifiers": cup["qualifiers"], "bracket": cup["bracket"],
-            "champion": cup["champion"]}
 
 
 INFO = RulesetInfo(

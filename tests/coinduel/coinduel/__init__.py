@@ -1,35 +1,31 @@
 """掷币决斗 (coinduel): the smallest ruleset, a plug-in that proves anko-writer's contract from outside.
 
-Two duellists. An arc is a duel (场) of three bouts (局); a bout is one chapter of three rounds, each
-a 1D2 per duellist, the higher face winning the stake. A bout ends with a hidden 决胜币 (1D2 on
-``fortune.yaml``), sealed and revealed in the next bout; the duel's last seal is carried into the next
-duel by the state file. Everything but the rules comes from the core: dice, seals, paths, rendering.
+A duel (场) is three bouts (局) of three rounds, a 1D2 each, the higher face taking the stake; a bout ends
+with a hidden 决胜币 (``fortune.yaml``) revealed in the next, the last one carried by the state file.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
+from anko_writer.arcs import Arc, ArcRuleset
 from anko_writer.campaign import Campaign
 from anko_writer.chapters import Chapter, ChapterKey, KeyStyle, Record, Run
 from anko_writer.dice import Dice
 from anko_writer.info import Currency, NewOption, RulesetInfo, Units
 from anko_writer.resources import Resources
-from anko_writer.ruleset import NewCampaign, Ruleset, Start
-from anko_writer.schema import Data, Field, Int, List, Map, Node, Str, validate
-from anko_writer.seals import SealBook
+from anko_writer.ruleset import NewCampaign
+from anko_writer.schema import Field, Int, List, Map, Str
+from anko_writer.seals import SEAL_RECORD, SealBook
 from anko_writer.tables import load_data, load_table
-from anko_writer.yamlio import load_yaml_text
-from anko_writer.errors import CampaignError
 
 HERE = Path(__file__).resolve().parent
-BOUTS = 3
-"""Chapters (bouts) in a duel."""
-ROUNDS = 3
-"""Rounds in a bout."""
+BOUTS, ROUNDS = 3, 3
+"""Chapters (bouts) in a duel, rounds in a bout."""
 
 
 def face(value: int) -> str:
@@ -49,17 +45,16 @@ SCHEMA = Map({
     "options": Field(Map({"reveal_delay": Field(Int(min=1, max=2), default=1)}), default={"reveal_delay": 1}),
     "output": Field(Str(), required=False)})
 OPPONENTS = Map({"source": Field(Str()), "names": Field(List(Str(), min_len=1))})
-STATE = Map({"duel": Field(Int(min=1)), "purse": Field(Int(min=0)), "seals": Field(List(Data()))})
+STATE = Map({"duel": Field(Int(min=1)), "purse": Field(Int(min=0)), "seals": Field(List(SEAL_RECORD))})
 
 
 @dataclass
 class Duel:
-    """The running duel: the purse and the seal book."""
+    """The running duel: the duellists and the purse."""
 
     name: str
     opponent: str
     purse: int
-    book: SealBook = field(default_factory=SealBook)
 
     def settle(self, outcome: Record | None) -> object:
         """Apply a revealed 决胜币: its coins go to the winner; the purse after it."""
@@ -70,79 +65,45 @@ class Duel:
         return self.purse
 
 
-class CoinDuel(Ruleset):
-    """The coin-toss duel ruleset."""
+class CoinDuel(ArcRuleset[Record]):
+    """The coin-toss duel ruleset: duels of bouts, ``d01/b02.md``, ``3枚金币``, its own templates and tables."""
 
-    name = "coinduel"
-
-    @property
-    def info(self) -> RulesetInfo:
-        """Duels of bouts, ``d01/b02.md``, ``3枚金币``, its own templates, tables and ``face`` filter."""
-        return INFO
-
-    def campaign_schema(self, resources: Resources) -> Node:
-        """The duel's campaign file."""
-        return SCHEMA
+    name, info, schema, state_schema, arc_length = "coinduel", INFO, SCHEMA, STATE, BOUTS
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Draw the opponent (1D of the roster) for ``options["name"]``."""
         names = load_data(resources.table_path("opponents.yaml"), OPPONENTS)["names"]
         roll = Dice(seed).roll("d0/opponent", f"1D{len(names)}", "抽签定对手")
-        name, opponent = options["name"], names[roll.total - 1]
-        text = (f"# 掷币决斗\nruleset: coinduel\nseed: {seed}\ntitle: {_quoted(name + '的掷币决斗')}\n"
-                f"name: {_quoted(name)}\nopponent: {_quoted(opponent)}\npurse: 10\nstake: 1\n"
-                "options:\n  reveal_delay: 1\n")
+        name, opponent, q = options["name"], names[roll.total - 1], partial(json.dumps, ensure_ascii=False)
+        text = (f"# 掷币决斗\nruleset: coinduel\nseed: {seed}\ntitle: {q(name + '的掷币决斗')}\nname: {q(name)}\n"
+                f"opponent: {q(opponent)}\npurse: 10\nstake: 1\noptions:\n  reveal_delay: 1\n")
         results = {"ruleset": self.name, "arc": 0, "part": 0, "name": name, "opponent": opponent,
                    "purse": 10, "rolls": [roll.to_json()]}
         return NewCampaign("duel.yaml", text, Chapter(0, 0, results, "chapter0.md.j2"))
 
-    def parts(self, arc: int) -> int:
-        """Three bouts a duel."""
-        return BOUTS
-
-    def load_state(self, text: str, path: Path | str, resources: Resources) -> object:
-        """A duel's end (JSON, private): the purse and the seals it carries."""
-        return validate(load_yaml_text(text, Path(path), CampaignError), STATE, path)
-
-    def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start | None = None) -> Run:
-        """Duels from ``start`` (or the campaign) up to bout ``until.part`` of duel ``until.arc``."""
-        data = campaign.data
-        done, state = start if start is not None else (0, None)
-        duel = Duel(data["name"], data["opponent"], data["purse"])
-        if isinstance(state, dict):
-            duel.purse, duel.book = state["purse"], SealBook.carried_in(state["seals"])
-        run = Run([])
-        for arc in range(done + 1, until.arc + 1):
-            run = self._duel(data, duel, arc, BOUTS if arc < until.arc else until.part, resources)
-        return run
-
-    def _duel(self, data: Record, duel: Duel, arc: int, last: int, resources: Resources) -> Run:
-        """One duel's bouts 1..last; its end state once the last bout is played."""
-        dice, fortune = Dice(data["seed"]), load_table(resources.table_path("fortune.yaml"))
-        chapters = []
+    def play_arc(self, campaign: Campaign, arc: int, last: int, state: Record | None, resources: Resources) -> Run:
+        """One duel's bouts 1..last; its end state (JSON, private) once the last bout is played."""
+        data, dice = campaign.data, Dice(campaign.seed)
+        duel = Duel(data["name"], data["opponent"], state["purse"] if state else data["purse"])
+        duel_arc = Arc(arc, dice, SealBook.carried_in(state["seals"] if state else []), duel.settle,
+                       data["options"]["reveal_delay"])
+        fortune = load_table(resources.table_path("fortune.yaml"))
         for part in range(1, last + 1):
-            at = ChapterKey(arc, part)
-            reveals, mark = duel.book.due(at, duel.settle), dice.mark()
-            rounds = [_round(dice, duel, data["stake"], at, n) for n in range(1, ROUNDS + 1)]
-            toss, row = fortune.roll(dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
-            outcome = {"sealed_by": toss.id, "winner": duel.name if row.effect == "ours" else duel.opponent,
-                       "coins": row.params["coins"], "text": row.text}
-            duel.book.seal([toss], at, data["options"]["reveal_delay"],
-                           {toss.id: {"moment": {"duel": arc, "bout": part}, "outcome": outcome}})
-            results = {"ruleset": self.name, "arc": arc, "part": part, "title": data["title"], "name": duel.name,
-                       "opponent": duel.opponent, "rolls": [r.to_json() for r in dice.since(mark)],
-                       "rounds": rounds, "toss": {"roll": toss.to_json(), "result": outcome}, "purse": duel.purse,
-                       "reveals": reveals, "sealed": duel.book.sealed_at(at)}
-            chapters.append(Chapter(arc, part, results, public=duel.book.public(results)))
+            with duel_arc.part(part) as p:
+                rounds = [_round(dice, duel, data["stake"], p.key, n) for n in range(1, ROUNDS + 1)]
+                toss, row = fortune.roll(dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
+                outcome = {"sealed_by": toss.id, "winner": duel.name if row.effect == "ours" else duel.opponent,
+                           "coins": row.params["coins"], "text": row.text}
+                p.moments[toss.id] = {"moment": {"duel": arc, "bout": part}, "outcome": outcome}
+                p.results = {"ruleset": self.name, "arc": arc, "part": part, "title": data["title"], "name": duel.name,
+                             "opponent": duel.opponent, "rolls": None, "rounds": rounds,
+                             "toss": {"roll": toss.to_json(), "result": outcome}, "purse": duel.purse,
+                             "reveals": None, "sealed": None}
         summary = {"ruleset": self.name, "arc": arc, "title": data["title"], "name": duel.name,
-                   "opponent": duel.opponent, "purse": duel.purse, "bouts": [c.results["rounds"] for c in chapters],
-                   "pending": [{**s.roll, "dice": None, "total": None} for s in duel.book.pending()]}
-        state = None
-        if last == BOUTS:
-            state = json.dumps({"duel": arc, "purse": duel.purse, "seals": duel.book.carry(BOUTS)},
-                               ensure_ascii=False, indent=1) + "\n"
-            duel.book = SealBook.carried_in(json.loads(state)["seals"])
-        return Run(chapters, summary, state)
+                   "opponent": duel.opponent, "purse": duel.purse,
+                   "bouts": [c.results["rounds"] for c in duel_arc.chapters], "pending": duel_arc.pending()}
+        end = {"duel": arc, "purse": duel.purse, "seals": duel_arc.carry(BOUTS)}
+        return duel_arc.run(summary, self.state_json(end) if last == BOUTS else None)
 
 
 def _round(dice: Dice, duel: Duel, stake: int, at: ChapterKey, n: int) -> Record:
@@ -153,11 +114,6 @@ def _round(dice: Dice, duel: Duel, stake: int, at: ChapterKey, n: int) -> Record
     if winner is not None:
         duel.purse = max(0, duel.purse + (stake if winner == duel.name else -stake))
     return {"n": n, "ours": ours.to_json(), "theirs": theirs.to_json(), "winner": winner, "purse": duel.purse}
-
-
-def _quoted(text: str) -> str:
-    """A YAML scalar that is exactly ``text`` (a JSON string is valid YAML)."""
-    return json.dumps(text, ensure_ascii=False)
 
 
 RULESET = CoinDuel()

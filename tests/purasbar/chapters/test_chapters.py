@@ -10,6 +10,8 @@ test_life_chapters.py.
 
 from __future__ import annotations
 
+import dataclasses
+
 import copy
 import re
 from pathlib import Path
@@ -756,7 +758,7 @@ def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: R
     data = copy.deepcopy(campaign.data)
     other = next(f for f in ("4 4 2", "3 5 2", "5 4 1", "4 3 3") if f != data["coach"]["formation"])
     data["decisions"] = {"s1m2": {"formation": other}}
-    run = RULESET.play_season(data, SEASON, 2, res)
+    run = RULESET.play_season(dataclasses.replace(campaign, data=data), SEASON, 2, res)
     ch = run.months[1]
     choice = ch.results["choice"]
     assert choice["source"] == "vote" and choice["adaptation"]

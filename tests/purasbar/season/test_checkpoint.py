@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from anko_writer import cache
 from anko_writer.cli import app
-from anko_writer.rulesets.purasbar import ruleset as purasbar_ruleset
+from anko_writer.rulesets.purasbar.season import run as season_run
 from anko_writer.rulesets.purasbar.season import checkpoint
 
 BUILT_IN = Path(__file__).parents[3] / "campaigns" / "recht.yaml"
@@ -56,8 +56,8 @@ def test_a_resumed_month_is_byte_identical_to_a_replay(camp: Path, tmp_path: Pat
     assert len(list((tmp_path / "cache" / checkpoint.KIND).glob("*.entry"))) == 2
     _vote(camp, "s1m4", "4 4 2")
     began = []
-    real = purasbar_ruleset._Season.begin
-    monkeypatch.setattr(purasbar_ruleset._Season, "begin",
+    real = season_run.Season.begin
+    monkeypatch.setattr(season_run.Season, "begin",
                         classmethod(lambda cls, *a: began.append(1) or real(*a)))
     resumed = _month(camp, 3, tmp_path / "a")
     assert began == []  # months 1–2 came from the checkpoint

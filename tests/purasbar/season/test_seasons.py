@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from anko_writer.rulesets.purasbar import RULESET
 from tests.util import RES, render_ctx
@@ -159,5 +160,4 @@ def test_an_ending_makes_the_settlement_the_final_chapter(two: tuple[Path, Path]
         "ending: none", f"ending: {ending}"), "state-end.yaml", RES)
     from anko_writer.errors import AnkoError
     with pytest.raises(AnkoError, match="the story ended after season 1"):
-        RULESET.play_season({"seed": 1, "options": {"reveal_delay": 1}, "decisions": {}, "title": "t"}, 2, 12,
-                            RES, start=(1, state))
+        RULESET.play_season(load_campaign(season_245[0]), 2, 12, RES, start=(1, state))

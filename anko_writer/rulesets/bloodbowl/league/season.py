@@ -16,8 +16,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from ....arcs import Arc, Part
 from ....ballot import Ballot, deadline_of
-from ....chapters import Chapter, ChapterKey, Record, Run
+from ....chapters import Record, Run
 from ....dice import Dice, Roll
 from ....errors import AnkoError
 from ....seals import SealBook
@@ -233,11 +234,6 @@ def mask_turn_rolls(obj: Any, sealed: frozenset[str]) -> Any:
     if isinstance(obj, list):
         return [mask_turn_rolls(v, sealed) for v in obj]
     return obj
-
-
-def public(book: SealBook, results: Record) -> Record:
-    """The JSON beside a chapter: every roll still sealed masked, and whatever it decided."""
-    return cast(Record, mask_turn_rolls(book.public(results), book.sealed_ids()))
 
 
 def headline(record: Mapping[str, Any], ours: str) -> str:
@@ -468,103 +464,110 @@ def play_season(s: Season, w: World, last: int) -> Run:
     dice = Dice(int(s.data["seed"]))
     schedule = round_robin(w.order())
     delay = int(s.data.get("options", {}).get("reveal_delay", 1))
-    chapters: list[Chapter] = []
+    arc = Arc(season, dice, w.book, lambda o: apply_reveal(w, o), delay, publish=mask_turn_rolls)
     match: Match | None = None
     for part in range(1, last + 1):
-        rnd, half = (part + 1) // 2, 2 - part % 2
-        at = ChapterKey(season, part)
-        mark = dice.mark()
-        reveals = w.book.due(at, lambda o: apply_reveal(w, o))
-        fx = next(f for f in schedule[rnd - 1] if f.has(w.ours))
-        home_side: Side = "home" if fx.home == w.ours else "away"
-        opp = w.teams[fx.away if home_side == "home" else fx.home]
-        v, key = vote(s, season, part), f"s{season}h{part}"
-        results: Record = {"ruleset": "bloodbowl", "arc": season, "part": part, "season": season, "round": rnd,
-                           "half": half, "title": s.data["title"], "team": w.ours, "opponent": opp.name,
-                           "coach": w.us.coach, "opponent_coach": opp.coach, "fixture": fx.to_json(),
-                           "home": fx.home, "away": fx.away, "ours_side": home_side, "reveals": reveals}
-        if part == 1:
-            results["schedule"] = [[f.to_json() for f in r] for r in schedule]
-        if half == 1:
-            pre: Record = {"hires": [], "ai_hires": ai_hires(s, w, dice, f"s{season}/r{rnd}/hire")}
-            roster = s.rosters[w.us.sheet.race]
-            for h in v.get("hire") or []:
-                pre["hires"].append(hire(w.us, roster, h["position"], s.league, dice,
-                                         f"s{season}/r{rnd}/hire/{w.ours}", h.get("name"), w.pending))
-                pre["hires"][-1]["voted"] = True
-            resting = [_player(s, w.us, word, f"{key}.rest") for word in v.get("rest") or []]
-            absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (w.us, opp)}
-            lineup, dropped = choose_lineup(s, w.us, v, key, resting, [])
-            match = Match(fx, absent, resting, lineup)
-            before = stakes(w, opp, match, home_side)
-            their = ai_lineup(opp)
-            plan, source = our_plan(s, w, opp, season, part, 1, 0, lineup)
-            plans: dict[Side, Plan] = {home_side: plan, other(home_side): their_plan(s, opp, 1, 0, their)}
-            names = {p.id: p.name for p in w.us.sheet.players}
-            pre.update(rested=[names[i] for i in resting], dropped=[names[i] for i in dropped],
-                       absent=[{"team": t, "names": [n.name for n in w.teams[t].sheet.players if n.id in ids]}
-                               for t, ids in absent.items()])
-            results["pre"] = pre
-            result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {}, may_seal(part, delay))
-            match.first = result
-            match.kicking = other(_kicker_first(result, "away"))
+        with arc.part(part) as p:
+            match = _chapter(s, w, dice, delay, p, schedule, match)
+    summary = summary_of(w, arc, s) if last == PARTS else {}
+    return arc.run(summary)
+
+
+def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: list[list[Fixture]],
+             match: Match | None) -> Match | None:
+    """Chapter ``p``'s half of our match (and after a second half, the round's other matches and the table)
+    into ``p.results``; the match going on into the next chapter, if any."""
+    season, part = w.season, p.key.part
+    rnd, half = (part + 1) // 2, 2 - part % 2
+    reveals = p.reveals
+    fx = next(f for f in schedule[rnd - 1] if f.has(w.ours))
+    home_side: Side = "home" if fx.home == w.ours else "away"
+    opp = w.teams[fx.away if home_side == "home" else fx.home]
+    v, key = vote(s, season, part), f"s{season}h{part}"
+    results: Record = {"ruleset": "bloodbowl", "arc": season, "part": part, "season": season, "round": rnd,
+                       "half": half, "title": s.data["title"], "team": w.ours, "opponent": opp.name,
+                       "coach": w.us.coach, "opponent_coach": opp.coach, "fixture": fx.to_json(),
+                       "home": fx.home, "away": fx.away, "ours_side": home_side, "reveals": reveals}
+    if part == 1:
+        results["schedule"] = [[f.to_json() for f in r] for r in schedule]
+    if half == 1:
+        pre: Record = {"hires": [], "ai_hires": ai_hires(s, w, dice, f"s{season}/r{rnd}/hire")}
+        roster = s.rosters[w.us.sheet.race]
+        for h in v.get("hire") or []:
+            pre["hires"].append(hire(w.us, roster, h["position"], s.league, dice,
+                                     f"s{season}/r{rnd}/hire/{w.ours}", h.get("name"), w.pending))
+            pre["hires"][-1]["voted"] = True
+        resting = [_player(s, w.us, word, f"{key}.rest") for word in v.get("rest") or []]
+        absent = {t.name: [p.id for p in t.sheet.players if p.miss_next] for t in (w.us, opp)}
+        lineup, dropped = choose_lineup(s, w.us, v, key, resting, [])
+        match = Match(fx, absent, resting, lineup)
+        before = stakes(w, opp, match, home_side)
+        their = ai_lineup(opp)
+        plan, source = our_plan(s, w, opp, season, part, 1, 0, lineup)
+        plans: dict[Side, Plan] = {home_side: plan, other(home_side): their_plan(s, opp, 1, 0, their)}
+        names = {p.id: p.name for p in w.us.sheet.players}
+        pre.update(rested=[names[i] for i in resting], dropped=[names[i] for i in dropped],
+                   absent=[{"team": t, "names": [n.name for n in w.teams[t].sheet.players if n.id in ids]}
+                           for t, ids in absent.items()])
+        results["pre"] = pre
+        result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {}, may_seal(part, delay))
+        match.first = result
+        match.kicking = other(_kicker_first(result, "away"))
+    else:
+        if match is None or match.first is None:
+            raise AnkoError(f"season {season}: half 2 of round {rnd} without its first half")
+        first = match.first
+        before = stakes(w, opp, match, home_side)
+        lead = first.score[0] - first.score[1]
+        mine = lead if home_side == "home" else -lead
+        carried_out = set(cast(list[str], first.carry.get("out", []))) if first.carry else set()
+        if "lineup" in v:
+            lineup, dropped = choose_lineup(s, w.us, v, key, match.rested, sorted(carried_out))
         else:
-            if match is None or match.first is None:
-                raise AnkoError(f"season {season}: half 2 of round {rnd} without its first half")
-            first = match.first
-            before = stakes(w, opp, match, home_side)
-            lead = first.score[0] - first.score[1]
-            mine = lead if home_side == "home" else -lead
-            carried_out = set(cast(list[str], first.carry.get("out", []))) if first.carry else set()
-            if "lineup" in v:
-                lineup, dropped = choose_lineup(s, w.us, v, key, match.rested, sorted(carried_out))
-            else:
-                lineup, dropped = match.lineup, []
-            plan, source = our_plan(s, w, opp, season, part, 2, mine, lineup)
-            plans = {home_side: plan, other(home_side): their_plan(s, opp, 2, -mine, ai_lineup(opp))}
-            result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry,
-                           may_seal(part, delay))
-        record = copy.deepcopy(result.record)
-        seals = sealed_casualties(record, w.ours)
-        for rid, note in seals.items():
-            w.pending[str(note["outcome"]["player"])] = rid
-        veil(record, w.pending)
-        results.update({k: x for k, x in record.items() if k != "sealed"})
-        results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
-                       headline=headline(record, w.ours), half_score=list(_score(result)))
-        first_record = None
-        if half == 2 and match is not None and match.first is not None:
-            first_record = copy.deepcopy(match.first.record)
-            veil(first_record, w.pending)
-        results["story"] = half_story(results, w.ours, home_side, first_record,
-                                      before, w.titles)
-        if half == 2 and match is not None and match.first is not None:
-            post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
-            post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],
-                                     _score(result))]
-            post["others"] = []
-            for f in schedule[rnd - 1]:
-                if f is fx:
-                    continue
-                post["others"].append(_other_match(s, w, dice, f, season))
-                post["income"].append(income(s, dice, f"s{season}/r{rnd}/g{f.game}", w.teams[f.home],
-                                             w.teams[f.away], tuple(post["others"][-1]["score"])))
-            post["standings"] = [r.to_json() for r in table(w.order(), w.results)]
-            results["post"] = post
-            match = None
-        rolls = dice.since(mark)
-        w.book.seal(rolls, at, delay, cast(Mapping[str, Mapping[str, Record]], seals))
-        results["rolls"] = [r.to_json() for r in rolls]
-        results["sealed"] = w.book.sealed_at(at)
-        results["vote"] = vote_record(s, w, season, part, schedule)
-        results["voted"] = bool(v)
-        chapters.append(Chapter(season, part, results, "chapter.md.j2", public=public(w.book, results)))
-    summary = summary_of(w, chapters, s) if last == PARTS else {}
-    return Run(chapters, summary)
+            lineup, dropped = match.lineup, []
+        plan, source = our_plan(s, w, opp, season, part, 2, mine, lineup)
+        plans = {home_side: plan, other(home_side): their_plan(s, opp, 2, -mine, ai_lineup(opp))}
+        result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry,
+                       may_seal(part, delay))
+    record = copy.deepcopy(result.record)
+    seals = sealed_casualties(record, w.ours)
+    for rid, note in seals.items():
+        w.pending[str(note["outcome"]["player"])] = rid
+    veil(record, w.pending)
+    results.update({k: x for k, x in record.items() if k != "sealed"})
+    results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
+                   headline=headline(record, w.ours), half_score=list(_score(result)))
+    first_record = None
+    if half == 2 and match is not None and match.first is not None:
+        first_record = copy.deepcopy(match.first.record)
+        veil(first_record, w.pending)
+    results["story"] = half_story(results, w.ours, home_side, first_record,
+                                  before, w.titles)
+    if half == 2 and match is not None and match.first is not None:
+        post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
+        post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],
+                                 _score(result))]
+        post["others"] = []
+        for f in schedule[rnd - 1]:
+            if f is fx:
+                continue
+            post["others"].append(_other_match(s, w, dice, f, season))
+            post["income"].append(income(s, dice, f"s{season}/r{rnd}/g{f.game}", w.teams[f.home],
+                                         w.teams[f.away], tuple(post["others"][-1]["score"])))
+        post["standings"] = [r.to_json() for r in table(w.order(), w.results)]
+        results["post"] = post
+        match = None
+    results["rolls"] = [r.to_json() for r in p.seal(cast(Mapping[str, Mapping[str, Record]], seals))]
+    results["sealed"] = p.sealed
+    results["vote"] = vote_record(s, w, season, part, schedule)
+    results["voted"] = bool(v)
+    p.results = results
+    return match
 
 
-def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
+def summary_of(w: World, arc: Arc, s: Season) -> Record:
     """The season's index: the final table, our results, the fallen and the best players (nothing sealed)."""
+    chapters = arc.chapters
     ours = []
     for ch in chapters:
         r = ch.results
@@ -577,10 +580,10 @@ def summary_of(w: World, chapters: list[Chapter], s: Season) -> Record:
             "results": ours, "standings": standings, "champion": standings[0]["team"] if standings else None,
             "fallen": {t.name: list(t.fallen) for t in w.teams.values() if t.fallen},
             "stars": [{"spp": a, "name": b, "team": c} for a, b, c in stars],
-            "pending": [{**x.roll, "dice": None, "total": None} for x in w.book.pending()],
+            "pending": arc.pending(),
             "treasury": w.us.sheet.treasury}
 
 
 __all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "league_world",
-           "mask_turn_rolls", "may_seal", "next_vote", "opening_vote", "part_of", "play_season", "public", "roster_view", "veil",
+           "mask_turn_rolls", "may_seal", "next_vote", "opening_vote", "part_of", "play_season", "roster_view", "veil",
            "vote_record"]

@@ -13,7 +13,7 @@ lives in the user's cache folder, never under the output folder.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .... import cache
@@ -23,7 +23,7 @@ from ..setup.data import tables_stamp
 
 if TYPE_CHECKING:
     from ....resources import Resources
-    from ..ruleset import _Season
+    from .run import Season
 
 KIND = "purasbar-month"
 """The cache folder of month checkpoints."""
@@ -56,28 +56,27 @@ class Key:
         return [*self.parts, str(month), _json(votes)]
 
 
-def resume(key: Key, month: int) -> _Season | None:
+def resume(key: Key, month: int) -> Season | None:
     """The season as it stood after the latest month before ``month`` with a valid checkpoint, or None."""
-    from ..ruleset import _Season  # the ruleset imports this module
+    from .run import Season  # the season loop imports this module
     for done in range(month - 1, 0, -1):
-        found, value = cache.load(cache.entry_path(KIND, key.after(done)), lambda v: isinstance(v, _Season))
+        found, value = cache.load(cache.entry_path(KIND, key.after(done)), lambda v: isinstance(v, Season))
         if found:
             return value  # type: ignore[return-value]
     return None
 
 
-def keep(key: Key, season: _Season) -> None:
+def keep(key: Key, season: Season) -> None:
     """Store the season after its last month played. Its chapters are not kept (a resumed run has only the
     months it plays), nor the dice log of the months played: the season reads only the rolls since its
     mark, which is the log's end after a month."""
-    dice = season.world.dice
-    assert season.mark == len(dice.log)
-    log, dice.log = dice.log, []
+    dice, arc = season.world.dice, season.arc
+    assert arc.mark == len(dice.log)
+    log, chapters, dice.log, arc.chapters, arc.mark = dice.log, arc.chapters, [], [], 0
     try:
-        cache.store(cache.entry_path(KIND, key.after(season.month)), replace(season, chapters=[], mark=0),
-                    keep=KEEP)
+        cache.store(cache.entry_path(KIND, key.after(season.month)), season, keep=KEEP)
     finally:
-        dice.log = log
+        dice.log, arc.chapters, arc.mark = log, chapters, len(log)
 
 
 __all__ = ["KIND", "Key", "keep", "resume"]

@@ -28,12 +28,12 @@ if TYPE_CHECKING:
 
 
 def carried_seals(book: SealBook) -> list[dict[str, Any]]:
-    """Hidden rolls still sealed at the season's end, with the next season's month they are due in."""
+    """Hidden rolls still sealed at the season's end, moved into the next season (``due`` a month of it), in
+    the core's format (:meth:`~anko_writer.seals.Seal.to_json`); a moment or outcome without its empty values."""
     out = []
-    for s in book.pending():
-        c = s.carried(SETTLEMENT_MONTH)
-        out.append({"roll": dict(c.roll), "sealed_in": {"season": c.at.arc, "month": c.at.part}, "due": c.due.part,
-                    **{k: _present(v) for k, v in (("moment", c.moment), ("outcome", c.outcome)) if v}})
+    for record in book.carry(SETTLEMENT_MONTH):
+        notes = {k: _present(record.pop(k)) for k in ("moment", "outcome") if record.get(k)}
+        out.append({k: v for k, v in record.items() if k not in ("moment", "outcome")} | notes)
     return out
 
 
@@ -42,13 +42,22 @@ def _present(record: dict[str, Any]) -> dict[str, Any]:
     return {k: _present(v) if isinstance(v, dict) else v for k, v in record.items() if v is not None}
 
 
+def seal_of(record: dict[str, Any], season: int) -> Seal:
+    """A carried seal read back for season ``season``: the core's format, or the one state files written before
+    issue 23 hold (``sealed_in: {season, month}`` and ``due``, a month of ``season``)."""
+    if "sealed_in" not in record:
+        return Seal.from_json(record)
+    at = record["sealed_in"]
+    return Seal(dict(record["roll"]), ChapterKey(at["season"], at["month"]), ChapterKey(season, record["due"]),
+                record.get("moment"), record.get("outcome"))
+
+
 def carry_over(world: World, state: dict[str, Any] | None, book: SealBook) -> None:
     """Start a season from the previous one's state: sealed rolls and fortunes that carry over."""
     if state is None:
         return
-    for s in state["seals"]:
-        book.add(Seal(dict(s["roll"]), ChapterKey(s["sealed_in"]["season"], s["sealed_in"]["month"]),
-                      ChapterKey(world.season, s["due"]), s.get("moment"), s.get("outcome")))
+    for record in state["seals"]:
+        book.add(seal_of(record, world.season))
     fort = state["fortunes"]
     world.life.depth["external"].value = fort.get("external_depth", 0)
     world.life.achievements = set(fort.get("achievements", []))

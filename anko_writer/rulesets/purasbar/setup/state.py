@@ -11,9 +11,11 @@ byte-identical (:func:`start_from_text`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ....schema import Bool, Check, Enum, Field, Int, List, Map, Name, Problem, Str
+from ....schema import At, Bool, Check, Child, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from ....seals import SEAL_RECORD
 from ....statefile import document, field, item, items, read_state, state_header
 from ....statefile import start_data as start_data  # the ruleset takes it from here
 from ..club.people import roster_to_json
@@ -50,29 +52,54 @@ def ai_club_schema(cities: list[str]) -> Map:
     }, doc="One of the other 23 clubs.")
 
 
-SEAL = Map({
-    "roll": Field(Map({"id": Field(Str(pattern=r"[^\s｜〕]+", pattern_doc="a roll id (no whitespace, ｜ or 〕)")),
-                       "purpose": Field(Str()),
-                       "expr": Field(Str(pattern=r"[^\s｜〕＝]+",
-                                         pattern_doc="dice notation (no whitespace, ｜, 〕 or ＝)")),
-                       "dice": Field(List(Int())), "total": Field(Int()), "hidden": Field(Bool())})),
+MOMENT = Map({
+    "match": Field(Str()), "competition": Field(Str()), "round": Field(Int()), "opponent": Field(Name()),
+    "home": Field(Bool()), "point": Field(Int(min=0, max=8)), "event": Field(Str()),
+    "player": Field(Name(), required=False), "modifier": Field(Int()), "threshold": Field(Int()),
+}, doc="What the reveal retells: the match, the event and whom it struck.")
+OUTCOME = Map({
+    "sealed_by": Field(Str()), "face": Field(Int()), "total": Field(Int()),
+    "outcome": Field(Enum(["worse", "halved", "failed"])),
+    "absence": Field(Map({
+        "player": Field(Name()), "sealed_by": Field(Str()), "weeks": Field(Int(min=1)),
+        "weeks_base": Field(Int(min=1)), "doctor": Field(Int(min=0)), "from_week": Field(Int(min=0)),
+        "out_until_week": Field(Int(min=0)),
+    }), required=False),
+}, doc="What the sealed die decided, told at its reveal (private until then).")
+_NOTES = {"moment": Field(MOMENT, required=False, doc=MOMENT.doc),
+          "outcome": Field(OUTCOME, required=False, doc=OUTCOME.doc)}
+
+SEAL = Map({**SEAL_RECORD.fields, **_NOTES}, doc="A hidden roll still sealed (000 §5.8.4): the core's carried seal "
+           "(:meth:`~anko_writer.seals.Seal.to_json`, ``at``/``due`` as [season, month]), its moment and outcome "
+           "as the 群英杯 writes them.")
+"""The one seal-state format (issue 23), shared with every ruleset; what ``state-end.yaml`` writes."""
+
+OLD_SEAL = Map({
+    "roll": SEAL_RECORD.fields["roll"],
     "sealed_in": Field(Map({"season": Field(Int(min=1)), "month": Field(Int(min=1, max=13))})),
     "due": Field(Int(min=1), doc="Month of the coming season it is revealed in."),
-    "moment": Field(Map({
-        "match": Field(Str()), "competition": Field(Str()), "round": Field(Int()), "opponent": Field(Name()),
-        "home": Field(Bool()), "point": Field(Int(min=0, max=8)), "event": Field(Str()),
-        "player": Field(Name(), required=False), "modifier": Field(Int()), "threshold": Field(Int()),
-    }), required=False, doc="What the reveal retells: the match, the event and whom it struck."),
-    "outcome": Field(Map({
-        "sealed_by": Field(Str()), "face": Field(Int()), "total": Field(Int()),
-        "outcome": Field(Enum(["worse", "halved", "failed"])),
-        "absence": Field(Map({
-            "player": Field(Name()), "sealed_by": Field(Str()), "weeks": Field(Int(min=1)),
-            "weeks_base": Field(Int(min=1)), "doctor": Field(Int(min=0)), "from_week": Field(Int(min=0)),
-            "out_until_week": Field(Int(min=0)),
-        }), required=False),
-    }), required=False, doc="What the sealed die decided, told at its reveal (private until then)."),
-}, doc="A hidden roll still sealed (000 §5.8.4).")
+    **_NOTES,
+}, doc="A sealed roll as a state file before issue 23 wrote it (read, never written).")
+
+
+class _AnySeal(Node):
+    """A carried seal in either format: the core's (:data:`SEAL`), or the 群英杯's own of earlier versions
+    (:data:`OLD_SEAL`, ``sealed_in`` and a ``due`` month), told apart by ``sealed_in``."""
+
+    doc = SEAL.doc
+
+    def check(self, value: Any, at: At) -> Any:
+        """The seal validated by the schema of its format."""
+        old = isinstance(value, Mapping) and "sealed_in" in value
+        return (OLD_SEAL if old else SEAL).check(value, at)
+
+    def type_name(self) -> str:
+        """``mapping``."""
+        return "mapping"
+
+    def children(self, path: str) -> Iterator[Child]:
+        """The current format's keys."""
+        return SEAL.children(path)
 
 
 def _league_problem(cities: list[str], slugs: dict[str, str] | None) -> Any:
@@ -137,7 +164,7 @@ def state_schema(cities: list[str], people: Any = None, slugs: dict[str, str] | 
                         default=[], doc="The players on the summer market (Appendix D), shown before the vote."),
         "league": Field(List(ai_club_schema(cities), min_len=1, max_len=max(1, len(cities) - 1)),
                         doc=f"The other clubs: one for each city but ours ({max(1, len(cities) - 1)})."),
-        "seals": Field(List(SEAL), default=[], doc="Hidden rolls still sealed."),
+        "seals": Field(List(_AnySeal()), default=[], doc="Hidden rolls still sealed."),
     })
     return Check(top, _league_problem(cities, slugs),
                  doc="Every city but ours has one club in `league`, in its own city; no club name twice.")
@@ -206,7 +233,7 @@ def state_yaml(snap: dict[str, Any]) -> str:
         *[field(k, v, 1) for k, v in fort.items()],
         "# 夏窗（下赛季第 1 月）的转会市场，读者按 s<赛季>m1 的 transfers 投票",
         *items("market", snap["market"]),
-        "# 尚未揭晓的隐藏骰：due = 在下赛季第几月揭晓",
+        "# 尚未揭晓的隐藏骰：at = [封存的赛季, 月]，due = [揭晓的赛季, 月]",
         *items("seals", snap["seals"]),
         "# 联赛其余 23 支球队（核心球员已全部掷出）",
         "league:",
