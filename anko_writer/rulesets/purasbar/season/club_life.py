@@ -110,7 +110,8 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
     staff = {role: m.level for role, m in life.staff.items()}
     salaries = {role: m.level * life.finance.staff_salary_per_level for role, m in life.staff.items()}
     records = month_start(world.dice, key, life.depth["business"], life.level("commercial"),
-                          life.owner.fanaticism, life.owner.wealth, money["R"], life.tables.business,
+                          life.owner.fanaticism, life.owner.wealth, money["R"], money["band"],
+                          life.tables.business,
                           staff=staff, salaries=salaries)
     for rec in records:
         if rec.get("kind") == "check" and rec.get("triggered") and rec.get("effect"):

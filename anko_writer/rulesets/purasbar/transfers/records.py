@@ -10,21 +10,11 @@ from __future__ import annotations
 
 from typing import NotRequired, TypeAlias, TypedDict
 
-from ..club.records import CoreStep, PlayerJson, RoleSteps
+from ..club.records import ContractOffer, CoreStep, PlayerJson, RoleSteps
 from ..money.records import RollJson
 
 
-# ---------------------------------------------------------------- contracts (ch.10)
-
-
-class ContractOffer(TypedDict):
-    """A new contract's length: 1D3 + the age modifier (:func:`contracts.contract_offer`)."""
-
-    player: str
-    age: int | None
-    roll: RollJson
-    mod: int
-    length: int
+# ---------------------------------------------------------------- contracts (ch.10; ContractOffer is in club.records)
 
 
 BandRef = TypedDict("BandRef", {
