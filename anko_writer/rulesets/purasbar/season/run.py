@@ -16,7 +16,6 @@ from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
 from ..competition.standings import table
-from ..publish import publish as published
 from ..setup.state import ENDING_CN, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
@@ -33,6 +32,7 @@ from .club_life import (
 from .cupmonth import play_cup_month
 from .headlines import LEAGUE_ROUNDS
 from .month_money import apps_now, month_money
+from .publish import publish as published
 from .races import races, stakes_from
 from .recap import recap
 from .season import clubs_json, next_vote, play_league_month, tactics_formation, tired

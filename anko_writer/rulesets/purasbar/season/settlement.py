@@ -15,6 +15,7 @@ from ..club.fans import attendance_percent, season_fans, season_reputation
 from ..club.fans import clamp as clamp_reputation
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
+from ..club.offseason import owner_retirement, poaching
 from ..club.records import SeasonAchievements
 from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
@@ -25,7 +26,6 @@ from ..models import Player
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
 from .month_money import bankruptcy_check
-from .seasons import owner_retirement, poaching
 from .windows import league_names, post_market, roll_everyone
 from .world import World
 
