@@ -368,7 +368,7 @@ def play_month(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None,
     it resumed from the checkpoint an earlier run left (:mod:`.checkpoint`) when nothing they read has
     changed; the run holds the months played here, not the whole season."""
     key = checkpoint.Key.of(data, state, season, resources)
-    played = checkpoint.resume(key, month)
+    played = checkpoint.resume(key, month, Season)
     if played is None:
         played = Season.begin(data, state, season, resources)
     else:  # the votes of later months may have changed since the checkpoint was kept
