@@ -12,7 +12,6 @@ from ....schema import Field, Int, Map, Str
 from ....tables import DiceNotation, load_data
 from .generation import roll_name
 
-
 SEASONS = Map({
     "source": Field(Str()),
     "poach": Field(Map({"offer_base": Field(Int(min=0, max=100)), "offer_per_level": Field(Int(min=0)),

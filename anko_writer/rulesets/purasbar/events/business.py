@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+
 from ....dice import Dice
 from ....resources import Resources
 from ....tables import DiceTable, Row
 from ..competition.calendar import MONTHS
 from .depth import POLARITIES, Depth, multiplier, scale
 from .effects import pick
-from .records import BusinessBranch, BusinessEvent, BusinessRecord, EffectSpec, RangesInfo
 from .pool import EventTables, RowAt, check_rows, draw, load_event_tables, row_at, table_fail
+from .records import BusinessBranch, BusinessEvent, BusinessRecord, EffectSpec, RangesInfo
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""

@@ -21,22 +21,22 @@ from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
 from . import checkpoint
 from .ballot import month_ballot, window_ballot
+from .carry import carried_seals, carry_over, fortunes_of, month_achievements
 from .cast import CoachState, Squad
-from .club_life import (
+from .cupmonth import play_cup_month
+from .headlines import LEAGUE_ROUNDS
+from .league_month import clubs_json, next_vote, play_league_month, tactics_formation, tired
+from .month_money import apps_now, month_money
+from .phases import (
     league_morale,
     life_from_campaign,
     month_end_phase,
     our_results,
     phases_before,
 )
-from .cupmonth import play_cup_month
-from .headlines import LEAGUE_ROUNDS
-from .month_money import apps_now, month_money
 from .publish import publish as published
 from .races import races, stakes_from
 from .recap import recap
-from .season import clubs_json, next_vote, play_league_month, tactics_formation, tired
-from .seasons import carried_seals, carry_over, fortunes_of, month_achievements
 from .settlement import settle
 from .story import stories
 from .windows import market_list, post_market, window_budget, window_phase

@@ -21,8 +21,8 @@ from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
-from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
 from ..models import Player
+from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
 from .month_money import bankruptcy_check

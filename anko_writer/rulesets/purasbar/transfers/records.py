@@ -13,7 +13,6 @@ from typing import NotRequired, TypeAlias, TypedDict
 from ..club.records import ContractOffer, CoreStep, PlayerJson, RoleSteps
 from ..money.records import RollJson
 
-
 # ---------------------------------------------------------------- contracts (ch.10; ContractOffer is in club.records)
 
 
