@@ -4,10 +4,10 @@
   ``export/``, ``tally/``, ``audit/``, ``kit/``, ``render/`` …) never imports ``anko_writer.rulesets``.
 - A ruleset (``anko_writer/rulesets/<name>/``) never imports another ruleset.
 - Within purasbar the wings stand in the order of :data:`PURASBAR_FLOORS` (the architecture review's §8,
-  bottom first); an import from a floor to a floor above it is an *arrow up*. They are printed, not refused,
-  while the purasbar layout is being finished (issue 23).
+  bottom first); an import from a floor to a floor above it is an *arrow up*, and refused: with a total order
+  and no arrow up there is no import circle between the wings either.
 
-``python tools/layers.py`` prints every finding and exits 1 if a rule that is enforced is broken.
+``python tools/layers.py`` prints every finding and exits 1 if any rule is broken.
 Imports under ``if TYPE_CHECKING:`` and inside functions count too: a lazy import is still a dependency.
 """
 
@@ -27,11 +27,9 @@ PURASBAR_FLOORS = ("models", "competition", "events", "money", "match", "club", 
 """purasbar's floors, bottom first, as the architecture review's draft layout (§8) stacks them: ``models.py``
 (the shared records) on the core; the calendar and the competition; the events; money; the match engine;
 club life; transfers; setup (it reads every rule wing's tables); the season loop, which plays them all.
-The package's other top modules (``ruleset.py``, ``publish.py``, ``rules_post.py``, ``audit.py``,
-``glossary.py``) stand above every wing. The review's draft leaves one arrow up (``match/records`` →
-``club/records``); today's others are ``events/business → money``, ``club/records → transfers`` (the
-``ContractOffer`` type), ``setup/tables → season`` (a lazy ``load_seasons``) and ``season/checkpoint →
-ruleset`` (``_Season``)."""
+The package's other top modules (``ruleset.py``, ``rules_post.py``, ``audit.py``, ``glossary.py``) stand
+above every wing. A record type two wings read lives in the lower one's records (or in ``models.py``); a value
+a lower wing needs from a higher one is passed in (``events.business`` takes the R band from its caller)."""
 
 
 @dataclass(frozen=True, order=True)
@@ -128,17 +126,17 @@ def arrows_up(found: list[Edge], order: tuple[str, ...] = PURASBAR_FLOORS, rules
             and rank[floor(e.target, order)] > rank[floor(e.source, order)]]
 
 
-def main() -> int:
-    """Print every finding; 1 if the core imports a ruleset or a ruleset another."""
-    found = edges()
+def main(root: Path = ROOT) -> int:
+    """Print every finding; 1 if the core imports a ruleset, a ruleset another, or a purasbar wing one above."""
+    found = edges(root)
     broken = core_imports_a_ruleset(found) + ruleset_imports_another(found)
     for e in broken:
         print(f"error: {e}")
     up = arrows_up(found)
     for e in up:
-        print(f"note: arrow up in purasbar ({floor(e.source)} → {floor(e.target)}): {e}")
+        print(f"error: arrow up in purasbar ({floor(e.source)} → {floor(e.target)}): {e}")
     print(f"layers: {len(found)} imports inside {PACKAGE}; {len(broken)} broken; {len(up)} purasbar arrows up")
-    return 1 if broken else 0
+    return 1 if broken or up else 0
 
 
 if __name__ == "__main__":

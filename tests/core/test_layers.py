@@ -1,5 +1,5 @@
 """The import layers (tools/layers.py): the core never imports a ruleset, no ruleset imports another, and
-purasbar's arrows up are found (printed by CI, not refused yet)."""
+no purasbar wing imports one above it (so no circle between the wings); each is refused."""
 
 from __future__ import annotations
 
@@ -73,12 +73,28 @@ def test_purasbar_arrows_up_are_the_imports_against_the_floors(tmp_path: Path) -
     assert [(layers.floor(e.source), layers.floor(e.target)) for e in up] == [("match", "club"), ("season", "top")]
 
 
-def test_todays_purasbar_arrows_are_reported() -> None:
-    """The arrows CI prints today (the arcs lane removes them): each names its file and line."""
-    up = layers.arrows_up(layers.edges())
-    assert all(str(e).startswith(f"{e.path}:{e.line}: ") and e.source != e.target for e in up)
+def test_purasbar_has_no_arrow_up_and_no_circle_between_its_wings() -> None:
+    found = layers.edges()
+    assert layers.arrows_up(found) == []
+    wing = {(layers.floor(e.source), layers.floor(e.target)) for e in found
+            if layers.ruleset_of(e.source) == layers.ruleset_of(e.target) == "purasbar"}
+    assert not {(a, b) for a, b in wing if a != b and (b, a) in wing}  # no two wings import each other
 
 
 def test_main_exits_0_and_prints_the_count(capsys: pytest.CaptureFixture[str]) -> None:
     assert layers.main() == 0
-    assert "0 broken" in capsys.readouterr().out
+    assert "0 broken; 0 purasbar arrows up" in capsys.readouterr().out
+
+
+def test_main_refuses_a_purasbar_arrow_up(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pkg = "anko_writer/rulesets/purasbar"
+    root = _tree(tmp_path, {
+        f"{pkg}/models.py": "", f"{pkg}/club/records.py": "from ..models import Player\n",
+        f"{pkg}/events/business.py": "def f():\n    from ..money.finance import r_band\n",
+        f"{pkg}/money/finance.py": "from ..events.records import X\n",
+    })
+    assert layers.main(root) == 1
+    out = capsys.readouterr().out
+    assert ("error: arrow up in purasbar (events → money): anko_writer/rulesets/purasbar/events/business.py:2: "
+            "anko_writer.rulesets.purasbar.events.business imports anko_writer.rulesets.purasbar.money.finance") in out
+    assert out.count("error:") == 1 and "0 broken; 1 purasbar arrows up" in out

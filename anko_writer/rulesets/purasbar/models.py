@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NotRequired, TypedDict
+
+from ...dice import RollJson
 
 Position = Literal["FW", "MF", "DF", "GK"]
 Ability = Literal["ATK", "DEF", "MID", "GK"]
@@ -162,3 +164,50 @@ class Club:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+# ---------------------------------------------------------------- generation records (000 §2.2, §3.2.1)
+# club.generation writes them; match.records (a §5.8 disclosure) and transfers.records read them too.
+
+
+class CoreStep(TypedDict):
+    """One attribute (or the age) of a §3.2.1 core player: a formula, the GK's fixed ATK or a die."""
+
+    attr: str
+    team: NotRequired[int]
+    """Formula steps and the GK's ATK: the team ability it is computed from."""
+    offset: NotRequired[int]
+    divisor: NotRequired[int]
+    percent: NotRequired[int]
+    """The GK's ATK only: team ATK × this %."""
+    roll: NotRequired[RollJson]
+    value: int
+
+
+class AllocationStepJson(TypedDict):
+    """One of the first three §2.2 priorities."""
+
+    ability: str
+    remaining: int
+    roll: RollJson
+    computed: int
+    value: int
+    overflow: int
+
+
+class AllocationJson(TypedDict):
+    """The whole 000 §2.2 allocation (:meth:`club.generation.Allocation.to_json`)."""
+
+    total: int
+    first_roll: RollJson
+    first: str
+    order_rolls: list[RollJson]
+    order: list[str]
+    steps: list[AllocationStepJson]
+    last: str
+    last_value: int
+    last_overflow: list[list[str | int]]
+    """[ability, points given] pairs."""
+    protections: list[list[str | int]]
+    """[ability, donor, points] triples."""
+    result: dict[str, int]

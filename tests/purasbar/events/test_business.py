@@ -13,6 +13,7 @@ from anko_writer.rulesets.purasbar.events.business import (
     dynamic_ranges, load_business_tables, lookup, month_start,
 )
 from anko_writer.rulesets.purasbar.events.depth import Depth
+from anko_writer.rulesets.purasbar.money.finance import r_band
 from tests.util import RES
 
 TABLES = load_business_tables(RES)
@@ -43,7 +44,7 @@ def run(*faces: int, depth: Depth | None = None, level: int = 2, fan: int = 50, 
     """One month_start with fixed dice; the check records only."""
     d = Dice(1)
     d.fix(*faces, prefix="m")
-    recs = month_start(d, "m", depth or Depth("business"), level, fan, wealth, R, TABLES, staff=staff, **kw)
+    recs = month_start(d, "m", depth or Depth("business"), level, fan, wealth, R, r_band(R), TABLES, staff=staff, **kw)
     assert recs[0]["kind"] == "ranges"
     return recs[1:]
 
@@ -79,7 +80,7 @@ def test_threshold_is_twenty_plus_commercial_level() -> None:
     (67, 41, (59, 67)), (67, 40, (60, 66)), (66, 41, (60, 66)), (66, 40, (61, 65)), (100, 100, (59, 67)),
 ])
 def test_injection_widening(fan: int, wealth: int, want: tuple[int, int]) -> None:
-    ranges, rec = dynamic_ranges(BASE, fan, wealth, 1.5)
+    ranges, rec = dynamic_ranges(BASE, fan, wealth, 1.5, r_band(1.5))
     s = spans(ranges)
     assert s["injection"] == want and rec["injection"] == list(want)
     widen = 61 - want[0]
@@ -108,7 +109,7 @@ def test_widened_injection_fires_on_its_new_faces_and_is_not_scaled() -> None:
     (0.5, 3, 2, 1), (0.99, 3, 2, 1), (0.49, 0, 3, 3), (0.0, 0, 3, 3),
 ])
 def test_facility_width_by_R(R: float, width: int, left_change: int, right_change: int) -> None:
-    ranges, rec = dynamic_ranges(BASE, 50, 20, R)
+    ranges, rec = dynamic_ranges(BASE, 50, 20, R, r_band(R))
     s = spans(ranges)
     lo, hi = span("facility_upgrade")
     left, right = span("emergency_repair"), span("staff_training")
@@ -129,12 +130,12 @@ def test_facility_width_by_R(R: float, width: int, left_change: int, right_chang
 
 
 def test_zero_width_facility_never_fires() -> None:
-    ranges, _ = dynamic_ranges(BASE, 50, 20, 0.1)
+    ranges, _ = dynamic_ranges(BASE, 50, 20, 0.1, r_band(0.1))
     assert all(lookup(ranges, f).params["key"] != "facility_upgrade" for f in range(1, 101))
 
 
 def test_widening_and_R_together() -> None:
-    ranges, rec = dynamic_ranges(BASE, 90, 90, 3.0)
+    ranges, rec = dynamic_ranges(BASE, 90, 90, 3.0, r_band(3.0))
     assert rec["injection"] == [59, 67] and rec["facility_width"] == 12 and rec["band"] == "rich"
     assert sum(hi - lo + 1 for lo, hi, _ in ranges) == 100
 
@@ -293,7 +294,7 @@ def test_records_are_plain_json() -> None:
     d = Dice(3)
     depth = Depth("business")
     for m in range(30):
-        recs = month_start(d, f"s1/m{m}", depth, 5, 80, 60, 2.5, TABLES, staff=ALL_LEVEL_2)
+        recs = month_start(d, f"s1/m{m}", depth, 5, 80, 60, 2.5, r_band(2.5), TABLES, staff=ALL_LEVEL_2)
         json.dumps(recs, ensure_ascii=False)
         assert recs[0]["R"] == 2.5 and recs[0]["band"] == "rich"
         assert [r["n"] for r in recs[1:]] == [1, 2, 3]
@@ -310,7 +311,7 @@ def _frequencies(fan: int, wealth: int, R: float, months: int) -> Counter:
     d = Dice(20240601)
     seen: Counter = Counter()
     for m in range(months):
-        for c in month_start(d, f"stat/{m}", Depth("business"), 5, fan, wealth, R, TABLES)[1:]:
+        for c in month_start(d, f"stat/{m}", Depth("business"), 5, fan, wealth, R, r_band(R), TABLES)[1:]:
             if c["triggered"]:
                 seen[c["key"]] += 1
     return seen
@@ -318,7 +319,7 @@ def _frequencies(fan: int, wealth: int, R: float, months: int) -> Counter:
 
 @pytest.mark.parametrize("fan, wealth, R", [(50, 20, 1.5), (80, 80, 3.0), (67, 10, 0.7), (10, 50, 0.2)])
 def test_rows_fire_at_their_width(fan: int, wealth: int, R: float) -> None:
-    ranges, _ = dynamic_ranges(BASE, fan, wealth, R)
+    ranges, _ = dynamic_ranges(BASE, fan, wealth, R, r_band(R))
     seen = _frequencies(fan, wealth, R, 16000)
     n = sum(seen.values())
     assert abs(n - 16000 * 3 * 0.25) < 4 * math.sqrt(16000 * 3 * 0.25 * 0.75)  # the 25% trigger rate

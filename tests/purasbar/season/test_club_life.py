@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from anko_writer.campaign import load_campaign
-from anko_writer.rulesets.purasbar.season.club_life import (
+from anko_writer.rulesets.purasbar.season.phases import (
     business_phase, coach_phase, finances, life_from_campaign, month_end_phase, owner_phase,
 )
 from anko_writer.rulesets.purasbar.setup.data import load_tables
@@ -154,7 +154,7 @@ def test_environment_injury_points_reach_the_post_match_risk() -> None:
 
 def test_affinity_reaching_an_extreme_rolls_its_origin(tmp_path: Path) -> None:
     """§15.5 连锁判定 (designed): a line that falls into 敌视 (≤ 10) rolls the low origin table then."""
-    from anko_writer.rulesets.purasbar.season.club_life import chained_checks
+    from anko_writer.rulesets.purasbar.season.phases import chained_checks
     w = _world(tmp_path)
     bond = w.life.affinity.bonds["coach"]
     bond.origins.clear()

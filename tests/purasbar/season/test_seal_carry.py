@@ -10,7 +10,7 @@ from anko_writer.campaign import load_campaign
 from anko_writer.chapters import ChapterKey
 from anko_writer.dice import Roll
 from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.season.seasons import carried_seals, seal_of
+from anko_writer.rulesets.purasbar.season.carry import carried_seals, seal_of
 from anko_writer.seals import SealBook
 from tests.util import PINNED, RES, campaign_file, season_run
 

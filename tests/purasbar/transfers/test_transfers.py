@@ -18,9 +18,10 @@ from anko_writer.rulesets.purasbar.transfers.market import (
     city_bands, load_transfer_tables, load_transfer_tables_from, make_market, tag_info, valuation, value_parts,
 )
 from anko_writer.rulesets.purasbar.models import POSITIONS, SQUAD_LIMIT, Club, Player
+from anko_writer.rulesets.purasbar.money.instalments import Instalments
 from anko_writer.rulesets.purasbar.transfers.contracts import load_contracts
 from anko_writer.rulesets.purasbar.transfers.transfers import (
-    Instalments, chance, negotiate, run_window, sell_offer, transfer_budget, window_of,
+    chance, negotiate, run_window, sell_offer, transfer_budget, window_of,
 )
 from tests.util import RES, club, player
 

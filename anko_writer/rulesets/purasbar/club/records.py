@@ -9,32 +9,26 @@ functional syntax, which can spell it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias, TypedDict
+from typing import Any, NotRequired, TypeAlias, TypedDict
 
+from ..models import AllocationJson, AllocationStepJson, CoreStep  # the shared records: match's records read them too
 from ..money.records import RollJson
-
-if TYPE_CHECKING:
-    from ..transfers.records import ContractOffer  # the transfers wing imports this one
 
 PlayerJson: TypeAlias = dict[str, Any]
 """A :meth:`models.Player.to_json` record (models.py types it as a plain dict)."""
 
 
+class ContractOffer(TypedDict):
+    """A new contract's length: 1D3 + the age modifier (:func:`transfers.contracts.contract_offer`)."""
+
+    player: str
+    age: int | None
+    roll: RollJson
+    mod: int
+    length: int
+
+
 # ---------------------------------------------------------------- generation (000 §2.2, §3.2, §3.3)
-
-
-class CoreStep(TypedDict):
-    """One attribute (or the age) of a §3.2.1 core player: a formula, the GK's fixed ATK or a die."""
-
-    attr: str
-    team: NotRequired[int]
-    """Formula steps and the GK's ATK: the team ability it is computed from."""
-    offset: NotRequired[int]
-    divisor: NotRequired[int]
-    percent: NotRequired[int]
-    """The GK's ATK only: team ATK × this %."""
-    roll: NotRequired[RollJson]
-    value: int
 
 
 class RoleSteps(TypedDict):
@@ -47,35 +41,6 @@ class RoleSteps(TypedDict):
     secondary: list[str]
     sta: RollJson
     mnt: RollJson
-
-
-class AllocationStepJson(TypedDict):
-    """One of the first three §2.2 priorities."""
-
-    ability: str
-    remaining: int
-    roll: RollJson
-    computed: int
-    value: int
-    overflow: int
-
-
-class AllocationJson(TypedDict):
-    """The whole 000 §2.2 allocation (:meth:`generation.Allocation.to_json`)."""
-
-    total: int
-    first_roll: RollJson
-    first: str
-    order_rolls: list[RollJson]
-    order: list[str]
-    steps: list[AllocationStepJson]
-    last: str
-    last_value: int
-    last_overflow: list[list[str | int]]
-    """[ability, points given] pairs."""
-    protections: list[list[str | int]]
-    """[ability, donor, points] triples."""
-    result: dict[str, int]
 
 
 class Reroll(TypedDict):
@@ -816,7 +781,7 @@ class SeasonAchievements(TypedDict):
 
 
 __all__ = [
-    "RollJson", "PlayerJson", "CoreStep", "RoleSteps", "AllocationStepJson", "AllocationJson", "Reroll",
+    "RollJson", "PlayerJson", "ContractOffer", "CoreStep", "RoleSteps", "AllocationStepJson", "AllocationJson", "Reroll",
     "SquadPlanJson", "CorePlayerSteps", "RolePlayerSteps", "Squad", "Judgement", "AttrLoss", "Decline", "MntGain",
     "LeaderCheck", "AgedPlayer", "Ageing", "Youngster", "YouthIntake", "PromotionChance", "Candidate", "MntBonus",
     "Promoted", "Promotions", "TrainingDraw", "CapRoll", "Growth", "Boost", "Training", "TrainingInjury",

@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+
 from ....dice import Dice
 from ....resources import Resources
 from ....tables import DiceTable, Row
 from ..competition.calendar import MONTHS
-from ..money.finance import r_band
 from .depth import POLARITIES, Depth, multiplier, scale
 from .effects import pick
-from .records import BusinessBranch, BusinessEvent, BusinessRecord, EffectSpec, RangesInfo
 from .pool import EventTables, RowAt, check_rows, draw, load_event_tables, row_at, table_fail
+from .records import BusinessBranch, BusinessEvent, BusinessRecord, EffectSpec, RangesInfo
 
 CHECKS = 3
 """000 §6.2.1 / §4.1: 3D100 trigger checks a month, resolved one by one."""
@@ -113,8 +113,10 @@ def _grow(widths: list[int], rows: list[Row], i: int, left: int, right: int) -> 
             raise ValueError(f"{who} is too narrow to give faces to {to}")
 
 
-def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> tuple[Ranges, RangesInfo]:
-    """This month's Appendix B ranges (§6.2.2 widening, then §6.2.3 R scaling) and their record."""
+def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float,
+                   band: str) -> tuple[Ranges, RangesInfo]:
+    """This month's Appendix B ranges (§6.2.2 widening, then §6.2.3 R scaling) and their record; ``band`` is
+    R's §6.2.3 band (``money.finance.r_band``), named by the caller so the events wing stays below money."""
     rows = sorted(table.rows, key=lambda r: r.lo)
     widths = [r.hi - r.lo + 1 for r in rows]
     inj = _index(rows, INJECTION_KEY)
@@ -134,7 +136,7 @@ def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float) -> 
         lo += w
     spans = {r.params["key"]: [a, b] for a, b, r in ranges}
     record: RangesInfo = {
-        "R": R if math.isfinite(R) else None, "band": r_band(R), "facility_factor": r_factor(R),
+        "R": R if math.isfinite(R) else None, "band": band, "facility_factor": r_factor(R),
         "widen": widen, "injection": spans[INJECTION_KEY], "facility": spans.get(FACILITY_KEY),
         "facility_width": widths[fac], "ranges": [[a, b, r.params["key"]] for a, b, r in ranges],
     }
@@ -254,10 +256,10 @@ def _event(dice: Dice, key: str, depth: Depth, ranges: Ranges, tables: EventTabl
 
 
 def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanaticism: int, wealth: int,
-                R: float, tables: EventTables, *, staff: Mapping[str, int] | None = None,
+                R: float, band: str, tables: EventTables, *, staff: Mapping[str, int] | None = None,
                 salaries: Mapping[str, int] | None = None) -> list[BusinessRecord]:
     """000 §4.1 phase 1 step 1: a ``ranges`` record, then the three ``check`` records in throwing order."""
-    ranges, info = dynamic_ranges(tables.base, fanaticism, wealth, R)
+    ranges, info = dynamic_ranges(tables.base, fanaticism, wealth, R, band)
     threshold = BASE_THRESHOLD + commercial_level  # 000 §6.2.1
     out: list[BusinessRecord] = [{"kind": "ranges", **info}]
     for n in range(1, CHECKS + 1):
@@ -304,7 +306,7 @@ def _check_appendix_b(table: DiceTable) -> None:
             row_at(table, keys[FACILITY_KEY]).fail(need, f"facility_upgrade needs {need}")
     for R in (2.0, 0.0):
         try:
-            dynamic_ranges(table, 100, 100, R)
+            dynamic_ranges(table, 100, 100, R, "")  # only the widths are checked: the record is dropped
         except ValueError as err:
             table_fail(table, str(err))
 

@@ -263,7 +263,7 @@ class ExternalRecord(TypedDict):
     depth_after: int
     environment: EnvironmentState
     applied: NotRequired[list[Mapping[str, Any]]]
-    """Added by the season (``season/club_life.py``, its own records): what each of ``effects`` changed."""
+    """Added by the season (``season/phases.py``, its own records): what each of ``effects`` changed."""
 
 
 # ------------------------------------------------------------------ match events (000 §6.3)
@@ -357,5 +357,5 @@ class MatchEventRecord(TypedDict, total=False):
     depth_after: int
     depth_spent: bool
     applied: list[Mapping[str, Any]]
-    """Added by the season (``season/club_life.py``, its own records): what each entry of ``apply``
+    """Added by the season (``season/phases.py``, its own records): what each entry of ``apply``
     changed, with its ``side``."""

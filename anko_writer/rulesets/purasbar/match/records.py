@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 from ....dice import RollJson
-from ..club.records import AllocationJson, CoreStep
 from ..events.records import MatchEventRecord
+from ..models import AllocationJson, CoreStep
 
 _T = TypeVar("_T")
 
@@ -96,7 +96,7 @@ class CoreProfile(TypedDict):
     player: str
     position: str
     steps: list[CoreStep]
-    """:func:`club.generation.roll_core`'s steps (that wing's records)."""
+    """:func:`club.generation.roll_core`'s steps (a models record)."""
     attrs: dict[str, int]
     age: int | None
     month: int
@@ -117,7 +117,7 @@ class Disclosure(TypedDict):
     initial: list[str]
     """Abilities shown at their §2.2 initial value: a core player of the position is not rolled yet."""
     allocation: AllocationJson
-    """The §2.2 allocation they grew from: :meth:`club.generation.Allocation.to_json` (that wing's record)."""
+    """The §2.2 allocation they grew from: :meth:`club.generation.Allocation.to_json` (a models record)."""
 
 
 # ------------------------------------------------------------------ attacks and slices

@@ -338,9 +338,31 @@ class BankruptcyStep(TypedDict):
     """Added when stage 2's action was carried out (:func:`season.month_money.bankruptcy_check`)."""
 
 
+# ---------------------------------------------------------------- transfer instalments (designed §10)
+
+
+class InstalmentJson(TypedDict):
+    """One promised transfer payment (:meth:`instalments.Instalment.to_json`)."""
+
+    payer: str
+    payee: str | None
+    season: int
+    month: int
+    amount: int
+    label: str
+
+
+class InstalmentPaid(InstalmentJson):
+    """An instalment as paid (:meth:`instalments.Instalments.pay`)."""
+
+    paid_season: int
+    paid_month: int
+
+
 __all__ = [
     "RollJson", "LedgerLine", "GateLine", "SeasonBill", "CrowdPull", "SeatPrice", "CapacityRule", "GateSplit",
     "Gate", "Sponsor", "Broadcast", "MonthlyIncome", "Prizes", "MaintenanceLine", "MaintenanceBill",
     "MaintenancePaid", "StaffSalary", "CoreWage", "Salaries", "SalariesPaid", "CashFlow", "FundingPressure",
     "AiFunds", "BankruptcyState", "Deadline", "EmergencyDue", "EmergencyRoll", "Emergency", "BankruptcyStep",
+    "InstalmentJson", "InstalmentPaid",
 ]

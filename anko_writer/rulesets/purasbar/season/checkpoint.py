@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .... import cache
 from ....errors import TableError
@@ -22,8 +22,9 @@ from ....textfile import read_bytes
 from ..setup.data import tables_stamp
 
 if TYPE_CHECKING:
+    from ....arcs import Arc
     from ....resources import Resources
-    from .run import Season
+    from .world import World
 
 KIND = "purasbar-month"
 """The cache folder of month checkpoints."""
@@ -56,17 +57,29 @@ class Key:
         return [*self.parts, str(month), _json(votes)]
 
 
-def resume(key: Key, month: int) -> Season | None:
-    """The season as it stood after the latest month before ``month`` with a valid checkpoint, or None."""
-    from .run import Season  # the season loop imports this module
+class Played(Protocol):
+    """What :func:`keep` reads of a season (:class:`.run.Season`, which imports this module): its world's
+    dice, its arc and the last month it played."""
+
+    world: World
+    arc: Arc
+    month: int
+
+
+SeasonT = TypeVar("SeasonT", bound=Played)
+
+
+def resume(key: Key, month: int, kind: type[SeasonT]) -> SeasonT | None:
+    """The season (a ``kind``) as it stood after the latest month before ``month`` with a valid checkpoint, or
+    None."""
     for done in range(month - 1, 0, -1):
-        found, value = cache.load(cache.entry_path(KIND, key.after(done)), lambda v: isinstance(v, Season))
+        found, value = cache.load(cache.entry_path(KIND, key.after(done)), lambda v: isinstance(v, kind))
         if found:
             return value  # type: ignore[return-value]
     return None
 
 
-def keep(key: Key, season: Season) -> None:
+def keep(key: Key, season: Played) -> None:
     """Store the season after its last month played. Its chapters are not kept (a resumed run has only the
     months it plays), nor the dice log of the months played: the season reads only the rolls since its
     mark, which is the log's end after a month."""

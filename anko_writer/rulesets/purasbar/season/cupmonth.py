@@ -12,8 +12,8 @@ from ..competition.cup import (
 from ..competition.records import Stage
 from ..competition.standings import Result
 from ..match.records import ComebackRecord, MatchRecord, RestRecord
+from .league_month import choose_formation, month_end
 from .matchday import advance_week, play_fixture
-from .season import choose_formation, month_end
 from .world import World
 
 

@@ -12,16 +12,16 @@ from ..match.records import Disclosure, HomeAway, MatchMod, MatchRecord, RestRec
 from ..match.side import AI_SUB_STAMINA, Plan, Side
 from ..models import Club
 from ..money.finance import book_gate, ticket_income
-from .club_life import pre_match, slice_hook
-from .world import World, disclose_for, reveal_for
 from ..money.records import Gate
+from .phases import pre_match, slice_hook
+from .world import World, disclose_for, reveal_for
 
 
 def _our_extras(world: World, life: Any, pre: dict[str, Any], us: Side, them: Side,
                 counts: dict[str, int]) -> Disclosure | None:
     """Our side's extras at kick-off: event modifiers (pre-match and the month's drills), the §8.1.2
     training boost in the month's first match, and a scouted opponent's abilities (§5.8.2)."""
-    # copies (a side counts its own down) of club_life.pre_match's modifiers, untyped there
+    # copies (a side counts its own down) of phases.pre_match's modifiers, untyped there
     us.mods += [cast(MatchMod, dict(m)) for m in pre["pending"]["us"]]
     them.mods += [cast(MatchMod, dict(m)) for m in pre["pending"]["them"]]
     for m in life.month_mods:

@@ -16,27 +16,27 @@ from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
 from ..competition.standings import table
-from ..publish import publish as published
 from ..setup.state import ENDING_CN, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
 from . import checkpoint
 from .ballot import month_ballot, window_ballot
+from .carry import carried_seals, carry_over, fortunes_of, month_achievements
 from .cast import CoachState, Squad
-from .club_life import (
+from .cupmonth import play_cup_month
+from .headlines import LEAGUE_ROUNDS
+from .league_month import clubs_json, next_vote, play_league_month, tactics_formation, tired
+from .month_money import apps_now, month_money
+from .phases import (
     league_morale,
     life_from_campaign,
     month_end_phase,
     our_results,
     phases_before,
 )
-from .cupmonth import play_cup_month
-from .headlines import LEAGUE_ROUNDS
-from .month_money import apps_now, month_money
+from .publish import publish as published
 from .races import races, stakes_from
 from .recap import recap
-from .season import clubs_json, next_vote, play_league_month, tactics_formation, tired
-from .seasons import carried_seals, carry_over, fortunes_of, month_achievements
 from .settlement import settle
 from .story import stories
 from .windows import market_list, post_market, window_budget, window_phase
@@ -368,7 +368,7 @@ def play_month(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None,
     it resumed from the checkpoint an earlier run left (:mod:`.checkpoint`) when nothing they read has
     changed; the run holds the months played here, not the whole season."""
     key = checkpoint.Key.of(data, state, season, resources)
-    played = checkpoint.resume(key, month)
+    played = checkpoint.resume(key, month, Season)
     if played is None:
         played = Season.begin(data, state, season, resources)
     else:  # the votes of later months may have changed since the checkpoint was kept

@@ -15,17 +15,17 @@ from ..club.fans import attendance_percent, season_fans, season_reputation
 from ..club.fans import clamp as clamp_reputation
 from ..club.morale import clamp as clamp_morale
 from ..club.morale import offseason_adjustment, season_carry
+from ..club.offseason import owner_retirement, poaching
 from ..club.records import SeasonAchievements
 from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
-from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
 from ..models import Player
+from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
 from .month_money import bankruptcy_check
-from .seasons import owner_retirement, poaching
 from .windows import league_names, post_market, roll_everyone
 from .world import World
 

@@ -55,7 +55,7 @@ class World:
     seals: list[dict[str, Any]] = field(default_factory=list)
     """Hidden rolls posted so far and the month each is due to be revealed in."""
     life: Any = None
-    """Our club's people and fortunes (:class:`club_life.Life`)."""
+    """Our club's people and fortunes (:class:`phases.Life`)."""
     market: list[Player] = field(default_factory=list)
     """The players on offer in the coming transfer window (Appendix D)."""
     told: Told = field(default_factory=Told)

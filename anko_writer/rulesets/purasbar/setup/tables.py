@@ -21,6 +21,7 @@ from ..club.ageing import load_ageing
 from ..club.coach_decisions import load_coach_decisions
 from ..club.fans import load_fans
 from ..club.morale import load_morale
+from ..club.offseason import load_seasons
 from ..club.owner_actions import load_owner_actions
 from ..club.people import PeopleTables, load_people_tables
 from ..club.youth import load_youth
@@ -114,13 +115,8 @@ def _read(resources: Resources) -> PurasbarTables:
         coach_decisions=load_coach_decisions(resources.table_path("coach_decisions.yaml")),
         morale=load_morale(resources), finance=load_finance(resources), prizes=load_prizes(resources),
         fans=load_fans(resources), ageing=load_ageing(resources), youth=load_youth(resources),
-        achievements=load_achievements(resources), seasons=_load_seasons(resources),
+        achievements=load_achievements(resources), seasons=load_seasons(resources),
         transfers=load_transfer_tables(resources))
-
-
-def _load_seasons(resources: Resources) -> dict[str, Any]:
-    from ..season.seasons import load_seasons  # the season wing imports the rule wings; load it late
-    return load_seasons(resources)
 
 
 __all__ = ["PurasbarTables", "load_purasbar_tables"]

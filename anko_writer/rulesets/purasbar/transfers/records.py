@@ -10,21 +10,10 @@ from __future__ import annotations
 
 from typing import NotRequired, TypeAlias, TypedDict
 
-from ..club.records import CoreStep, PlayerJson, RoleSteps
-from ..money.records import RollJson
+from ..club.records import ContractOffer, CoreStep, PlayerJson, RoleSteps
+from ..money.records import InstalmentJson, InstalmentPaid, RollJson
 
-
-# ---------------------------------------------------------------- contracts (ch.10)
-
-
-class ContractOffer(TypedDict):
-    """A new contract's length: 1D3 + the age modifier (:func:`contracts.contract_offer`)."""
-
-    player: str
-    age: int | None
-    roll: RollJson
-    mod: int
-    length: int
+# ---------------------------------------------------------------- contracts (ch.10; ContractOffer is in club.records)
 
 
 BandRef = TypedDict("BandRef", {
@@ -255,24 +244,6 @@ class Negotiation(Offer):
     outcome: str
     """``agreed``, ``refused``, ``countered`` or ``failed``."""
     fee: int | None
-
-
-class InstalmentJson(TypedDict):
-    """One promised transfer payment (:meth:`transfers.Instalment.to_json`)."""
-
-    payer: str
-    payee: str | None
-    season: int
-    month: int
-    amount: int
-    label: str
-
-
-class InstalmentPaid(InstalmentJson):
-    """An instalment as paid (:meth:`transfers.Instalments.pay`)."""
-
-    paid_season: int
-    paid_month: int
 
 
 class Payment(TypedDict):

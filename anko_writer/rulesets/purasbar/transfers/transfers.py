@@ -16,7 +16,7 @@ severance to the player: those are the window's ``outflow``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -25,13 +25,14 @@ from ....resources import Resources  # noqa: F401  (the doctests load the shippe
 from ....schema import Field, Int, List, Map, Str
 from ..club.generation import roll_name, roll_role
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
+from ..money.instalments import Instalment, Instalments
 from .contracts import contract_offer, start_affinity
 from .market import TransferTables, load_transfer_tables, tag_affinity, tag_info, value_parts
-from .records import (AiBuy, AiListing, BudgetParts, Deal, DealTerms, InstalmentJson, InstalmentPaid, Move,
+from .records import (AiBuy, AiListing, BudgetParts, Deal, DealTerms, InstalmentJson, Move,
                       Negotiation, Offer, OfferChance, OurMove, Payment, Refusal, Release, TrialMove, ValueParts,
                       Window)
 
-KIND_IN, KIND_OUT, KIND_INSTALMENT, KIND_SEVERANCE = "transfer_in", "transfer_out", "instalment", "severance"
+KIND_IN, KIND_OUT, KIND_SEVERANCE = "transfer_in", "transfer_out", "severance"
 """Ledger kinds this module posts."""
 
 VOTE_SCHEMA = Map({
@@ -161,87 +162,6 @@ def sell_offer(dice: Dice, key: str, value: int, price: int, tables: TransferTab
     counter = value * (n["sale_mirror"] - n["sure_at"]) // 100 // step * step
     ok = minimum is not None and counter >= minimum
     return {**rec, "counter": counter, "outcome": "countered" if ok else "failed", "fee": counter if ok else None}
-
-
-# ---------------------------------------------------------------- instalments
-
-
-@dataclass
-class Instalment:
-    """One payment still to make: ``payer`` owes ``amount`` in (season, month); payee None = outside."""
-
-    payer: str
-    payee: str | None
-    season: int
-    month: int
-    amount: int
-    label: str = ""
-
-    def to_json(self) -> InstalmentJson:
-        """A plain record."""
-        return {"payer": self.payer, "payee": self.payee, "season": self.season, "month": self.month,
-                "amount": self.amount, "label": self.label}
-
-
-@dataclass
-class Instalments:
-    """The book of promised transfer instalments (000 §6.2.3 counts them in R); JSON round-trips.
-
-    >>> book = Instalments()
-    >>> [(i.month, i.amount) for i in book.plan("甲", "乙", 1, 1, 1_000_001, 4, "x")]
-    [(2, 250000), (3, 250000), (4, 250000), (5, 250001)]
-    >>> Instalments.from_json(book.to_json()) == book
-    True
-    """
-
-    items: list[Instalment] = field(default_factory=list)
-
-    def plan(self, payer: str, payee: str | None, season: int, month: int, rest: int, months: int,
-             label: str) -> list[Instalment]:
-        """Split ``rest`` over the ``months`` months after (season, month); the remainder goes last."""
-        part = rest // months
-        added = []
-        for i in range(1, months + 1):
-            m, s = month + i, season
-            while m > 12:
-                m, s = m - 12, s + 1
-            amount = part if i < months else rest - part * (months - 1)
-            added.append(Instalment(payer, payee, s, m, amount, label))
-        self.items.extend(added)
-        return added
-
-    def due(self, season: int, month: int) -> list[Instalment]:
-        """Instalments due in (season, month), and any earlier ones not paid yet."""
-        return [i for i in self.items if (i.season, i.month) <= (season, month)]
-
-    def pay(self, season: int, month: int, clubs: Mapping[str, Club]) -> list[InstalmentPaid]:
-        """Post what is due (payer −, payee +, kind ``instalment``) and drop it from the book."""
-        paid: list[InstalmentPaid] = []
-        for inst in self.due(season, month):
-            clubs[inst.payer].ledger.post(season, month, KIND_INSTALMENT, -inst.amount, inst.label)
-            if inst.payee is not None:
-                clubs[inst.payee].ledger.post(season, month, KIND_INSTALMENT, inst.amount, inst.label)
-            self.items.remove(inst)
-            paid.append({**inst.to_json(), "paid_season": season, "paid_month": month})
-        return paid
-
-    def outstanding(self, club: str) -> int:
-        """What ``club`` still owes (for the §6.2.3 R)."""
-        return sum(i.amount for i in self.items if i.payer == club)
-
-    def receivable(self, club: str) -> int:
-        """What ``club`` is still owed."""
-        return sum(i.amount for i in self.items if i.payee == club)
-
-    def to_json(self) -> list[InstalmentJson]:
-        """The book as plain records."""
-        return [i.to_json() for i in self.items]
-
-    @classmethod
-    def from_json(cls, data: Sequence[dict[str, Any]]) -> Instalments:
-        """A book from :meth:`to_json` output."""
-        return cls([Instalment(d["payer"], d["payee"], d["season"], d["month"], d["amount"], d.get("label", ""))
-                    for d in data])
 
 
 # ---------------------------------------------------------------- the window
@@ -675,7 +595,7 @@ def run_window(dice: Dice, key: str, season: int, month: int, clubs: Mapping[str
 
 
 __all__ = [
-    "KIND_IN", "KIND_OUT", "KIND_INSTALMENT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "summer_month",
+    "KIND_IN", "KIND_OUT", "KIND_SEVERANCE", "VOTE_SCHEMA", "window_of", "summer_month",
     "budget_parts",
-    "transfer_budget", "chance", "negotiate", "sell_offer", "Instalment", "Instalments", "run_window",
+    "transfer_budget", "chance", "negotiate", "sell_offer", "run_window",
 ]

@@ -28,8 +28,9 @@ from ..events.records import EffectEntry, ExternalRecord, LeagueEffect, MatchEve
 from ..match.side import Side
 from ..money.bankruptcy import Bankruptcy
 from ..money.finance import FinanceRules, r_from_ledger, season_bill
+from ..money.instalments import Instalments
 from ..money.ledger import Ledger
-from ..transfers.transfers import Instalments, window_of
+from ..transfers.transfers import window_of
 from .world import World
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ class Life:
     bankruptcy: Any = field(default_factory=lambda: Bankruptcy())
     """Our place on the §11.3 chain (:class:`bankruptcy.Bankruptcy`)."""
     book: Any = field(default_factory=lambda: Instalments())
-    """Transfer fees still to pay, league-wide (:class:`transfers.Instalments`)."""
+    """Transfer fees still to pay, league-wide (:class:`money.instalments.Instalments`)."""
 
     def target(self, world: World, key: str) -> Target:
         """What an effect may touch on our side."""
@@ -110,7 +111,8 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
     staff = {role: m.level for role, m in life.staff.items()}
     salaries = {role: m.level * life.finance.staff_salary_per_level for role, m in life.staff.items()}
     records = month_start(world.dice, key, life.depth["business"], life.level("commercial"),
-                          life.owner.fanaticism, life.owner.wealth, money["R"], life.tables.business,
+                          life.owner.fanaticism, life.owner.wealth, money["R"], money["band"],
+                          life.tables.business,
                           staff=staff, salaries=salaries)
     for rec in records:
         if rec.get("kind") == "check" and rec.get("triggered") and rec.get("effect"):

@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...chapters import Record
-from ...compact import compact
-from .match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
+from ....chapters import Record
+from ....compact import compact
+from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
 
 ATTACK_FIELDS = ("slice", "team", "attack_avg", "defense_avg", "die", "die_sides", "modifiers", "value", "shot",
                  "shooter", "shooter_pos", "shooter_atk", "keeper_gk", "finish_die", "finish_value", "goal")

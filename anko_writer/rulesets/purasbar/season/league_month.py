@@ -16,8 +16,8 @@ from ..match.formations import FORMATIONS, counter
 from ..match.side import AI_SUB_STAMINA
 from ..match.tactics import adaptation
 from ..models import Club, Player
-from .club_life import owner_forecast
 from .matchday import advance_week, play_fixture
+from .phases import owner_forecast
 from .world import World
 
 LEAGUE_MONTHS = 11
