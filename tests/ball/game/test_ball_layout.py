@@ -5,29 +5,15 @@ re-exports above them all. Lazy imports count: they are still a dependency."""
 from __future__ import annotations
 
 import ast
-import importlib.util
-import sys
 from graphlib import CycleError, TopologicalSorter
-from pathlib import Path
-from types import ModuleType
 
 from anko_writer.rulesets.ball.game import ai, api, model, notation, rules
+from tests.core.test_layers import ROOT, layers
 
-ROOT = Path(__file__).resolve().parents[3]
 GAME = "anko_writer.rulesets.ball.game"
 
 
-def _layers() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("layers", ROOT / "tools" / "layers.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("layers", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _graph() -> dict[str, set[str]]:
-    layers = _layers()
     graph: dict[str, set[str]] = {}
     for path in sorted((ROOT / GAME.replace(".", "/")).glob("*.py")):
         source = layers.module_name(path, ROOT)

@@ -24,7 +24,7 @@ from typing import Callable
 
 from ....dice import Dice
 from . import rules
-from .api import Side
+from .sheets import Side
 from .model import ATTACKS, DIRS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
 
 Reach = dict[Square, tuple[int, int, Square | None]]

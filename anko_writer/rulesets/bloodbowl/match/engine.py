@@ -13,7 +13,7 @@ from typing import Any
 from ....dice import Dice
 from . import rules
 from .ai import AI, Actions
-from .api import HalfInput, HalfResult, PlayerSheet, Side, TeamSheet
+from .sheets import HalfInput, HalfResult, PlayerSheet, Side, TeamSheet
 from .data import load_tables
 from .model import (ATTACKS, LENGTH, LOS, PITCH, Player, Square, State, in_wide_zone, on_pitch, other,
                     own_half)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Literal
 
 from ....kit import grid
 from ....kit.grid import Square
-from .api import Plan, Side
+from .sheets import Plan, Side
 
 LENGTH = 26
 """Squares along the pitch (x)."""

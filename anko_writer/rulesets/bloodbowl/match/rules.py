@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from ....dice import Dice, DiceExpr
-from .api import Side
+from .sheets import Side
 from .data import D68, Tables, ag_target, load_tables
 from .model import ATTACKS, DIRS, Player, Roll, Square, State, adjacent, neighbours, on_pitch, other
 
