@@ -12,9 +12,27 @@ from __future__ import annotations
 from .ai import ai_explain, ai_plan, ai_turn
 from .model import Action, ActionKind, IllegalMove, Kind, Piece, Position, State, Team
 from .notation import parse, write
-from .rules import (action_to_json, apply, cards, end_phase, legal_actions, pe_table, play_turn, scoring_rows,
-                    standard_position, to_json, turn_limit, usable, usable_rule, winner)
+from .rules import (
+    action_to_json,
+    apply,
+    cards,
+    end_phase,
+    legal_actions,
+    pe_table,
+    play_turn,
+    scoring_rows,
+    standard_position,
+    to_json,
+    turn_limit,
+    usable,
+    usable_rule,
+    winner,
+)
 
-__all__ = ["action_to_json", "ai_explain", "play_turn", "winner", "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team", "ai_turn", "apply",
-           "end_phase", "legal_actions", "parse", "standard_position", "to_json", "write",
-           "ai_plan", "usable", "scoring_rows", "usable_rule", "turn_limit", "cards", "pe_table"]
+__all__ = [
+    "Action", "ActionKind", "IllegalMove", "Kind", "Piece", "Position", "State", "Team",
+    "action_to_json", "apply", "end_phase", "legal_actions", "play_turn", "standard_position", "to_json", "winner",
+    "cards", "pe_table", "scoring_rows", "turn_limit", "usable", "usable_rule",
+    "parse", "write",
+    "ai_explain", "ai_plan", "ai_turn",
+]

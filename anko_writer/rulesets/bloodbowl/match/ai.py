@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from ....dice import Dice
 from . import rules
-from .sheets import Side
 from .model import ATTACKS, DIRS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
+from .sheets import Side
 
 Reach = dict[Square, tuple[int, int, Square | None]]
 """Square → (risky rolls, steps, previous square) of the best way there."""

@@ -13,9 +13,9 @@ from typing import Any
 
 from ....dice import Dice, DiceExpr
 from ....dice import Roll as Throw
-from .sheets import Side
 from .data import D68, Tables, ag_target, load_tables
 from .model import ATTACKS, DIRS, Player, Roll, Square, State, adjacent, neighbours, on_pitch, other
+from .sheets import Side
 
 FACES = {1: "attacker_down", 2: "both_down", 3: "push", 4: "push", 5: "defender_stumbles", 6: "defender_down"}
 """Block die: the D6 face → the seed's five results (004 §3: skull, skull+star, two arrows, star+!, star)."""
