@@ -43,6 +43,17 @@ def test_a_carried_seal_without_at_is_located(league: Path, season_one: Path, tm
     assert re.search(rf"state-end.yaml:{_line_of(text, SEAL)}:\d+: seals\[0\]: .*'at'", said), said
 
 
+@pytest.mark.parametrize(("edit", "key"), [(('"dice": [6, 3]', '"dice": "63"'), r"seals\[0\]\.roll\.dice"),
+                                         (('"expr": "D68"', '"expr": "D 68"'), r"seals\[0\]\.roll\.expr"),
+                                         (('"due": [2, 1]', '"due": "soon"'), r"seals\[0\]\.due")])
+def test_a_malformed_carried_seal_is_located(edit: tuple[str, str], key: str, league: Path, season_one: Path,
+                                             tmp_path: Path) -> None:
+    """The core's seal schema (seals.SEAL_RECORD) checks every field of a carried seal, not only ``at``."""
+    seal = SEAL.replace('"due"', '"at": [1, 5], "due"').replace(*edit)
+    said, text = _season_two(league, season_one, tmp_path, ("seals: []", "seals:\n  - " + seal))
+    assert re.search(rf"state-end.yaml:{_line_of(text, seal)}:\d+: {key}: ", said), said
+
+
 def test_an_unknown_skill_is_located(league: Path, season_one: Path, tmp_path: Path) -> None:
     said, text = _season_two(league, season_one, tmp_path, ('"skills": [', '"skills": ["flying", '))
     assert re.search(r"state-end.yaml:\d+:\d+: team.players\[\d+\].skills\[0\]: unknown skill 'flying' \(known: block,",

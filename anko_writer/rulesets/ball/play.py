@@ -22,7 +22,8 @@ from typing import Any, Protocol
 from ...ballot import DEADLINE, deadline_of
 from ...chapters import Record
 from ...errors import AnkoError
-from .board import SIDES, label
+from ...kit.grid import chebyshev
+from .board import BOARD, SIDES, label
 from .game import api
 from .game.api import Action, IllegalMove, Position, Team
 from .votes import CARD_KINDS, PIECE, RECOVERY_KINDS, ball_ballot
@@ -398,10 +399,10 @@ def facts(a: Action, before: Position, after: Position) -> Record:
         "card_mode": before.card_mode,
     }
     if a.kind == "short_pass" and a.frm and a.to:
-        out["distance"] = _distance(a.frm, a.to)
+        out["distance"] = chebyshev(BOARD.coords(a.frm), BOARD.coords(a.to))
     if a.kind == "long_pass" and a.ball_to:
         own = [p.square for p in before.pieces if p.side == side]
-        out["nearest"] = min((_distance(a.ball_to, s) for s in own), default=0)
+        out["nearest"] = min((chebyshev(BOARD.coords(a.ball_to), BOARD.coords(s)) for s in own), default=0)
     if a.kind == "release":
         bottom = old.get(a.target or "")
         out["bottom_was_down"] = bool(bottom and bottom.was_down)
@@ -410,13 +411,6 @@ def facts(a: Action, before: Position, after: Position) -> Record:
         name, cost = api.cards()[a.card]
         out["card_name"], out["card_cost"] = name, cost
     return out
-
-
-def _distance(a: str, b: str) -> int:
-    """Diagonal steps between two usable squares (the seed's shortest path over usable squares)."""
-    from .board import coords
-    (c1, r1), (c2, r2) = coords(a), coords(b)
-    return max(abs(c2 - c1), abs(r2 - r1))
 
 
 def _over(pos: Position, a: Action) -> str | None:
@@ -440,8 +434,7 @@ def shape(frm: str | None, to: str | None) -> str | None:
     """The path's shape: ``diag1``, ``diag2``, ``line2`` … (None when it is not a plain path)."""
     if not frm or not to:
         return None
-    from .board import coords
-    (c1, r1), (c2, r2) = coords(frm), coords(to)
+    (c1, r1), (c2, r2) = BOARD.coords(frm), BOARD.coords(to)
     dc, dr = abs(c2 - c1), abs(r2 - r1)
     if dc == dr and dc:
         return f"diag{dc}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .api import Action, Position, Team
+from .model import Action, Position, Team
 from .rules import (DIAG1, ORDINARY, ROWS, action_key, distance, generate, game_over, legal_actions, other, perform,
                     two_square_moves)
 

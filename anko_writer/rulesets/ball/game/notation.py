@@ -23,48 +23,10 @@ text whose words appear in order in exactly one legal action (``X3 G7``); otherw
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from .api import Action, IllegalMove, Position
-from .rules import CARDS, legal_actions
-
-
-
-def name(piece_id: str) -> str:
-    """The readers' name of a piece: ``ATK-X3`` → ``X3``, ``DEF-S1`` → ``□1``."""
-    short = piece_id.split("-", 1)[-1]
-    return "□" + short[1:] if short.startswith("S") else short
-
-
-_FORMS: dict[str, Callable[[Action, str], str]] = {
-    "move": lambda a, n: f"{n} {a.frm}-{a.to}",
-    "dodge": lambda a, n: f"{n} 闪避 {a.frm}-{a.land} 离 {a.to}",
-    "tactical_dodge": lambda a, n: f"{n} 战术闪避 {a.frm}-{a.to} 推 {a.over}-{a.push_to}",
-    "block": lambda a, n: f"{n} 阻挡 {a.to}",
-    "protect": lambda a, n: f"{n} 保护 {a.to}",
-    "handoff": lambda a, n: f"递球 → {name(a.target or '')}",
-    "short_pass": lambda a, n: f"短传 → {name(a.target or '')} 放 {a.ball_to}",
-    "long_pass": lambda a, n: f"长传 放 {a.ball_to}",
-    "convert_pe": lambda a, n: f"转换 {a.pa}PE",
-    "stand_up": lambda a, n: f"扶起 {n} → {a.to}",
-    "release": lambda a, n: f"解除 {a.frm} → {a.to}, {a.push_to}" + (
-        "" if a.ball_to is None else " 球 上" if a.ball_to == a.piece else " 球 下"),
-}
-_CARD_TAILS: dict[str, Callable[[Action, str], str]] = {
-    "extra": lambda a, n: "", "carry": lambda a, n: f" {n}", "sprint": lambda a, n: f" {n} {a.frm}-{a.to}",
-    "rise": lambda a, n: f" {n} → {a.to}", "catch": lambda a, n: f" {n} → {a.to}",
-    "swap": lambda a, n: f" {n} {name(a.target or '')}",
-}
-
-
-def write(action: Action, pos: Position) -> str:
-    """The canonical short notation of ``action`` (``pos`` is the position it is played from)."""
-    n = name(action.piece)
-    if action.kind == "card" and action.card in _CARD_TAILS:
-        return f"卡 {CARDS[action.card][0]}" + _CARD_TAILS[action.card](action, n)
-    if action.kind not in _FORMS:
-        raise IllegalMove(f"no notation for {action.kind}")
-    return _FORMS[action.kind](action, n)
+from .model import Action, IllegalMove, Position
+from .rules import legal_actions
+from .writing import name, options, write
 
 
 def _tokens(text: str) -> list[str]:
@@ -81,10 +43,7 @@ def _subsequence(short: list[str], full: list[str]) -> bool:
 
 def describe_options(pos: Position, piece: str | None) -> str:
     """「X3 的合法行动：…」: the legal actions of a piece (by id), or of every piece when it names none."""
-    acts = legal_actions(pos)
-    mine = [a for a in acts if piece and a.piece == piece]
-    who = f"{name(piece or '')} 的合法行动" if mine else "合法行动"
-    return f"{who}：" + ("、".join(write(a, pos) for a in (mine or acts)) or "无")
+    return options(legal_actions(pos), pos, piece)
 
 
 def _named_piece(words: list[str], pos: Position) -> str | None:
@@ -113,3 +72,6 @@ def parse(text: str, pos: Position) -> Action:
     if len(found) > 1:
         raise IllegalMove(f"「{text}」有歧义，可指：" + "、".join(write(a, pos) for a in found))
     raise IllegalMove(f"「{text}」不是合法行动。" + describe_options(pos, piece))
+
+
+__all__ = ["describe_options", "name", "parse", "write"]

@@ -36,7 +36,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 
 from ....kit.grid import Grid, chebyshev
-from .api import Action, IllegalMove, Piece, Position, Team
+from .model import CARDS, Action, IllegalMove, Piece, Position, Team
+from .writing import options, write
 
 COLUMNS = "ABCDEFGHIJKLM"
 """The board's columns A–M (003 §1)."""
@@ -55,21 +56,6 @@ USABLE_RULE = ("a square is usable (striped) when its column number (A=1 … M=1
 PE_TABLE: dict[str, int] = {"move": 0, "dodge": 1, "tactical_dodge": 1, "block": 1, "protect": 0, "handoff": 1,
                             "short_pass": 1, "long_pass": 0}
 """Designed (003 §11's missing official table): PE earned by each action in card mode."""
-CARDS: dict[str, tuple[str, int]] = {
-    "sprint": ("冲刺", 2),
-    "extra": ("加时", 3),
-    "rise": ("起身", 1),
-    "carry": ("继续", 1),
-    "swap": ("换位", 2),
-    "catch": ("接应", 1),
-}
-"""Designed (003 §11): card key → (Chinese name, PE cost). Each is a special action costing 0 PA.
-
-sprint: an able own piece makes an ordinary move (1 or 2 squares by its type, ending on an empty square or the
-free ball), even if it took the ball this turn. extra: +1 PA this turn. rise: stand an own down piece up now
-(as in the recovery phase). carry: a piece that took the ball this turn may act again. swap: two diagonally
-adjacent able own pieces swap squares (each keeps the ball if it had it). catch: an able own piece diagonally
-adjacent to the free ball steps onto it and takes the ball (it took the ball: no further ordinary action)."""
 KIND_ORDER = ["move", "dodge", "tactical_dodge", "block", "protect", "handoff", "short_pass", "long_pass",
               "convert_pe", "card", "stand_up", "release"]
 """The fixed order of action kinds within one piece (legal actions sort by piece, kind, squares)."""
@@ -354,8 +340,7 @@ def generate(pos: Position) -> list[Action]:
 # -- applying ------------------------------------------------------------------------------------------------
 
 def _illegal(pos: Position, action: Action, why: str) -> IllegalMove:
-    from .notation import describe_options
-    return IllegalMove(f"{why}; {describe_options(pos, action.piece)}")
+    return IllegalMove(f"{why}; {options(legal_actions(pos), pos, action.piece)}")
 
 
 def apply(pos: Position, action: Action) -> Position:
@@ -451,7 +436,6 @@ def end_phase(pos: Position) -> Position:
         return replace(pos, phase="recovery", pa=0)
     left = legal_actions(pos)
     if left:
-        from .notation import write
         raise IllegalMove("compulsory recovery tasks remain: " + "、".join(write(a, pos) for a in left[:8]))
     return replace(pos, phase="action", to_move=other(pos.to_move), turn=pos.turn + 1, pa=2,
                    formed_this_turn=frozenset(), took_ball_this_turn=frozenset())
@@ -510,3 +494,35 @@ def action_to_json(a: Action) -> dict[str, object]:
     """DESIGN §12's action record (piece, kind, from, to, over, target, pa) plus the fields that fix it."""
     return {"piece": a.piece, "kind": a.kind, "from": a.frm, "to": a.to, "over": a.over, "target": a.target,
             "pa": a.pa, "land": a.land, "push_to": a.push_to, "ball_to": a.ball_to, "card": a.card}
+
+
+# -- board and game facts the anko prints ------------------------------------------------------------------
+
+def usable(square: str) -> bool:
+    """Is ``square`` (``E5``) a striped, usable square of the board (designed, see the module docstring)?"""
+    return square in USABLE
+
+
+def scoring_rows(side: Team) -> tuple[int, int]:
+    """The rows of the end zone ``side`` scores in: ATK attacks towards rows 16–17, DEF towards rows 1–2."""
+    return SCORING_ROWS[side]
+
+
+def usable_rule() -> str:
+    """DESIGN §12's ``usable``: the usable squares, end zones and attack direction in words."""
+    return USABLE_RULE
+
+
+def turn_limit() -> int:
+    """The designed turn limit: after this turn without a touchdown the game ends and DEF wins."""
+    return TURN_LIMIT
+
+
+def cards() -> dict[str, tuple[str, int]]:
+    """Card mode's cards: key → (Chinese name, PE cost); each a special action costing 0 PA."""
+    return dict(CARDS)
+
+
+def pe_table() -> dict[str, int]:
+    """Card mode's PE table (designed): PE earned by each action kind."""
+    return dict(PE_TABLE)

@@ -20,12 +20,13 @@ Ties are broken by player id, so the same position always gives the same choice.
 from __future__ import annotations
 
 import heapq
-from typing import Callable
+import math
+from collections.abc import Callable
 
 from ....dice import Dice
 from . import rules
-from .api import Side
 from .model import ATTACKS, DIRS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
+from .sheets import Side
 
 Reach = dict[Square, tuple[int, int, Square | None]]
 """Square → (risky rolls, steps, previous square) of the best way there."""
@@ -426,6 +427,7 @@ class AI:
         st = self.st
         if st.flags.pass_ or c.sq is None:
             return False
+        at = c.sq
         for q in self.mine():
             if q is c or q.state != "standing" or q.moved:
                 continue
@@ -435,7 +437,7 @@ class AI:
                     and rules.interceptor(st, c, s) is None]
             if not ends:
                 continue
-            best = min(ends, key=lambda s: (rules.math.hypot(s[0] - c.sq[0], s[1] - c.sq[1]), s))  # type: ignore[index]
+            best = min(ends, key=lambda s: (math.hypot(s[0] - at[0], s[1] - at[1]), s))
             if not self.acts.move(q, path_to(r, best)):
                 return True
             return self.acts.pass_(c, [], best) or True

@@ -13,10 +13,9 @@ from typing import Any
 from ....dice import Dice
 from . import rules
 from .ai import AI, Actions
-from .api import HalfInput, HalfResult, PlayerSheet, Side, TeamSheet
 from .data import load_tables
-from .model import (ATTACKS, LENGTH, LOS, PITCH, Player, Square, State, in_wide_zone, on_pitch, other,
-                    own_half)
+from .model import ATTACKS, LENGTH, LOS, PITCH, Player, Square, State, in_wide_zone, on_pitch, other, own_half
+from .sheets import HalfInput, HalfResult, PlayerSheet, Side, TeamSheet
 
 FORMATIONS: dict[str, list[tuple[int, int]]] = {
     "balanced": [(0, 7), (0, 8), (0, 9), (1, 3), (1, 13), (2, 5), (2, 11), (3, 8), (4, 4), (4, 12), (7, 8)],

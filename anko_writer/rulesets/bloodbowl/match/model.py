@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any
 
 from ....kit import grid
 from ....kit.grid import Square
-from .api import Plan, Side
+from .sheets import Plan, Side
 
 LENGTH = 26
 """Squares along the pitch (x)."""

@@ -12,9 +12,10 @@ import math
 from typing import Any
 
 from ....dice import Dice, DiceExpr
-from .api import Side
+from ....dice import Roll as Throw
 from .data import D68, Tables, ag_target, load_tables
 from .model import ATTACKS, DIRS, Player, Roll, Square, State, adjacent, neighbours, on_pitch, other
+from .sheets import Side
 
 FACES = {1: "attacker_down", 2: "both_down", 3: "push", 4: "push", 5: "defender_stumbles", 6: "defender_down"}
 """Block die: the D6 face → the seed's five results (004 §3: skull, skull+star, two arrows, star+!, star)."""
@@ -50,12 +51,12 @@ def ag_success(die: int, mods: int, target: int) -> bool:
     return die + mods >= target
 
 
-def _roll(st: State, dice: Dice, expr: str | DiceExpr, purpose: str, kind: str, hidden: bool = False) -> Any:
+def _roll(st: State, dice: Dice, expr: str | DiceExpr, purpose: str, kind: str, hidden: bool = False) -> Throw:
     """Throw ``expr`` on the current stream (``hidden``: sealed, told only at its reveal)."""
     return dice.roll(st.stream, expr, purpose, hidden=hidden, kind=kind)
 
 
-def record(kind: str, player: str | None, r: Any, modifiers: dict[str, int], target: int | None,
+def record(kind: str, player: str | None, r: Throw, modifiers: dict[str, int], target: int | None,
            success: bool, **extra: Any) -> Roll:
     """A DESIGN §12 ROLL record for dice roll ``r``."""
     out: Roll = {"id": r.id, "kind": kind, "player": player, "dice": list(r.dice), "modifiers": dict(modifiers),
