@@ -21,7 +21,7 @@ from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
 from .errors import AnkoError, CampaignError, Location
 from .info import Currency, NewOption, RulesetInfo, Units
 from .resources import Resources
-from .schema import Node
+from .schema import Field, Node, Secret, Str
 
 if TYPE_CHECKING:
     from .audit.plugin import AuditPlugin
@@ -33,6 +33,16 @@ StateT = TypeVar("StateT")
 Start = tuple[int, StateT]
 """Where a run starts: ``(k, state)``, the state loaded at the end of arc ``k`` (``Start[StateT]``; bare,
 any ruleset's)."""
+
+
+CAMPAIGN_FIELDS: dict[str, Field] = {
+    "ruleset": Field(Str(), doc="The ruleset that plays this campaign."),
+    "seed": Field(Secret(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+    "title": Field(Str(), doc="The campaign's title."),
+    "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
+}
+"""The keys the core reads from every campaign file, for a ruleset's schema to start with
+(``Map({**CAMPAIGN_FIELDS, "name": Field(Str())})``); the seed's errors never repeat it."""
 
 
 @dataclass
@@ -72,6 +82,10 @@ class Ruleset(ABC, Generic[StateT]):
     @abstractmethod
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Generate a campaign from the ``new`` options (:attr:`RulesetInfo.new_options`): its YAML and chapter 0."""
+
+    def chapter0(self, results: Record, template: str = "chapter0.md.j2") -> Chapter:
+        """Chapter 0 (``new``'s opening post) of ``results``, headed ``{"ruleset", "arc": 0, "part": 0}``."""
+        return Chapter(0, 0, {"ruleset": self.name, "arc": 0, "part": 0, **results}, template)
 
     @abstractmethod
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources,
@@ -217,5 +231,6 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-__all__ = ["AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle", "NewCampaign", "NewOption", "Record",
-           "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT", "Units", "UnknownRuleset", "get", "names"]
+__all__ = ["CAMPAIGN_FIELDS", "AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle",
+           "NewCampaign", "NewOption", "Record", "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT",
+           "Units", "UnknownRuleset", "get", "names"]
