@@ -259,6 +259,11 @@ class ArcRuleset(Ruleset[StateT]):
         done = last == self.parts(played.arc)
         return played.run(head, self.state_json({**end, "seals": played.carry(last)}) if done else None)
 
+    def write_state(self, state: StateT) -> str | None:
+        """:meth:`state_json` of a loaded end state (the text :meth:`close_arc` writes; a ruleset writing its
+        state otherwise overrides this)."""
+        return self.state_json(cast(Record, state))
+
     @staticmethod
     def state_json(state: Record) -> str:
         """An arc's end state as the private JSON text :meth:`load_state` reads back."""

@@ -121,6 +121,11 @@ class Ruleset(ABC, Generic[StateT]):
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
 
+    def write_state(self, state: StateT) -> str | None:
+        """The text an arc's end writes for a loaded end state (what :meth:`load_state` reads back), for the
+        contract suite's text round trip; None: the ruleset does not say (the default)."""
+        return None
+
     def state_arc(self, state: StateT) -> int | None:
         """The arc a loaded end state says it ended: its key named by the arc's English word
         (:attr:`Units.arc_en`: ``season: 1``, ``duel: 1``); None when it names none."""
