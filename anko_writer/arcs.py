@@ -88,6 +88,13 @@ class Part:
     """The roll records this part sealed, once sealed."""
     _arc: Arc | None = field(default=None, repr=False)
 
+    @property
+    def dice(self) -> Dice:
+        """The arc's dice (a RuntimeError in an arc without dice)."""
+        if self._arc is None or self._arc.dice is None:
+            raise RuntimeError(f"part {self.key} has no dice")
+        return self._arc.dice
+
     def seal(self, moments: Moments | None = None, revealed_here: Collection[str] | None = None) -> list[Roll]:
         """Seal the part's hidden rolls now (those not in ``revealed_here``, by default :attr:`revealed_here`)
         with what their reveals retell (by default :attr:`moments`), and return every roll of the part;
@@ -118,7 +125,7 @@ class Arc:
     """One arc's chapters, played part by part through :meth:`part`."""
 
     def __init__(self, arc: int, dice: Dice | None = None, book: SealBook | None = None, apply: Apply = _nothing,
-                 delay: int = 1, publish: Publish = _as_is, public: bool = True) -> None:
+                 delay: int = 1, publish: Publish = _as_is, public: bool = True, ruleset: str | None = None) -> None:
         self.arc = arc
         self.dice = dice
         """The run's dice (None: a ruleset without dice, whose records get no ``rolls``)."""
@@ -131,6 +138,8 @@ class Arc:
         self.publish = publish
         self.public = public
         """Whether chapters get a public JSON (False: an audit, which reads only the results)."""
+        self.ruleset = ruleset
+        """The ruleset's name: when given, every part's record starts ``{"ruleset", "arc", "part"}`` (DESIGN §5)."""
         self.mark = 0
         """Where the next part's rolls start in the dice log: the first part tells every roll made since
         the dice were (the arc's setup rolls)."""
@@ -146,6 +155,8 @@ class Arc:
         key = ChapterKey(self.arc, part, name)
         reveals = self.book.due(ChapterKey(self.arc, part), self.apply) if self.book is not None else []
         p = Part(key, reveals, template=template, _arc=self)
+        if self.ruleset is not None:
+            p.results.update(ruleset=self.ruleset, arc=self.arc, part=part)
         yield p
         if p.rolls is None:
             p.seal()
@@ -232,6 +243,26 @@ class ArcRuleset(Ruleset[StateT]):
         if self.state_schema is None:
             return super().load_state(text, path, resources)
         return cast(StateT, validate(load_yaml_text(text, Path(path), CampaignError), self.state_schema, path))
+
+    def open_arc(self, campaign: Campaign, arc: int, state: Record | None, apply: Apply = _nothing,
+                 delay: int = 1) -> Arc:
+        """Arc ``arc`` with the campaign's dice, the seals ``state`` carried in (its ``seals`` list, none at
+        the campaign's start) and part records headed ``{"ruleset", "arc", "part"}``: the usual :class:`Arc`."""
+        book = SealBook.carried_in(state["seals"] if state is not None else [])
+        return Arc(arc, Dice(campaign.seed), book, apply, delay, ruleset=self.name)
+
+    def close_arc(self, played: Arc, last: int, summary: Record, end: Record) -> Run:
+        """The arc's run: ``summary`` headed ``{"ruleset", "arc"}`` and closed by the ``pending`` line; after
+        the arc's last part, the end state ``end`` with the pending seals carried (``seals``) as
+        :meth:`state_json` (a ruleset with a YAML state file writes its own)."""
+        head = {"ruleset": self.name, "arc": played.arc, **summary, "pending": played.pending()}
+        done = last == self.parts(played.arc)
+        return played.run(head, self.state_json({**end, "seals": played.carry(last)}) if done else None)
+
+    def write_state(self, state: StateT) -> str | None:
+        """:meth:`state_json` of a loaded end state (the text :meth:`close_arc` writes; a ruleset writing its
+        state otherwise overrides this)."""
+        return self.state_json(cast(Record, state))
 
     @staticmethod
     def state_json(state: Record) -> str:

@@ -21,7 +21,7 @@ from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
 from .errors import AnkoError, CampaignError, Location
 from .info import Currency, NewOption, RulesetInfo, Units
 from .resources import Resources
-from .schema import Node
+from .schema import Field, Node, Secret, Str
 
 if TYPE_CHECKING:
     from .audit.plugin import AuditPlugin
@@ -33,6 +33,16 @@ StateT = TypeVar("StateT")
 Start = tuple[int, StateT]
 """Where a run starts: ``(k, state)``, the state loaded at the end of arc ``k`` (``Start[StateT]``; bare,
 any ruleset's)."""
+
+
+CAMPAIGN_FIELDS: dict[str, Field] = {
+    "ruleset": Field(Str(), doc="The ruleset that plays this campaign."),
+    "seed": Field(Secret(min=0), doc="Seed of every die; keep it private (it also derives hidden-dice salts)."),
+    "title": Field(Str(), doc="The campaign's title."),
+    "output": Field(Str(), required=False, doc="Output folder, relative to this file."),
+}
+"""The keys the core reads from every campaign file, for a ruleset's schema to start with
+(``Map({**CAMPAIGN_FIELDS, "name": Field(Str())})``); the seed's errors never repeat it."""
 
 
 @dataclass
@@ -73,6 +83,10 @@ class Ruleset(ABC, Generic[StateT]):
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Generate a campaign from the ``new`` options (:attr:`RulesetInfo.new_options`): its YAML and chapter 0."""
 
+    def chapter0(self, results: Record, template: str = "chapter0.md.j2") -> Chapter:
+        """Chapter 0 (``new``'s opening post) of ``results``, headed ``{"ruleset", "arc": 0, "part": 0}``."""
+        return Chapter(0, 0, {"ruleset": self.name, "arc": 0, "part": 0, **results}, template)
+
     @abstractmethod
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources,
              start: Start[StateT] | None = None) -> Run:
@@ -106,6 +120,11 @@ class Ruleset(ABC, Generic[StateT]):
     def load_state(self, text: str, path: Path | str, resources: Resources) -> StateT:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
         raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
+
+    def write_state(self, state: StateT) -> str | None:
+        """The text an arc's end writes for a loaded end state (what :meth:`load_state` reads back), for the
+        contract suite's text round trip; None: the ruleset does not say (the default)."""
+        return None
 
     def state_arc(self, state: StateT) -> int | None:
         """The arc a loaded end state says it ended: its key named by the arc's English word
@@ -217,5 +236,6 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-__all__ = ["AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle", "NewCampaign", "NewOption", "Record",
-           "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT", "Units", "UnknownRuleset", "get", "names"]
+__all__ = ["CAMPAIGN_FIELDS", "AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle",
+           "NewCampaign", "NewOption", "Record", "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT",
+           "Units", "UnknownRuleset", "get", "names"]

@@ -153,6 +153,21 @@ def items(name: str, values: Sequence[Any], indent: int = 0, style: Style = "pla
     return [head, *[item(v, indent + 1, style) for v in values]]
 
 
+def block(data: Mapping[str, Any], indent: int = 0, style: Style = "plain") -> list[str]:
+    """``data`` as block keys, one :func:`field` a line; a non-empty mapping value opens a block one level deeper.
+
+    >>> block({"name": "A, B", "purse": 10, "options": {"reveal_delay": 1}}, style="json")
+    ['name: "A, B"', 'purse: 10', 'options:', '  reveal_delay: 1']
+    """
+    lines: list[str] = []
+    for name, value in data.items():
+        if isinstance(value, Mapping) and value:
+            lines += [f"{'  ' * indent}{key(name)}:", *block(value, indent + 1, style)]
+        else:
+            lines.append(field(name, value, indent, style=style))
+    return lines
+
+
 def state_header(arc: int, *, unit: str, written: str, edits: str, command: str) -> list[str]:
     """The four comment lines every ``state-end.yaml`` starts with: which arc ended (``unit``: 赛季), how it
     was written, what the host may edit, the command that starts the next arc, and what stays in the campaign.
@@ -182,5 +197,5 @@ def read_state(text: str, schema: Node, path: Path | str) -> dict[str, Any]:
     return data
 
 
-__all__ = ["KEEP", "KEPT_NOTE", "Style", "document", "field", "flow", "is_plain", "item", "items", "key", "quoted",
-           "read_state", "scalar", "start_data", "state_header"]
+__all__ = ["KEEP", "KEPT_NOTE", "Style", "block", "document", "field", "flow", "is_plain", "item", "items", "key",
+           "quoted", "read_state", "scalar", "start_data", "state_header"]

@@ -123,6 +123,8 @@ def build(name: str, folder: Path) -> None:
             text = state.read_text(encoding="utf-8")
             loaded = rs.load_arc_state(text, state, res, 1)
             meta["state_arc"] = rs.state_arc(loaded)
+            meta["state_text"] = text  # and written again by the ruleset's own writer (None: it has none)
+            meta["state_again"] = rs.write_state(loaded)
             for sub, start in (("from-state", (1, loaded)), ("replayed", None)):
                 run = rs.play(camp, ChapterKey(2, 1), res, start)
                 for c in run.chapters:

@@ -79,6 +79,16 @@ def test_the_state_file_round_trips(built: Built) -> None:
     assert [rel for rel in from_state if from_state[rel] != replayed[rel]] == []
 
 
+def test_the_state_text_round_trips(built: Built) -> None:
+    """Arc 1's state file, loaded and written again by the ruleset's writer (:meth:`Ruleset.write_state`), is the
+    same text: the loader keeps everything the file says and the writer writes it the same way."""
+    if "state_text" not in built.meta:
+        pytest.skip(f"{built.name}'s arcs do not follow each other (no state file)")
+    if built.meta["state_again"] is None:
+        pytest.skip(f"{built.name} exposes no state writer (Ruleset.write_state)")
+    assert built.meta["state_again"] == built.meta["state_text"]
+
+
 def test_the_opening_vote_is_chapter_0s_ballot(built: Built) -> None:
     """:meth:`Ruleset.opening_vote` for the campaign ``new`` wrote is the vote chapter 0 ends with, and chapter 0
     prints its ballot's reply line."""

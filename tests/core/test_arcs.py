@@ -106,3 +106,15 @@ def test_replay_plays_the_arcs_between_through_their_state_text() -> None:
     calls.clear()
     assert replay((2, 10), 4, play, lambda text, k: int(text)) == 13 and calls == [(3, 10)]
     assert replay((3, 10), 4, play, lambda text, k: int(text)) == 10
+
+
+def test_a_named_arc_heads_every_record_and_its_parts_have_the_dice() -> None:
+    arc = Arc(2, Dice(7), SealBook(), ruleset="coinduel")
+    with arc.part(1) as part:
+        part.dice.roll("d2/b1/r1", "1D2", "掷币")
+        part.results.update(title="t", rolls=None)
+    assert list(arc.chapters[0].results) == ["ruleset", "arc", "part", "title", "rolls", "reveals", "sealed"]
+    assert arc.chapters[0].results["ruleset"] == "coinduel" and len(arc.chapters[0].results["rolls"]) == 1
+    bare = Arc(1)
+    with bare.part(1) as part, pytest.raises(RuntimeError):
+        part.dice  # noqa: B018 - an arc without dice has none to give

@@ -6,21 +6,20 @@ with a hidden 决胜币 (``fortune.yaml``) revealed in the next, the last one ca
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
-from anko_writer.arcs import Arc, ArcRuleset
+from anko_writer.arcs import ArcRuleset
 from anko_writer.campaign import Campaign
-from anko_writer.chapters import Chapter, ChapterKey, KeyStyle, Record, Run
+from anko_writer.chapters import ChapterKey, KeyStyle, Record, Run
 from anko_writer.dice import Dice
 from anko_writer.info import Currency, NewOption, RulesetInfo, Units
 from anko_writer.resources import Resources
-from anko_writer.ruleset import NewCampaign
+from anko_writer.ruleset import CAMPAIGN_FIELDS, NewCampaign
 from anko_writer.schema import Field, Int, List, Map, Str
-from anko_writer.seals import SEAL_RECORD, SealBook
+from anko_writer.seals import SEAL_RECORD
+from anko_writer.statefile import block, document
 from anko_writer.tables import load_data, load_table
 
 HERE = Path(__file__).resolve().parent
@@ -39,11 +38,9 @@ INFO = RulesetInfo(
     allowed_words=frozenset({"DUEL"}), new_options=(NewOption("name", "our duellist's name"),),
     templates=HERE / "templates", tables=HERE / "tables", filters={"face": face})
 
-SCHEMA = Map({
-    "ruleset": Field(Str()), "seed": Field(Int()), "title": Field(Str()), "name": Field(Str()),
-    "opponent": Field(Str()), "purse": Field(Int(min=0)), "stake": Field(Int(min=1, max=10)),
-    "options": Field(Map({"reveal_delay": Field(Int(min=1, max=2), default=1)}), default={"reveal_delay": 1}),
-    "output": Field(Str(), required=False)})
+OPTIONS = Map({"reveal_delay": Field(Int(min=1, max=2), default=1)})
+SCHEMA = Map({**CAMPAIGN_FIELDS, "name": Field(Str()), "opponent": Field(Str()), "purse": Field(Int(min=0)),
+              "stake": Field(Int(min=1, max=10)), "options": Field(OPTIONS, default={"reveal_delay": 1})})
 OPPONENTS = Map({"source": Field(Str()), "names": Field(List(Str(), min_len=1))})
 STATE = Map({"duel": Field(Int(min=1)), "purse": Field(Int(min=0)), "seals": Field(List(SEAL_RECORD))})
 
@@ -74,36 +71,29 @@ class CoinDuel(ArcRuleset[Record]):
         """Draw the opponent (1D of the roster) for ``options["name"]``."""
         names = load_data(resources.table_path("opponents.yaml"), OPPONENTS)["names"]
         roll = Dice(seed).roll("d0/opponent", f"1D{len(names)}", "抽签定对手")
-        name, opponent, q = options["name"], names[roll.total - 1], partial(json.dumps, ensure_ascii=False)
-        text = (f"# 掷币决斗\nruleset: coinduel\nseed: {seed}\ntitle: {q(name + '的掷币决斗')}\nname: {q(name)}\n"
-                f"opponent: {q(opponent)}\npurse: 10\nstake: 1\noptions:\n  reveal_delay: 1\n")
-        results = {"ruleset": self.name, "arc": 0, "part": 0, "name": name, "opponent": opponent,
-                   "purse": 10, "rolls": [roll.to_json()]}
-        return NewCampaign("duel.yaml", text, Chapter(0, 0, results, "chapter0.md.j2"))
+        start = {"name": options["name"], "opponent": names[roll.total - 1], "purse": 10}
+        fields = {"seed": seed, "title": f"{start['name']}的掷币决斗", **start, "stake": 1,
+                  "options": {"reveal_delay": 1}}
+        text = document(["# 掷币决斗", f"ruleset: {self.name}", *block(fields, style="json")])
+        return NewCampaign("duel.yaml", text, self.chapter0({**start, "rolls": [roll.to_json()]}))
 
     def play_arc(self, campaign: Campaign, arc: int, last: int, state: Record | None, resources: Resources) -> Run:
         """One duel's bouts 1..last; its end state (JSON, private) once the last bout is played."""
-        data, dice = campaign.data, Dice(campaign.seed)
+        data, fortune = campaign.data, load_table(resources.table_path("fortune.yaml"))
         duel = Duel(data["name"], data["opponent"], state["purse"] if state else data["purse"])
-        duel_arc = Arc(arc, dice, SealBook.carried_in(state["seals"] if state else []), duel.settle,
-                       data["options"]["reveal_delay"])
-        fortune = load_table(resources.table_path("fortune.yaml"))
+        played = self.open_arc(campaign, arc, state, duel.settle, data["options"]["reveal_delay"])
         for part in range(1, last + 1):
-            with duel_arc.part(part) as p:
-                rounds = [_round(dice, duel, data["stake"], p.key, n) for n in range(1, ROUNDS + 1)]
-                toss, row = fortune.roll(dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
+            with played.part(part) as p:
+                rounds = [_round(p.dice, duel, data["stake"], p.key, n) for n in range(1, ROUNDS + 1)]
+                toss, row = fortune.roll(p.dice, f"d{arc}/b{part}/toss", "决胜币", hidden=True)
                 outcome = {"sealed_by": toss.id, "winner": duel.name if row.effect == "ours" else duel.opponent,
                            "coins": row.params["coins"], "text": row.text}
                 p.moments[toss.id] = {"moment": {"duel": arc, "bout": part}, "outcome": outcome}
-                p.results = {"ruleset": self.name, "arc": arc, "part": part, "title": data["title"], "name": duel.name,
-                             "opponent": duel.opponent, "rolls": None, "rounds": rounds,
-                             "toss": {"roll": toss.to_json(), "result": outcome}, "purse": duel.purse,
-                             "reveals": None, "sealed": None}
-        summary = {"ruleset": self.name, "arc": arc, "title": data["title"], "name": duel.name,
-                   "opponent": duel.opponent, "purse": duel.purse,
-                   "bouts": [c.results["rounds"] for c in duel_arc.chapters], "pending": duel_arc.pending()}
-        end = {"duel": arc, "purse": duel.purse, "seals": duel_arc.carry(BOUTS)}
-        return duel_arc.run(summary, self.state_json(end) if last == BOUTS else None)
+                p.results.update(title=data["title"], name=duel.name, opponent=duel.opponent, rolls=None,
+                                 rounds=rounds, toss={"roll": toss.to_json(), "result": outcome}, purse=duel.purse)
+        summary = {"title": data["title"], "name": duel.name, "opponent": duel.opponent, "purse": duel.purse,
+                   "bouts": [c.results["rounds"] for c in played.chapters]}
+        return self.close_arc(played, last, summary, {"duel": arc, "purse": duel.purse})
 
 
 def _round(dice: Dice, duel: Duel, stake: int, at: ChapterKey, n: int) -> Record:
