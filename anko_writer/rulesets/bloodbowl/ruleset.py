@@ -87,6 +87,10 @@ class Bloodbowl(Ruleset[dict[str, Any]]):
         """A season's ``state-end.yaml`` validated (errors name the file, line and key)."""
         return load_state_text(text, path, self.load_rosters(resources))
 
+    def write_state(self, state: dict[str, Any]) -> str:
+        """A loaded ``state-end.yaml`` written again, as the season's end writes it."""
+        return state_yaml(state["season"], state["team"], state["league"], state["seals"])
+
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[dict[str, Any]] | None = None) -> Run:
         """Seasons from ``start`` (or the campaign) up to part ``until.part`` of season ``until.arc``; seasons
         in between are played in memory through their state text, as if read from the file."""

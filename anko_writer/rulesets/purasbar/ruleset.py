@@ -20,7 +20,7 @@ from .rules_post import numbers
 from .season.run import opening_vote, play_month, play_season
 from .setup.campaign_schema import campaign_schema
 from .setup.newcampaign import new_campaign
-from .setup.state import load_state_text
+from .setup.state import load_state_text, state_yaml
 from .setup.tables import load_purasbar_tables
 
 if TYPE_CHECKING:
@@ -79,6 +79,10 @@ class Purasbar(Ruleset[State]):
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
+
+    def write_state(self, state: State) -> str:
+        """A loaded ``state-end.yaml`` written again, as the season's settlement writes it."""
+        return state_yaml(state)
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
              publish: bool = True) -> SeasonRun:

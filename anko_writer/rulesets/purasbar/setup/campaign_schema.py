@@ -128,14 +128,17 @@ def club_fields(cities: list[str], people: Any = None) -> dict[str, Field]:
         "reputation": Field(Int(min=0, max=100), required=False,
                             doc="Reputation 0–100 (§13.2, designed); without it, from the city's total."),
     })
+    profile = coach_profile_fields(people)
     return {
         "club": Field(club),
+        # In the order the season's end writes them (state_yaml), so a loaded state writes back the same text.
         "coach": Field(Map({
             "name": Field(Name(), doc="Head coach's name."),
             "formation": Field(FORMATION, doc="Formation at the season's start; kept until a vote changes it."),
             "tendency": Field(Enum(list(TENDENCIES)), doc="Tactical tendency (000 §7.2.2)."),
+            "passion": profile.pop("passion"),
             "stubbornness": Field(Int(min=1, max=100), doc="固执 (000 §7.2.2, §4.5.2)."),
-            **coach_profile_fields(people),
+            **profile,
         })),
         "owner": Field(with_names(owner_schema(people))),
         "staff": Field(with_names(staff_schema())),
