@@ -96,7 +96,7 @@ class Player:
         """Can be fielded."""
         return self.injured_weeks == 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The DESIGN §5 player record."""
         return {
             "name": self.name,

@@ -135,7 +135,8 @@ SCHEMA = Map({
 
 def load_achievements_table(path: Path) -> list[dict[str, Any]]:
     """The achievements of ``achievements.yaml``, checked (TableError on a problem)."""
-    return load_data(path, SCHEMA)["achievements"]
+    achievements: list[dict[str, Any]] = load_data(path, SCHEMA)["achievements"]
+    return achievements
 
 
 def load_achievements(resources: Resources) -> list[dict[str, Any]]:

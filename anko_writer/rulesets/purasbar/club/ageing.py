@@ -75,7 +75,8 @@ SCHEMA = Map({
 
 def load_ageing_table(path: Path) -> dict[str, Any]:
     """``ageing.yaml`` checked against :data:`SCHEMA` (TableError on a problem)."""
-    return load_data(path, SCHEMA)
+    table: dict[str, Any] = load_data(path, SCHEMA)
+    return table
 
 
 def load_ageing(resources: Resources) -> dict[str, Any]:
@@ -98,7 +99,7 @@ def leader_chance(mnt: int, table: dict[str, Any]) -> int:
     >>> leader_chance(60, {"leader": {"mnt": 60, "base": 15}}), leader_chance(80, {"leader": {"mnt": 60, "base": 15}})
     (15, 35)
     """
-    lt = table["leader"]
+    lt: dict[str, int] = table["leader"]
     return min(100, lt["base"] + mnt - lt["mnt"])
 
 

@@ -53,7 +53,8 @@ SCHEMA = Map({
 
 def load_fans_table(path: Path) -> dict[str, Any]:
     """``fans.yaml`` checked against :data:`SCHEMA` (TableError on a problem)."""
-    return load_data(path, SCHEMA)
+    table: dict[str, Any] = load_data(path, SCHEMA)
+    return table
 
 
 def load_fans(resources: Resources) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def initial_fans(pbs: int, table: dict[str, Any]) -> int:
     >>> initial_fans(15272, T), initial_fans(10705, T), initial_fans(160, T)
     (30908, 24057, 8240)
     """
-    i = table["initial"]
+    i: dict[str, int] = table["initial"]
     return i["fans_base"] + pbs * i["fans_per_pbs_permille"] // 1000
 
 

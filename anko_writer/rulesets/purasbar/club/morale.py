@@ -57,7 +57,8 @@ SCHEMA = Map({
 
 def load_morale_table(path: Path) -> dict[str, Any]:
     """``morale.yaml`` checked against :data:`SCHEMA` (TableError on a problem)."""
-    return load_data(path, SCHEMA)
+    table: dict[str, Any] = load_data(path, SCHEMA)
+    return table
 
 
 def load_morale(resources: Resources) -> dict[str, Any]:
@@ -140,7 +141,8 @@ def offseason_adjustment(rank: int, table: dict[str, Any], cup_winner: bool = Fa
     """Designed §13.3 休赛期成绩调整: the band of the final league rank, plus the cup winner's extra."""
     for band in table["offseason"]["ranks"]:
         if band["from"] <= rank <= band["to"]:
-            return band["adjust"] + (table["offseason"]["cup_winner"] if cup_winner else 0)
+            adjust: int = band["adjust"] + (table["offseason"]["cup_winner"] if cup_winner else 0)
+            return adjust
     raise ValueError(f"no offseason band for rank {rank}")
 
 

@@ -25,7 +25,8 @@ SEASONS = Map({
 
 def load_seasons(resources: Resources) -> dict[str, Any]:
     """The validated ``seasons.yaml`` (campaign folder first)."""
-    return load_data(resources.table_path("seasons.yaml"), SEASONS)
+    table: dict[str, Any] = load_data(resources.table_path("seasons.yaml"), SEASONS)
+    return table
 
 
 def poaching(dice: Dice, key: str, staff: dict[str, Any], affinity: Any, people: Any, names: dict[str, list[str]],

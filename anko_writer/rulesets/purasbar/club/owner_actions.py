@@ -63,8 +63,10 @@ class Widen:
             raise KeyError(f"weighting of {self.row} needs {self.source} {self.name!r}")
         v = src[self.name]
         if self.op == "equals":
-            return v == self.value
-        return v >= self.value if self.op == "at_least" else v <= self.value
+            equal: bool = v == self.value
+            return equal
+        holds: bool = v >= self.value if self.op == "at_least" else v <= self.value
+        return holds
 
     def to_json(self) -> dict[str, Any]:  # keys name the rule's source and operator: no fixed shape
         """The rule as recorded in the month."""

@@ -63,7 +63,8 @@ SCHEMA = Map({
 
 def load_youth_table(path: Path) -> dict[str, Any]:
     """``youth.yaml`` checked against :data:`SCHEMA` (TableError on a problem)."""
-    return load_data(path, SCHEMA)
+    table: dict[str, Any] = load_data(path, SCHEMA)
+    return table
 
 
 def load_youth(resources: Resources) -> dict[str, Any]:

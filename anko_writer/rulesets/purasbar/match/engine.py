@@ -63,7 +63,7 @@ EventHook = Callable[[int, Side, Side], "list[MatchEventRecord]"]
 event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
 
 
-def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple:
+def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple[int, int, int, int]:
     """Line-up order: an AI core player not yet rolled (000 §5.8.3) first; then players at or above
     the rest line before those under it; then the best value of the slot's main attribute after
     formation bonus and stamina penalty; then squad order."""

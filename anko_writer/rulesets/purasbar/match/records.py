@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
 
 from ....dice import RollJson
-from ..events.records import MatchEventRecord
+from ..events.records import MatchEventRecord as MatchEventRecord  # re-exported: match.engine imports it here
 from ..models import AllocationJson, CoreStep
 
 _T = TypeVar("_T")

@@ -321,7 +321,8 @@ PRIZES = Check(Map({
 
 def load_prize_table(path: Path) -> dict[str, Any]:
     """``prizes.yaml`` checked against :data:`PRIZES` (TableError on a problem)."""
-    return load_data(path, PRIZES)
+    table: dict[str, Any] = load_data(path, PRIZES)
+    return table
 
 
 def load_prizes(resources: Resources) -> dict[str, Any]:

@@ -117,7 +117,8 @@ def _league_problem(cities: list[str], slugs: dict[str, str] | None) -> Any:
                         f"{c['city']!r} repeats league[{by_city[c['city']]}] (one club per city)")
             moved = _moved(c, slugs)
             if moved:
-                return moved(i)
+                found: Problem = moved(i)
+                return found
             if c["name"] == ours["name"]:
                 return (("league", i, "name"), f"{c['name']!r} is our club's name")
             if c["name"] in by_name:

@@ -84,7 +84,8 @@ SCHEMA = Map({
 
 def load_contracts_table(path: Path) -> dict[str, Any]:
     """``contracts.yaml`` checked against :data:`SCHEMA` (TableError on a problem)."""
-    return load_data(path, SCHEMA)
+    table: dict[str, Any] = load_data(path, SCHEMA)
+    return table
 
 
 def load_contracts(resources: Resources) -> dict[str, Any]:
@@ -113,8 +114,10 @@ def age_modifier(age: int, table: dict[str, Any]) -> int:
     """
     for band in table["initial"]["age"]:
         if age <= band["to"]:
-            return band["mod"]
-    return table["initial"]["age"][-1]["mod"]
+            mod: int = band["mod"]
+            return mod
+    last: int = table["initial"]["age"][-1]["mod"]
+    return last
 
 
 def contract_offer(dice: Dice, key: str, player: Player, table: dict[str, Any]) -> ContractOffer:
@@ -155,7 +158,8 @@ def renewal_band(affinity: int, table: dict[str, Any]) -> dict[str, Any]:
     value = clamp_affinity(affinity)
     for band in table["renewal"]["bands"]:
         if band["from"] <= value <= band["to"]:
-            return band
+            found: dict[str, Any] = band
+            return found
     raise ValueError(f"no renewal band for affinity {affinity}")  # pragma: no cover - bands are checked
 
 
@@ -166,7 +170,7 @@ def signing_bonus(wage: int, percent: int, table: dict[str, Any]) -> int:
     >>> signing_bonus(435000, 20, T), signing_bonus(20000, 30, T), signing_bonus(435000, 0, T)
     (87000, 6000, 0)
     """
-    step = table["renewal"]["bonus_round"]
+    step: int = table["renewal"]["bonus_round"]
     return wage * percent // 100 // step * step
 
 

@@ -148,7 +148,7 @@ def age_percent(age: int, tables: TransferTables) -> int:
     >>> [age_percent(a, T) for a in (18, 21, 22, 25, 26, 29, 30, 32, 33, 35)]
     [120, 120, 110, 110, 100, 100, 70, 70, 40, 40]
     """
-    bands = tables.rules["valuation"]["age"]
+    bands: list[dict[str, int]] = tables.rules["valuation"]["age"]
     return next((b["percent"] for b in bands if age <= b["to"]), bands[-1]["percent"])
 
 

@@ -102,7 +102,7 @@ def transfer_budget(funds: int, injection_percent: int, tables: TransferTables) 
 def chance(ratio: int, tables: TransferTables) -> int:
     """Designed: the D100 chance of an offer at ``ratio``% of the basis: 0 below 70, 100 from 120,
     else ratio − 40."""
-    n = tables.rules["negotiation"]
+    n: dict[str, int] = tables.rules["negotiation"]
     if ratio < n["refuse_below"]:
         return 0
     if ratio >= n["sure_at"]:
@@ -216,7 +216,8 @@ class _Window:
 
     def keep(self, pos: str) -> int:
         """Designed minimum a club keeps at ``pos``."""
-        return self.t.rules["ai"]["keep"][pos]
+        keep: int = self.t.rules["ai"]["keep"][pos]
+        return keep
 
     def owner_of(self, p: Player) -> Club | None:
         """The club ``p`` plays for, or None for a market player."""
@@ -453,7 +454,8 @@ def _ai_need(w: _Window, club: Club) -> str | None:
 
 def _ai_short(w: _Window, club: Club) -> bool:
     """Fewer players than ``target_squad``: the club buys for sure."""
-    return len(club.players) < w.t.rules["ai"]["target_squad"]
+    target: int = w.t.rules["ai"]["target_squad"]
+    return len(club.players) < target
 
 
 def _ai_candidates(w: _Window, club: Club, pos: str) -> list[tuple[Player, Club | None]]:
