@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from collections.abc import Sequence
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, TypeVar, cast
 
 from ....dice import Dice, RollJson
 from ..models import Club, Player
@@ -117,8 +117,9 @@ def _facility(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     before = t.club.facilities.get(name, LEVEL_MIN)
     after = max(LEVEL_MIN, min(LEVEL_MAX, before + _sign(eff["polarity"]) * eff.get("levels", 1)))
     t.club.facilities[name] = after
-    return {"changed": after != before, "facility": name, "before": before, "after": after, "pick_roll": roll,
-            **_picked_from(roll, list(FACILITIES))}
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    return cast(EffectChange, {"changed": after != before, "facility": name, "before": before, "after": after,
+                               "pick_roll": roll, **_picked_from(roll, list(FACILITIES))})
 
 
 def _staff(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
@@ -133,8 +134,9 @@ def _staff(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     member.level = max(LEVEL_MIN, min(LEVEL_MAX, before + _sign(eff["polarity"]) * eff.get("levels", 1)))
     if role == "doctor":
         t.club.doctor = member.level
-    return {"changed": member.level != before, "role": role, "before": before, "after": member.level,
-            "pick_roll": roll, **_picked_from(roll, sorted(t.staff))}
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    return cast(EffectChange, {"changed": member.level != before, "role": role, "before": before,
+                               "after": member.level, "pick_roll": roll, **_picked_from(roll, sorted(t.staff))})
 
 
 def _affinity(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
@@ -153,7 +155,8 @@ def _affinity(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
             before = t.affinity.get(person, d)
             after = t.affinity.adjust(person, d, _sign(eff["polarity"]) * amount)
             changes.append({"who": person, "direction": d, "before": before, "after": after})
-    return {"changed": True, "changes": changes, "pick_roll": roll, **_picked_from(roll, people)}
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    return cast(EffectChange, {"changed": True, "changes": changes, "pick_roll": roll, **_picked_from(roll, people)})
 
 
 def _injury(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
@@ -162,8 +165,9 @@ def _injury(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
     if p is None:
         return {"changed": False, "reason": "no player"}
     if eff.get("pending"):
-        return {"changed": True, "player": p.name, **sealed_absence(t.club, p, eff["pending"], t.week),
-                "pick_roll": roll}
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(EffectChange, {"changed": True, "player": p.name,
+                                   **sealed_absence(t.club, p, eff["pending"], t.week), "pick_roll": roll})
     weeks = max(1, eff.get("weeks", 1) - t.club.doctor)  # 000 §5.7.1 item 4: the doctor shortens it
     until = t.week + weeks
     if t.club.infirmary is not None:
@@ -211,7 +215,7 @@ def _match_mod(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
         return {"changed": False, "reason": "no match"}
     mod: MatchModEffect = {"side": eff.get("side", "us"), "amount": _sign(eff["polarity"]) * amount, "slices": eff.get("slices", 6)}
     t.match_mods.append(mod)
-    return {"changed": True, **mod}
+    return cast(EffectChange, {"changed": True, **mod})  # cast: the ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
 
 
 def _depth(t: Target, eff: EffectSpec, amount: int) -> EffectChange:

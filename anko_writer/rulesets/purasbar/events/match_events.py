@@ -125,8 +125,9 @@ def _response(dice: Dice, key: str, modifier: int, sealed: bool) -> ResponseReco
     decided: ResponseOutcome = {"face": r.total, "total": total, "outcome": outcome}
     rec: ResponseRoll = {"roll": r.ref(), "modifier": modifier, "threshold": RESPONSE_THRESHOLD}
     if sealed:
-        return {**rec, "sealed": True, "result": {"sealed_by": r.id, **decided}}
-    return {**rec, "sealed": False, **decided}
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(ResponseRecord, {**rec, "sealed": True, "result": {"sealed_by": r.id, **decided}})
+    return cast(ResponseRecord, {**rec, "sealed": False, **decided})
 
 
 def _pending(entry: EffectEntry, roll_id: str) -> EffectEntry:

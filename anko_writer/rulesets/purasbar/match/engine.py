@@ -366,7 +366,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     rows: HomeAway[list[Appearance]] = {"home": _appearances(home), "away": _appearances(away)}
     _after(ctx, home, match_no[0], rows["home"])
     _after(ctx, away, match_no[1], rows["away"])
-    return {
+    # cast: ``ctx.records`` holds the match's note lists (MatchNotes) and nothing else, which mypy's extra checks cannot see
+    return cast(MatchRecord, {
         "id": key, "competition": competition, "round": round_no,
         "home": home.club.name, "away": away.club.name, "neutral": neutral,
         "score": [home.goals, away.goals], "extra_time": et_kick is not None,
@@ -377,7 +378,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
         "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
-    }
+    })
 
 
 def _winner(home: Side, away: Side, shoot: ShootoutRecord | None) -> str | None:

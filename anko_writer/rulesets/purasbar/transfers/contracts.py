@@ -231,13 +231,15 @@ def _leave(dice: Dice, key: str, player: Player, club: Club, roll: int, band: di
     to = rivals[pick.total - 1]
     rec: RivalPick = {"rival_roll": pick.to_json(), "rivals": list(rivals), "to": to}
     if clubs is None:
-        return {**rec, "outcome": "rival", "moved": False}  # the caller moves him
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(Departure, {**rec, "outcome": "rival", "moved": False})  # the caller moves him
     why = _room(clubs[to], player)
     if why:
-        return {**rec, "outcome": "free", "to": None, "rival": to, "reason": why}
+        return cast(Departure, {**rec, "outcome": "free", "to": None, "rival": to, "reason": why})
     offer = _join(dice, key, player, clubs[to], table)
-    return {**rec, "outcome": "rival", "moved": True, "length": offer["length"], "contract_roll": offer["roll"],
-            "contract_mod": offer["mod"], "affinity_after": player.affinity}
+    return cast(Departure, {**rec, "outcome": "rival", "moved": True, "length": offer["length"],
+                            "contract_roll": offer["roll"], "contract_mod": offer["mod"],
+                            "affinity_after": player.affinity})
 
 
 def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[str],
@@ -256,8 +258,9 @@ def renewal(dice: Dice, key: str, player: Player, club: Club, rivals: Sequence[s
     rec: RenewalRoll = {**_base_record(player, club, band), "roll": roll.to_json(),
                         "renewed": roll.total <= band["chance"]}
     if rec["renewed"]:
-        return {**rec, **_renew(dice, key, player, club, band, t, season)}
-    return {**rec, **_leave(dice, key, player, club, roll.total, band, rivals, clubs, t)}
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(Renewal, {**rec, **_renew(dice, key, player, club, band, t, season)})
+    return cast(Renewal, {**rec, **_leave(dice, key, player, club, roll.total, band, rivals, clubs, t)})
 
 
 def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: dict[str, Any],
