@@ -56,11 +56,12 @@ def contest(dice: Dice, key: str, control: int, stubbornness: int, owner_to_coac
     owner = control + o.total + bonus
     coach = stubbornness + c.total - penalty
     winner = "owner" if owner > coach else "coach" if coach > owner else "tie"
-    return {"owner": {"control": control, "roll": o.to_json(), "affinity": owner_to_coach, "bonus": bonus,
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    return cast(Contest, {"owner": {"control": control, "roll": o.to_json(), "affinity": owner_to_coach, "bonus": bonus,
                       "total": owner},
             "coach": {"stubbornness": stubbornness, "roll": c.to_json(), "affinity": coach_to_owner,
                       "penalty": penalty, "total": coach},
-            "winner": winner, **_copy(OUTCOMES[winner])}
+            "winner": winner, **_copy(OUTCOMES[winner])})
 
 
 def _copy(outcome: Outcome) -> Outcome:

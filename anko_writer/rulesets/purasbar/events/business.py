@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import cast
 
 from ....dice import Dice
 from ....resources import Resources
@@ -261,13 +262,15 @@ def month_start(dice: Dice, key: str, depth: Depth, commercial_level: int, fanat
     """000 §4.1 phase 1 step 1: a ``ranges`` record, then the three ``check`` records in throwing order."""
     ranges, info = dynamic_ranges(tables.base, fanaticism, wealth, R, band)
     threshold = BASE_THRESHOLD + commercial_level  # 000 §6.2.1
-    out: list[BusinessRecord] = [{"kind": "ranges", **info}]
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    out: list[BusinessRecord] = [cast(BusinessRecord, {"kind": "ranges", **info})]
     for n in range(1, CHECKS + 1):
         t = dice.roll(key, "1D100", "经营事件判定")
         rec: BusinessRecord = {"kind": "check", "n": n, "threshold": threshold, "trigger": t.to_json(),
                                "triggered": t.total <= threshold}
         if rec["triggered"]:  # 000 §6.2.1: resolve this event before the next check
-            rec.update(_event(dice, key, depth, ranges, tables, wealth, staff, salaries))
+            # cast: BusinessRecord extends BusinessEvent and every key is optional, so the event is one
+            rec.update(cast(BusinessRecord, _event(dice, key, depth, ranges, tables, wealth, staff, salaries)))
         out.append(rec)
     return out
 

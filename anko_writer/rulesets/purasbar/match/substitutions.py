@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ....dice import Dice, RollJson
 from ..models import MAIN, Player
 from .records import ReplacementPick, SubstitutionRecord, TempAbility
@@ -74,10 +76,11 @@ def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, 
         side.gone.add(out.name)
     side.lineup[slot].append(on)
     side.subs_used += 1
-    rec: SubstitutionRecord = {"team": side.club.name, "before_slice": slice_no, "reason": reason,
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    rec = cast(SubstitutionRecord, {"team": side.club.name, "before_slice": slice_no, "reason": reason,
                                "out": out.name if out else None, "out_stamina": out.stamina if out else None,
                                "in": on.name, "slot": slot, "position": on.position, "core": on.core, **how,
-                               "stamina_roll": None, "temp": None, "count": side.subs_used}
+                               "stamina_roll": None, "temp": None, "count": side.subs_used})
     if on.core:
         on.stamina = CORE_SUB_STAMINA
     else:

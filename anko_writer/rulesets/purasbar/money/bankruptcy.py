@@ -21,7 +21,7 @@ Checked at every month end (months 1–12) and after the §4.4 settlement (month
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ....dice import Dice
 from ..competition.calendar import SETTLEMENT_MONTH
@@ -136,11 +136,13 @@ def emergency(dice: Dice, key: str, balance: int, owner_wealth: int, players: It
                           "wealth_divisor": b["owner_wealth_divisor"], "wealth_bonus": bonus, "threshold": threshold,
                           "roll": roll.ref(), "success": roll.total <= threshold}
     if rec["success"]:
-        return {**rec, "outcome": "injection", "cushion": b["cushion"], "amount": deficit + b["cushion"]}
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(Emergency, {**rec, "outcome": "injection", "cushion": b["cushion"],
+                                "amount": deficit + b["cushion"]})
     p = _most_valuable(players)
     fee = p.total * b["fire_sale_per_point"] if p else 0
-    return {**rec, "outcome": "forced_sale", "player": p.name if p else None, "player_total": p.total if p else 0,
-            "per_point": b["fire_sale_per_point"], "amount": fee}
+    return cast(Emergency, {**rec, "outcome": "forced_sale", "player": p.name if p else None,
+                            "player_total": p.total if p else 0, "per_point": b["fire_sale_per_point"], "amount": fee})
 
 
 def book_emergency(ledger: Ledger, rec: Emergency, season: int, month: int,

@@ -134,8 +134,9 @@ def negotiate(dice: Dice, key: str, basis: int, offer: int, tables: TransferTabl
     """
     t = tables
     ratio = offer * 100 // max(1, basis)
-    rec: Offer = {"basis": basis, "offer": offer, **_settle(dice, key, ratio, t, purpose),
-                           "counter": None, "limit": limit}
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    rec = cast(Offer, {"basis": basis, "offer": offer, **_settle(dice, key, ratio, t, purpose),
+                       "counter": None, "limit": limit})
     if rec["agreed"]:
         return {**rec, "outcome": "agreed", "fee": offer}
     if rec["roll"] is None:
@@ -153,8 +154,9 @@ def sell_offer(dice: Dice, key: str, value: int, price: int, tables: TransferTab
     t = tables
     n, step = t.rules["negotiation"], t.rules["valuation"]["round_to"]
     ratio = n["sale_mirror"] - price * 100 // max(1, value)
-    rec: Offer = {"basis": value, "price": price, **_settle(dice, key, ratio, t, purpose),
-                           "counter": None, "limit": minimum}
+    # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    rec = cast(Offer, {"basis": value, "price": price, **_settle(dice, key, ratio, t, purpose),
+                       "counter": None, "limit": minimum})
     if rec["agreed"]:
         return {**rec, "outcome": "agreed", "fee": price}
     if rec["roll"] is None:
@@ -265,15 +267,16 @@ def _deal(w: _Window, key: str, kind: str, actor: str, p: Player, seller: Club |
            "from": seller.name if seller else None, "to": buyer.name, "value": value, "negotiation": neg,
            "outcome": neg["outcome"]}
     if neg["fee"] is None:
-        return {**rec, "done": False}
+        # cast: every ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+        return cast(Deal, {**rec, "done": False})
     if len(buyer.players) >= SQUAD_LIMIT:  # only the AI bids when full, and only with a spare to release
         spare = _spare(w, buyer)
         if spare is None:
-            return {**rec, "done": False, "outcome": "squad_full"}
+            return cast(Deal, {**rec, "done": False, "outcome": "squad_full"})
         rec["release"] = _release(w, buyer, spare.name, actor)
     label = f"{p.name} 转会：{seller.name if seller else '自由市场'} → {buyer.name}"
     money = _pay(w, buyer, seller, neg["fee"], label)
-    return {**rec, "done": True, **money, **_move(w, key, p, seller, buyer)}
+    return cast(Deal, {**rec, "done": True, **money, **_move(w, key, p, seller, buyer)})
 
 
 def _refusal(kind: str, actor: str, name: str, reason: str, **extra: int) -> Refusal:
