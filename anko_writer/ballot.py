@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
 DEADLINE = "下一帖发出之前"
@@ -399,7 +399,7 @@ _T2S: dict[int, str] = {}
 _SEEN: set[str] = set()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _opencc(config: str) -> Any:
     """One OpenCC converter per config (loaded on first use)."""
     import opencc

@@ -138,7 +138,7 @@ def salt_for(seed: int, roll_id: str) -> str:
     >>> len(salt_for(1, "s1/x#1")), salt_for(1, "s1/x#1") == salt_for(1, "s1/x#1")
     (32, True)
     """
-    return hashlib.sha256(f"anko-salt\x1f{seed}\x1f{roll_id}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"anko-salt\x1f{seed}\x1f{roll_id}".encode()).hexdigest()[:32]
 
 
 def commitment(roll_id: str, expr: str, value: int, salt: str) -> str:

@@ -24,8 +24,9 @@ import re
 import string
 import time
 import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, TracebackType
@@ -36,8 +37,8 @@ from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
 from jinja2.runtime import Context, LoopContext, Macro
-from jinja2.utils import Namespace
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 
 from . import cache, yamlio

@@ -31,8 +31,7 @@ from html import escape
 from markdown_it.token import Token
 
 from ..hidden import hidden_spans
-
-from .doc import MARKUP, Block, Code, Fold, Heading, Html, Inline, ListBlock, Para, Quote, Rule, Table, Vote
+from .doc import MARKUP, Block, Code, Fold, Heading, Inline, ListBlock, Para, Quote, Rule, Table, Vote
 from .profile import Profile
 
 SEP = "\n\n"

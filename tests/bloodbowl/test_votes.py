@@ -6,8 +6,8 @@ league plays."""
 from __future__ import annotations
 
 import json
-from functools import cache
 import shutil
+from functools import cache
 from pathlib import Path
 from typing import Any, cast
 

@@ -4,8 +4,8 @@ is built again: the command runs as with no cache, never fails, never hangs."""
 
 from __future__ import annotations
 
-import hmac
 import hashlib
+import hmac
 import os
 import pickle
 import shutil

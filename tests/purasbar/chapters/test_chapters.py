@@ -10,12 +10,12 @@ test_life_chapters.py.
 
 from __future__ import annotations
 
-import dataclasses
-
 import copy
+import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner

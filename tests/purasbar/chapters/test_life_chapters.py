@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import copy
 import re
-from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from anko_writer import render
 from anko_writer.campaign import load_campaign
 from anko_writer.hidden import scan
-from anko_writer.render import find_problems, render_chapter
+from anko_writer.render import find_problems
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 from tests.util import campaign_file, render_ctx
@@ -380,7 +380,7 @@ def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
                     if not rs["sealed"]:
                         assert f"（履历修正） = {rs['total']}，" in text[pos:pos + 80]
                     else:
-                        assert f"（履历修正） = " not in text[pos:pos + 80]
+                        assert "（履历修正） = " not in text[pos:pos + 80]
                 for a in e["applied"]:
                     if a.get("pick_roll"):
                         pos = after(text, dice(a["pick_roll"]), pos)

@@ -14,7 +14,13 @@ from anko_writer.errors import TableError
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.club.ageing import (
-    age_squad, band, in_bounds, leader_chance, load_ageing, load_ageing_table, remove_retired,
+    age_squad,
+    band,
+    in_bounds,
+    leader_chance,
+    load_ageing,
+    load_ageing_table,
+    remove_retired,
 )
 from anko_writer.rulesets.purasbar.models import Player
 from tests.util import RES, club, player

@@ -9,13 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.club.fans import (
-    attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
+    attendance_percent,
+    initial_fans,
+    initial_reputation,
+    initial_values,
+    load_fans,
+    load_fans_table,
+    season_fans,
     season_reputation,
 )
 from anko_writer.rulesets.purasbar.money.finance import CUP_STAGES, stadium_capacity
-from tests.util import render_macro, RES, TABLES
+from anko_writer.rulesets.purasbar.setup.data import load_tables
+from tests.util import RES, TABLES, render_macro
 
 TABLE = load_fans(RES)
 

@@ -12,11 +12,20 @@ import pytest
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.club.coach_decisions import (
-    COACH_FIXED, coach_checked, load_coach_decisions, monthly_decision, scout_chance, scout_opponent,
+    COACH_FIXED,
+    coach_checked,
+    load_coach_decisions,
+    monthly_decision,
+    scout_chance,
+    scout_opponent,
 )
 from anko_writer.rulesets.purasbar.club.conflict import contest, forced, halve, non_forced_allowed
 from anko_writer.rulesets.purasbar.club.owner_actions import (
-    OWNER_FIXED, layout, load_owner_actions, monthly_action, owner_checked,
+    OWNER_FIXED,
+    layout,
+    load_owner_actions,
+    monthly_action,
+    owner_checked,
 )
 from tests.util import RES
 

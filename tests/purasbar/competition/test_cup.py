@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +12,19 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.competition.cup import (
-    FINAL_IS_NEUTRAL, KNOCKOUT_DIE, QUALIFIERS, STAGES, SWISS_DIE, SWISS_ROUNDS, final, home_side,
-    quarter_finals, qualify, semi_finals, swiss_round_pairs, swiss_table,
+    FINAL_IS_NEUTRAL,
+    KNOCKOUT_DIE,
+    QUALIFIERS,
+    STAGES,
+    SWISS_DIE,
+    SWISS_ROUNDS,
+    final,
+    home_side,
+    qualify,
+    quarter_finals,
+    semi_finals,
+    swiss_round_pairs,
+    swiss_table,
 )
 from anko_writer.rulesets.purasbar.match.engine import COMPETITION_DIE
 

@@ -10,7 +10,10 @@ import pytest
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.events.business import (
-    dynamic_ranges, load_business_tables, lookup, month_start,
+    dynamic_ranges,
+    load_business_tables,
+    lookup,
+    month_start,
 )
 from anko_writer.rulesets.purasbar.events.depth import Depth
 from anko_writer.rulesets.purasbar.money.finance import r_band

@@ -12,20 +12,40 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.money.bankruptcy import book_emergency, emergency
-from anko_writer.rulesets.purasbar.competition.calendar import SETTLEMENT_MONTH
-from anko_writer.rulesets.purasbar.setup.data import load_tables
-from anko_writer.rulesets.purasbar.events.environment import Environment
 from anko_writer.rulesets.purasbar.club.fans import initial_fans, initial_reputation
+from anko_writer.rulesets.purasbar.competition.calendar import SETTLEMENT_MONTH
+from anko_writer.rulesets.purasbar.events.environment import Environment
+from anko_writer.rulesets.purasbar.models import Club
+from anko_writer.rulesets.purasbar.money.bankruptcy import book_emergency, emergency
 from anko_writer.rulesets.purasbar.money.finance import (
-    BILL_KINDS, CUP_STAGES, GATE_SHARE_PERCENT, accruals, ai_opening_funds, book_gate, book_monthly,
-    book_prizes, cup_prize, gate_share, league_prize, load_prize_table, load_prizes, month_cashflow,
-    monthly_income, pay_maintenance, pay_salaries, payroll, prize_record, r_coefficient, r_from_ledger, season_bill,
-    stadium_capacity, ticket_income,
+    BILL_KINDS,
+    CUP_STAGES,
+    GATE_SHARE_PERCENT,
+    accruals,
+    ai_opening_funds,
+    book_gate,
+    book_monthly,
+    book_prizes,
+    cup_prize,
+    gate_share,
+    league_prize,
+    load_prize_table,
+    load_prizes,
+    month_cashflow,
+    monthly_income,
+    pay_maintenance,
+    pay_salaries,
+    payroll,
+    prize_record,
+    r_coefficient,
+    r_from_ledger,
+    season_bill,
+    stadium_capacity,
+    ticket_income,
 )
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
-from anko_writer.rulesets.purasbar.models import Club
-from tests.util import render_macro, RES, TABLES, club, player
+from anko_writer.rulesets.purasbar.setup.data import load_tables
+from tests.util import RES, TABLES, club, player, render_macro
 
 RULES = TABLES.finance
 PRIZES = load_prizes(RES)

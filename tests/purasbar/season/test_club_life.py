@@ -8,9 +8,13 @@ import pytest
 
 from anko_writer.campaign import load_campaign
 from anko_writer.rulesets.purasbar.season.phases import (
-    business_phase, coach_phase, finances, life_from_campaign, month_end_phase, owner_phase,
+    business_phase,
+    coach_phase,
+    finances,
+    life_from_campaign,
+    month_end_phase,
+    owner_phase,
 )
-from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.season.world import new_world
 from tests.util import RES, TABLES, campaign_file
 

@@ -12,16 +12,27 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.render import find_problems, make_env
-from anko_writer.rulesets.purasbar.setup.data import load_tables
-from anko_writer.rulesets.purasbar.money.ledger import Ledger
-from anko_writer.rulesets.purasbar.transfers.market import (
-    city_bands, load_transfer_tables, load_transfer_tables_from, make_market, tag_info, valuation, value_parts,
-)
 from anko_writer.rulesets.purasbar.models import POSITIONS, SQUAD_LIMIT, Club, Player
 from anko_writer.rulesets.purasbar.money.instalments import Instalments
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.transfers.contracts import load_contracts
+from anko_writer.rulesets.purasbar.transfers.market import (
+    city_bands,
+    load_transfer_tables,
+    load_transfer_tables_from,
+    make_market,
+    tag_info,
+    valuation,
+    value_parts,
+)
 from anko_writer.rulesets.purasbar.transfers.transfers import (
-    chance, negotiate, run_window, sell_offer, transfer_budget, window_of,
+    chance,
+    negotiate,
+    run_window,
+    sell_offer,
+    transfer_budget,
+    window_of,
 )
 from tests.util import RES, club, player
 

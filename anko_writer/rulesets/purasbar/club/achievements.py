@@ -15,9 +15,9 @@ True
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, cast
+from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources

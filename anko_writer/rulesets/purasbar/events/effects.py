@@ -6,15 +6,22 @@ changes the world for it, and returns a record of exactly what changed, for the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from collections.abc import Sequence
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 from ....dice import Dice, RollJson
 from ..models import Club, Player
 from .depth import Depth
 from .records import (
-    AffinityChange, EffectChange, EffectRecord, EffectSpec, MatchModEffect, PendingInjury, PickedFrom, SealedInjury,
+    AffinityChange,
+    EffectChange,
+    EffectRecord,
+    EffectSpec,
+    MatchModEffect,
+    PendingInjury,
+    PickedFrom,
+    SealedInjury,
 )
 
 MORALE_MIN, MORALE_MAX = -100, 100

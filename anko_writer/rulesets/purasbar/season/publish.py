@@ -23,8 +23,6 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
 
 from __future__ import annotations
 
-from typing import Any
-
 from ....chapters import Record
 from ....compact import compact
 from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
