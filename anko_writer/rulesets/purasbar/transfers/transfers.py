@@ -28,6 +28,7 @@ from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 from ..money.instalments import Instalment, Instalments
 from .contracts import contract_offer, start_affinity
 from .market import TransferTables, tag_affinity, tag_info, value_parts
+from .market import load_transfer_tables as load_transfer_tables  # the doctests call it
 from .records import (
     AiBuy,
     AiListing,
