@@ -248,7 +248,7 @@ def test_checks_refuse_broken_tables(tmp_path: Path) -> None:
         "inline can fail": BASE_ROWS.replace("amount: 1}\n  - {range: 51",
                                              "amount: 1, requires: [x], fallback: {effect: morale, amount: 1}}\n  - {range: 51"),
     }
-    for name, rows in bad.items():
+    for _name, rows in bad.items():
         with pytest.raises(TableError):
             load_owner_actions(write_table(tmp_path, rows))
         owner_checked.cache_clear()
