@@ -191,7 +191,8 @@ def turn_story(t: Mapping[str, Any], side_of: Mapping[str, str], names: Mapping[
     shown = sorted(beats, key=lambda b: PRIORITY.index(b["kind"]))[:3]
     shown.sort(key=lambda b: b["action_index"])
     return {"ours": t.get("side") == ours_side, "beats": shown, "more_beats": max(len(beats) - len(shown), 0),
-            "decisive": decisive, "blocks": blocks, "downs": downs, "blocker": blocker, "lead": lead["kind"] if lead else None, "ball": ball,
+            "decisive": decisive, "blocks": blocks, "downs": downs, "blocker": blocker, "lead": lead["kind"] if lead else None,
+            "ball": ball,
             "scorer": names.get(scorer, scorer) if scorer else None,
             "endzone_turnover": _endzone_turnover(t, actions, side_of)}
 
