@@ -561,7 +561,7 @@ def _items(narrow: str, labels: re.Pattern[str]) -> list[tuple[int, int]]:
         for m in labels.finditer(narrow, at, piece.end()):
             if m.start() > at and narrow[m.start() - 1] in " \t,，、":
                 starts.append(m.start())
-        for a, b in zip(starts, starts[1:] + [piece.end()]):
+        for a, b in zip(starts, starts[1:] + [piece.end()], strict=True):
             spans.append((a, b))
     return spans
 

@@ -108,7 +108,7 @@ def rows_of(obj: Mapping[str, Any], fields: Sequence[str] | None = None) -> list
     if keys is None:
         raise ValueError("a table of rows alone needs its fields from the chapter's columns")
     pad = [None] * len(keys)
-    return [dict(zip(keys, [*row, *pad[len(row):]])) for row in obj[ROWS]]
+    return [dict(zip(keys, [*row, *pad[len(row):]], strict=False)) for row in obj[ROWS]]
 
 
 def _stem(roll_id: str) -> str:
@@ -299,7 +299,7 @@ def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, recor
     if isinstance(obj, list):
         fields = records.get(key) if key is not None else None
         if fields is not None:
-            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj)}
+            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj, strict=False)}
         return [_expand(v, base, None, columns, records) for v in obj]
     if isinstance(obj, str) and base is not None and _is_ref(obj):
         return base + obj

@@ -958,7 +958,7 @@ def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[st
 def _repeated_sentences(md: str) -> list[str]:
     """Sentences (split on 。！？ and line ends) that appear twice in a row."""
     sentences = [s.strip() for s in _SENTENCE_END.split(md) if re.search(f"[{_CJK}]", s)]
-    return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:]) if a == b]
+    return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:], strict=False) if a == b]
 
 
 def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]:

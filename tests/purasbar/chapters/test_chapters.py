@@ -574,7 +574,7 @@ def test_month_12_swiss_table_and_bracket(chapters: Any) -> None:
     rows = [ln for ln in table.splitlines() if re.match(r"^\| \d+ \|", ln)][:24]
     assert len(rows) == 24 and "| 对手积分 |" in table
     club = results["club"]
-    for n, (row, rec) in enumerate(zip(rows, results["swiss_table"]), start=1):
+    for n, (row, rec) in enumerate(zip(rows, results["swiss_table"], strict=False), start=1):
         cells = [c.strip() for c in row.strip("|").split("|")]
         name = f"**{rec['team']}**" if rec["team"] == club else rec["team"]
         assert cells[:2] == [str(n), name] and cells[9:11] == [str(rec["points"]), str(rec["opp_points"])]
@@ -582,7 +582,7 @@ def test_month_12_swiss_table_and_bracket(chapters: Any) -> None:
     bracket = cup[cup.index("### 淘汰赛全貌"):]
     brows = [ln for ln in bracket.splitlines() if ln.startswith("| ") and "—" in ln and "轮次" not in ln]
     assert len(brows) == len(results["bracket"]) == 7
-    for row, b in zip(brows, results["bracket"]):
+    for row, b in zip(brows, results["bracket"], strict=False):
         assert STAGE[b["stage"]] in row and f"{b['score'][0]} : {b['score'][1]}" in row and row.endswith(f"| {b['winner']} |")
         assert ("中立场地" in row) == b["neutral"]
     final = results["matches"][results["cup_days"][-1]["matches"][0]]
@@ -678,7 +678,7 @@ def test_standings_table_has_24_rows_in_json_order(chapters: Any) -> None:
                 if re.match(r"^\| \d+ \|", line)]
         assert len(rows) == 24, month
         club = results["club"]
-        for n, (row, rec) in enumerate(zip(rows, results["standings"]), start=1):
+        for n, (row, rec) in enumerate(zip(rows, results["standings"], strict=False), start=1):
             cells = [c.strip() for c in row.strip("|").split("|")]
             name = f"**{rec['team']}**" if rec["team"] == club else rec["team"]
             gd = rec["gf"] - rec["ga"]
@@ -737,9 +737,9 @@ def test_vote_lists_four_formations_and_relations(chapters: Any) -> None:
             assert vote is None
             continue
         part = section(md, "下月安价")
-        for letter, opt in zip("ABCD", vote["options"]):
+        for letter, opt in zip("ABCD", vote["options"], strict=False):
             line = next(ln for ln in part.splitlines() if ln.startswith(f"- **{letter}. {opt['formation']} {opt['label']}**"))
-            for opp, v in zip(vote["opponents"], opt["against"]):
+            for opp, v in zip(vote["opponents"], opt["against"], strict=False):
                 rel = f"克制 +{v}" if v > 0 else (f"被克制 {MINUS}{-v}" if v < 0 else "无克制")
                 assert f"对{opp['team']} {rel}" in line, line
             assert ("要掷适应期" in line) == opt["change"], line
@@ -917,7 +917,7 @@ def _sentences(md: str) -> list[str]:
 def test_no_sentence_twice_in_a_row(chapters: Any, chapter0: Any, index_md: str) -> None:
     for name, md in _all_texts(chapters, chapter0, index_md):
         s = _sentences(md)
-        repeats = [a for a, b in zip(s, s[1:]) if a == b]
+        repeats = [a for a, b in zip(s, s[1:], strict=False) if a == b]
         assert repeats == [], (name, repeats[:3])
 
 

@@ -40,7 +40,7 @@ def test_initial_values_of_the_cities() -> None:
     assert (fans[0], fans[5], fans[-1]) == (30_908, 24_057, 8_240)   # 8,000 + PBS × 1.5
     assert (reps[0], reps[5], reps[-1]) == (60, 53, 14)              # total × 40%
     assert fans == sorted(fans, reverse=True) and reps == sorted(reps, reverse=True)
-    for c, f in zip(cities, fans):  # every fan base is about its stadium's size (smallest cities included)
+    for c, f in zip(cities, fans, strict=False):  # every fan base is about its stadium's size (smallest cities included)
         assert 80 <= f * 100 // stadium_capacity(c["total"], TABLES.finance) <= 130
     assert initial_values(10705, 134, TABLE) == {"pbs": 10705, "total": 134, "fans_base": 8000,
                                           "fans_per_pbs_permille": 1500, "fans": 24_057,

@@ -409,7 +409,7 @@ def windows(draw: st.DrawFn) -> dict:
 def _build(spec: dict) -> tuple[dict[str, Club], list[Player]]:
     """Clubs whose squads cover every position, and a market of role and core players."""
     clubs: dict[str, Club] = {}
-    for i, (size, money) in enumerate(zip(spec["sizes"], spec["money"])):
+    for i, (size, money) in enumerate(zip(spec["sizes"], spec["money"], strict=False)):
         players = [player(f"c{i}p{j}", POSITIONS[j % 4], atk=10 + j, age=18 + j % 17, core=j % 3 == 0)
                    for j in range(size)]
         c = club(f"俱乐部{i}", players, ours=i == 0)

@@ -239,7 +239,7 @@ def _check_tiers(table: DiceTable, tiers: tuple[tuple[str, int], ...]) -> None:
         raise TableError(Location(table.path), "dice", f"a tier table is rolled on 1D100, got {table.dice}")
     if len(table.rows) != len(tiers):
         raise TableError(Location(table.path), "rows", f"expected {len(tiers)} tiers, got {len(table.rows)}")
-    for i, (row, (key, hi)) in enumerate(zip(table.rows, tiers)):
+    for i, (row, (key, hi)) in enumerate(zip(table.rows, tiers, strict=False)):
         if row.params["key"] != key or row.hi != hi:
             _fail(table, i, "", f"expected tier {key!r} ending at {hi} (people.py), got "
                                 f"{row.params['key']!r} ending at {row.hi}")
