@@ -462,7 +462,8 @@ def _tier_figure(tiers: dict[str, Record]) -> Figure:
     for j, (what, colour) in enumerate((("title_share", "#4a7ab5"), ("cup_share", "#e0a030"))):
         xs = [i + (j - 0.5) * 0.38 for i in range(len(names))]
         ps = [tiers[t][what]["p"] for t in names]
-        err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names, strict=False)], [tiers[t][what]["hi"] - p for p, t in zip(ps, names, strict=False)]]
+        err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names, strict=True)],
+               [tiers[t][what]["hi"] - p for p, t in zip(ps, names, strict=True)]]
         ax.bar(xs, ps, width=0.38, color=colour, yerr=err, capsize=3, label=what.replace("_", " "))
     ax.set_xticks(range(len(names)), [f"tier {t}" for t in names])
     ax.set_ylabel("share of seasons")
