@@ -26,7 +26,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
 DEADLINE = "下一帖发出之前"
@@ -399,7 +399,7 @@ _T2S: dict[int, str] = {}
 _SEEN: set[str] = set()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _opencc(config: str) -> Any:
     """One OpenCC converter per config (loaded on first use)."""
     import opencc
@@ -561,7 +561,7 @@ def _items(narrow: str, labels: re.Pattern[str]) -> list[tuple[int, int]]:
         for m in labels.finditer(narrow, at, piece.end()):
             if m.start() > at and narrow[m.start() - 1] in " \t,，、":
                 starts.append(m.start())
-        for a, b in zip(starts, starts[1:] + [piece.end()]):
+        for a, b in zip(starts, starts[1:] + [piece.end()], strict=True):
             spans.append((a, b))
     return spans
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import secrets
-
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +13,6 @@ from . import schema, yamlio
 from .errors import CampaignError, Location
 from .resources import Resources
 from .ruleset import Ruleset
-
 
 STRONG_SEED = 10**17
 """The smallest seed that keeps hidden dice hidden (18 digits: too many to try against the posts)."""

@@ -17,8 +17,8 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 Record = dict[str, Any]

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -26,13 +26,13 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
 from . import __version__, hidden, output, secrecy, yamlio
 from . import ruleset as ruleset_registry
 from .campaign import Campaign, load_campaign, new_seed, validate_document
-from .errors import AnkoError, CampaignError, OutputError
 from .chapters import ChapterKey, KeyStyle
+from .errors import AnkoError, CampaignError, OutputError
 from .render import render_chapter, ruleset_info
 from .resources import Resources
+from .ruleset import Chapter, Ruleset, Run
 from .runtime import tune_gc
 from .schema import line_problem
-from .ruleset import Chapter, Ruleset, Run
 from .textfile import read_text
 
 USAGE_ERROR = 2
@@ -329,7 +329,7 @@ def _play(campaign: Campaign, season: int, last_month: int, out: Path,
 CampaignArg = Annotated[Path, typer.Argument(help="The campaign YAML file.", show_default=False)]
 SeasonOpt = Annotated[int, typer.Option("--season", help="Season number (1, 2, …).", show_default=False)]
 OutOpt = Annotated[
-    Optional[Path], typer.Option("--out", help="Output folder (default: the campaign's output: key, else out/).")
+    Path | None, typer.Option("--out", help="Output folder (default: the campaign's output: key, else out/).")
 ]
 ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files edited by hand or not made by us.")]
 
@@ -460,15 +460,15 @@ def export(
     outdir: Annotated[Path, typer.Argument(help="An output folder of written chapters.", show_default=False)],
     forum: Annotated[str, typer.Option("--forum", help="A shipped profile (nga, discuz, tieba, markdown, html) "
                                        "or a profile file (*.yaml).", show_default=False)],
-    script: Annotated[Optional[str], typer.Option("--script", help="hant: traditional script (OpenCC).")] = None,
+    script: Annotated[str | None, typer.Option("--script", help="hant: traditional script (OpenCC).")] = None,
     region: Annotated[str, typer.Option("--region", help="Traditional script of tw (Taiwan) or hk (Hong Kong).")] = "tw",
     force: ForceOpt = False,
 ) -> None:
     """Turn the chapters under OUTDIR into posts a forum accepts, under OUTDIR/export/PROFILE/."""
     from .export.posts import INDEX, export_files, post_count
-    from .export.verify_page import VERIFY_PAGE
     from .export.profile import load_profile
     from .export.script import REGIONS
+    from .export.verify_page import VERIFY_PAGE
 
     with _errors():
         if script not in (None, "hant"):
@@ -491,7 +491,7 @@ def export(
 # tally
 
 
-def _until(value: Optional[str]) -> Optional[str]:
+def _until(value: str | None) -> str | None:
     """Check ``--until`` as the command line is read (a time no one can read is a usage error)."""
     from .tally.replies import parse_time
 
@@ -507,10 +507,10 @@ def tally(
                                             "page saved as HTML.", show_default=False)],
     chapter: Annotated[str, typer.Option("--chapter", help="The vote key readers quote (s1m4), or the path of the "
                                          "chapter that asked for it (s01/m03).", show_default=False)],
-    until: Annotated[Optional[str], typer.Option("--until", callback=_until, help="The deadline, e.g. "
+    until: Annotated[str | None, typer.Option("--until", callback=_until, help="The deadline, e.g. "
                                                  "'2026-12-01 20:00': later and undated replies are listed, not "
                                                  "counted.", show_default=False)] = None,
-    layout: Annotated[Optional[str], typer.Option("--layout", help="A shipped forum layout (nga, discuz, plain) or "
+    layout: Annotated[str | None, typer.Option("--layout", help="A shipped forum layout (nga, discuz, plain) or "
                                                   "a layout file (*.yaml); default: the first that reads the file.",
                                                   show_default=False)] = None,
     write: Annotated[bool, typer.Option("--write", help="Write the result into the campaign's decisions.")] = False,
@@ -567,9 +567,9 @@ def audit(
     seasons_per_run: Annotated[int, typer.Option(
         "--seasons-per-run", help="Seasons chained in each replicate (ability drift, money over years).")] = 1,
     jobs: Annotated[int, typer.Option("--jobs", help="Processes to run replicates in.")] = 1,
-    out: Annotated[Optional[Path], typer.Option(
+    out: Annotated[Path | None, typer.Option(
         "--out", help="Report folder (default: audit/ beside the campaign).")] = None,
-    scheduler: Annotated[Optional[str], typer.Option(
+    scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help="A Dask scheduler (tcp://host:8786) to run the replicates on.",
         show_default=False)] = None,
 ) -> None:
@@ -651,12 +651,12 @@ def _new_options(rs: Ruleset[Any], city: str | None, pairs: list[str]) -> dict[s
 @app.command()
 def new(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new campaign.", show_default=False)],
-    city: Annotated[Optional[str], typer.Option(
+    city: Annotated[str | None, typer.Option(
         "--city", help="Home city of the new club (the 群英杯; short for --option city=…).", show_default=False)] = None,
-    option: Annotated[Optional[list[str]], typer.Option(
+    option: Annotated[list[str] | None, typer.Option(
         "--option", help="NAME=VALUE: what the ruleset asks for (repeat it; see the ruleset's README).",
         show_default=False)] = None,
-    seed: Annotated[Optional[int], typer.Option(
+    seed: Annotated[int | None, typer.Option(
         "--seed", help="Campaign seed (all dice derive from it; default: 18 random digits).", show_default=False)] = None,
     ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "purasbar",
     force: ForceOpt = False,

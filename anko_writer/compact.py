@@ -108,7 +108,7 @@ def rows_of(obj: Mapping[str, Any], fields: Sequence[str] | None = None) -> list
     if keys is None:
         raise ValueError("a table of rows alone needs its fields from the chapter's columns")
     pad = [None] * len(keys)
-    return [dict(zip(keys, [*row, *pad[len(row):]])) for row in obj[ROWS]]
+    return [dict(zip(keys, [*row, *pad[len(row):]], strict=False)) for row in obj[ROWS]]
 
 
 def _stem(roll_id: str) -> str:
@@ -122,8 +122,9 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     >>> rolls = [{"id": "m#1", "purpose": "卡尔 伤病抽检", "expr": "1D100", "dice": [5], "total": 5, "hidden": False},
     ...          {"id": "m#2", "purpose": "卡尔 缺阵周数", "expr": "1D6", "dice": [2], "total": 2, "hidden": False},
     ...          {"id": "m#3", "purpose": "乙 伤病抽检", "expr": "1D100", "dice": [50], "total": 50, "hidden": False}]
-    >>> pack_rolls(rolls)
-    {'words': ['卡尔', '伤病抽检', '缺阵周数', '乙'], 'kinds': [[0, 1], [[0, 2], '1D6'], [3, 1]], 'runs': [['m#1', [0, 5], [1, 2], [2, 50]]]}
+    >>> pack_rolls(rolls)  # doctest: +NORMALIZE_WHITESPACE
+    {'words': ['卡尔', '伤病抽检', '缺阵周数', '乙'], 'kinds': [[0, 1], [[0, 2], '1D6'], [3, 1]],
+     'runs': [['m#1', [0, 5], [1, 2], [2, 50]]]}
     >>> unpack_rolls(pack_rolls(rolls)) == rolls
     True
     """
@@ -298,7 +299,7 @@ def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, recor
     if isinstance(obj, list):
         fields = records.get(key) if key is not None else None
         if fields is not None:
-            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj)}
+            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj, strict=False)}
         return [_expand(v, base, None, columns, records) for v in obj]
     if isinstance(obj, str) and base is not None and _is_ref(obj):
         return base + obj
@@ -322,5 +323,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact", "expand", "is_table", "pack_rolls",
-           "rows_of", "table", "unpack_rolls"]
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+           "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]

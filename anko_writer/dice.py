@@ -31,12 +31,13 @@ A ruleset may declare a notation of its own (:func:`declare_notation`): Blood Bo
 from __future__ import annotations
 
 import hashlib
-import struct
 import re
+import struct
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from .errors import DiceError
 
@@ -91,7 +92,7 @@ class Reading:
     """The N of ``count_at_least:N`` (0 for every other reading)."""
 
     @classmethod
-    def parse(cls, token: "str | Reading") -> "Reading":
+    def parse(cls, token: str | Reading) -> Reading:
         """The reading a token names: ``sum``, ``tens_units``, ``spread``, ``highest``, ``count_at_least:N``."""
         if isinstance(token, Reading):
             return token
@@ -169,7 +170,7 @@ class DiceExpr:
     """A declared notation's own text (``D68``); empty for ``NdS±m``."""
 
     @classmethod
-    def parse(cls, text: str) -> "DiceExpr":
+    def parse(cls, text: str) -> DiceExpr:
         """Parse ``D100``, ``1D30``, ``3D100``, ``1D18+17``, ``1D3+2``, ``2D6``, or a declared notation.
 
         >>> DiceExpr.parse("3D100")
@@ -181,14 +182,14 @@ class DiceExpr:
         """The faces of each physical die thrown, in order."""
         return list(self.pool) if self.pool else [self.sides] * self.count
 
-    def read_as(self, reading: "str | Reading") -> "DiceExpr":
+    def read_as(self, reading: str | Reading) -> DiceExpr:
         """This expression read another way (``DiceExpr.parse("3D6").read_as("spread")``)."""
         r = Reading.parse(reading)
         r.check(self.die_sides())
         return replace(self, reading=r)
 
     @classmethod
-    def _build(cls, text: str) -> "DiceExpr":
+    def _build(cls, text: str) -> DiceExpr:
         declared = _DECLARED.get(text.strip()) if isinstance(text, str) else None
         if declared is not None:
             return declared
@@ -229,7 +230,7 @@ _DECLARED: dict[str, DiceExpr] = {}
 _NAME = re.compile(r"[A-Za-z0-9]{1,20}")
 
 
-def declare_notation(name: str, dice: Sequence[int], reading: "str | Reading" = "sum") -> DiceExpr:
+def declare_notation(name: str, dice: Sequence[int], reading: str | Reading = "sum") -> DiceExpr:
     """Declare a ruleset's own notation: ``name`` throws one die of each of ``dice`` faces, read by ``reading``.
 
     Blood Bowl declares ``declare_notation("D68", (6, 8), "tens_units")``. A declared name wins over the core
@@ -333,7 +334,7 @@ class Roll(NamedTuple):
         return out
 
     @classmethod
-    def from_json(cls, record: RollJson) -> "Roll":
+    def from_json(cls, record: RollJson) -> Roll:
         """A roll from its record (:meth:`to_json`); a record without ``reading`` has its notation's own."""
         expr = str(record["expr"])
         return cls(str(record["id"]), str(record.get("purpose", "")), expr, tuple(record.get("dice") or ()),
@@ -388,7 +389,7 @@ class Stream:
     def __init__(self, seed: int, key: str) -> None:
         self.seed = seed
         self.key = key
-        self._prefix = f"{seed}\x1f{key}\x1f".encode("utf-8")
+        self._prefix = f"{seed}\x1f{key}\x1f".encode()
         self._block = 0
         self._words: list[int] = []
         self.drawn = 0

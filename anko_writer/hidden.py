@@ -138,7 +138,7 @@ def salt_for(seed: int, roll_id: str) -> str:
     >>> len(salt_for(1, "s1/x#1")), salt_for(1, "s1/x#1") == salt_for(1, "s1/x#1")
     (32, True)
     """
-    return hashlib.sha256(f"anko-salt\x1f{seed}\x1f{roll_id}".encode("utf-8")).hexdigest()[:32]
+    return hashlib.sha256(f"anko-salt\x1f{seed}\x1f{roll_id}".encode()).hexdigest()[:32]
 
 
 def commitment(roll_id: str, expr: str, value: int, salt: str) -> str:
@@ -720,8 +720,9 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
 
     >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
     ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
-    >>> mask_sealed(rec, frozenset({"a#1"}))
-    {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}], 'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
+    >>> mask_sealed(rec, frozenset({"a#1"}))  # doctest: +NORMALIZE_WHITESPACE
+    {'r': [{'id': 'a#1', 'expr': '1D20', 'dice': None, 'total': None, 'hidden': True, 'purpose': 'x'}],
+     'result': {'sealed_by': 'a#1'}, 'player': '穆勒'}
     >>> mask_sealed({"id": "a#1", "kind": "casualty", "dice": [6, 3], "result": "dead", "text": "死亡"}, frozenset({"a#1"}))
     {'id': 'a#1', 'kind': 'casualty', 'dice': None, 'result': None, 'total': None}
     >>> mask_sealed([Fact("b1/伏#1", {"zone": "林地"}, "伏兵").to_json()], frozenset({"b1/伏#1"}))

@@ -24,8 +24,9 @@ import re
 import string
 import time
 import weakref
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
-from collections.abc import Callable, Iterator, Mapping, Sequence, Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType, TracebackType
@@ -36,8 +37,8 @@ from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
 from jinja2.runtime import Context, LoopContext, Macro
-from jinja2.utils import Namespace
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 
 from . import cache, yamlio
@@ -957,7 +958,7 @@ def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[st
 def _repeated_sentences(md: str) -> list[str]:
     """Sentences (split on 。！？ and line ends) that appear twice in a row."""
     sentences = [s.strip() for s in _SENTENCE_END.split(md) if re.search(f"[{_CJK}]", s)]
-    return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:]) if a == b]
+    return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:], strict=False) if a == b]
 
 
 def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]:

@@ -13,6 +13,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -189,7 +190,7 @@ def _discover() -> dict[str, AnyRuleset]:
         found.setdefault(rs.name, rs)
     pkg = importlib.import_module("anko_writer.rulesets")
     for info in pkgutil.iter_modules(pkg.__path__, "anko_writer.rulesets."):
-        mod = _load(info.name, lambda: importlib.import_module(info.name))
+        mod = _load(info.name, partial(importlib.import_module, info.name))
         rs = getattr(mod, "RULESET", None)
         if isinstance(rs, Ruleset):
             found.setdefault(rs.name, rs)

@@ -173,7 +173,7 @@ def main() -> None:
     cities = [c for c in _cities()]
     jobs = [(c["city"], r) for c in cities for r in range(args.replicates)]
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
-        runs = list(pool.map(run_city, *zip(*jobs), [args.seasons] * len(jobs), [args.host] * len(jobs)))
+        runs = list(pool.map(run_city, *zip(*jobs, strict=False), [args.seasons] * len(jobs), [args.host] * len(jobs)))
     report(runs, {c["city"]: c["tier"] for c in cities}, args.seasons, args.host)
 
 
@@ -182,7 +182,7 @@ def report(runs: list[dict[str, Any]], tiers: dict[str, str], seasons: int, host
     bands = Counter(b for r in runs for b in r["bands"])
     total = sum(bands.values())
     print(f"host {host}: {len(runs)} clubs × up to {seasons} seasons; month starts: {total}")
-    print("R bands: " + ", ".join(f"{b}: {bands.get(k, 0) / total:.1%}" for b, k in zip(BANDS, BAND_KEYS))
+    print("R bands: " + ", ".join(f"{b}: {bands.get(k, 0) / total:.1%}" for b, k in zip(BANDS, BAND_KEYS, strict=False))
           + f"   (raw {dict(bands)})")
     n = len(runs)
     reached = [sum(r["stage"] >= k for r in runs) for k in (1, 2, 3)]
@@ -195,7 +195,7 @@ def report(runs: list[dict[str, Any]], tiers: dict[str, str], seasons: int, host
     for r in runs:
         start, end = r["funds"][0][0], r["funds"][-1][1]
         by_tier[tiers[r["city"]]].append(end / start if start > 0 else float("nan"))
-        for (first, last), rank in zip(r["funds"], r["ranks"]):
+        for (first, last), rank in zip(r["funds"], r["ranks"], strict=False):
             by_rank[_finish(rank)].append(last - first)
     for tier in sorted(by_tier):
         xs = by_tier[tier]

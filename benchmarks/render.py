@@ -68,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        print("%.6f %.6f" % render_season(args.campaign.resolve(), args.season))
+        wall_s, cpu_s = render_season(args.campaign.resolve(), args.season)
+        print(f"{wall_s:.6f} {cpu_s:.6f}")
         return 0
     cases = ("cold", "warm", "off")
     wall: dict[str, list[float]] = {name: [] for name in cases}

@@ -25,16 +25,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anko_writer.dice import Dice  # noqa: E402
-from benchmarks.reference import reference  # noqa: E402
 from anko_writer.rulesets.ball.game import api as ball  # noqa: E402
 from anko_writer.rulesets.ball.game.rules import end_phase, game_over  # noqa: E402
-
+from benchmarks.reference import reference  # noqa: E402
 
 
 def _bb_half() -> float:
     """Seconds for one Blood Bowl half between two fresh rosters."""
-    from tests.bloodbowl.match.scen import half  # the tests' scenario builder
     from anko_writer.rulesets.bloodbowl.match.engine import play_half
+    from tests.bloodbowl.match.scen import half  # the tests' scenario builder
     t = time.perf_counter()
     play_half(half(), Dice(9))
     return time.perf_counter() - t

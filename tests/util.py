@@ -93,7 +93,7 @@ def find_seed(scenario: str) -> int:
     return PINNED[scenario]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def season_run(seed: int):  # noqa: ANN201
     """Season 1 (months 1 to 12) of the campaign :func:`campaign_file` writes for ``seed``, played in memory
     once per test session and shared: several files read the very same season (a pinned seed's story, the

@@ -14,8 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
 from .report import dice_section, terminal_lines, write_report
-from .runner import (AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate,
-                     run_replicates)
+from .runner import AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate, run_replicates
 
 if TYPE_CHECKING:
     from ..campaign import Campaign

@@ -36,7 +36,7 @@ def merge_rows(samples: Sequence[Record]) -> dict[str, Record]:
             if key not in merged:
                 merged[key] = {**t, "hits": list(t["hits"])}
             else:
-                merged[key]["hits"] = [a + b for a, b in zip(merged[key]["hits"], t["hits"])]
+                merged[key]["hits"] = [a + b for a, b in zip(merged[key]["hits"], t["hits"], strict=False)]
     return dict(sorted(merged.items()))
 
 
@@ -47,7 +47,7 @@ def table_test(table: Record) -> Record:
     expected = [n * w / total for w in weights]
     rows = [{"range": f"{r[0]}-{r[1]}" if r[0] != r[1] else str(r[0]), "effect": r[2], "key": r[3],
              "share": round(w / total, 6), "hits": h, "expected": round(e, 2)}
-            for r, w, h, e in zip(table["rows"], weights, table["hits"], expected)]
+            for r, w, h, e in zip(table["rows"], weights, table["hits"], expected, strict=False)]
     test = chi_square(table["hits"], expected)
     never = [r["range"] for r in rows if r["hits"] == 0 and r["expected"] >= 5]
     return {"name": table["name"], "source": table["source"], "dice": table["dice"], "lookups": n,

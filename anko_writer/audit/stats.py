@@ -100,10 +100,10 @@ def chi_square(observed: Sequence[int], expected: Sequence[float]) -> dict[str, 
     >>> r["statistic"], r["df"], round(r["p"], 4)
     (2.0, 2, 0.3679)
     """
-    impossible = sum(o for o, e in zip(observed, expected) if e <= 0)
+    impossible = sum(o for o, e in zip(observed, expected, strict=False) if e <= 0)
     cells: list[tuple[float, float]] = []
     pool_o, pool_e = 0.0, 0.0
-    for o, e in zip(observed, expected):
+    for o, e in zip(observed, expected, strict=False):
         if e <= 0:
             continue
         if e < MIN_EXPECTED:

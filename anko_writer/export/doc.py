@@ -157,7 +157,7 @@ def _split_lines(token: Token) -> list[Inline]:
     sources = token.content.split("\n")
     if len(sources) != len(lines):  # a break inside a code span: keep the paragraph as one line
         return [Inline(token.content, tuple(token.children or []))]
-    return [Inline(s, line.tokens) for s, line in zip(sources, lines)]
+    return [Inline(s, line.tokens) for s, line in zip(sources, lines, strict=True)]
 
 
 def _inline(token: Token) -> Inline:

@@ -104,7 +104,7 @@ def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[I
     the title (the hidden-dice check page beside it)."""
     md = _md()
     parsed = [(anchor, md.parse(text)) for anchor, text in chapters]
-    for (_, toks), resolve in zip(parsed, images):
+    for (_, toks), resolve in zip(parsed, images, strict=False):
         _inline_images(toks, resolve)
     items = "\n".join(f'<li><a href="#{escape(a)}">{escape(_title(toks) or a)}</a></li>' for a, toks in parsed)
     body = "\n".join(f'<article id="{escape(a)}">\n{md.renderer.render(toks, md.options, {})}</article>'

@@ -31,8 +31,7 @@ from html import escape
 from markdown_it.token import Token
 
 from ..hidden import hidden_spans
-
-from .doc import MARKUP, Block, Code, Fold, Heading, Html, Inline, ListBlock, Para, Quote, Rule, Table, Vote
+from .doc import MARKUP, Block, Code, Fold, Heading, Inline, ListBlock, Para, Quote, Rule, Table, Vote
 from .profile import Profile
 
 SEP = "\n\n"
@@ -153,7 +152,7 @@ def _list(b: ListBlock, p: Profile) -> str:
     items = [render(item, p) for item in b.items]
     if p.format == "markdown":
         marks = [f"{b.start + i}. " if b.ordered else "- " for i in range(len(items))]
-        return "\n".join(_indent(t, m, " " * len(m)) for t, m in zip(items, marks))
+        return "\n".join(_indent(t, m, " " * len(m)) for t, m in zip(items, marks, strict=True))
     tag = "ordered_item" if b.ordered else "item"
     return p.tag("list", "\n".join(p.tag(tag, t, n=b.start + i) for i, t in enumerate(items)))
 

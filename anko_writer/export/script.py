@@ -11,7 +11,7 @@ True
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import opencc
 
@@ -21,7 +21,7 @@ REGIONS = {"tw": "s2twp", "hk": "s2hk"}
 """``--region``: Taiwan standard with Taiwan phrases (軟體, 滑鼠), or Hong Kong standard."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _converter(config: str) -> opencc.OpenCC:
     """One OpenCC converter per config, built once."""
     return opencc.OpenCC(config)

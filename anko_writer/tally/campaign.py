@@ -27,7 +27,6 @@ from ..output import atomic_write, locked_file
 from ..textfile import read_text
 from .count import Count, Result, shown
 
-
 OPENING = "第〇章（开帖的建队帖）"
 """How the count names chapter 0 as the vote's source (it has no path under the output folder)."""
 

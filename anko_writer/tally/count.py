@@ -26,8 +26,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..ballot import (COUNT_TEXT, TIE_TEXT, Ballot, OrderParser, Question, Vote, has_head, is_chapter_text,
-                      loose_lines, read_votes, vote_keys)
+from ..ballot import (
+    COUNT_TEXT,
+    TIE_TEXT,
+    Ballot,
+    OrderParser,
+    Question,
+    Vote,
+    has_head,
+    is_chapter_text,
+    loose_lines,
+    read_votes,
+    vote_keys,
+)
 from ..dice import Dice
 from .replies import Reply, Thread
 

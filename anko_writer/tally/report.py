@@ -101,7 +101,8 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
     b = count.ballot
     deadline = f"截止 {until:%Y-%m-%d %H:%M}" if until is not None else "未给截止时间，每条回复都计"
     read = f"文件编码 {count.encoding}；" if count.encoding else ""
-    host = f"主持人 {'、'.join(map(safe, count.hosts))}（不计票）；" if count.hosts else "主持人：页面上没有第一楼，认不出（章节原文照样不计）；"
+    host = (f"主持人 {'、'.join(map(safe, count.hosts))}（不计票）；" if count.hosts
+            else "主持人：页面上没有第一楼，认不出（章节原文照样不计）；")
     out = [f"## 安价 {b.key} 计票", "",
            f"投票出自 {source}（帖中写的截止：{b.deadline or '未写'}）；{deadline}；版式 {layout}；{read}{host}"
            f"读到回复 {count.replies} 条，计票 {len(count.counted)} 人。", ""]

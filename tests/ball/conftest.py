@@ -7,14 +7,12 @@ import re
 from pathlib import Path
 
 import pytest
-
-from tests.shared import shared
-
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.render import find_problems
 from anko_writer.rulesets.ball.ruleset import INFO
+from tests.shared import shared
 
 IMAGE = re.compile(r"(!\[[^\]]*\])\([^)\s]*\)")
 """A Markdown image; its target (``t03.svg``) is a file name, not prose."""

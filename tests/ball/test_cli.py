@@ -8,8 +8,6 @@ import re
 import shutil
 from pathlib import Path
 
-import pytest
-
 from tests.ball.conftest import fails, new_campaign, prose, run
 
 TURN_KEYS = {"n", "side", "coach", "kickoff", "before", "actions", "recovery", "after", "pe", "touchdown"}

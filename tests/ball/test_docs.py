@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anko_writer.rulesets.ball.game import api
 from anko_writer.rulesets.ball.setup.schema import campaign_schema
 from anko_writer.schema import describe
-from anko_writer.rulesets.ball.game import api
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -9,8 +9,6 @@ block, short pass, a pick-up, PE conversion, a card); every situation is the rea
 
 from __future__ import annotations
 
-from anko_writer.rulesets.ball.game.ai import EXPLANATION
-
 import json
 import re
 from pathlib import Path
@@ -18,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from anko_writer.rulesets.ball.game import api
+from anko_writer.rulesets.ball.game.ai import EXPLANATION
 from anko_writer.rulesets.ball.game.rules import KIND_ORDER
 from tests.ball.conftest import new_campaign, prose, run
 

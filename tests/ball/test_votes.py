@@ -19,7 +19,6 @@ from tests.ball.conftest import run
 from tests.ball.test_cli import copy
 from tests.shared import opening_vote
 
-
 FIRST = 5
 """Chapters whose lines are replayed together (the schema replays the game: each chapter costs AI searches)."""
 

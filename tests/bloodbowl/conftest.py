@@ -11,14 +11,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from tests.shared import shared
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.dice import Dice
 from anko_writer.rulesets.bloodbowl import Bloodbowl
 from anko_writer.rulesets.bloodbowl.match.api import HalfInput, HalfResult, play_half
+from tests.shared import shared
 
 SEED = "730418526190374455"
 """The test league's seed (18 digits, so no weak-seed warning). Its first season has a sealed casualty

@@ -14,8 +14,8 @@ from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.render import find_problems
-from anko_writer.rulesets.bloodbowl.ruleset import INFO
 from anko_writer.rulesets.bloodbowl.match.api import HalfInput
+from anko_writer.rulesets.bloodbowl.ruleset import INFO
 from tests.bloodbowl.conftest import SEED, new_league, run
 
 

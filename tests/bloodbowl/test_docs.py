@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from anko_writer.rulesets.bloodbowl import Bloodbowl
+from anko_writer.rulesets.bloodbowl.league.rosters import Rosters
 from anko_writer.rulesets.bloodbowl.setup.schema import campaign_schema
 from anko_writer.rulesets.bloodbowl.setup.state import state_schema
 from anko_writer.schema import describe
-from anko_writer.rulesets.bloodbowl import Bloodbowl
-from anko_writer.rulesets.bloodbowl.league.rosters import Rosters
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -27,14 +27,16 @@ PROBE = """{% import 'macros.j2' as m with context %}
 {% endfor %}
 {% for t in rec.turns %}
 {% for a in t.actions if a.rolls %}
-- 第{{ loop.index }}个动作，{{ a.kind | cn('action') }}：{% for r in a.rolls %}{{ m.roll(r, people, cas, []) }}{% endfor %}{% if a.turnover %}——{{ a.turnover | cn('turnover') }}{% endif %}。
+- 第{{ loop.index }}个动作，{{ a.kind | cn('action') }}：{% for r in a.rolls %}{{ m.roll(r, people, cas, []) }}{% endfor %}\
+{% if a.turnover %}——{{ a.turnover | cn('turnover') }}{% endif %}。
 {% endfor %}
 {% if t.turnover %}第{{ t.turn }}回合失误：{{ t.turnover | cn('turnover') }}。{% endif %}
 {% endfor %}
 {% for d in rec.diagrams %}
 {{ m.pitch(d, people, {'home': '主队', 'away': '客队'}) }}
 {% endfor %}
-{% for t in rec.teams %}{% for p in t.players %}{{ p.state | cn('state') }}{% for s in p.skills %}{{ s | cn('skill') }}{% endfor %}{% endfor %}{% endfor %}
+{% for t in rec.teams %}{% for p in t.players %}{{ p.state | cn('state') }}\
+{% for s in p.skills %}{{ s | cn('skill') }}{% endfor %}{% endfor %}{% endfor %}
 {% endfor %}
 """
 

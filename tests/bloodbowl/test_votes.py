@@ -6,8 +6,8 @@ league plays."""
 from __future__ import annotations
 
 import json
-from functools import cache
 import shutil
+from functools import cache
 from pathlib import Path
 from typing import Any, cast
 
@@ -77,7 +77,7 @@ def test_the_reply_lines_read_back_are_decisions_the_schema_accepts(league: Path
     for _, vote, ballot in ballots(league, season_one):
         (read,) = read_votes("顶！楼主加油\n" + ballot.reply_line(), ballot)
         assert read.problems == () and len(read.answers) == len(ballot.questions)
-        for q, a in zip(ballot.questions, read.answers):
+        for q, a in zip(ballot.questions, read.answers, strict=False):
             put(decisions, (*ballot.root, *q.path)[1:], a.value)
         got = decisions[vote["key"]]
         assert got["plan"] == {"style": STYLES[0], "blitz_first": ballot.questions[1].shown(), "rerolls": REROLLS[0],

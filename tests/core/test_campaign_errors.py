@@ -84,7 +84,7 @@ def test_bad_decision_key_and_formation(tmp_path: Path) -> None:
 def test_duplicate_player_name(tmp_path: Path) -> None:
     path = campaign_file(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
-    first = next(i for i, l in enumerate(lines) if l.startswith("  - {name: "))
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("  - {name: "))
     name = lines[first].split("name: ")[1].split(",")[0]
     second = first + 1
     other = lines[second].split("name: ")[1].split(",")[0]
@@ -97,7 +97,7 @@ def test_duplicate_player_name(tmp_path: Path) -> None:
 def test_squad_limit(tmp_path: Path) -> None:
     path = campaign_file(tmp_path)
     lines = path.read_text(encoding="utf-8").splitlines()
-    role = next(l for l in lines if "core: false" in l)
+    role = next(ln for ln in lines if "core: false" in ln)
     at = lines.index(role)
     extra = [role.replace("name: ", f"name: 替补{i}号") for i in range(20)]
     path.write_text("\n".join(lines[:at] + extra + lines[at:]) + "\n", encoding="utf-8")

@@ -360,7 +360,8 @@ def test_symlink_refused_by_the_cli(real: dict[str, Path], tmp_path: Path) -> No
     (out / "s01").symlink_to(tmp_path / "elsewhere")
     res = cli("month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out)
     assert res.exit_code == 1
-    assert res.stderr == f"error: {out / 's01'}: is a symbolic link; anko-writer does not write through links (replace it by a real file or folder)\n"
+    assert res.stderr == (f"error: {out / 's01'}: is a symbolic link; anko-writer does not write through links "
+                          "(replace it by a real file or folder)\n")
     assert os.listdir(tmp_path / "elsewhere") == [] and sorted(os.listdir(out)) == ["s01"]
 
 

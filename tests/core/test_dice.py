@@ -7,8 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer import dice as dice_module
-from anko_writer.dice import (PRINTER, SUM, Dice, DiceExpr, Reading, Roll, Stream, Weighted, declare_notation,
-                              shuffle)
+from anko_writer.dice import PRINTER, SUM, Dice, DiceExpr, Reading, Roll, Stream, Weighted, declare_notation, shuffle
 from anko_writer.errors import DiceError
 
 

@@ -136,7 +136,7 @@ def test_the_cache_keeps_at_most_max_entries(cache_dir: Path, monkeypatch: pytes
     monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
     monkeypatch.setattr(cache, "PRUNE_EVERY", 1)
     for i in range(5):
-        cache.cached("demo", [str(i)], lambda: i)
+        cache.cached("demo", [str(i)], lambda i=i: i)
     assert len(list((cache_dir / "demo").glob("*.entry"))) == 3
 
 
@@ -148,7 +148,7 @@ def test_a_run_prunes_every_so_many_stores(cache_dir: Path, monkeypatch: pytest.
     monkeypatch.setattr(cache, "_STORED", {})
     sizes = []
     for i in range(9):
-        cache.cached("demo2", [str(i)], lambda: i)
+        cache.cached("demo2", [str(i)], lambda i=i: i)
         sizes.append(len(list((cache_dir / "demo2").glob("*.entry"))))
     assert sizes == [1, 2, 3, 4, 3, 4, 5, 6, 3]
 

@@ -7,7 +7,8 @@ import hashlib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from anko_writer import hidden
 from anko_writer.dice import Dice, Roll

@@ -155,7 +155,7 @@ def test_bad_relative_paths_rejected(tmp_path: Path) -> None:
 def test_atomic_write_leaves_no_temp_files(tmp_path: Path) -> None:
     target = tmp_path / "a" / "b.md"
     atomic_write(target, "第一行\r\n第二行\n")
-    assert target.read_bytes() == "第一行\n第二行\n".encode("utf-8")
+    assert target.read_bytes() == "第一行\n第二行\n".encode()
     atomic_write(target, "覆盖\n")
     assert target.read_text(encoding="utf-8") == "覆盖\n"
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["b.md"]

@@ -173,7 +173,7 @@ def test_phraser_no_immediate_repeat_and_full_cover(n: int, salts: list[tuple[in
     p = Phraser(bank)
     picks = [p.pick("e", *s) for s in salts]
     if n > 1:
-        assert all(x != y for x, y in zip(picks, picks[1:]))
+        assert all(x != y for x, y in zip(picks, picks[1:], strict=False))
     for start in range(0, len(picks) - n + 1, n):
         assert sorted(picks[start : start + n]) == sorted(bank["e"])
 
@@ -256,7 +256,7 @@ def test_find_problems_skips_fenced_code_blocks() -> None:
     around it is still checked, with its own line numbers, and an unclosed fence runs to the end."""
     diagram = "```\n#     ||     #\n..A..||..b,c..\n..A..||..b,c..\n```"
     assert find_problems(f"开球：\n{diagram}\n图例：A 穆勒。") == []
-    assert find_problems(f"~~~~\nKick off (x)\n~~~\nstill code\n~~~~\n射门,球进了。") == [
+    assert find_problems("~~~~\nKick off (x)\n~~~\nstill code\n~~~~\n射门,球进了。") == [
         "line 6: half-width ',' next to Chinese text: 射门,球进了。"]
     assert find_problems("前文 shot。\n```text\nshot, shot\n") == ["line 1: ASCII word 'shot' in prose: 前文 shot。"]
     assert find_problems("球进了！\n```\nx\n```\n球进了！") == ["sentence repeated: 球进了"]
@@ -265,7 +265,7 @@ def test_find_problems_skips_fenced_code_blocks() -> None:
 def test_a_template_that_is_not_utf8_is_one_located_error(tmp_path: Path) -> None:
     res = make_templates(tmp_path, {"main.md.j2": "{% include 'part.md.j2' %}\n"})
     part = tmp_path / "templates" / "fake" / "part.md.j2"
-    part.write_bytes("第一行\n".encode("utf-8") + "第二行".encode("gbk"))
+    part.write_bytes("第一行\n".encode() + "第二行".encode("gbk"))
     with pytest.raises(TemplateError) as err:
         render_chapter(res, "main.md.j2", {})
     assert str(err.value) == f"{part}: not UTF-8 text (byte 0xb5 at line 2)"

@@ -13,7 +13,19 @@ from hypothesis import strategies as st
 from anko_writer import schema
 from anko_writer.errors import CampaignError, InputError, TableError
 from anko_writer.schema import (
-    Bool, Check, Data, DictOf, Enum, Field, Float, Int, List, Map, Str, describe, validate,
+    Bool,
+    Check,
+    Data,
+    DictOf,
+    Enum,
+    Field,
+    Float,
+    Int,
+    List,
+    Map,
+    Str,
+    describe,
+    validate,
 )
 from anko_writer.yamlio import load_yaml_text
 

@@ -22,8 +22,8 @@ from anko_writer.campaign import Campaign, load_campaign
 from anko_writer.chapters import Chapter, ChapterKey
 from anko_writer.hidden import salt_for, scan, verify_dir
 from anko_writer.ruleset import Ruleset
-from anko_writer.seals import SEAL_RECORD, SealBook
 from anko_writer.schema import validate
+from anko_writer.seals import SEAL_RECORD, SealBook
 from anko_writer.secrecy import SecretLeak
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"

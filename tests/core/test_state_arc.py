@@ -29,7 +29,6 @@ def test_a_plugin_state_names_its_arc_by_the_arc_word(tmp_path: Path, monkeypatc
     """The coinduel plug-in's state is JSON with ``duel: N``: the arc's English word (Units.arc_en)."""
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "coinduel"))
     import coinduel
-
     from anko_writer.resources import Resources
     rs = coinduel.RULESET
     res = Resources("coinduel", None, rs.info)

@@ -239,7 +239,8 @@ def _table_text(expr: str, spans: list[tuple[int, int]]) -> str:
 
 @settings(max_examples=60, deadline=None)
 @given(partitions())
-def test_any_partition_loads_and_every_total_has_one_row(tmp_path_factory: pytest.TempPathFactory, case: tuple[str, list[tuple[int, int]]]) -> None:
+def test_any_partition_loads_and_every_total_has_one_row(tmp_path_factory: pytest.TempPathFactory,
+                                                         case: tuple[str, list[tuple[int, int]]]) -> None:
     expr, spans = case
     table = load_table(write(tmp_path_factory.mktemp("t"), _table_text(expr, spans)), EFFECTS)
     lo, hi = table.dice.bounds()
@@ -250,7 +251,8 @@ def test_any_partition_loads_and_every_total_has_one_row(tmp_path_factory: pytes
 
 @settings(max_examples=40, deadline=None)
 @given(partitions(), st.data())
-def test_dropping_a_row_is_reported_as_its_gap(tmp_path_factory: pytest.TempPathFactory, case: tuple[str, list[tuple[int, int]]], data: st.DataObject) -> None:
+def test_dropping_a_row_is_reported_as_its_gap(tmp_path_factory: pytest.TempPathFactory, case: tuple[str, list[tuple[int, int]]],
+                                               data: st.DataObject) -> None:
     expr, spans = case
     if len(spans) < 2:
         return

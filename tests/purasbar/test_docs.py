@@ -21,8 +21,8 @@ def schema_doc() -> str:
 def state_doc() -> str:
     """The text of docs/state-schema.md: the keys of a season's ``state-end.yaml``."""
     from anko_writer.rulesets.purasbar.setup.data import load_tables
-    from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
     from anko_writer.rulesets.purasbar.setup.state import state_schema
+    from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
     head = ("# The 群英杯 season state file (`OUT/sNN/state-end.yaml`)\n\nEvery key the next season reads from a "
             "season's end, generated from the schema in\n`anko_writer/rulesets/purasbar/setup/state.py`. Edit the file, "
             "then play the next season; unknown keys are errors.\n\n")

@@ -15,8 +15,8 @@ from anko_writer.ballot import Ballot, Question
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from anko_writer.compact import expand
-from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
 from anko_writer.rulesets.purasbar.setup.campaign_schema import decision
+from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
 from anko_writer.schema import validate
 from anko_writer.tally import count_votes, load_layout, split_replies, write_campaign
 from anko_writer.tally.campaign import TallyError

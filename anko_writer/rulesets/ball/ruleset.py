@@ -17,11 +17,11 @@ from ...ballot import Ballot, OrderParser, register_notation
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle, Record, Run
 from ...errors import AnkoError
+from ...glossary import with_glossary
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Start
 from ...schema import Node
-from ...glossary import with_glossary
 from . import board
 from .game import api
 from .game.ai import EXPLANATION

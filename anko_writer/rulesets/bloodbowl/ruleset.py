@@ -16,11 +16,11 @@ from ...arcs import replay
 from ...ballot import deadline_of
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle
+from ...glossary import make_cn
 from ...info import Currency, NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
-from ...glossary import make_cn
 from .league.rosters import load_rosters
 from .league.season import PARTS, Season, league_world, opening_vote, play_season
 from .league.teams import load_league

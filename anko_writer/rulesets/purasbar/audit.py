@@ -228,7 +228,7 @@ def _sum_matches(seasons: list[Record]) -> dict[str, Record]:
             t = total.setdefault(comp, {**{k: 0 for k in MATCH_KEYS}, "goal_hist": [0] * 11})
             for k in MATCH_KEYS:
                 t[k] += acc[k]
-            t["goal_hist"] = [a + b for a, b in zip(t["goal_hist"], acc["goal_hist"])]
+            t["goal_hist"] = [a + b for a, b in zip(t["goal_hist"], acc["goal_hist"], strict=False)]
     return dict(sorted(total.items()))
 
 
@@ -279,7 +279,7 @@ def _money_report(replicates: list[list[Record]]) -> Record:
     months: dict[str, dict[str, list[Any]]] = {}
     for seasons in replicates:
         for i, s in enumerate(seasons, 1):
-            for m, (f, r, b) in enumerate(zip(s["money"]["funds"], s["money"]["R"], s["money"]["bands"]), 1):
+            for m, (f, r, b) in enumerate(zip(s["money"]["funds"], s["money"]["R"], s["money"]["bands"], strict=False), 1):
                 cell = months.setdefault(f"{i}.{m:02d}", {"funds": [], "R": [], "bands": []})
                 cell["funds"].append(f)
                 cell["R"].append(r)
@@ -462,7 +462,8 @@ def _tier_figure(tiers: dict[str, Record]) -> Figure:
     for j, (what, colour) in enumerate((("title_share", "#4a7ab5"), ("cup_share", "#e0a030"))):
         xs = [i + (j - 0.5) * 0.38 for i in range(len(names))]
         ps = [tiers[t][what]["p"] for t in names]
-        err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names)], [tiers[t][what]["hi"] - p for p, t in zip(ps, names)]]
+        err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names, strict=True)],
+               [tiers[t][what]["hi"] - p for p, t in zip(ps, names, strict=True)]]
         ax.bar(xs, ps, width=0.38, color=colour, yerr=err, capsize=3, label=what.replace("_", " "))
     ax.set_xticks(range(len(names)), [f"tier {t}" for t in names])
     ax.set_ylabel("share of seasons")
@@ -494,10 +495,10 @@ def _funds_figure(series: list[Record]) -> Figure:
     top.set_ylabel("funds (P$)")
     top.legend()
     base = [0.0] * len(series)
-    for b, colour in zip(BANDS, ("#2e8b57", "#9acd32", "#f0ad4e", "#c0392b")):
+    for b, colour in zip(BANDS, ("#2e8b57", "#9acd32", "#f0ad4e", "#c0392b"), strict=False):
         vals = [r["bands"][b] for r in series]
         bottom.bar(xs, vals, bottom=base, color=colour, label=b, width=0.9)
-        base = [x + v for x, v in zip(base, vals)]
+        base = [x + v for x, v in zip(base, vals, strict=False)]
     bottom.set_ylabel("R band share")
     bottom.set_xticks(list(xs)[::3], [r["month"] for r in series][::3], fontsize=7)
     bottom.set_xlabel("season.month")

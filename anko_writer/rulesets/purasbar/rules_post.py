@@ -9,13 +9,21 @@ from __future__ import annotations
 
 from .competition.cup import QUALIFIERS, SWISS_ROUNDS
 from .events.match_events import POINTS, PRE, RESPONSE_FUMBLE, RESPONSE_THRESHOLD
-from .match.engine import COMPETITION_DIE, FINISH_DIE, GOAL_THRESHOLD, MORALE_CAP, SHOOTER_WEIGHTS, \
-    SHOT_THRESHOLD, VENUE_BONUS
+from .match.engine import COMPETITION_DIE, FINISH_DIE, GOAL_THRESHOLD, MORALE_CAP, SHOOTER_WEIGHTS, SHOT_THRESHOLD, VENUE_BONUS
 from .match.formations import COUNTER_BONUS
 from .match.injuries import RETIRE_DIE, RETIRE_FACE, RETIRE_STAMINA
 from .match.side import AI_SUB_STAMINA, SUBS_NORMAL
-from .match.tactics import ADAPT_DIE, ADAPT_PENALTY, AI_TRAIL, FLEXIBLE, MORALE_BOOST, PLAYER_BOOST, \
-    STUBBORN, TIMEOUTS_EXTRA, TIMEOUTS_NORMAL
+from .match.tactics import (
+    ADAPT_DIE,
+    ADAPT_PENALTY,
+    AI_TRAIL,
+    FLEXIBLE,
+    MORALE_BOOST,
+    PLAYER_BOOST,
+    STUBBORN,
+    TIMEOUTS_EXTRA,
+    TIMEOUTS_NORMAL,
+)
 
 
 def _shooter_bands() -> list[tuple[str, int, int]]:

@@ -6,8 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.rulesets.ball.game.notation import parse, write
-from anko_writer.rulesets.ball.game.rules import (USABLE, apply, end_phase, game_over, legal_actions,
-                                                  standard_position, validate)
+from anko_writer.rulesets.ball.game.rules import USABLE, apply, end_phase, game_over, legal_actions, standard_position, validate
 
 
 @settings(max_examples=60, deadline=None)

@@ -7,9 +7,22 @@ from ball_scen import acts, board, dests, one
 
 from anko_writer.rulesets.ball.game import api
 from anko_writer.rulesets.ball.game.api import IllegalMove
-from anko_writer.rulesets.ball.game.rules import (CARDS, DIAG1, TURN_LIMIT, USABLE, apply, distance, end_phase,
-                                                  game_over, legal_actions, play_turn, standard_position,
-                                                  to_json, validate, winner)
+from anko_writer.rulesets.ball.game.rules import (
+    CARDS,
+    DIAG1,
+    TURN_LIMIT,
+    USABLE,
+    apply,
+    distance,
+    end_phase,
+    game_over,
+    legal_actions,
+    play_turn,
+    standard_position,
+    to_json,
+    validate,
+    winner,
+)
 
 
 def piece(pos: api.Position, pid: str) -> api.Piece:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from hypothesis import given, settings, strategies as hs
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.bloodbowl.match import ai

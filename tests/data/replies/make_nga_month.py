@@ -11,7 +11,8 @@ from pathlib import Path
 HERE = Path(__file__).parent
 TITLE = "[布拉斯群英杯] 哈洛温灯火的群英杯之路 第一赛季 · 第三月"
 NAV = "NGA玩家社区 > 体育 > 足球"
-CHAPTER = ("第一赛季 · 第三月\n……（正文从略）……\n第三月安价\n**怎么投**：截止 下一帖发出之前。每位读者一票，同一人投了几次以截止前的最后一次为准；"
+CHAPTER = ("第一赛季 · 第三月\n……（正文从略）……\n第三月安价\n"
+           "**怎么投**：截止 下一帖发出之前。每位读者一票，同一人投了几次以截止前的最后一次为准；"
            "截止后的票、格式认不出的票单独列出，不计入；引用别人的票不算自己的票。复制下面这行回复，改成你的选择，不想投的项整项删掉：\n"
            "【安价 s1m3】阵型：C；老板：放权；摊牌：否\n请投票！")
 # (floor, author, level, prestige, posts, time, body); a body line "Q:NAME|TIME|TEXT" is a quote box,

@@ -10,12 +10,12 @@ test_life_chapters.py.
 
 from __future__ import annotations
 
-import dataclasses
-
 import copy
+import dataclasses
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -311,7 +311,7 @@ def test_other_results_are_one_line_each(chapters: Any) -> None:
 
 def test_kickoff_temporary_abilities_and_adaptation(chapters: Any) -> None:
     seen = 0
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         for m in our_matches(results):
             text = match_text(md, m)
             for side in ("home", "away"):
@@ -325,7 +325,7 @@ def test_kickoff_temporary_abilities_and_adaptation(chapters: Any) -> None:
 
 def test_substitutions_appear_with_their_dice_in_order(chapters: Any) -> None:
     seen = 0
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         short = city_of(results)
         for m in our_matches(results):
             lines = match_text(md, m).splitlines()
@@ -357,7 +357,7 @@ def test_substitutions_appear_with_their_dice_in_order(chapters: Any) -> None:
 
 def test_timeouts_and_formation_changes_appear_with_their_dice(chapters: Any, voted: Any) -> None:
     kinds: set[str] = set()
-    for month, (results, md) in [*chapters.items(), *voted[1].items()]:
+    for _month, (results, md) in [*chapters.items(), *voted[1].items()]:
         short = city_of(results)
         for m in our_matches(results):
             lines = match_text(md, m).splitlines()
@@ -410,7 +410,7 @@ def test_timeouts_and_formation_changes_appear_with_their_dice(chapters: Any, vo
 
 def test_retirements_appear_at_the_slice_end(chapters: Any) -> None:
     forced = 0
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         short = city_of(results)
         for m in our_matches(results):
             lines = match_text(md, m).splitlines()
@@ -434,7 +434,7 @@ def test_retirements_appear_at_the_slice_end(chapters: Any) -> None:
 
 
 def test_post_match_injury_checks_of_our_club(chapters: Any) -> None:
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         club = results["club"]
         for m in our_matches(results):
             text = match_text(md, m)
@@ -571,18 +571,18 @@ def test_month_12_swiss_table_and_bracket(chapters: Any) -> None:
     results, md = chapters[12]
     cup = section(md, "四、群英杯")
     table = cup[cup.index("### 瑞士轮积分榜"):]
-    rows = [l for l in table.splitlines() if re.match(r"^\| \d+ \|", l)][:24]
+    rows = [ln for ln in table.splitlines() if re.match(r"^\| \d+ \|", ln)][:24]
     assert len(rows) == 24 and "| 对手积分 |" in table
     club = results["club"]
-    for n, (row, rec) in enumerate(zip(rows, results["swiss_table"]), start=1):
+    for n, (row, rec) in enumerate(zip(rows, results["swiss_table"], strict=False), start=1):
         cells = [c.strip() for c in row.strip("|").split("|")]
         name = f"**{rec['team']}**" if rec["team"] == club else rec["team"]
         assert cells[:2] == [str(n), name] and cells[9:11] == [str(rec["points"]), str(rec["opp_points"])]
         assert (cells[11] == "晋级") == (rec["team"] in results["qualifiers"])
     bracket = cup[cup.index("### 淘汰赛全貌"):]
-    brows = [l for l in bracket.splitlines() if l.startswith("| ") and "—" in l and "轮次" not in l]
+    brows = [ln for ln in bracket.splitlines() if ln.startswith("| ") and "—" in ln and "轮次" not in ln]
     assert len(brows) == len(results["bracket"]) == 7
-    for row, b in zip(brows, results["bracket"]):
+    for row, b in zip(brows, results["bracket"], strict=False):
         assert STAGE[b["stage"]] in row and f"{b['score'][0]} : {b['score'][1]}" in row and row.endswith(f"| {b['winner']} |")
         assert ("中立场地" in row) == b["neutral"]
     final = results["matches"][results["cup_days"][-1]["matches"][0]]
@@ -665,7 +665,7 @@ def test_month_12_reminds_the_final_league_ranking(chapters: Any) -> None:
     results, md = chapters[12]
     part = section(md, "联赛最终排名")
     assert "4.4" in part
-    rows = [l for l in part.splitlines() if re.match(r"^\| \d+ \|", l)]
+    rows = [ln for ln in part.splitlines() if re.match(r"^\| \d+ \|", ln)]
     assert [r.strip("|").split("|")[1].strip().strip("*") for r in rows] == [s["team"] for s in results["standings"]]
 
 
@@ -678,7 +678,7 @@ def test_standings_table_has_24_rows_in_json_order(chapters: Any) -> None:
                 if re.match(r"^\| \d+ \|", line)]
         assert len(rows) == 24, month
         club = results["club"]
-        for n, (row, rec) in enumerate(zip(rows, results["standings"]), start=1):
+        for n, (row, rec) in enumerate(zip(rows, results["standings"], strict=False), start=1):
             cells = [c.strip() for c in row.strip("|").split("|")]
             name = f"**{rec['team']}**" if rec["team"] == club else rec["team"]
             gd = rec["gf"] - rec["ga"]
@@ -737,9 +737,9 @@ def test_vote_lists_four_formations_and_relations(chapters: Any) -> None:
             assert vote is None
             continue
         part = section(md, "下月安价")
-        for letter, opt in zip("ABCD", vote["options"]):
-            line = next(l for l in part.splitlines() if l.startswith(f"- **{letter}. {opt['formation']} {opt['label']}**"))
-            for opp, v in zip(vote["opponents"], opt["against"]):
+        for letter, opt in zip("ABCD", vote["options"], strict=False):
+            line = next(ln for ln in part.splitlines() if ln.startswith(f"- **{letter}. {opt['formation']} {opt['label']}**"))
+            for opp, v in zip(vote["opponents"], opt["against"], strict=False):
                 rel = f"克制 +{v}" if v > 0 else (f"被克制 {MINUS}{-v}" if v < 0 else "无克制")
                 assert f"对{opp['team']} {rel}" in line, line
             assert ("要掷适应期" in line) == opt["change"], line
@@ -795,7 +795,7 @@ def test_voted_orders_are_narrated(voted: Any) -> None:
 
 
 def test_month_end_rest_returns_injuries_and_tired(chapters: Any) -> None:
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         part = section(md, "五、月末结算")
         for p in results["tired"]:
             assert f"{p['name']}（" in part and str(p["stamina"]) in part
@@ -812,7 +812,7 @@ def test_month_end_rest_returns_injuries_and_tired(chapters: Any) -> None:
 
 
 def test_opponent_disclosures_show_their_dice(chapters: Any) -> None:
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         for _, _, e in our_events(results):
             if e["kind"] == "abilities_disclosed":
                 al = e["allocation"]
@@ -823,7 +823,7 @@ def test_opponent_disclosures_show_their_dice(chapters: Any) -> None:
                                for a in ("ATK", "DEF", "MID", "GK"))
                 assert f"**当前四项能力**（3.1.1 节，按位置加权）：{now}。" in md  # 000 §5.8.2: today's values
             elif e["kind"] == "core_rolled":
-                line = next(l for l in md.splitlines() if l.startswith(f"- **{e['player']}**"))
+                line = next(ln for ln in md.splitlines() if ln.startswith(f"- **{e['player']}**"))
                 for st in e["steps"]:
                     if "roll" in st:
                         assert roll_text(st["roll"]) in line
@@ -866,12 +866,12 @@ def test_index_summarises_the_season(index_md: str, season: Any) -> None:
     league = {r["round"]: r for r in summary["our_results"] if r["competition"] == "league"}
     for f in summary["fixtures"]:
         r = league[f["round"]]
-        assert f"| {r['score'][0]} : {r['score'][1]} |" in next(l for l in fixtures.splitlines() if l.startswith(f"| {f['round']} |"))
+        assert f"| {r['score'][0]} : {r['score'][1]} |" in next(ln for ln in fixtures.splitlines() if ln.startswith(f"| {f['round']} |"))
     cup = section(index_md, "群英杯")
     assert f"**{summary['cup']['champion']}** 是第一赛季的群英杯冠军" in cup
-    swiss = [l for l in cup[cup.index("### 瑞士轮积分榜"):].splitlines() if re.match(r"^\| \d+ \|", l)]
+    swiss = [ln for ln in cup[cup.index("### 瑞士轮积分榜"):].splitlines() if re.match(r"^\| \d+ \|", ln)]
     assert len(swiss) == 24
-    assert sum(1 for l in cup.splitlines() if l.startswith("| ") and "—" in l and "轮次" not in l) == len(summary["cup"]["bracket"])
+    assert sum(1 for ln in cup.splitlines() if ln.startswith("| ") and "—" in ln and "轮次" not in ln) == len(summary["cup"]["bracket"])
     lost = [r for r in summary["our_results"] if r["competition"] == "knockout" and r["winner"] != summary["club"]]
     if lost and lost[0]["stage"] != "final":
         assert f"止步{STAGE[lost[0]['stage']]}" in cup
@@ -900,7 +900,7 @@ def test_no_heading_is_empty(chapters: Any, chapter0: Any, index_md: str) -> Non
                 continue
             level = len(m.group(1))
             assert i == 0 or not lines[i - 1].strip(), (name, "no blank line before", line)
-            rest = [l for l in lines[i + 1:] if l.strip()]
+            rest = [ln for ln in lines[i + 1:] if ln.strip()]
             if level == 1:
                 assert rest, name
                 continue
@@ -917,7 +917,7 @@ def _sentences(md: str) -> list[str]:
 def test_no_sentence_twice_in_a_row(chapters: Any, chapter0: Any, index_md: str) -> None:
     for name, md in _all_texts(chapters, chapter0, index_md):
         s = _sentences(md)
-        repeats = [a for a, b in zip(s, s[1:]) if a == b]
+        repeats = [a for a, b in zip(s, s[1:], strict=False) if a == b]
         assert repeats == [], (name, repeats[:3])
 
 

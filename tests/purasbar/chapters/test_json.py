@@ -9,8 +9,7 @@ from typing import Any
 
 from anko_writer.compact import expand
 from anko_writer.hidden import mask_sealed
-from anko_writer.rulesets.purasbar.season.publish import (ATTACK_FIELDS, GOAL_THRESHOLD, LINEUP_COLUMNS, SHOT_THRESHOLD,
-                                                           publish)
+from anko_writer.rulesets.purasbar.season.publish import ATTACK_FIELDS, GOAL_THRESHOLD, LINEUP_COLUMNS, SHOT_THRESHOLD, publish
 from tests.purasbar.chapters.test_secrets import leaks
 
 BASELINE_BYTES = 15_150_768

@@ -11,15 +11,15 @@ from __future__ import annotations
 
 import copy
 import re
-from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from anko_writer import render
 from anko_writer.campaign import load_campaign
 from anko_writer.hidden import scan
-from anko_writer.render import find_problems, render_chapter
+from anko_writer.render import find_problems
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 from tests.util import campaign_file, render_ctx
@@ -276,7 +276,7 @@ def _action_lines(part: str, rec: dict[str, Any], label: str) -> None:
 
 def test_owner_action_dice_and_effect(chapters: Any) -> None:
     voted = fallback = 0
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         o = results["life"]["owner"]
         part = section(md, "二、老板行动")
         _action_lines(part, o, "行动骰")
@@ -344,10 +344,9 @@ def test_coach_decision_dice_and_conflict_formulas(chapters: Any) -> None:
 
 def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
     seen = {"pre": 0, "slice": 0, "triggered": 0, "response": 0}
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         for m in our_matches(results):
             text = match_text(md, m)
-            opp = m["away"] if m["home"] == results["club"] else m["home"]
             pos = 0
             pre = m["pre_match_event"]
             records = []
@@ -380,7 +379,7 @@ def test_every_match_event_die_appears_in_order(chapters: Any) -> None:
                     if not rs["sealed"]:
                         assert f"（履历修正） = {rs['total']}，" in text[pos:pos + 80]
                     else:
-                        assert f"（履历修正） = " not in text[pos:pos + 80]
+                        assert "（履历修正） = " not in text[pos:pos + 80]
                 for a in e["applied"]:
                     if a.get("pick_roll"):
                         pos = after(text, dice(a["pick_roll"]), pos)
@@ -402,7 +401,7 @@ def test_sealed_responses_are_told_without_their_outcome_then_revealed(chapters:
         for r in results["sealed"]:
             sealed += 1
             assert r["purpose"] == "主教练应对" and r["id"] in ids and md.count(f"编号 {r['id']}｜") == 1
-            line = next(l for l in md.splitlines() if f"编号 {r['id']}｜" in l)
+            line = next(ln for ln in md.splitlines() if f"编号 {r['id']}｜" in ln)
             assert f"{r['expr']}＝？？？" in line
         for e in (e for m in our_matches(results) for e in [m["pre_match_event"], *m["match_events"]]
                   if e and e.get("hidden")):
@@ -424,7 +423,7 @@ def test_sealed_responses_are_told_without_their_outcome_then_revealed(chapters:
 
 def test_scouting_boost_and_drills_are_told_before_kickoff(chapters: Any) -> None:
     scouted = boosted = 0
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         for n, m in enumerate(our_matches(results)):
             text = match_text(md, m)
             kickoff = text.index("开球骰")
@@ -475,12 +474,12 @@ def test_month_end_morale_and_training(chapters: Any) -> None:
 
 
 def test_vote_offers_the_owner_and_the_contest(chapters: Any) -> None:
-    for month, (results, md) in chapters.items():
+    for _month, (results, md) in chapters.items():
         vote = results["vote"]
         if vote is None:
             continue
         part = section(md, "下月安价")
-        line = next(l for l in part.splitlines() if l.startswith("- **老板行动**"))
+        line = next(ln for ln in part.splitlines() if ln.startswith("- **老板行动**"))
         for o in vote["owner_options"]:
             assert f"{o['name']}（{o['range'][0]}–{o['range'][1]}）" in line
         assert "- **摊牌**" in part and "4.5.3" in part

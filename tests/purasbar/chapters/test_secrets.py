@@ -7,8 +7,6 @@ commitment itself. What the die decided is told only by the chapter that reveals
 
 from __future__ import annotations
 
-from anko_writer.order import is_arc_dir
-
 import re
 from pathlib import Path
 from typing import Any
@@ -21,12 +19,13 @@ from anko_writer.compact import expand
 from anko_writer.dice import Dice, Roll
 from anko_writer.errors import AnkoError, TemplateError
 from anko_writer.hidden import mask_sealed, salt_for
+from anko_writer.order import is_arc_dir
 from anko_writer.render import render_chapter
 from anko_writer.resources import Resources
-from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.match.injuries import SEALED_WEEKS, Infirmary
-from anko_writer.rulesets.purasbar.events.match_events import PRE, MatchDepth, check, load_match_event_tables
 from anko_writer.ruleset import Chapter
+from anko_writer.rulesets.purasbar import RULESET
+from anko_writer.rulesets.purasbar.events.match_events import PRE, MatchDepth, check, load_match_event_tables
+from anko_writer.rulesets.purasbar.match.injuries import SEALED_WEEKS, Infirmary
 from tests.util import PINNED, RES, campaign_file, player, season_run
 
 T = load_match_event_tables(RES)

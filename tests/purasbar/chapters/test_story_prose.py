@@ -40,7 +40,7 @@ def test_no_sentence_twice_in_a_row(three: tuple[Path, int]) -> None:
         md = md_path.read_text(encoding="utf-8")
         prose = "\n".join(line for line in md.splitlines() if not line.startswith("|"))  # table rows are data
         for sents in (narrative(md), [s.strip() for s in re.split(r"[。！？\n]+", prose) if s.strip()]):
-            twice = [a for a, b in zip(sents, sents[1:]) if a == b and re.search(r"[\u4e00-\u9fff]", a)]
+            twice = [a for a, b in zip(sents, sents[1:], strict=False) if a == b and re.search(r"[\u4e00-\u9fff]", a)]
             assert twice == [], (md_path.name, twice[:3])
 
 

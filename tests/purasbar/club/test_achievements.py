@@ -10,8 +10,18 @@ import pytest
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.club.achievements import (
-    EXTRA_FACTS, MONTH_FACTS, SEASON_FACTS, check_month, check_season, holds, load_achievements,
-    load_achievements_table, month_facts, rewards, season_facts, trailed,
+    EXTRA_FACTS,
+    MONTH_FACTS,
+    SEASON_FACTS,
+    check_month,
+    check_season,
+    holds,
+    load_achievements,
+    load_achievements_table,
+    month_facts,
+    rewards,
+    season_facts,
+    trailed,
 )
 from tests.purasbar.club.test_ageing import render_macro
 from tests.util import RES

@@ -14,7 +14,13 @@ from anko_writer.errors import TableError
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.club.ageing import (
-    age_squad, band, in_bounds, leader_chance, load_ageing, load_ageing_table, remove_retired,
+    age_squad,
+    band,
+    in_bounds,
+    leader_chance,
+    load_ageing,
+    load_ageing_table,
+    remove_retired,
 )
 from anko_writer.rulesets.purasbar.models import Player
 from tests.util import RES, club, player
@@ -175,7 +181,7 @@ ATTR = st.integers(1, 99)
                           ATTR, ATTR, ATTR, st.booleans()), min_size=1, max_size=12),
        st.integers(1, 12), st.integers(0, 10_000))
 def test_attributes_stay_in_bounds(rows: list[tuple], seasons: int, seed: int) -> None:
-    players = [Player(f"p{i}", pos, core, dict(zip(("ATK", "DEF", "MID", "GK", "STA", "MNT"), vals)), age)
+    players = [Player(f"p{i}", pos, core, dict(zip(("ATK", "DEF", "MID", "GK", "STA", "MNT"), vals, strict=False)), age)
                for i, (pos, age, *vals, core) in enumerate(rows)]
     c = club("城", players)
     d = Dice(seed)

@@ -9,13 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.club.fans import (
-    attendance_percent, initial_fans, initial_reputation, initial_values, load_fans, load_fans_table, season_fans,
+    attendance_percent,
+    initial_fans,
+    initial_reputation,
+    initial_values,
+    load_fans,
+    load_fans_table,
+    season_fans,
     season_reputation,
 )
 from anko_writer.rulesets.purasbar.money.finance import CUP_STAGES, stadium_capacity
-from tests.util import render_macro, RES, TABLES
+from anko_writer.rulesets.purasbar.setup.data import load_tables
+from tests.util import RES, TABLES, render_macro
 
 TABLE = load_fans(RES)
 
@@ -34,7 +40,7 @@ def test_initial_values_of_the_cities() -> None:
     assert (fans[0], fans[5], fans[-1]) == (30_908, 24_057, 8_240)   # 8,000 + PBS × 1.5
     assert (reps[0], reps[5], reps[-1]) == (60, 53, 14)              # total × 40%
     assert fans == sorted(fans, reverse=True) and reps == sorted(reps, reverse=True)
-    for c, f in zip(cities, fans):  # every fan base is about its stadium's size (smallest cities included)
+    for c, f in zip(cities, fans, strict=False):  # every fan base is about its stadium's size (smallest cities included)
         assert 80 <= f * 100 // stadium_capacity(c["total"], TABLES.finance) <= 130
     assert initial_values(10705, 134, TABLE) == {"pbs": 10705, "total": 134, "fans_base": 8000,
                                           "fans_per_pbs_permille": 1500, "fans": 24_057,

@@ -7,11 +7,17 @@ from pathlib import Path
 import pytest
 
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.match import engine as match
 from anko_writer.rulesets.purasbar.club.morale import (
-    clamp, load_morale, load_morale_table, modifier, monthly_adjustment, offseason_adjustment, overflow,
+    clamp,
+    load_morale,
+    load_morale_table,
+    modifier,
+    monthly_adjustment,
+    offseason_adjustment,
+    overflow,
     season_carry,
 )
+from anko_writer.rulesets.purasbar.match import engine as match
 from tests.util import RES, club, player
 
 TABLE = load_morale(RES)

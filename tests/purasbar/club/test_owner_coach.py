@@ -12,11 +12,20 @@ import pytest
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.club.coach_decisions import (
-    COACH_FIXED, coach_checked, load_coach_decisions, monthly_decision, scout_chance, scout_opponent,
+    COACH_FIXED,
+    coach_checked,
+    load_coach_decisions,
+    monthly_decision,
+    scout_chance,
+    scout_opponent,
 )
 from anko_writer.rulesets.purasbar.club.conflict import contest, forced, halve, non_forced_allowed
 from anko_writer.rulesets.purasbar.club.owner_actions import (
-    OWNER_FIXED, layout, load_owner_actions, monthly_action, owner_checked,
+    OWNER_FIXED,
+    layout,
+    load_owner_actions,
+    monthly_action,
+    owner_checked,
 )
 from tests.util import RES
 
@@ -239,7 +248,7 @@ def test_checks_refuse_broken_tables(tmp_path: Path) -> None:
         "inline can fail": BASE_ROWS.replace("amount: 1}\n  - {range: 51",
                                              "amount: 1, requires: [x], fallback: {effect: morale, amount: 1}}\n  - {range: 51"),
     }
-    for name, rows in bad.items():
+    for _name, rows in bad.items():
         with pytest.raises(TableError):
             load_owner_actions(write_table(tmp_path, rows))
         owner_checked.cache_clear()

@@ -11,13 +11,33 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.resources import Resources
-from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.club.people import (
-    AFFINITY_TIERS, CONTROL_TIERS, DIRECTIONS, FANATICISM_TIERS, PEOPLE, ROLES, WEALTH_TIERS, Affinity, Bond,
-    CoachProfile, Owner, Staff, affinity_schema, coach_profile_fields, generate_affinity,
-    generate_coach_profile, generate_owner, generate_staff, load_people_tables, owner_schema,
-    rapport_training_bonus, roster_from_json, roster_to_json, staff_schema,
+    AFFINITY_TIERS,
+    CONTROL_TIERS,
+    DIRECTIONS,
+    FANATICISM_TIERS,
+    PEOPLE,
+    ROLES,
+    WEALTH_TIERS,
+    Affinity,
+    Bond,
+    CoachProfile,
+    Owner,
+    Staff,
+    affinity_schema,
+    coach_profile_fields,
+    generate_affinity,
+    generate_coach_profile,
+    generate_owner,
+    generate_staff,
+    load_people_tables,
+    owner_schema,
+    rapport_training_bonus,
+    roster_from_json,
+    roster_to_json,
+    staff_schema,
 )
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.schema import Field, Int, Map, validate
 from anko_writer.tables import possible_totals
 from tests.util import RES

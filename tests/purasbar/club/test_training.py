@@ -8,7 +8,13 @@ import pytest
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.club.training import (
-    SOFT_CAPS, cap_chances, draw_player, monthly_training, one_on_one, one_on_one_chance, success_chance,
+    SOFT_CAPS,
+    cap_chances,
+    draw_player,
+    monthly_training,
+    one_on_one,
+    one_on_one_chance,
+    success_chance,
 )
 from tests.util import player
 

@@ -10,12 +10,17 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
-from anko_writer.rulesets.purasbar.match.abilities import team_abilities
-from anko_writer.rulesets.purasbar.setup.data import load_tables
-from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT, Player
 from anko_writer.rulesets.purasbar.club.youth import (
-    eligible, load_youth, load_youth_table, promotion_chance, promotions, youth_intake,
+    eligible,
+    load_youth,
+    load_youth_table,
+    promotion_chance,
+    promotions,
+    youth_intake,
 )
+from anko_writer.rulesets.purasbar.match.abilities import team_abilities
+from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT, Player
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from tests.purasbar.club.test_ageing import render_macro
 from tests.util import RES, club, player
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +12,19 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.competition.cup import (
-    FINAL_IS_NEUTRAL, KNOCKOUT_DIE, QUALIFIERS, STAGES, SWISS_DIE, SWISS_ROUNDS, final, home_side,
-    quarter_finals, qualify, semi_finals, swiss_round_pairs, swiss_table,
+    FINAL_IS_NEUTRAL,
+    KNOCKOUT_DIE,
+    QUALIFIERS,
+    STAGES,
+    SWISS_DIE,
+    SWISS_ROUNDS,
+    final,
+    home_side,
+    qualify,
+    quarter_finals,
+    semi_finals,
+    swiss_round_pairs,
+    swiss_table,
 )
 from anko_writer.rulesets.purasbar.match.engine import COMPETITION_DIE
 
@@ -212,7 +223,7 @@ def test_five_swiss_rounds_properties(seed: int, goals: list[tuple[int, int]]) -
         cross = [(a, b) for a, b in pairs if pts[a] != pts[b]]
         assert [(f["team"], f["opponent"]) for f in rec["floaters"]] == cross
         assert all(pts[a] > pts[b] and f["groups_down"] == lv[b] - lv[a] >= 1
-                   for (a, b), f in zip(cross, rec["floaters"]))
+                   for (a, b), f in zip(cross, rec["floaters"], strict=False))
         assert rec["float_steps"] == cost(pairs, lv) >= rec["float_steps_free"]
         if r == 1:
             assert rec["floaters"] == []

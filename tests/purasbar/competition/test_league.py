@@ -173,5 +173,5 @@ def test_vote_in_month_five_leaves_earlier_months_identical(tmp_path: Path) -> N
 def test_season_is_deterministic(tmp_path: Path, season) -> None:  # noqa: ANN001
     import json
     again = RULESET.play_season(load_campaign(campaign_file(tmp_path)), 1, 11, RES)
-    for x, y in zip(season.months, again.months):
+    for x, y in zip(season.months, again.months, strict=False):
         assert json.dumps(x.results, ensure_ascii=False) == json.dumps(y.results, ensure_ascii=False)

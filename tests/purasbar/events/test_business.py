@@ -10,7 +10,10 @@ import pytest
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.events.business import (
-    dynamic_ranges, load_business_tables, lookup, month_start,
+    dynamic_ranges,
+    load_business_tables,
+    lookup,
+    month_start,
 )
 from anko_writer.rulesets.purasbar.events.depth import Depth
 from anko_writer.rulesets.purasbar.money.finance import r_band
@@ -123,7 +126,7 @@ def test_facility_width_by_R(R: float, width: int, left_change: int, right_chang
         assert "facility_upgrade" not in s and rec["facility"] is None
     assert sum(hi - lo + 1 for lo, hi, _ in ranges) == 100
     assert [lo for lo, _, _ in ranges][0] == 1 and ranges[-1][1] == 100
-    for (_, a, _), (b, _, _) in zip(ranges, ranges[1:]):
+    for (_, a, _), (b, _, _) in zip(ranges, ranges[1:], strict=False):
         assert b == a + 1  # contiguous: every face 1–100 belongs to exactly one row
     others = {k: v for k, v in s.items() if k not in ("emergency_repair", "facility_upgrade", "staff_training")}
     assert all(v == span(k) for k, v in others.items())

@@ -14,8 +14,17 @@ from anko_writer.errors import TableError
 from anko_writer.rulesets.purasbar.events import environment
 from anko_writer.rulesets.purasbar.events.depth import Depth
 from anko_writer.rulesets.purasbar.events.environment import (
-    GOOD, Environment, apply_percent, extra_trigger, injury_bonus, load_event_table, load_external, modifier,
-    morale_bonus, season_start, youth_bonus,
+    GOOD,
+    Environment,
+    apply_percent,
+    extra_trigger,
+    injury_bonus,
+    load_event_table,
+    load_external,
+    modifier,
+    morale_bonus,
+    season_start,
+    youth_bonus,
 )
 from tests.util import RES
 

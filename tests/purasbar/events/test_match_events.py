@@ -12,7 +12,13 @@ from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.events.match_events import (
-    POINTS, PRE, MatchDepth, check, halve, load_match_event_tables, worsen,
+    POINTS,
+    PRE,
+    MatchDepth,
+    check,
+    halve,
+    load_match_event_tables,
+    worsen,
 )
 from tests.util import RES
 

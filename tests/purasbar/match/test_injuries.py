@@ -10,13 +10,24 @@ import pytest
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.competition.calendar import (
-    MONTH_WEEKS, SEASON_WEEKS, cup_week, league_week, month_of, week_in_month, week_of,
-)
-from anko_writer.rulesets.purasbar.match.injuries import (
-    Infirmary, comeback, injury_risk, minutes_played, post_match_check, retirement_check, weeks_out,
+    MONTH_WEEKS,
+    SEASON_WEEKS,
+    cup_week,
+    league_week,
+    month_of,
+    week_in_month,
+    week_of,
 )
 from anko_writer.rulesets.purasbar.competition.schedule import ROUNDS_BY_MONTH
-
+from anko_writer.rulesets.purasbar.match.injuries import (
+    Infirmary,
+    comeback,
+    injury_risk,
+    minutes_played,
+    post_match_check,
+    retirement_check,
+    weeks_out,
+)
 from tests.util import player
 
 KEY = "s1/league/r04/甲-乙/injury"

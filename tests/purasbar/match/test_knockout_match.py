@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.match.injuries import Infirmary
 from anko_writer.rulesets.purasbar.match.engine import play, prepare
+from anko_writer.rulesets.purasbar.match.injuries import Infirmary
 from anko_writer.rulesets.purasbar.match.penalties import shootout, takers
 from anko_writer.rulesets.purasbar.match.side import Plan
 from anko_writer.rulesets.purasbar.match.substitutions import policy_subs, substitute

@@ -8,10 +8,17 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.match.abilities import effective, stamina_factor, team_abilities
-from anko_writer.rulesets.purasbar.match.formations import FORMATIONS, apply_bonus, counter
 from anko_writer.rulesets.purasbar.match.engine import (
-    COMPETITION_DIE, SLICES, _Ctx, attack, pick_lineup, play, recovery, stamina_loss,
+    COMPETITION_DIE,
+    SLICES,
+    _Ctx,
+    attack,
+    pick_lineup,
+    play,
+    recovery,
+    stamina_loss,
 )
+from anko_writer.rulesets.purasbar.match.formations import FORMATIONS, apply_bonus, counter
 from tests.util import club, no_reveal, player, side
 
 

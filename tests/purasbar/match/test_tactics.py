@@ -8,7 +8,12 @@ from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.match.inplay import break_before, timeout_limit
 from anko_writer.rulesets.purasbar.match.side import Plan
 from anko_writer.rulesets.purasbar.match.tactics import (
-    Coach, adaptation, ai_change_probability, ai_direction_weights, ai_halftime, morale_boost,
+    Coach,
+    adaptation,
+    ai_change_probability,
+    ai_direction_weights,
+    ai_halftime,
+    morale_boost,
 )
 from tests.util import club, player, side
 

@@ -10,10 +10,18 @@ from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
 from anko_writer.rulesets.purasbar.money.bankruptcy import (
-    BANKRUPT, EMERGENCY, NORMAL, WARNING, Bankruptcy, after, bankruptcy_step, book_emergency, emergency,
+    BANKRUPT,
+    EMERGENCY,
+    NORMAL,
+    WARNING,
+    Bankruptcy,
+    after,
+    bankruptcy_step,
+    book_emergency,
+    emergency,
 )
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
-from tests.util import render_macro, player, TABLES
+from tests.util import TABLES, player, render_macro
 
 RULES = TABLES.finance
 

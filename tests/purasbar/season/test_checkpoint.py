@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from anko_writer import cache
 from anko_writer.cli import app
-from anko_writer.rulesets.purasbar.season import run as season_run
 from anko_writer.rulesets.purasbar.season import checkpoint
+from anko_writer.rulesets.purasbar.season import run as season_run
 
 BUILT_IN = Path(__file__).parents[3] / "campaigns" / "recht.yaml"
 

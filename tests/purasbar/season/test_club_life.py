@@ -8,9 +8,13 @@ import pytest
 
 from anko_writer.campaign import load_campaign
 from anko_writer.rulesets.purasbar.season.phases import (
-    business_phase, coach_phase, finances, life_from_campaign, month_end_phase, owner_phase,
+    business_phase,
+    coach_phase,
+    finances,
+    life_from_campaign,
+    month_end_phase,
+    owner_phase,
 )
-from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.season.world import new_world
 from tests.util import RES, TABLES, campaign_file
 
@@ -116,7 +120,7 @@ def test_event_modifiers_reach_the_attack_formula(season) -> None:  # noqa: ANN0
 def test_training_boost_is_used_in_the_first_match(season) -> None:  # noqa: ANN001
     boosted = [ch.results["matches"][ch.results["our_matches"][0]]["boosted"] for ch in season.months[1:]]
     trained = [ch.results["life"]["end"]["training"].get("boost") for ch in season.months[:-1]]
-    for given, used in zip(trained, boosted):
+    for given, used in zip(trained, boosted, strict=False):
         assert bool(given) == bool(used)
         if given:
             assert used == [{"player": given["player"], "attr": given["attr"], "amount": 2}]
@@ -189,7 +193,7 @@ def test_the_votes_owner_ranges_are_the_ones_next_month_uses(season_245) -> None
     """The vote lists the owner's §15.2 ranges weighted as next month's D100 will read them (they used to
     be the table's unweighted rows): months 1–11 of the seed-245 season, every range equal."""
     run = season_245[1]
-    for shown_in, used_in in zip(run.chapters[:11], run.chapters[1:12]):
+    for shown_in, used_in in zip(run.chapters[:11], run.chapters[1:12], strict=False):
         shown = [o["range"] for o in shown_in.results["vote"]["owner_options"]]
         used = [[r["lo"], r["hi"]] for r in used_in.results["life"]["owner"]["ranges"]]
         assert shown == used, shown_in.month

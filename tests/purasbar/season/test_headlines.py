@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from anko_writer.rulesets.purasbar.season.headlines import (GIANT_GAP, Headline, Memo, fold, fresh, rank)
+from anko_writer.rulesets.purasbar.season.headlines import GIANT_GAP, Headline, Memo, fold, fresh, rank
 
 US = "我方"
 

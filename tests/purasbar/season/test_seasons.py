@@ -121,6 +121,7 @@ def test_our_money_runs_on_from_month_to_month_and_season_to_season(three_out: P
     """Every month's cash-flow lines sum to the change in funds, and each month opens where the last closed,
     across the settlement and into the next season (the state file's funds)."""
     import json
+
     from anko_writer.compact import expand
     from anko_writer.yamlio import load_yaml
     closing = None
@@ -146,7 +147,8 @@ def test_our_money_runs_on_from_month_to_month_and_season_to_season(three_out: P
 def test_an_ending_makes_the_settlement_the_final_chapter(two: tuple[Path, Path], season_245, ending: str) -> None:  # noqa: ANN001
     """§4.4 step 12: the story's end is told in the settlement, with no vote; no season follows it."""
     import copy
-    from anko_writer.render import find_problems, render_chapter
+
+    from anko_writer.render import find_problems
     _, out = two
     end = season_245[1].chapters[-1]  # s01/end.json's chapter: templates render its results (the JSON is compact)
     assert end.name == "end"

@@ -10,7 +10,7 @@ import yaml
 from anko_writer.dice import Dice
 from anko_writer.errors import CampaignError
 from anko_writer.rulesets.purasbar import RULESET
-from anko_writer.rulesets.purasbar.models import Club, Player
+from anko_writer.rulesets.purasbar.models import Player
 from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from anko_writer.rulesets.purasbar.transfers.market import load_transfer_tables, value_parts
 from anko_writer.rulesets.purasbar.transfers.transfers import chance, run_window

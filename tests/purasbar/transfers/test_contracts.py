@@ -11,12 +11,23 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.render import find_problems, make_env
-from anko_writer.rulesets.purasbar.transfers.contracts import (
-    affinity_change, age_modifier, assign_contracts, contract_offer, initial_contract, load_contracts,
-    load_contracts_table, month_affinity, renewal, renewal_band, season_contracts, signing_bonus, start_affinity,
-)
-from anko_writer.rulesets.purasbar.money.ledger import Ledger
 from anko_writer.rulesets.purasbar.models import SQUAD_LIMIT
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
+from anko_writer.rulesets.purasbar.transfers.contracts import (
+    affinity_change,
+    age_modifier,
+    assign_contracts,
+    contract_offer,
+    initial_contract,
+    load_contracts,
+    load_contracts_table,
+    month_affinity,
+    renewal,
+    renewal_band,
+    season_contracts,
+    signing_bonus,
+    start_affinity,
+)
 from tests.util import RES, club, player
 
 TABLE = load_contracts(RES)

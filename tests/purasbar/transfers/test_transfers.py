@@ -12,16 +12,27 @@ from hypothesis import strategies as st
 from anko_writer.dice import Dice
 from anko_writer.errors import TableError
 from anko_writer.render import find_problems, make_env
-from anko_writer.rulesets.purasbar.setup.data import load_tables
-from anko_writer.rulesets.purasbar.money.ledger import Ledger
-from anko_writer.rulesets.purasbar.transfers.market import (
-    city_bands, load_transfer_tables, load_transfer_tables_from, make_market, tag_info, valuation, value_parts,
-)
 from anko_writer.rulesets.purasbar.models import POSITIONS, SQUAD_LIMIT, Club, Player
 from anko_writer.rulesets.purasbar.money.instalments import Instalments
+from anko_writer.rulesets.purasbar.money.ledger import Ledger
+from anko_writer.rulesets.purasbar.setup.data import load_tables
 from anko_writer.rulesets.purasbar.transfers.contracts import load_contracts
+from anko_writer.rulesets.purasbar.transfers.market import (
+    city_bands,
+    load_transfer_tables,
+    load_transfer_tables_from,
+    make_market,
+    tag_info,
+    valuation,
+    value_parts,
+)
 from anko_writer.rulesets.purasbar.transfers.transfers import (
-    chance, negotiate, run_window, sell_offer, transfer_budget, window_of,
+    chance,
+    negotiate,
+    run_window,
+    sell_offer,
+    transfer_budget,
+    window_of,
 )
 from tests.util import RES, club, player
 
@@ -398,7 +409,7 @@ def windows(draw: st.DrawFn) -> dict:
 def _build(spec: dict) -> tuple[dict[str, Club], list[Player]]:
     """Clubs whose squads cover every position, and a market of role and core players."""
     clubs: dict[str, Club] = {}
-    for i, (size, money) in enumerate(zip(spec["sizes"], spec["money"])):
+    for i, (size, money) in enumerate(zip(spec["sizes"], spec["money"], strict=False)):
         players = [player(f"c{i}p{j}", POSITIONS[j % 4], atk=10 + j, age=18 + j % 17, core=j % 3 == 0)
                    for j in range(size)]
         c = club(f"俱乐部{i}", players, ours=i == 0)

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .model import Action, Position, Team
-from .rules import (DIAG1, ORDINARY, ROWS, action_key, distance, generate, game_over, legal_actions, other, perform,
-                    two_square_moves)
+from .rules import DIAG1, ORDINARY, ROWS, action_key, distance, game_over, generate, legal_actions, other, perform, two_square_moves
 
 EXPLANATION = ("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：评分 = 己方减对方的"
                "（持球 20 + 持球者向达阵区推进的行数 ×10 − 持球者在对方一步之内 15 + 可行动棋子 ×3），"

@@ -19,10 +19,10 @@ from typing import Any, cast
 from ....arcs import Arc, Part
 from ....ballot import Ballot, deadline_of
 from ....chapters import Record, Run
-from ....dice import Dice, Roll
+from ....dice import Dice
 from ....errors import AnkoError
 from ....seals import SealBook
-from ..match.api import HalfInput, HalfResult, Plan, Side, TeamSheet
+from ..match.api import HalfInput, HalfResult, Plan, Side
 from .rosters import Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table

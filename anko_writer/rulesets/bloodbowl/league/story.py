@@ -191,7 +191,8 @@ def turn_story(t: Mapping[str, Any], side_of: Mapping[str, str], names: Mapping[
     shown = sorted(beats, key=lambda b: PRIORITY.index(b["kind"]))[:3]
     shown.sort(key=lambda b: b["action_index"])
     return {"ours": t.get("side") == ours_side, "beats": shown, "more_beats": max(len(beats) - len(shown), 0),
-            "decisive": decisive, "blocks": blocks, "downs": downs, "blocker": blocker, "lead": lead["kind"] if lead else None, "ball": ball,
+            "decisive": decisive, "blocks": blocks, "downs": downs, "blocker": blocker, "lead": lead["kind"] if lead else None,
+            "ball": ball,
             "scorer": names.get(scorer, scorer) if scorer else None,
             "endzone_turnover": _endzone_turnover(t, actions, side_of)}
 
@@ -227,7 +228,7 @@ def moments(record: Mapping[str, Any], turns: Sequence[Record], ours: str, ours_
     """The half's moments, ranked (heaviest first): each ``{kind, weight, ours, name?, turn?}``."""
     found: list[Record] = []
     half = record.get("half", 1)
-    for t, s in zip(record.get("turns", []), turns):
+    for t, s in zip(record.get("turns", []), turns, strict=False):
         for b in s["beats"]:
             if b["kind"] == "death":
                 found.append({"kind": "death", "ours": not b["victim_ours"], "victim_ours": b["victim_ours"],
@@ -299,7 +300,7 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
     me = 0 if ours_side == "home" else 1
     state = "leading" if score[me] > score[1 - me] else "trailing" if score[me] < score[1 - me] else "level"
     tds = [{"name": s["scorer"], "turn": t["turn"], "team": t["team"], "ours": s["ours"]}
-           for t, s in zip(record.get("turns", []), turns) if s["scorer"]]
+           for t, s in zip(record.get("turns", []), turns, strict=False) if s["scorer"]]
     cas = [{"name": c["name"], "team": c["team"], "ours": c.get("team") == ours,
             "sealed": bool((c.get("outcome") or {}).get("sealed_by"))} for c in record.get("casualties", [])]
     summary: Record = {"score": score, "state": state, "tds": tds, "cas": cas, "spp": spp_board(teams),
@@ -309,7 +310,7 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
                                   _outcomes(first), ours_side) for t in first.get("turns", [])]
         summary["match"] = {
             "tds": [{"name": s["scorer"], "turn": t["turn"], "team": t["team"], "ours": s["ours"], "half": 1}
-                    for t, s in zip(first.get("turns", []), first_turns) if s["scorer"]]
+                    for t, s in zip(first.get("turns", []), first_turns, strict=False) if s["scorer"]]
             + [{**x, "half": 2} for x in tds],
             "cas_ours": sum(1 for c in first.get("casualties", []) if c.get("team") == ours) + sum(
                 1 for c in cas if c["ours"]),

@@ -123,7 +123,7 @@ class Half:
             st.place(p, None, "reserve")
         players = sorted(self.available(side), key=lambda p: (-p.st, -int(p.has("block")), -p.av, p.ma, p.id))
         slots = FORMATIONS.get(formation, FORMATIONS["balanced"])
-        for p, (depth, y) in zip(players, slots):
+        for p, (depth, y) in zip(players, slots, strict=False):
             x = LOS[side] - depth if side == "home" else LOS[side] + depth
             st.place(p, (x, y), "standing")
             p.stun_fresh = False

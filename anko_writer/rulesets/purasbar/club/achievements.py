@@ -15,9 +15,9 @@ True
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, cast
+from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources
@@ -215,7 +215,7 @@ def month_facts(month_record: dict[str, Any], club: str, previous: MonthFacts | 
         "most_goals": max((gf for _, gf, _, _ in rows), default=0),
         "biggest_win": max((gf - ga for r, gf, ga, _ in rows if r == "win"), default=0),
         "best_player_goals": max((_player_goals(m, club) for m in ms), default=0),
-        "comebacks": sum(r == "win" and trailed(m, club) for m, (r, *_) in zip(ms, rows)),
+        "comebacks": sum(r == "win" and trailed(m, club) for m, (r, *_) in zip(ms, rows, strict=False)),
         "away_wins": sum(r == "win" and not home for r, _, _, home in rows),
         "win_streak": best["win"], "unbeaten_streak": best["unbeaten"], "clean_sheet_streak": best["clean_sheet"],
         "league_rank": _rank(month_record.get("standings") or [], club),

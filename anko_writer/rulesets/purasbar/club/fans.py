@@ -6,8 +6,9 @@ season updates. No dice: every term is a formula the chapter prints.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from ....resources import Resources
 from ....schema import Check, Field, Int, List, Map, Str

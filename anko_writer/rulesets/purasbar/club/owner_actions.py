@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ....dice import Dice
 from ....errors import Location, TableError
@@ -202,7 +203,7 @@ def _check_widths(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int]
         for i in range(n):
             change = shift[i] - (shift[i - 1] if i else 0)
             worst[i] += min(0, change)
-    for row, width in zip(rows, worst):
+    for row, width in zip(rows, worst, strict=True):
         if width < 1:
             raise _fail(table, row, f"weighting can shrink {row.params['key']!r} to {width} faces")
 
@@ -227,7 +228,7 @@ def layout(checked: Checked, traits: Mapping[str, Any], state: Mapping[str, Any]
     shift = _shifts(checked.index, n, active)
     ranges: list[ActionRange] = []
     lo = checked.rows[0].lo
-    for row, s in zip(checked.rows, shift):
+    for row, s in zip(checked.rows, shift, strict=False):
         hi = row.hi + s
         ranges.append({"key": row.params["key"], "name": row.params["name"], "lo": lo, "hi": hi})
         lo = hi + 1

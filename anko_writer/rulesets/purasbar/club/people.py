@@ -10,9 +10,9 @@ every roll, for chapter 0.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Callable, Literal, cast
+from typing import Any, Literal, cast
 
 from ....dice import Dice, Roll
 from ....errors import Location, TableError
@@ -21,8 +21,21 @@ from ....schema import At, Check, DictOf, Enum, Field, Int, List, Map, Node, Pro
 from ....tables import DiceNotation, DiceTable, Row, load_data, load_table
 from ..match.tactics import FLEXIBLE, STUBBORN
 from .generation import roll_name
-from .records import (AffinityLine, AffinityRecord, BondJson, CoachProfileJson, CoachProfileRecord, CoachTrait,
-                      OwnerJson, OwnerRecord, ResumeRoll, RowRecord, StaffJson, StaffLevel, StaffRecord)
+from .records import (
+    AffinityLine,
+    AffinityRecord,
+    BondJson,
+    CoachProfileJson,
+    CoachProfileRecord,
+    CoachTrait,
+    OwnerJson,
+    OwnerRecord,
+    ResumeRoll,
+    RowRecord,
+    StaffJson,
+    StaffLevel,
+    StaffRecord,
+)
 
 # ---------------------------------------------------------------- rules and designed constants
 
@@ -226,7 +239,7 @@ def _check_tiers(table: DiceTable, tiers: tuple[tuple[str, int], ...]) -> None:
         raise TableError(Location(table.path), "dice", f"a tier table is rolled on 1D100, got {table.dice}")
     if len(table.rows) != len(tiers):
         raise TableError(Location(table.path), "rows", f"expected {len(tiers)} tiers, got {len(table.rows)}")
-    for i, (row, (key, hi)) in enumerate(zip(table.rows, tiers)):
+    for i, (row, (key, hi)) in enumerate(zip(table.rows, tiers, strict=False)):
         if row.params["key"] != key or row.hi != hi:
             _fail(table, i, "", f"expected tier {key!r} ending at {hi} (people.py), got "
                                 f"{row.params['key']!r} ending at {row.hi}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ....dice import Dice, Weighted
 from ..match.injuries import MIN_WEEKS

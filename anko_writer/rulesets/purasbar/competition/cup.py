@@ -12,7 +12,7 @@ Pure functions over club names and results; the caller plays the matches. Every 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ....dice import Dice, Roll, shuffle
 from .records import DrawGroup, Floater, RollOff, RollOffThrow, Stage, SwissDraw, SwissRow

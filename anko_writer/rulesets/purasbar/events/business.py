@@ -131,7 +131,7 @@ def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float,
     _grow(widths, rows, fac, left, right)
     ranges: Ranges = []
     lo = rows[0].lo
-    for row, w in zip(rows, widths):
+    for row, w in zip(rows, widths, strict=False):
         if w:  # zero width: the row cannot fire this month
             ranges.append((lo, lo + w - 1, row))
         lo += w

@@ -6,15 +6,22 @@ changes the world for it, and returns a record of exactly what changed, for the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from collections.abc import Sequence
-from typing import Any, Callable, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 from ....dice import Dice, RollJson
 from ..models import Club, Player
 from .depth import Depth
 from .records import (
-    AffinityChange, EffectChange, EffectRecord, EffectSpec, MatchModEffect, PendingInjury, PickedFrom, SealedInjury,
+    AffinityChange,
+    EffectChange,
+    EffectRecord,
+    EffectSpec,
+    MatchModEffect,
+    PendingInjury,
+    PickedFrom,
+    SealedInjury,
 )
 
 MORALE_MIN, MORALE_MAX = -100, 100
@@ -215,7 +222,8 @@ def _match_mod(t: Target, eff: EffectSpec, amount: int) -> EffectChange:
         return {"changed": False, "reason": "no match"}
     mod: MatchModEffect = {"side": eff.get("side", "us"), "amount": _sign(eff["polarity"]) * amount, "slices": eff.get("slices", 6)}
     t.match_mods.append(mod)
-    return cast(EffectChange, {"changed": True, **mod})  # cast: the ** item is a record built above whose keys are known; mypy's extra checks cannot see that it carries no others
+    # cast: the ** item is a record built above whose keys are known; mypy cannot see that it carries no others
+    return cast(EffectChange, {"changed": True, **mod})
 
 
 def _depth(t: Target, eff: EffectSpec, amount: int) -> EffectChange:

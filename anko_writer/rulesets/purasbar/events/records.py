@@ -11,7 +11,6 @@ from typing import Any, Literal, NotRequired, Required, TypedDict
 
 from ....dice import RollJson
 
-
 EffectSpec = dict[str, Any]
 """An effect for :func:`effects.apply`: ``effect`` (or ``kind``), ``polarity``, ``amount`` and the table row's
 own parameters, whose keys are open-ended (whatever the row's YAML names), hence ``Any``."""

@@ -6,8 +6,9 @@ Everything a chapter prints is in the returned record; this module formats no pr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable, cast
+from typing import Any, cast
 
 from ....dice import Dice, Weighted
 from ..models import Club, Player
@@ -17,8 +18,21 @@ from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retireme
 from .inplay import break_before
 from .penalties import shootout, takers
 from .records import (
-    Appearance, AttackRecord, CoreReveal, Disclosure, HomeAway, MatchEventRecord, MatchNotes, MatchRecord, NoteKind, NoteRecord,
-    ShooterPick, ShootoutRecord, SliceEvent, SliceRecord, TempAbility,
+    Appearance,
+    AttackRecord,
+    CoreReveal,
+    Disclosure,
+    HomeAway,
+    MatchEventRecord,
+    MatchNotes,
+    MatchRecord,
+    NoteKind,
+    NoteRecord,
+    ShooterPick,
+    ShootoutRecord,
+    SliceEvent,
+    SliceRecord,
+    TempAbility,
 )
 from .side import Plan, Side
 from .substitutions import temp_ability
@@ -120,7 +134,7 @@ class _Ctx:
         substitutions=[], timeouts=[], formation_changes=[], injuries=[], match_events=[]))
     risk_bonus: int = 0
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
-    on_point: "EventHook | None" = None
+    on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
 
     def note(self, kind: NoteKind, rec: NoteRecord) -> None:

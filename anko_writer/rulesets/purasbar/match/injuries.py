@@ -10,8 +10,8 @@ Records are plain JSON; templates narrate them. Weeks are season weeks of :mod:`
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from ....dice import Dice, Roll, RollJson
 from ..models import Player
@@ -165,7 +165,7 @@ class Infirmary:
         """The current season week (the last one passed to :meth:`advance`)."""
 
     @classmethod
-    def from_players(cls, players: Iterable[Player], week: int) -> "Infirmary":
+    def from_players(cls, players: Iterable[Player], week: int) -> Infirmary:
         """Rebuild from ``injured_weeks`` counted from ``week`` (a loaded campaign)."""
         return cls({p.name: week - 1 + p.injured_weeks for p in players if p.injured_weeks > 0}, week)
 
@@ -221,7 +221,7 @@ class Infirmary:
         return {"week": self.week, "out_until": dict(self.out_until)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Infirmary":
+    def from_json(cls, data: Mapping[str, Any]) -> Infirmary:
         """Inverse of :meth:`to_json`."""
         return cls(data.get("out_until", {}), data.get("week", 0))
 

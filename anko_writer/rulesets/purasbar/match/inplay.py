@@ -11,7 +11,14 @@ from .records import Adaptation, BreakRecord, FormationChange, TimeoutPlan, Time
 from .side import Side
 from .substitutions import policy_subs, substitute, temp_ability
 from .tactics import (
-    AI_ADAPT, MORALE_MAX, PLAYER_BOOST, TIMEOUTS_EXTRA, TIMEOUTS_NORMAL, adaptation, ai_halftime, morale_boost,
+    AI_ADAPT,
+    MORALE_MAX,
+    PLAYER_BOOST,
+    TIMEOUTS_EXTRA,
+    TIMEOUTS_NORMAL,
+    adaptation,
+    ai_halftime,
+    morale_boost,
 )
 
 HALF_TIME = 4

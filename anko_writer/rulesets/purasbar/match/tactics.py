@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 from ....dice import Dice, Weighted
 from .records import Adaptation, AiHalftime, Tendency
 

@@ -20,8 +20,9 @@ Checked at every month end (months 1–12) and after the §4.4 settlement (month
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, cast
+from typing import Any, cast
 
 from ....dice import Dice
 from ..competition.calendar import SETTLEMENT_MONTH

@@ -9,9 +9,10 @@ Every function returns plain records with each part of its arithmetic; money mov
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Literal
 
 from ....dice import Dice
 from ....resources import Resources
@@ -22,9 +23,30 @@ from ..events.environment import Environment, apply_percent
 from ..events.environment import modifier as env_modifier
 from ..models import Club, Player
 from .ledger import Ledger
-from .records import (AiFunds, Broadcast, CapacityRule, CashFlow, CrowdPull, FundingPressure, Gate, GateLine, GateSplit,
-                      LedgerLine, MaintenanceBill, MaintenanceLine, MaintenancePaid, MonthlyIncome, Prizes,
-                      Salaries, SalariesPaid, SeasonBill, SeatPrice, Sponsor, StaffSalary, CoreWage)
+from .records import (
+    AiFunds,
+    Broadcast,
+    CapacityRule,
+    CashFlow,
+    CoreWage,
+    CrowdPull,
+    FundingPressure,
+    Gate,
+    GateLine,
+    GateSplit,
+    LedgerLine,
+    MaintenanceBill,
+    MaintenanceLine,
+    MaintenancePaid,
+    MonthlyIncome,
+    Prizes,
+    Salaries,
+    SalariesPaid,
+    SeasonBill,
+    SeatPrice,
+    Sponsor,
+    StaffSalary,
+)
 
 GATE_SHARE_PERCENT = 25
 """000 §4.2.3: in every league match the home club pays 25% of the gate to the away club."""
@@ -93,7 +115,7 @@ class FinanceRules:
     labels: dict[str, str] = field(default_factory=dict, hash=False)
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> "FinanceRules":
+    def from_data(cls, data: dict[str, Any]) -> FinanceRules:
         """From the validated finance.yaml."""
         s = data["start_funds"]
         return cls(s["base"], s["die"], s["per_face"], data["staff_salary_per_level"], data["maintenance_per_level"],

@@ -7,7 +7,14 @@ from typing import Any
 
 from ..competition.calendar import CUP_MONTH, cup_week
 from ..competition.cup import (
-    STAGES, final, home_side, qualify, quarter_finals, semi_finals, swiss_round_pairs, swiss_table,
+    STAGES,
+    final,
+    home_side,
+    qualify,
+    quarter_finals,
+    semi_finals,
+    swiss_round_pairs,
+    swiss_table,
 )
 from ..competition.records import Stage
 from ..competition.standings import Result

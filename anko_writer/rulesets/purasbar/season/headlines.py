@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict, cast
 
 from ....kit import story
-
 from ..club.achievements import CUP_STAGES, result, trailed
 from ..competition.calendar import CUP_MONTH
 from ..competition.schedule import ROUNDS_BY_MONTH

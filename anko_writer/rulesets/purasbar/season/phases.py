@@ -7,9 +7,9 @@ life: the 23 AI clubs play the §5 rules without events (their stories are not t
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..club.coach_decisions import monthly_decision, scout_opponent
 from ..club.conflict import contest, forced, halve

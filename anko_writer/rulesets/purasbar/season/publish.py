@@ -23,8 +23,6 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
 
 from __future__ import annotations
 
-from typing import Any
-
 from ....chapters import Record
 from ....compact import compact
 from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
@@ -79,8 +77,9 @@ CHECK_FIELDS = ("deficit", "stubbornness", "in_default", "threshold_num", "thres
                 "to", "weights", "direction_roll")
 """The AI's §7.4 formation check at a break, written as a row."""
 
-COLUMNS = {"attacks": ATTACK_COLUMNS, "timeouts": TIMEOUT_COLUMNS, "events": SLICE_EVENT_KEYS, "home": LINEUP_COLUMNS, "away": LINEUP_COLUMNS, "players": PLAYER_COLUMNS,
-           "injuries": INJURY_COLUMNS, "substitutions": SUBSTITUTION_COLUMNS, "pulls": PULL_COLUMNS}
+COLUMNS = {"attacks": ATTACK_COLUMNS, "timeouts": TIMEOUT_COLUMNS, "events": SLICE_EVENT_KEYS, "home": LINEUP_COLUMNS,
+           "away": LINEUP_COLUMNS, "players": PLAYER_COLUMNS, "injuries": INJURY_COLUMNS, "substitutions": SUBSTITUTION_COLUMNS,
+           "pulls": PULL_COLUMNS}
 """The declared tables of the chapter's ``columns`` (:mod:`anko_writer.compact`, rule 1): a match's
 attacks, line-ups, §5.7 checks and substitutions, a club's players."""
 
@@ -126,7 +125,9 @@ the final), ``away_percent``/``away_rep_divisor`` for the away side."""
 PROSE_KEYS = frozenset({"text"})
 """Keys whose values are prose for the chapter only (an event row's text), left out everywhere."""
 
-__all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBSTITUTION_COLUMNS", "CHAPTER_DROPPED", "GATE_DROPPED", "GATE_FIELDS", "GATE_PULL_DROPPED", "PULL_COLUMNS", "TIMEOUT_COLUMNS", "CHECK_FIELDS", "SPLIT_FIELDS", "GOAL_THRESHOLD", "LINEUP_COLUMNS", "MATCH_DROPPED", "MODIFIERS",
+__all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBSTITUTION_COLUMNS", "CHAPTER_DROPPED", "GATE_DROPPED",
+           "GATE_FIELDS", "GATE_PULL_DROPPED", "PULL_COLUMNS", "TIMEOUT_COLUMNS", "CHECK_FIELDS", "SPLIT_FIELDS", "GOAL_THRESHOLD",
+           "LINEUP_COLUMNS", "MATCH_DROPPED", "MODIFIERS",
            "PLAYER_COLUMNS", "PLAYER_DROPPED", "PROSE_KEYS", "RECORDS", "SHOT_THRESHOLD", "SLICE_EVENT_KEYS", "publish"]
 
 

@@ -208,7 +208,7 @@ class Season:
 
     @classmethod
     def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
-              resources: Resources) -> "Season":
+              resources: Resources) -> Season:
         """The season before month 1: the world from the campaign (season 1) or the previous season's state."""
         if state is not None and state["ending"] != "none":
             raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "

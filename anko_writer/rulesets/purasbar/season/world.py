@@ -3,19 +3,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from ....dice import Dice
 from ..club.fans import initial_fans, initial_reputation
 from ..club.generation import allocate, build_squad, roll_core
 from ..competition.schedule import Fixture, make_schedule
 from ..competition.standings import Result
-from ..match.formations import STYLE_FORMATION
 from ..match.abilities import team_abilities
+from ..match.formations import STYLE_FORMATION
 from ..match.injuries import Infirmary
 from ..match.records import CoreProfile, CoreReveal, Disclosure
-from ..match.tactics import Coach, STYLE_TENDENCY
+from ..match.tactics import STYLE_TENDENCY, Coach
 from ..models import ABILITIES, MAIN, Club, Player
 from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger

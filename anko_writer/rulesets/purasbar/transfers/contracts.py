@@ -27,8 +27,19 @@ from ....schema import Check, Field, Int, List, Map, Problem, Str
 from ....tables import DiceNotation, load_data
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..models import SQUAD_LIMIT, Club, Player
-from .records import (AffinityChange, BandRef, ContractOffer, ContractTick, Departure, Renewal, RenewalBase,
-                      RenewalRoll, RenewalTerms, RivalPick, SeasonContracts)
+from .records import (
+    AffinityChange,
+    BandRef,
+    ContractOffer,
+    ContractTick,
+    Departure,
+    Renewal,
+    RenewalBase,
+    RenewalRoll,
+    RenewalTerms,
+    RivalPick,
+    SeasonContracts,
+)
 
 AFFINITY_MIN, AFFINITY_MAX = 0, 100
 """A player's affinity runs 0–100 (models.Player.affinity, designed)."""

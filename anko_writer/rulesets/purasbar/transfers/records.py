@@ -434,6 +434,7 @@ class Window(TypedDict):
 __all__ = [
     "ContractOffer", "BandRef", "RenewalTerms", "RivalPick", "Departure", "RenewalBase", "RenewalRoll", "Renewal",
     "ContractTick", "SeasonContracts", "AffinityChange", "ValueParts", "CityBand", "MarketSize", "Tag", "Listing",
-    "Market", "BudgetParts", "OfferChance", "Offer", "Negotiation", "InstalmentJson", "InstalmentPaid", "Payment", "Move", "Route", "Release",
+    "Market", "BudgetParts", "OfferChance", "Offer", "Negotiation", "InstalmentJson", "InstalmentPaid", "Payment", "Move", "Route",
+    "Release",
     "Refusal", "DealTerms", "Deal", "Plan", "Trial", "OurMove", "TrialMove", "AiListing", "AiBuy", "WindowBudget", "Window",
 ]

@@ -27,10 +27,27 @@ from ..club.generation import roll_name, roll_role
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 from ..money.instalments import Instalment, Instalments
 from .contracts import contract_offer, start_affinity
-from .market import TransferTables, load_transfer_tables, tag_affinity, tag_info, value_parts
-from .records import (AiBuy, AiListing, BudgetParts, Deal, DealTerms, InstalmentJson, Move,
-                      Negotiation, Offer, OfferChance, OurMove, Payment, Refusal, Release, TrialMove, ValueParts,
-                      Window)
+from .market import TransferTables, tag_affinity, tag_info, value_parts
+from .market import load_transfer_tables as load_transfer_tables  # the doctests call it
+from .records import (
+    AiBuy,
+    AiListing,
+    BudgetParts,
+    Deal,
+    DealTerms,
+    InstalmentJson,
+    Move,
+    Negotiation,
+    Offer,
+    OfferChance,
+    OurMove,
+    Payment,
+    Refusal,
+    Release,
+    TrialMove,
+    ValueParts,
+    Window,
+)
 
 KIND_IN, KIND_OUT, KIND_SEVERANCE = "transfer_in", "transfer_out", "severance"
 """Ledger kinds this module posts."""
