@@ -310,11 +310,19 @@ def name_problem(text: str) -> str | None:
             return f"may not contain whitespace (U+{ord(ch):04X})"
         if ch in NAME_DELIMITERS or ch in MARKUP_CHARS:
             return f"may not contain {ch!r}"
-        category = unicodedata.category(ch)
-        if category == "Cc":
-            return f"may not contain a control character (U+{ord(ch):04X})"
-        if category in ("Cf", "Cs"):
-            return f"may not contain an invisible character (U+{ord(ch):04X})"
+        hidden = _unseen_problem(ch)
+        if hidden:
+            return hidden
+    return None
+
+
+def _unseen_problem(ch: str) -> str | None:
+    """Why ``ch`` cannot stand in a name or a line of display text: a control or invisible character, or None."""
+    category = unicodedata.category(ch)
+    if category == "Cc":
+        return f"may not contain a control character (U+{ord(ch):04X})"
+    if category in ("Cf", "Cs"):
+        return f"may not contain an invisible character (U+{ord(ch):04X})"
     return None
 
 
@@ -331,11 +339,9 @@ def line_problem(text: str) -> str | None:
             return "may not contain a line break"
         if ch in MARKUP_CHARS:
             return f"may not contain {ch!r} (it would be read as forum markup)"
-        category = unicodedata.category(ch)
-        if category == "Cc":
-            return f"may not contain a control character (U+{ord(ch):04X})"
-        if category in ("Cf", "Cs"):
-            return f"may not contain an invisible character (U+{ord(ch):04X})"
+        hidden = _unseen_problem(ch)
+        if hidden:
+            return hidden
     return None
 
 

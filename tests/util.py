@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import subprocess
 from pathlib import Path
 
 from anko_writer.resources import Resources
@@ -152,3 +153,14 @@ def render_macro(tmp_path: Path, call: str, template: str = "money.j2", alias: s
 
 if __name__ == "__main__":
     print(scan())
+
+
+def one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
+    """The command failed (exit 1) with exactly one ``error:`` line holding every needle, and no traceback."""
+    assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
+    assert "Traceback" not in res.stdout + res.stderr
+    lines = [line for line in res.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]

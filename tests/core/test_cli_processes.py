@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.util import campaign_file
+from tests.util import campaign_file, one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 POSIX = pytest.mark.skipif(os.name == "nt", reason="FIFOs and kill -9 are POSIX")
@@ -25,16 +25,6 @@ def cli(*args: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[s
     return subprocess.run([sys.executable, "-m", "anko_writer", *map(str, args)], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout, env=env)
 
-
-def one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
-    """Exit 1 with one ``error:`` line holding every needle, and no traceback."""
-    assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
-    assert "Traceback" not in res.stdout + res.stderr
-    lines = [line for line in res.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 @POSIX

@@ -24,7 +24,7 @@ from anko_writer.render import RootedLoader, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.tables import load_table
-from tests.util import RES, campaign_file
+from tests.util import RES, campaign_file, one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -422,16 +422,6 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
 # ---------------------------------------------------------------- control characters and deep nesting (issue 22)
 
 
-def _one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
-    """The command failed with exactly one ``error:`` line holding every needle, and no traceback."""
-    assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
-    assert "Traceback" not in res.stdout + res.stderr
-    lines = [line for line in res.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
-
 
 CONTROLS = [pytest.param("\x00", "control character U+0000 (NUL)", id="NUL"),
             pytest.param("\x1b", "control character U+001B (ESC)", id="ESC")]
@@ -443,7 +433,7 @@ def test_a_control_character_in_a_campaign_is_one_located_line(tmp_path: Path, c
     text = camp.read_text(encoding="utf-8")
     camp.write_text(text + f"# 注释{char}[31m\n", encoding="utf-8")
     line = text.count("\n") + 1
-    _one_error_line(_python_m("check", str(camp)), f"error: {camp}:{line}:5: {name} is not allowed in YAML")
+    one_error_line(_python_m("check", str(camp)), f"error: {camp}:{line}:5: {name} is not allowed in YAML")
 
 
 @pytest.mark.parametrize(("char", "name"), CONTROLS)
@@ -453,7 +443,7 @@ def test_a_control_character_in_an_override_table_is_one_located_line(tmp_path: 
     folder.mkdir(parents=True)
     text = (ROOT / "tables" / "purasbar" / "colours.yaml").read_text(encoding="utf-8")
     (folder / "colours.yaml").write_text(f"# {char}\n" + text, encoding="utf-8")
-    _one_error_line(_python_m("check", str(camp)), f"error: {folder / 'colours.yaml'}:1:3: {name}")
+    one_error_line(_python_m("check", str(camp)), f"error: {folder / 'colours.yaml'}:1:3: {name}")
 
 
 def _season_two(camp: Path, out: Path, state_text: str) -> subprocess.CompletedProcess[str]:
@@ -471,7 +461,7 @@ def test_a_control_character_in_a_state_file_is_one_located_line(season_end: tup
     i = next(j for j, line in enumerate(lines) if line.startswith("  - name: "))
     lines[i] = lines[i].replace("name: ", f"name: 坏{char}", 1)
     res = _season_two(camp, tmp_path / "out", "\n".join(lines))
-    _one_error_line(res, f"{tmp_path / 'out' / 's01' / 'state-end.yaml'}:{i + 1}:12: {name}")
+    one_error_line(res, f"{tmp_path / 'out' / 's01' / 'state-end.yaml'}:{i + 1}:12: {name}")
     assert not (tmp_path / "out" / "s02").exists()
 
 
@@ -484,7 +474,7 @@ def test_a_very_deep_list_in_a_state_file_is_one_located_line(season_end: tuple[
     indentation came back to Python deeper than anything may walk."""
     camp, text = season_end
     res = _season_two(camp, tmp_path / "out", text + f"deep: {deep}\n")
-    message = _one_error_line(res, "mappings and lists nested more than 64 deep")
+    message = one_error_line(res, "mappings and lists nested more than 64 deep")
     assert re.match(rf"error: {re.escape(str(tmp_path / 'out' / 's01' / 'state-end.yaml'))}:\d+:\d+: ", message)
 
 
