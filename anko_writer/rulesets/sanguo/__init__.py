@@ -1,0 +1,1 @@
+"""The 三国 ruleset (seed 001): pure rule modules."""

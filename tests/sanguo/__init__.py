@@ -1,0 +1,1 @@
+"""Tests of the 三国 ruleset."""
