@@ -79,8 +79,7 @@ def units_case(c: dict[str, Any]) -> None:
     elif op == "gain_supplies":
         subset(expect, fields(make_unit(c["unit"]).gain_supplies(c["amount"])))
     elif op == "breaches":
-        got = [[b.rule, b.field, b.value, b.limit] for b in make_unit(c["unit"]).breaches()]
-        assert got == expect
+        assert [[b.rule, b.field, b.value, b.limit] for b in make_unit(c["unit"]).breaches()] == expect
     elif op == "intellect":
         assert make_unit(c["unit"]).intellect == expect
     elif op == "save_ap":
@@ -95,8 +94,8 @@ def units_case(c: dict[str, Any]) -> None:
     elif op == "legion_cap":
         assert units.legion_cap(c["command"]) == expect
     elif op == "legion_breaches":
-        got = [[b.rule, b.field, b.value, b.limit] for b in units.legion_breaches(c["command"], c["units"])]
-        assert got == expect
+        found = units.legion_breaches(c["command"], c["units"])
+        assert [[b.rule, b.field, b.value, b.limit] for b in found] == expect
     else:
         raise AssertionError(f"unknown op {op}")
 
@@ -115,10 +114,10 @@ def combat_case(c: dict[str, Any]) -> None:
                                                    modifiers=mods)))
     elif op == "defence_modifiers":
         a, df = c["attacker"], c["defender"]
-        got = combat.defence_modifiers(attacker_kind=a["kind"], attacker_terrain=a["terrain"],
+        mods_got = combat.defence_modifiers(attacker_kind=a["kind"], attacker_terrain=a["terrain"],
                                        attacker_stronghold=a.get("stronghold"), defender_terrain=df["terrain"],
                                        defender_stronghold=df.get("stronghold"), defender_level=df.get("level", 0))
-        assert [list(m) for m in got] == expect
+        assert [list(m) for m in mods_got] == expect
     elif op == "attack_total":
         main = combat.strength(*c["attacker"])
         assert combat.attack_total(main, [combat.strength(*j) for j in c["joiners"]]) == expect
