@@ -1,1 +1,1 @@
-"""The 三国 ruleset (seed 001): pure rule modules."""
+"""The 三国 ruleset (seed 001): its pure rule modules so far (board, vision, units, combat); not yet registered."""
