@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import asdict, is_dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -17,18 +15,11 @@ from anko_writer.dice import Dice
 from anko_writer.kit.grid import Grid, chebyshev, manhattan
 from anko_writer.rulesets.sanguo import combat, units
 from anko_writer.rulesets.sanguo.units import General, Unit
+from tests.sanguo.cases import load
 
-HERE = Path(__file__).parent
 GRID = Grid(26, 26, x0=1, y0=1)
 """Square names for the cases: A1 = (1, 1)."""
 
-
-def load(name: str) -> list[dict[str, Any]]:
-    """The cases of one YAML file, checked for unique ids."""
-    cases: list[dict[str, Any]] = yaml.safe_load((HERE / name).read_text(encoding="utf-8"))
-    ids = [c["id"] for c in cases]
-    assert len(ids) == len(set(ids)), ids
-    return cases
 
 
 def make_unit(spec: dict[str, Any]) -> Unit:
