@@ -52,6 +52,8 @@ def judge(c: dict[str, Any]) -> None:
         pooled = {"need": p.need, "hungry": p.hungry, "pool_after": p.pool_after,
                   "units": [[u.id, u.troops, u.supplies, u.ap] for u in p.units]}
         assert pooled == expect
+    elif op == "adjacency":
+        assert legion.needs_adjacency(lg, c["giver"], c["taker"]) == expect
     else:
         raise AssertionError(f"unknown op {op}")
 

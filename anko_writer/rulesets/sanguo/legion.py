@@ -1,4 +1,4 @@
-"""三国's legions (军团): the formation and its end-of-turn check, 合击 joiners, and the day-end pooled meal
+"""三国's legions (军团): the formation and its end-of-turn check, 调配 within a legion, 合击 joiners, and the day-end pooled meal
 (design sanguo.md §1.5 R23, R25–R27, S5). Caps on a legion's size are :func:`.units.legion_cap` (R24).
 
 Every function is pure and returns a typed record. Squares are :mod:`anko_writer.kit.grid` tuples.
@@ -79,6 +79,16 @@ def check(legion: Legion, at: Mapping[str, Square], *, turn_end: bool,
     squares = formation(at[legion.leader], offs)
     outside = tuple(sorted(m for m in legion.members if m not in at or at[m] not in squares))
     return FormationCheck(legion.id, outside, turn_end, turn_end and bool(outside))
+
+
+def needs_adjacency(legion: Legion, giver: str, taker: str) -> bool:
+    """R26: whether 调配 from ``giver`` to ``taker`` needs the two to be adjacent — not when both are members
+    of ``legion``.
+
+    >>> needs_adjacency(Legion("L", "a", ("a", "b", "c")), "b", "c")
+    False
+    """
+    return not (giver in legion.members and taker in legion.members)
 
 
 JoinReason = Literal["not_member", "attacker", "acted", "range", "line", "no_ap"]
