@@ -22,7 +22,7 @@ from typing import Literal
 from ...kit.grid import Square
 from .board import Board, Piece
 from .legion import Legion, PoolMeal, pool_meal
-from .supply import Line, Refusal, Request, direct, line, line_cost, line_limit
+from .supply import Line, Refusal, Request, direct, lay_from
 from .units import Meal, Unit, meal
 
 STEPS = ("supply", "pooling", "meals", "ap", "clamps", "stores")
@@ -138,23 +138,13 @@ def day_end(day: int, board: Board, side: str, units: Sequence[Unit], at: Mappin
     start = dict(stores)
     by_id = {u.id: u for u in units}
     enemies = tuple(pieces)
-    # step 1: lines in request order (R30–R32b), as supply.lay, on the raw stores
+    # step 1: lines in request order (R30–R32b) on the raw stores, each unit asking for its 兵力
     supplied: dict[str, Supplied] = {}
-    laid: dict[str, int] = {}
-    for req in requests:
-        sh = board.stronghold(req.source)
-        if laid.get(sh.id, 0) >= line_limit(sh.level):
-            supplied[req.unit] = Supplied(req.unit, sh.id, False, None, "limit", 0, 0, 0)
-            continue
-        ln = line(board, enemies, side, sh.id, req.at, req.path)
-        if line_cost(ln.length) > stores[sh.id]:
-            supplied[req.unit] = Supplied(req.unit, sh.id, False, None, "store", 0, 0, 0)
-            continue
-        laid[sh.id] = laid.get(sh.id, 0) + 1
-        stores[sh.id] -= ln.cost
-        food = min(by_id[req.unit].troops, stores[sh.id]) if ln.ok else 0
-        stores[sh.id] -= food
-        supplied[req.unit] = Supplied(req.unit, sh.id, False, ln, None, ln.cost, food, 0)
+    asked = [replace(req, need=by_id[req.unit].troops) for req in requests]
+    for done in lay_from(board, enemies, side, asked, stores):
+        sh_id, ln = done.request.source, done.line
+        supplied[done.request.unit] = Supplied(done.request.unit, sh_id, False, ln, done.refused,
+                                               ln.cost if ln else 0, done.food, 0)
     # step 1: direct supply (R29 DESIGNED), units in id order
     for uid in sorted(by_id):
         if uid in supplied and supplied[uid].food:

@@ -203,6 +203,18 @@ def lay(board: Board, pieces: Iterable[Piece], side: str, requests: Sequence[Req
     """R30–R32b in request order: a stronghold lays at most ⌊level/2⌋ lines a day (more are refused); a line
     whose cost the store cannot pay is refused (DESIGNED); a laid line pays its cost even if it fails, and an
     ok line feeds the unit min(need, store) from the store. Returns the board with the stores paid."""
+    stores = {sh.id: sh.store for sh in board.strongholds}
+    out = lay_from(board, pieces, side, requests, stores)
+    for sh in board.strongholds:
+        if stores[sh.id] != sh.store:
+            board = board.with_stronghold(_stored(sh, stores[sh.id]))
+    return board, out
+
+
+def lay_from(board: Board, pieces: Iterable[Piece], side: str, requests: Sequence[Request],
+             stores: dict[str, int]) -> tuple[Laid, ...]:
+    """:func:`lay` on the stores given by stronghold id (paid in place), which may pass 20·level until the day
+    end cuts them (the day end's pending 资源)."""
     units = tuple(pieces)
     count: dict[str, int] = {}
     out: list[Laid] = []
@@ -212,15 +224,15 @@ def lay(board: Board, pieces: Iterable[Piece], side: str, requests: Sequence[Req
             out.append(Laid(req, None, "limit", 0))
             continue
         ln = line(board, units, side, sh.id, req.at, req.path)
-        if ln.cost > sh.store:
+        if ln.cost > stores[sh.id]:
             out.append(Laid(req, None, "store", 0))
             continue
         count[sh.id] = count.get(sh.id, 0) + 1
-        store = sh.store - ln.cost
-        food = min(req.need, store) if ln.ok else 0
-        board = board.with_stronghold(_stored(sh, store - food))
+        stores[sh.id] -= ln.cost
+        food = min(req.need, stores[sh.id]) if ln.ok else 0
+        stores[sh.id] -= food
         out.append(Laid(req, ln, None, food))
-    return board, tuple(out)
+    return tuple(out)
 
 
 def _stored(sh: Stronghold, store: int) -> Stronghold:
@@ -229,4 +241,4 @@ def _stored(sh: Stronghold, store: int) -> Stronghold:
 
 
 __all__ = ["DIRECT_REACH", "Laid", "Line", "LineFailure", "Refusal", "Request", "attack_range", "direct",
-           "exits", "lay", "line", "line_cost", "line_limit", "shortest_path"]
+           "exits", "lay", "lay_from", "line", "line_cost", "line_limit", "shortest_path"]
