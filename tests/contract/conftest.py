@@ -96,7 +96,7 @@ def _first_seal(out: Path, arc_folder: str) -> dict[str, Any] | None:
     for md in mds:
         seals, reveals = scan(md.read_text(encoding="utf-8"))
         for r in reveals:
-            if r.roll_id in sealed:
+            if r.roll_id in sealed and r.kind != "fact":  # a die (the fog of a fact: tests/sanguo)
                 return {"id": r.roll_id, "expr": r.expr, "total": r.value}
         sealed.update({s.roll_id: s.expr for s in seals})
     return None

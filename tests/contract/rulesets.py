@@ -44,6 +44,8 @@ CAMPAIGNS = {
     "bloodbowl": Example(730418526190374455, {"team": "银鹰队", "race": "human", "coach": "老罗"}),
     "ball": Example(583920174658392011, {"side": "ATK"}),
     "coinduel": Example(20240611, {"name": "阿尔托"}),
+    # the shipped scenario 长社之战 (no die sealed: the AI's turns are sealed facts, tests/sanguo/test_fog.py)
+    "sanguo": Example(583920174658392011, {}),
 }
 
 

@@ -15,6 +15,7 @@ CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
 SHIPPED = {
     "bloodbowl": ("bloodbowl/league.yaml", ["--option", "team=铁砧矮人", "--option", "race=dwarf"]),
     "ball": ("ball/ball.yaml", []),
+    "sanguo": ("sanguo/changshe.yaml", []),
 }
 """ruleset → (its shipped campaign under campaigns/, the ``new`` options that made it)."""
 

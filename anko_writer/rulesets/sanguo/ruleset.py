@@ -8,20 +8,19 @@ into chapters: the readers' view, the dice, the seals, the vote.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from ...arcs import ArcRuleset
 from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
 from ...campaign import Campaign
-from ...chapters import ChapterKey, KeyStyle, Record, Run
+from ...chapters import KeyStyle, Record, Run
 from ...dice import Dice
-from ...errors import AnkoError, CampaignError
+from ...errors import AnkoError
 from ...hidden import salt_for
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign
-from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str
+from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
 from ...seals import SEAL_RECORD, SealBook
 from ...statefile import document
 from . import orders as notation
@@ -32,7 +31,6 @@ from .combat import band
 from .legion import DIAMOND
 from .scenario import Setup, build_world, campaign_schema
 from .scene import ScenePlay, VoteError
-from .units import ap_cap
 from .vision import unit_vision
 from .world import NIGHT_TURNS, Troop, World
 
@@ -82,9 +80,7 @@ class Sanguo(ArcRuleset[Record]):
         if options.get("title"):
             lines = [f"title: {options['title']}" if ln.startswith("title:") else ln for ln in lines]
         text = document(lines)
-        from ...yamlio import load_yaml_text
-        data = Check(campaign_schema(), lambda d: None).check(load_yaml_text(text, Path(FILENAME), CampaignError),
-                                                               _at(FILENAME))
+        data = validate_text(text, campaign_schema(), FILENAME)
         return NewCampaign(FILENAME, text, self.chapter0(briefing(data, seed)))
 
     def opening_vote(self, campaign: Campaign, resources: Resources) -> Mapping[str, object] | None:
@@ -118,7 +114,7 @@ class Sanguo(ArcRuleset[Record]):
                 except StopIteration:
                     pass
                 except VoteError as exc:
-                    raise CampaignError(f"{campaign.path.name}: {'.'.join(exc.where)}: {exc.message}") from None
+                    raise AnkoError(f"{campaign.path.name}: {'.'.join(exc.where)}: {exc.message}") from None
                 p.results.update(chapter_record(sc, common, data, arc, part))
                 p.files[f"t{part:02d}.svg"] = picture.svg(p.results["view"], f"第{arc}节 第{part}回合之后")
         summary = {"title": data["title"], "scene": common["scene"], "chapters": part, "over": sc.over}
@@ -138,11 +134,6 @@ class Sanguo(ArcRuleset[Record]):
     def parts(self, arc: int) -> int:
         """At most :data:`PARTS` chapters; a scene that ends sooner has fewer."""
         return PARTS
-
-
-def _at(name: str) -> Any:
-    from ...schema import At
-    return At(name)
 
 
 def _fresh() -> Any:
@@ -254,7 +245,7 @@ def odds(w: World, t: Troop) -> list[Record]:
     step, with its band and the chance of each damage (the enemy's 行动力 taken at its cap, R35)."""
     from .act import attack_problem, steps
     from .ai import _defence
-    out = []
+    out: list[Record] = []
     sight = w.sight(t.side)
     if t.unit.ap < 1:
         return out
@@ -395,4 +386,3 @@ RULESET = Sanguo()
 
 __all__ = ["INFO", "ORDER_NOTATION", "RULESET", "Sanguo", "ballot", "briefing", "chapter_record", "odds",
            "vote_record"]
-_ = ap_cap

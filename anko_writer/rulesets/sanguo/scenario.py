@@ -15,10 +15,10 @@ from ...ruleset import CAMPAIGN_FIELDS
 from ...schema import Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
 from .board import LEGEND, Board, Gate, Stronghold
 from .legion import Legion
-from .units import ATTRIBUTE_MAX, ATTRIBUTE_MIN, General, Unit
+from .units import ATTRIBUTE_MAX, ATTRIBUTE_MIN, General, Kind, Unit
 from .world import Troop, World
 
-KINDS = {"步兵": "infantry", "弓兵": "archer", "骑兵": "cavalry"}
+KINDS: dict[str, Kind] = {"步兵": "infantry", "弓兵": "archer", "骑兵": "cavalry"}
 """The unit types as the campaign writes them, and the rules' names."""
 VOTE_KEY = r"j([1-9])t([0-9]{2})"
 """A vote's key: ``j1t05`` (节 1, chapter 5)."""
@@ -125,7 +125,7 @@ def build_world(data: Mapping[str, Any], index: int, carried: Mapping[str, Any] 
             raise ValueError(f"units: {u['id']}: 埋伏 only on an ambush square (forest), not {u['at']}")
     sides = tuple(dict.fromkeys([data["readers"], *(t.side for t in troops.values())]))
     world = World(board, dict(sorted(troops.items())), sides, data["readers"], data["options"]["day_turns"],
-                  sc["days"], facilities={"camp": dict(f) for f in sc["facilities"]})
+                  sc["days"], facilities={f["kind"]: dict(f) for f in sc["facilities"]})
     board.check_pieces(list(world.pieces()))
     for i, lg in enumerate(sc["legions"]):
         leader = world.by_leader(world.readers, lg["leader"]) or next(

@@ -12,17 +12,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ...dice import Dice
-from ...kit.grid import Square, manhattan
-from ...seals import SealBook
 from ...chapters import ChapterKey
+from ...dice import Dice
+from ...kit.grid import manhattan
+from ...seals import SealBook
 from . import orders as notation
 from .act import TurnContext, attack_problem, build_problem, execute, reassign_problem, steps
 from .ai import plan_unit
 from .board import Stronghold
 from .dayend import day_end, direct_source
 from .legion import Legion, check
-from .orders import Ambush, Build, Join, MoveAttack, Order, Reassign, Scout, Standby
+from .orders import Ambush, Build, Join, MoveAttack, Order, Reassign, Scout
 from .supply import Request
 from .units import legion_breaches
 from .world import Record, Troop, World, seen_record, unit_record
@@ -115,8 +115,7 @@ class ScenePlay:
         t.building = None
         n = sum(1 for sh in w.board.strongholds if sh.id.startswith(f"{t.unit.leader.name}营")) + 1
         sh = Stronghold(f"{t.unit.leader.name}营{n}", "camp", int(b["level"]), t.side, b["site"])
-        from dataclasses import replace as _r  # noqa: F401
-        w.board = type(w.board)(w.board.grid, w.board.terrain, (*w.board.strongholds, sh))
+        w.board = replace(w.board, strongholds=(*w.board.strongholds, sh))
         return {"built": sh.id, "by": t.id, "site": w.name(b["site"])}
 
     def _end_turn(self, side: str) -> list[Record]:
@@ -225,8 +224,8 @@ class ScenePlay:
             full.append(execute(ctx, t, plan.order, "ai", plan.reason))
         checks = self._end_turn(side)
         rec["orders"] = [_public_order(o) for o in full if o["public"]]
-        rec["built"] = [b for b in built if w.sees(w.readers, w.at(w.board.sq(b["site"])) or _nobody(w), None)
-                        or w.board.sq(b["site"]) in w.sight(w.readers).squares]
+        seen = w.sight(w.readers).squares
+        rec["built"] = [b for b in built if w.board.sq(b["site"]) in seen]
         rec["end"] = self._view_units(side)
         rec["visible"] = [seen_record(w, t) for t in w.visible_to(w.readers)]
         self._label(rec["visible"])
@@ -257,7 +256,8 @@ class ScenePlay:
             return mine
         names = [n.strip() for n in str(_one(order_text)).replace("＞", ">").split(">") if n.strip()]
         first = [t for n in names if (t := w.by_leader(w.readers, n)) is not None]
-        return list(dict.fromkeys([*first, *mine]))
+        ids = list(dict.fromkeys(t.id for t in [*first, *mine]))
+        return [w.troops[i] for i in ids]
 
     def _legion_orders(self, text: Any, key: str) -> None:
         """The 军团 question: ``编成 皇甫嵩:朱儁+孙坚`` or ``解散 皇甫嵩`` (R24; 0 AP)."""
@@ -480,10 +480,6 @@ def _one(value: Any) -> str:
     return str(value)
 
 
-def _nobody(w: World) -> Troop:
-    raise LookupError
-
-
 def _owner(w: World, sid: str) -> str | None:
     sh = next((s for s in w.board.strongholds if s.id == sid), None)
     return None if sh is None else sh.side
@@ -542,4 +538,3 @@ def _day_end_record(w: World, de: Any) -> Record:
 
 
 __all__ = ["CAPTURE_MERIT", "Chapter", "ScenePlay", "VICTORY_MERIT", "VoteError"]
-_ = Square

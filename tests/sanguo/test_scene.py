@@ -1,0 +1,160 @@
+"""三国 played as a whole scene: votes applied, illegal votes located without revealing a hidden enemy, the
+fog (a hidden unit moved or changed leaves every chapter before it is seen byte-identical apart from the
+commitments), the end chapter's figures, and determinism of the AI."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+from typer.testing import CliRunner
+
+from anko_writer.campaign import load_campaign
+from anko_writer.chapters import ChapterKey
+from anko_writer.cli import app
+from anko_writer.ruleset import get
+from tests.contract.sealing import published
+
+SHIPPED = Path(__file__).resolve().parents[2] / "campaigns" / "sanguo" / "changshe.yaml"
+
+
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = YAML(typ="safe").load(SHIPPED.read_text(encoding="utf-8"))
+    return data
+
+
+def _write(tmp: Path, data: dict[str, Any], name: str = "c.yaml") -> Path:
+    tmp.mkdir(parents=True, exist_ok=True)
+    path = tmp / name
+    with path.open("w", encoding="utf-8") as f:
+        YAML().dump(data, f)
+    return path
+
+
+def _play(path: Path, arc: int = 1) -> Any:
+    camp = load_campaign(path)
+    return camp, get("sanguo").play(camp, ChapterKey(arc, 99), camp.resources())
+
+
+def _orders(run: Any, part: int) -> list[dict[str, Any]]:
+    ch = next(c for c in run.chapters if c.part == part and c.name is None)
+    return [o for t in ch.results["turns"] if t["side"] == "汉军" for o in t["orders"]]
+
+
+def test_a_vote_is_played_for_its_unit_and_the_others_fall_back_to_the_ai(tmp_path: Path) -> None:
+    data = _data()
+    data["orders"] = {"j1t01": {"皇甫嵩": "移 H6", "次序": "皇甫嵩>朱儁"}}
+    _, run = _play(_write(tmp_path, data))
+    mine = {o["主将"]: o for o in _orders(run, 1)}
+    assert mine["皇甫嵩"]["by"] == "readers" and mine["皇甫嵩"]["moved"] and mine["皇甫嵩"]["to"] == "H6"
+    assert mine["皇甫嵩"]["ap_before"] - mine["皇甫嵩"]["ap_after"] == 1  # R11: 1 AP
+    assert mine["朱儁"]["by"] == "fallback" and mine["朱儁"]["ai_reason"]
+    assert [o["主将"] for o in _orders(run, 1)][:2] == ["皇甫嵩", "朱儁"]
+
+
+def test_an_illegal_vote_is_a_located_error_that_reveals_no_hidden_enemy(tmp_path: Path) -> None:
+    data = _data()
+    data["orders"] = {"j1t01": {"曹操": "攻 K5"}}  # 何曼's archers lie hidden at K5, out of 曹操's reach
+    path = _write(tmp_path, data)
+    res = CliRunner().invoke(app, ["check", str(path)])
+    assert res.exit_code != 0
+    assert "orders.j1t01.曹操" in res.output and "可下的指令" in res.output and "移 L2" in res.output
+    assert "何曼" not in res.output and "黄3" not in res.output and "Traceback" not in res.output
+
+
+def test_a_bad_order_word_is_refused_with_the_notation(tmp_path: Path) -> None:
+    data = _data()
+    data["orders"] = {"j1t01": {"皇甫嵩": "冲锋 H6"}}
+    res = CliRunner().invoke(app, ["check", str(_write(tmp_path, data))])
+    assert res.exit_code != 0 and "orders.j1t01.皇甫嵩" in res.output
+
+
+def _fogged(tmp: Path, square: str, troops: int) -> tuple[dict[str, str], list[Any]]:
+    """The published files of scene 1 with one more 黄巾 unit standing at ``square`` with ``troops`` 兵力."""
+    data = _data()
+    data["scenes"] = data["scenes"][:1]
+    sc = data["scenes"][0]
+    sc["characters"].append({"name": "张宝", "side": "黄巾", "统率": 6, "武力": 5, "智力": 5})
+    sc["units"].append({"id": "黄5", "side": "黄巾", "type": "步兵", "at": square, "主将": "张宝", "兵力": troops,
+                        "行动力": 0, "资源": 0})
+    camp, run = _play(_write(tmp, data))
+    return published(camp, run), run.chapters
+
+
+def _first_seen(chapters: list[Any], uid: str) -> int:
+    for ch in chapters:
+        if ch.name is None and any(v["id"] == uid for t in ch.results["turns"] for v in t["visible"]):
+            return int(ch.part)
+    return 99
+
+
+def test_a_hidden_unit_moved_or_changed_changes_nothing_published_before_it_is_seen(tmp_path: Path) -> None:
+    """§1.6: the fog as the sealed-die test — every chapter before the unit is seen is identical apart from
+    the commitments (blanked), whatever its square and its 兵力."""
+    a, ch_a = _fogged(tmp_path / "a", "A10", 6)
+    b, ch_b = _fogged(tmp_path / "b", "B10", 3)
+    seen = min(_first_seen(ch_a, "黄5"), _first_seen(ch_b, "黄5"))
+    window = [f"j01/t{p:02d}.{ext}" for p in range(1, seen) for ext in ("md", "json", "svg")]
+    window = [w for w in window if w in a]
+    assert len(window) >= 9, "the unit must stay unseen for a few chapters"
+    assert [w for w in window if a[w] != b[w]] == []
+    # and the AI's sealed states differ: the host could not have swapped them afterwards
+    assert any(x != y for x, y in zip(_facts(ch_a), _facts(ch_b), strict=False))
+
+
+def _facts(chapters: list[Any]) -> list[str]:
+    return [json.dumps(s["fact"], ensure_ascii=False, sort_keys=True) for c in chapters if c.name is None
+            for s in c.results.get("seals", [])]
+
+
+def test_every_public_turn_shows_only_what_the_readers_see(tmp_path: Path) -> None:
+    """Visibility honesty (§1.6 d): an AI turn's public start/end units are exactly its units the readers
+    see, and no public JSON names a 黄巾 unit that was not in sight."""
+    _, run = _play(SHIPPED)
+    for ch in run.chapters:
+        if ch.name is not None:
+            continue
+        for t in ch.results["turns"]:
+            if t["side"] == "黄巾":
+                assert {u["id"] for u in t["end"]} <= {v["id"] for v in t["visible"]}
+                assert all(set(u) == {"id", "side", "type", "square", "兵力", "主将"} for u in t["end"])
+                assert all(o["ap_before"] is None and o["ai_reason"] is None for o in t["orders"])
+
+
+def test_the_end_chapter_reveals_every_state_and_its_figures_add_up() -> None:
+    _, run = _play(SHIPPED)
+    end = next(c for c in run.chapters if c.name == "end")
+    sealed = [s["id"] for c in run.chapters if c.name is None for s in c.results.get("seals", [])]
+    assert sorted(r["id"] for r in end.results["reveals"]) == sorted(sealed) and sealed
+    st = end.results["stats"]
+    assert sum(st["bands"].values()) == st["attacks"]
+    res = end.results["result"]
+    assert res["winner"] in ("汉军", "黄巾", None)
+    assert end.results["points"]["汉军"] == res["merit"]["汉军"]  # scene 1: nothing carried, no 建议
+
+
+def test_two_plays_agree(tmp_path: Path) -> None:
+    camp, one = _play(SHIPPED)
+    _, two = _play(SHIPPED)
+    assert published(camp, one) == published(camp, two)
+
+
+@pytest.mark.parametrize("part", [1, 5])
+def test_the_state_fact_holds_the_whole_ai_side(part: int) -> None:
+    """§1.6 item 1: each AI turn's sealed state lists every unit of that side, hidden or not, with its AP."""
+    _, run = _play(SHIPPED)
+    ch = next(c for c in run.chapters if c.part == part and c.name is None)
+    state = ch.results["seals"][0]["fact"]["fact"]
+    assert state["side"] == "黄巾" and all("行动力" in u for u in state["units"])
+    assert {u["id"] for u in state["units"]} >= {v["id"] for t in ch.results["turns"] for v in t["visible"]
+                                                   if v["side"] == "黄巾"}
+
+
+def test_scene_two_starts_from_scene_ones_characters(tmp_path: Path) -> None:
+    data = copy.deepcopy(_data())
+    camp, run = _play(_write(tmp_path, data), arc=2)
+    assert any(c.name == "end" for c in run.chapters)
