@@ -8,13 +8,13 @@ and its day end too; what the readers' side sees is all a chapter's public recor
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...chapters import ChapterKey
 from ...dice import Dice
-from ...kit.grid import manhattan
+from ...kit.grid import Square, manhattan
 from ...seals import SealBook
 from . import orders as notation
 from .act import TurnContext, attack_problem, build_problem, execute, reassign_problem, steps
@@ -25,6 +25,8 @@ from .legion import Legion, check
 from .orders import Ambush, Build, Join, MoveAttack, Order, Reassign, Scout
 from .supply import Request
 from .units import legion_breaches
+from .vision import Scout as ScoutArea
+from .vision import unit_vision
 from .world import Record, Troop, World, seen_record, unit_record
 
 CAPTURE_MERIT = 5
@@ -73,17 +75,58 @@ class ScenePlay:
 
     # -- the loop ---------------------------------------------------------------------------------
 
-    def loop(self) -> Iterator[None]:
-        """Slots until the scene ends, stopping before every readers' turn."""
-        w = self.world
+    def loop(self) -> Generator[None, None, None]:
+        """Slots until the scene ends, stopping before every readers' turn. R40 (S8): a side whose unit is
+        newly seen by an enemy unit it cannot see stops after that order; the observer's side plays its turn
+        for the slot at once, then the mover plays a full new turn and the slot ends; the interrupter has the
+        initiative from the next slot on."""
+        order = list(self.world.sides)
         while not self.over:
-            for side in w.sides:
-                if side == w.readers:
-                    yield
-                    self.readers_turn()
-                else:
-                    self.ai_turn(side)
+            pending = list(order)
+            spent: set[str] = set()
+            while pending:
+                side = pending.pop(0)
+                by = yield from self._turn(side, "normal", self._may_interrupt(side, spent))
+                if by is not None:
+                    spent.add(by)
+                    if by in pending:
+                        pending.remove(by)
+                    yield from self._turn(by, "interrupt", [])
+                    yield from self._turn(side, "restart", self._may_interrupt(side, spent))
+                    order = [by, *(s for s in order if s != by)]
             self.end_slot()
+
+    def _may_interrupt(self, mover: str, spent: set[str]) -> list[str]:
+        """R40 (S8): the sides that may interrupt ``mover`` now: every other side that has not interrupted in
+        this slot (DESIGNED: one that has played already takes an extra turn; AP limits it)."""
+        return [s for s in self.world.sides if s != mover and s not in spent]
+
+    def _turn(self, side: str, kind: str, pending: list[str]) -> Generator[None, None, str | None]:
+        """One side's turn (a readers' turn first stops the loop for their vote); the side that interrupts
+        it, if any, is the generator's return value."""
+        if side == self.world.readers:
+            yield
+            return self.readers_turn(kind, pending)
+        return self.ai_turn(side, kind, pending)
+
+    def _seen_before(self, pending: list[str]) -> dict[str, frozenset[str]]:
+        """What each side still to play sees now (R40 compares after each order)."""
+        return {y: frozenset(t.id for t in self.world.visible_to(y)) for y in pending}
+
+    def _interrupt(self, mover: Troop, before: dict[str, frozenset[str]], pending: list[str]) -> tuple[str, Troop] | None:
+        """R40 (S8): the first side still to play this slot that now sees ``mover`` for the first time through a
+        unit of its own that the mover's side cannot see, with that observer."""
+        w = self.world
+        if mover.id not in w.troops:
+            return None
+        for y in pending:
+            if y == mover.side or mover.id in before.get(y, frozenset()):
+                continue
+            sight = w.sight(mover.side)
+            for o in w.alive(y):
+                if _unit_sees(w, o, mover) and not w.sees(mover.side, o, sight):
+                    return y, o
+        return None
 
     def vote_key(self, part: int) -> str:
         """The campaign key of chapter ``part``'s orders."""
@@ -162,15 +205,19 @@ class ScenePlay:
         sight = w.sight(w.readers)
         return [seen_record(w, t) for t in w.alive(side) if w.sees(w.readers, t, sight)]
 
-    def readers_turn(self) -> None:
-        """The readers' turn: the chapter's voted orders in 次序, the AI for a unit without a vote."""
+    def readers_turn(self, kind: str = "normal", pending: list[str] | None = None) -> str | None:
+        """The readers' turn: the chapter's voted orders in 次序, the AI for a unit without a vote; the side
+        that interrupts it (R40), if any."""
         w = self.world
         side = w.readers
         key = self.vote_key(self.part)
         vote = self.votes.get(key, {})
-        built = self._start_turn(side)
+        built = self._start_turn(side) if kind != "restart" else self._restart(side)
         self._legion_orders(vote.get("军团"), key)
         rec = self._turn_record(side, "readers", self._view_units(side))
+        rec["kind"] = kind
+        waiting = list(pending or [])
+        interrupter: str | None = None
         rec["built"] = built
         ctx = TurnContext(w, side, self.dice, self.fog, f"j{self.arc}/d{w.day}/s{w.slot}/{side}")
         plans: list[tuple[Troop, Order | None, str]] = []
@@ -197,21 +244,39 @@ class ScenePlay:
                     order, by, why = plan.order, "fallback", plan.reason
             else:
                 by, why = "readers", None
+            before = self._seen_before(waiting)
             rec["orders"].append(execute(ctx, t, order, by, why))
+            hit = self._interrupt(t, before, waiting)
+            if hit is not None:
+                interrupter, observer = hit
+                rec["interrupted_by"] = {"side": interrupter, "unit": None, "saw": t.id,
+                                         "after_order": len(rec["orders"])}
+                break
         rec["legion_checks"] = self._end_turn(side)
         rec["end"] = self._view_units(side)
         rec["visible"] = [seen_record(w, t) for t in w.visible_to(side)]
         self._label(rec["visible"])
         self.chapter.turns.append(rec)
         self.log.append({**rec, "orders": rec["orders"]})
+        return interrupter
 
-    def ai_turn(self, side: str) -> None:
-        """An AI side's turn: every unit by the scorer on its own side's vision; the state sealed."""
+    def _restart(self, side: str) -> list[Record]:
+        """R40: a restarted turn: every unit may act again (paying AP); nothing else of a turn's start."""
+        for t in self.world.alive(side):
+            t.acted = False
+        return []
+
+    def ai_turn(self, side: str, kind: str = "normal", pending: list[str] | None = None) -> str | None:
+        """An AI side's turn: every unit by the scorer on its own side's vision; the state sealed; the side
+        that interrupts it (R40), if any."""
         w = self.world
         readers_saw = frozenset(t.id for t in w.visible_to(w.readers))
-        built = self._start_turn(side)
+        built = self._start_turn(side) if kind != "restart" else self._restart(side)
         start_public = self._view_units(side)
         rec = self._turn_record(side, "ai", start_public)
+        rec["kind"] = kind
+        waiting = list(pending or [])
+        interrupter: str | None = None
         cfg = self.ai.get(side, {})
         objective = _stronghold(w, cfg.get("objective"))
         ctx = TurnContext(w, side, self.dice, self.fog, f"j{self.arc}/d{w.day}/s{w.slot}/{side}",
@@ -221,7 +286,15 @@ class ScenePlay:
             if t.id not in w.troops or t.acted:
                 continue
             plan = plan_unit(w, t, cfg.get("posture", "attack"), objective)
+            before = self._seen_before(waiting)
             full.append(execute(ctx, t, plan.order, "ai", plan.reason))
+            hit = self._interrupt(t, before, waiting)
+            if hit is not None:
+                interrupter, observer = hit
+                shown = observer.side == w.readers or w.sees(w.readers, observer)
+                rec["interrupted_by"] = {"side": interrupter, "unit": observer.id if shown else None, "saw": t.id,
+                                         "after_order": sum(1 for o in full if o["public"])}
+                break
         checks = self._end_turn(side)
         rec["orders"] = [_public_order(o) for o in full if o["public"]]
         seen = w.sight(w.readers).squares
@@ -233,8 +306,10 @@ class ScenePlay:
         state = {"side": side, "at": [w.day, w.slot], "turn_side": side,
                  "units": [unit_record(w, t) for t in w.alive(side)], "orders": full, "built": built,
                  "legion_checks": checks, "seen": sorted(t.id for t in w.visible_to(side))}
+        state["kind"] = kind
         self.log.append({"side": side, "day": w.day, "slot": w.slot, "state": state})
         self._seal(f"{side}态势", state, side, "state")
+        return interrupter
 
     def _seal(self, what: str, payload: Record, side: str, kind: str) -> None:
         """Seal ``payload`` as a secret fact of this chapter (§1.6), due at the scene's end."""
@@ -471,6 +546,16 @@ class ScenePlay:
         for s in seen:
             if s["id"] not in self.labels:
                 self.labels[s["id"]] = f"b{len(self.labels) + 1}"
+
+
+def _unit_sees(w: World, o: Troop, t: Troop) -> bool:
+    """Whether unit ``o`` itself sees ``t`` (its shape and its 侦查 area; a hidden unit only in the latter)."""
+    scouted: frozenset[Square] = frozenset()
+    if o.scouting is not None:
+        scouted = ScoutArea(o.side, o.square, o.scouting[0]).area(w.board, night=w.night)
+    if t.hidden:
+        return t.square in scouted
+    return t.square in scouted or t.square in unit_vision(w.board, o.square, night=w.night)
 
 
 def _one(value: Any) -> str:
