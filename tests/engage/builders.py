@@ -5,5 +5,29 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-BUILDERS: dict[str, Callable[[Any], Any]] = {}
+from anko_writer.rulesets.engage.units import Armour, Mount, Weapon
+
+
+def weapon(d: dict[str, Any]) -> Weapon:
+    """A weapon from ``{name, traits, range, modes}``."""
+    return Weapon(d["name"], tuple(d.get("traits", ())), d.get("range", "近战"), tuple(d.get("modes", ["白刃"])))
+
+
+def armour(d: dict[str, Any] | None) -> Armour:
+    """Armour from ``{kind, traits}``."""
+    return Armour(d.get("kind", "none"), tuple(d.get("traits", ()))) if d else Armour()
+
+
+def mount(d: dict[str, Any] | None) -> Mount | None:
+    """A mount from ``{kind, armour}``."""
+    return Mount(d["kind"], d.get("armour", False)) if d else None
+
+
+BUILDERS: dict[str, Callable[[Any], Any]] = {
+    "weapons": lambda ws: tuple(weapon(w) for w in ws),
+    "weapon": weapon,
+    "armour": armour,
+    "mount": mount,
+    "traits": tuple,
+}
 """Argument name → builder of its record from the case's plain data."""
