@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from anko_writer.rulesets.engage.phases import Responder
 from anko_writer.rulesets.engage.units import Armour, Mount, Weapon
 
 
@@ -13,8 +14,10 @@ def weapon(d: dict[str, Any]) -> Weapon:
     return Weapon(d["name"], tuple(d.get("traits", ())), d.get("range", "近战"), tuple(d.get("modes", ["白刃"])))
 
 
-def armour(d: dict[str, Any] | None) -> Armour:
-    """Armour from ``{kind, traits}``."""
+def armour(d: dict[str, Any] | str | None) -> Armour | str:
+    """Armour from ``{kind, traits}`` (a plain kind, as wounds takes it, stays a string)."""
+    if isinstance(d, str):
+        return d
     return Armour(d.get("kind", "none"), tuple(d.get("traits", ()))) if d else Armour()
 
 
@@ -29,5 +32,6 @@ BUILDERS: dict[str, Callable[[Any], Any]] = {
     "armour": armour,
     "mount": mount,
     "traits": tuple,
+    "fired": lambda rows: [Responder(*r) for r in rows] if isinstance(rows, list) else rows,
 }
 """Argument name → builder of its record from the case's plain data."""

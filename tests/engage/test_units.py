@@ -1,11 +1,11 @@
-"""Hypothesis invariants of the unit rules (E1–E4, E11b)."""
+"""Hypothesis invariants of the unit rules (E1–E4, E11b) and of the wounded and dead (E10)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from anko_writer.rulesets.engage import units
+from anko_writer.rulesets.engage import units, wounds
 
 MEN = st.integers(1, 600)
 
@@ -35,3 +35,14 @@ def test_the_band_after_losses_is_between_the_start_and_the_head_count(start: in
         return
     names = [b[0] for b in units.BANDS]
     assert units.band_index(left) <= names.index(got) <= units.band_index(start)
+
+
+@given(st.integers(0, 600), st.sampled_from(["none", "轻甲", "重甲", "高级重甲"]), st.booleans(), st.booleans(),
+       st.booleans(), st.booleans(), st.booleans())
+def test_fates_add_up(cas: int, armour: str, piercing: bool, poor: bool, cruel: bool, troll: bool, magic: bool) -> None:
+    """E10: percentages add to 100 and stay within 0..100; unhurt + wounded + dead = casualties, none negative."""
+    f = wounds.fate(cas, armour, armour_piercing=piercing, poor_weapon=poor, cruel=cruel,
+                    troll_vigour=troll, magic_hit=magic)
+    p = f.percents
+    assert p.unhurt + p.wounded + p.dead == 100 and min(p.unhurt, p.wounded, p.dead) >= 0
+    assert f.unhurt + f.wounded + f.dead == cas and min(f.unhurt, f.wounded, f.dead) >= 0
