@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from anko_writer.rulesets.engage.movement import Closing, Speed, close, full_speed
 from anko_writer.rulesets.engage.phases import Responder
 from anko_writer.rulesets.engage.units import Armour, Mount, Weapon
 
@@ -26,12 +27,31 @@ def mount(d: dict[str, Any] | None) -> Mount | None:
     return Mount(d["kind"], d.get("armour", False)) if d else None
 
 
+def full(d: dict[str, Any]) -> Speed:
+    """A full speed from :func:`movement.full_speed`'s keyword arguments."""
+    kw = dict(d)
+    if "armour" in kw:
+        kw["armour"] = armour(kw["armour"])
+    if "mount" in kw:
+        kw["mount"] = mount(kw["mount"])
+    if "traits" in kw:
+        kw["traits"] = tuple(kw["traits"])
+    return full_speed(**kw)
+
+
+def closing(d: dict[str, Any]) -> Closing:
+    """A closing move from :func:`movement.close`'s keyword arguments."""
+    return close(**d)
+
+
 BUILDERS: dict[str, Callable[[Any], Any]] = {
     "weapons": lambda ws: tuple(weapon(w) for w in ws),
     "weapon": weapon,
     "armour": armour,
     "mount": mount,
     "traits": tuple,
+    "full": full,
+    "closing": closing,
     "fired": lambda rows: [Responder(*r) for r in rows] if isinstance(rows, list) else rows,
 }
 """Argument name → builder of its record from the case's plain data."""

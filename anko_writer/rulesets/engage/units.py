@@ -255,6 +255,10 @@ class Armour:
         return self.kind in ("重甲", "高级重甲")
 
 
+NO_ARMOUR = Armour()
+"""No armour (the none row of E10)."""
+
+
 @dataclass(frozen=True)
 class Shield:
     """002 §5.2: a shield, its traits (支援) and whether it is raised against 抛射 (举盾)."""
@@ -287,7 +291,7 @@ class Problem:
 
 
 def card_problems(*, men: int, traits: tuple[str, ...] = (), weapons: tuple[Weapon, ...] = (),
-                  armour: Armour = Armour(), mount: Mount | None = None) -> tuple[Problem, ...]:
+                  armour: Armour = NO_ARMOUR, mount: Mount | None = None) -> tuple[Problem, ...]:
     """E1, §5: what a unit card gets wrong: head count out of the table, unknown weapon or armour traits,
     mount armour on a 陆行鸟 or 龙鹰.
 
