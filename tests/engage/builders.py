@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from anko_writer.rulesets.engage.formation import Formation
 from anko_writer.rulesets.engage.movement import Closing, Speed, close, full_speed
 from anko_writer.rulesets.engage.phases import Responder
-from anko_writer.rulesets.engage.units import Armour, Mount, Weapon
+from anko_writer.rulesets.engage.units import Armour, Mount, Weapon, parse_tactic
 
 
 def weapon(d: dict[str, Any]) -> Weapon:
@@ -44,6 +45,12 @@ def closing(d: dict[str, Any]) -> Closing:
     return close(**d)
 
 
+def formation(text: str) -> Formation:
+    """A formation from ``紧密·纵深·静止``."""
+    d, sh, m = text.split("·")
+    return Formation(d, sh, m)  # type: ignore[arg-type]
+
+
 BUILDERS: dict[str, Callable[[Any], Any]] = {
     "weapons": lambda ws: tuple(weapon(w) for w in ws),
     "weapon": weapon,
@@ -52,6 +59,12 @@ BUILDERS: dict[str, Callable[[Any], Any]] = {
     "traits": tuple,
     "full": full,
     "closing": closing,
+    "f": formation,
+    "hitter": formation,
+    "target": formation,
+    "old": formation,
+    "new": formation,
+    "tactics": lambda ts: tuple(parse_tactic(t) for t in ts),
     "fired": lambda rows: [Responder(*r) for r in rows] if isinstance(rows, list) else rows,
 }
 """Argument name → builder of its record from the case's plain data."""
