@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from anko_writer.rulesets.engage.advantage import Adv
 from anko_writer.rulesets.engage.formation import Formation
 from anko_writer.rulesets.engage.movement import Closing, Speed, close, full_speed
 from anko_writer.rulesets.engage.phases import Responder
-from anko_writer.rulesets.engage.units import Armour, Mount, Weapon, parse_tactic
+from anko_writer.rulesets.engage.units import Armour, Mount, Shield, Weapon, parse_tactic
 
 
-def weapon(d: dict[str, Any]) -> Weapon:
+def weapon(d: dict[str, Any] | None) -> Weapon | None:
     """A weapon from ``{name, traits, range, modes}``."""
+    if d is None:
+        return None
     return Weapon(d["name"], tuple(d.get("traits", ())), d.get("range", "近战"), tuple(d.get("modes", ["白刃"])))
 
 
@@ -54,8 +57,15 @@ def formation(text: str) -> Formation:
 BUILDERS: dict[str, Callable[[Any], Any]] = {
     "weapons": lambda ws: tuple(weapon(w) for w in ws),
     "weapon": weapon,
+    "w": weapon,
+    "target_weapon": weapon,
+    "shield": lambda d: Shield(d["name"], tuple(d.get("traits", ())), d.get("raised", False)) if d else None,
+    "formation": formation,
+    "attack": lambda rows: tuple(Adv(a, n) for a, n in rows) if isinstance(rows, list) else rows,
+    "defence": lambda rows: tuple(Adv(a, n) for a, n in rows) if isinstance(rows, list) else rows,
     "armour": armour,
     "mount": mount,
+    "m": mount,
     "traits": tuple,
     "full": full,
     "closing": closing,
