@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
@@ -23,6 +23,7 @@ def test_k_quarters_succeed_on_exactly_k_faces() -> None:
         assert wins == k
 
 
+@settings(max_examples=50)
 @given(LEVEL, st.integers(0, 8), st.booleans())
 def test_more_casualty_steps_never_help_cohesion(training: str, steps: int, fire: bool) -> None:
     """E19: one more casualty step never raises the chance to keep 紧密; training never lowers it."""
@@ -31,6 +32,7 @@ def test_more_casualty_steps_never_help_cohesion(training: str, steps: int, fire
     assert 0 <= lo <= hi <= 4
 
 
+@settings(max_examples=50)
 @given(st.integers(1, 600), st.integers(0, 600), st.booleans())
 def test_morale_grows_with_training(start: int, lost: int, commander: bool) -> None:
     """E20: a better-trained unit never has a smaller morale chance, all else equal."""

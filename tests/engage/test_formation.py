@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.rulesets.engage import formation
@@ -13,6 +13,7 @@ FORMATIONS = st.builds(Formation, st.sampled_from(["紧密", "松散"]), st.samp
 PHASE = st.sampled_from(["突袭", "接战", "久战"])
 
 
+@settings(max_examples=50)
 @given(FORMATIONS)
 def test_loosening_gives_a_legal_loose_formation(f: Formation) -> None:
     """E19: a loosened formation is 松散, settled (no 稳固) and breaks no formation rule."""
@@ -20,6 +21,7 @@ def test_loosening_gives_a_legal_loose_formation(f: Formation) -> None:
     assert g.density == "松散" and formation.settle(g) == g and formation.problems(g) == ()
 
 
+@settings(max_examples=50)
 @given(FORMATIONS, FORMATIONS, PHASE, st.booleans(), st.sampled_from(["白刃", "平射", "抛射"]))
 def test_advantages_are_positive_and_named_once(h: Formation, t: Formation, phase: str, melee: bool, mode: str) -> None:
     """F2–F9: every advantage gives at least one, each source appears once, and a cap is 0 or 1."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.rulesets.engage import movement
@@ -11,6 +11,7 @@ from anko_writer.rulesets.engage.units import Armour
 SPEED = st.integers(0, 5)
 
 
+@settings(max_examples=50)
 @given(SPEED, SPEED, st.integers(0, 3), st.integers(0, 2), st.booleans())
 def test_closing_never_adds_distance(closer: int, retreat: int, distance: int, obstacles: int, holds: bool) -> None:
     """E17: a closing move never leaves the units farther apart, and contact means 近战."""
@@ -20,6 +21,7 @@ def test_closing_never_adds_distance(closer: int, retreat: int, distance: int, o
     assert c.wasted >= 0
 
 
+@settings(max_examples=50)
 @given(SPEED, SPEED)
 def test_a_faster_leaver_never_does_worse(leaver: int, other: int) -> None:
     """E18: one level faster never lowers the chance of 脱离接战 nor adds 脱离久战 dice."""
@@ -31,6 +33,7 @@ def test_a_faster_leaver_never_does_worse(leaver: int, other: int) -> None:
     assert la.extra_dice >= lb.extra_dice and la.success and lb.success
 
 
+@settings(max_examples=50)
 @given(st.sampled_from(["静止", "半速", "全速"]), st.booleans(), st.booleans(), st.booleans())
 def test_speeds_stay_in_range_and_order(move: str, heavy: bool, untrained: bool, forest: bool) -> None:
     """E16: every speed is 0–5, and 静止 ≤ 半速 ≤ 全速."""

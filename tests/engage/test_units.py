@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.rulesets.engage import units, wounds
@@ -10,12 +10,14 @@ from anko_writer.rulesets.engage import units, wounds
 MEN = st.integers(1, 600)
 
 
+@settings(max_examples=50)
 @given(MEN)
 def test_bands_never_shrink_as_men_grow(men: int) -> None:
     """E1: more men never give a smaller band."""
     assert units.band_index(min(men + 1, 600)) >= units.band_index(men)
 
 
+@settings(max_examples=50)
 @given(MEN, MEN, st.booleans(), st.booleans())
 def test_at_most_one_side_has_the_size_edge(a: int, b: int, ma: bool, mb: bool) -> None:
     """E2: the size edge goes to one side at most, and only the larger band ignores defences."""
@@ -25,6 +27,7 @@ def test_at_most_one_side_has_the_size_edge(a: int, b: int, ma: bool, mb: bool) 
     assert ea.ignore == sum(x.n for x in ea.defence if x.source == "规模")
 
 
+@settings(max_examples=50)
 @given(MEN, st.integers(0, 600))
 def test_the_band_after_losses_is_between_the_start_and_the_head_count(start: int, left: int) -> None:
     """E11b: the band never grows through losses and is never below the head count's own band."""
@@ -37,6 +40,7 @@ def test_the_band_after_losses_is_between_the_start_and_the_head_count(start: in
     assert units.band_index(left) <= names.index(got) <= units.band_index(start)
 
 
+@settings(max_examples=50)
 @given(st.integers(0, 600), st.sampled_from(["none", "轻甲", "重甲", "高级重甲"]), st.booleans(), st.booleans(),
        st.booleans(), st.booleans(), st.booleans())
 def test_fates_add_up(cas: int, armour: str, piercing: bool, poor: bool, cruel: bool, troll: bool, magic: bool) -> None:
