@@ -189,6 +189,19 @@ def spontaneous(tactics: Sequence[Tactic], *, ordered: bool) -> bool:
     return not ordered and any(t.kind == "自发阵型" for t in tactics)
 
 
+def engaged_move(f: Formation, *, engaged: bool, held_from_start: bool) -> Move:
+    """F8: an engaged unit counts as 半速 unless it has stood 固守 since the engagement began (002 §3.6.3
+    '交战中的部队通常总是被视作半速，除非他们在交战开始时就一直保持固守'); 全速 stays for the charge round
+    only, which the caller marks by ``engaged=False`` (the engagement begins this round).
+
+    >>> engaged_move(Formation("紧密", "纵深", "静止"), engaged=True, held_from_start=True)
+    '静止'
+    """
+    if not engaged:
+        return f.move
+    return "静止" if f.holding and held_from_start else "半速"
+
+
 def loosen(f: Formation) -> Formation:
     """E19: a failed cohesion check: 松散; a 稳固 becomes 纵深 and a 固守 (静止) becomes 半速.
 
