@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from anko_writer.rulesets.engage.advantage import Adv
+from anko_writer.rulesets.engage.engagement import Setup, Side
 from anko_writer.rulesets.engage.formation import Formation
 from anko_writer.rulesets.engage.movement import Closing, Speed, close, full_speed
 from anko_writer.rulesets.engage.phases import Responder
@@ -51,7 +52,25 @@ def closing(d: dict[str, Any]) -> Closing:
 def formation(text: str) -> Formation:
     """A formation from ``紧密·纵深·静止``."""
     d, sh, m = text.split("·")
-    return Formation(d, sh, m)  # type: ignore[arg-type]
+    return Formation(d, sh, m)
+
+
+def side(d: dict[str, Any]) -> Side:
+    """A side from ``{id, men, training, formation, weapon, armour, shield, mount, traits, start_men, band_at}``."""
+    return Side(d["id"], d["men"], d.get("training", "受训"), formation(d["formation"]), weapon(d.get("weapon")),
+                armour(d.get("armour")), shield(d.get("shield")), mount(d.get("mount")),
+                tuple(d.get("traits", ())), d.get("start_men", 0), d.get("band_at"))
+
+
+def shield(d: dict[str, Any] | None) -> Shield | None:
+    """A shield from ``{name, traits, raised}``."""
+    return Shield(d["name"], tuple(d.get("traits", ())), d.get("raised", False)) if d else None
+
+
+def setup(d: dict[str, Any]) -> Setup:
+    """An engagement's setup: hitter and target sides and the circumstances."""
+    return Setup(side(d["hitter"]), side(d["target"]), d["phase"], d.get("mode", "白刃"), d.get("cover", {}),
+                 d.get("retreating", False), d.get("dm_attack", 0), d.get("dm_defence", 0))
 
 
 BUILDERS: dict[str, Callable[[Any], Any]] = {
@@ -59,7 +78,8 @@ BUILDERS: dict[str, Callable[[Any], Any]] = {
     "weapon": weapon,
     "w": weapon,
     "target_weapon": weapon,
-    "shield": lambda d: Shield(d["name"], tuple(d.get("traits", ())), d.get("raised", False)) if d else None,
+    "shield": shield,
+    "s": setup,
     "formation": formation,
     "attack": lambda rows: tuple(Adv(a, n) for a, n in rows) if isinstance(rows, list) else rows,
     "defence": lambda rows: tuple(Adv(a, n) for a, n in rows) if isinstance(rows, list) else rows,
