@@ -152,6 +152,14 @@ WAVERING_ORDERS = frozenset({"固守", "脱离", "撤退"})
 """E20: the orders a 动摇 unit may take."""
 
 
+def morale_orders(state: Morale) -> frozenset[str] | None:
+    """E20: the orders a unit may take in this state: any (None) when steady; 固守/脱离/撤退 when 动摇; only 撤退
+    when 溃散 (it leaves the battle, E11)."""
+    if state == "steady":
+        return None
+    return WAVERING_ORDERS if state == "wavering" else frozenset({"撤退"})
+
+
 def action(training: Training, *, dm_quarters: int | None = None, forest_craft: bool = False,
            traits: tuple[str, ...] = ()) -> Parts:
     """E21: an ordinary action's quarters: the host's ``dm:`` ones if given, else by training (未受训 1, 受训 2,

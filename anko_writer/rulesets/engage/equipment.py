@@ -27,6 +27,20 @@ ARROW_DEFENCES = ("松散对抛射", "地形")
 """焰爆箭 ignores every defence against arrows (DESIGNED: these, and the shield's ranged surplus)."""
 
 
+THROWN_ROUNDS = 2
+"""§5.1.2 投掷 (DESIGNED): a unit's throwing weapons last two rounds of a battle ('消耗非常大'; the host may give
+another number as ``ammo``)."""
+
+
+def thrown_left(rounds_used: int, ammo: int = THROWN_ROUNDS) -> int:
+    """§5.1.2 投掷: the rounds of throwing weapons left after ``rounds_used`` (0 when spent: no 投掷 advantage).
+
+    >>> thrown_left(1), thrown_left(3)
+    (1, 0)
+    """
+    return max(0, ammo - rounds_used)
+
+
 def is_spear(w: Weapon | None) -> bool:
     """§2.6 长矛: a weapon named 长矛 (or carrying it as a trait) ignores the enemy's 长型 advantage."""
     return w is not None and (w.name == "长矛" or "长矛" in w.traits)

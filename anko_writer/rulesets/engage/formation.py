@@ -175,7 +175,7 @@ def change(old: Formation, new: Formation, *, tactics: Sequence[Tactic] = (), mo
     if already_changed:
         raise ValueError("每支部队每轮只能变换一次阵型（002 §2.3）")
     if len(parts) > 1 and not any(t.kind == "组合阵型" and set(parts) <= set(t.parts) for t in tactics):
-        raise ValueError(f"同时变换{'、'.join(parts)}需要组合阵型({'/'.join(parts)})")
+        raise ValueError(f"同时变换{'、'.join(parts)}需要组合阵型（{'/'.join(parts)}）")
     tiers = [_tier(tactics, p, p in ("紧密", "松散"), mount) for p in parts]
     if all(t == "急速阵型" for t in tiers):
         return Change(parts, "急速阵型", False, "now")

@@ -129,3 +129,12 @@ def retreat(wounded: int, dice: Dice, key: str, *, prisoners: bool = False) -> R
     saved = wounded * roll.total // 10
     left = wounded - saved
     return Retreat(roll, saved, left, 0 if prisoners else left)
+
+
+def troll_recovery(wounded: int, *, double_food: bool) -> int:
+    """§2.4 巨魔活力: wounded who eat twice the food for a day are healthy the next day; the wounded left.
+
+    >>> troll_recovery(7, double_food=True), troll_recovery(7, double_food=False)
+    (0, 7)
+    """
+    return 0 if double_food else wounded
