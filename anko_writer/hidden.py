@@ -301,13 +301,18 @@ def _reading(roll: Roll) -> str:
     return roll.reading if roll.reading != "sum" else own_reading(roll.expr)
 
 
+def fact_commitment(fact: Fact, seed: int) -> str:
+    """The commitment a secret fact's seal line posts (its canonical JSON salted from the campaign seed): what a
+    ruleset's JSON may record beside the line."""
+    _check_field("id", fact.id, "｜〕|")
+    return _sha(hashed_text_fact(fact.id, fact.canonical, salt_for(seed, fact.id)))
+
+
 def seal_line(item: Roll | Fact, seed: int) -> str:
     """The seal posted in place of a hidden roll or a secret fact: ``〔封存｜编号 …｜D100＝？？？｜承诺 …〕``
     (v1), ``〔封存｜v2｜编号 …｜3D6＝？？？｜读法 spread｜承诺 …〕``, or ``〔封存｜v2｜编号 …｜事实＝？？？｜承诺 …〕``."""
     if isinstance(item, Fact):
-        _check_field("id", item.id, "｜〕|")
-        c = _sha(hashed_text_fact(item.id, item.canonical, salt_for(seed, item.id)))
-        return f"〔封存｜v2｜编号 {item.id}｜事实＝？？？｜承诺 {c}〕"
+        return f"〔封存｜v2｜编号 {item.id}｜事实＝？？？｜承诺 {fact_commitment(item, seed)}〕"
     r = _checked(item)
     salt = salt_for(seed, r.id)
     if version_of(r) == 2:

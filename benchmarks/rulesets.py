@@ -7,7 +7,9 @@ calls, timed in the same run, so the ratios compare across machines and loads. M
 - ``bloodbowl arc``: ``anko-writer arc`` of a whole season (ten half-chapters and the AI-vs-AI matches) as a
   process, from a fresh ``new`` league;
 - ``ball ai turn``: the slowest AI turn of the AI-vs-AI game from the standard formation;
-- ``ball arc``: ``anko-writer arc`` of a whole game as a process.
+- ``ball arc``: ``anko-writer arc`` of a whole game as a process;
+- ``sanguo scene``: one 三国 scene (节) of the shipped campaign played in memory (16 chapters, both sides);
+- ``sanguo arc``: ``anko-writer arc`` of that scene as a process (chapters, maps, seals written).
 """
 
 from __future__ import annotations
@@ -72,11 +74,24 @@ def _arc(ruleset: str, options: list[str], campaign: str) -> float:
         return time.perf_counter() - t
 
 
+def _sanguo_scene() -> float:
+    """Seconds for scene 1 of the shipped 三国 campaign played in memory (no file written)."""
+    from anko_writer.campaign import load_campaign
+    from anko_writer.chapters import ChapterKey
+    from anko_writer.ruleset import get
+    camp = load_campaign(ROOT / "campaigns" / "sanguo" / "changshe.yaml")
+    t = time.perf_counter()
+    get("sanguo").play(camp, ChapterKey(1, 99), camp.resources())
+    return time.perf_counter() - t
+
+
 CASES: dict[str, Callable[[], float]] = {
     "bloodbowl half": _bb_half,
     "bloodbowl arc": lambda: _arc("bloodbowl", ["--option", "team=雷希特狂牛", "--option", "race=orc"], "league.yaml"),
     "ball ai turn": _ball_slowest_turn,
     "ball arc": lambda: _arc("ball", ["--option", "side=ATK"], "ball.yaml"),
+    "sanguo scene": _sanguo_scene,
+    "sanguo arc": lambda: _arc("sanguo", [], "changshe.yaml"),
 }
 
 

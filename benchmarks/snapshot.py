@@ -34,8 +34,9 @@ OTHERS = {
     "bb-orc": ("bloodbowl", 506843264357733541, ["team=红牙", "race=orc"]),
     "ball-atk": ("ball", 213889199080781085, ["side=ATK"]),
     "ball-def": ("ball", 213889199080781086, ["side=DEF", "cards=on"]),
+    "sanguo": ("sanguo", 213889199080781087, []),
 }
-"""The Blood Bowl and BALL campaigns: folder → (ruleset, seed, ``new --option`` values)."""
+"""The Blood Bowl, BALL and 三国 campaigns: folder → (ruleset, seed, ``new --option`` values)."""
 
 
 def campaigns(folder: Path) -> list[Path]:
@@ -64,7 +65,7 @@ def _run(*args: str | Path) -> str | None:
 
 
 def others(folder: Path) -> list[Path] | None:
-    """The Blood Bowl and BALL campaigns made by ``new`` (plus a ``reveal_delay: 2`` copy of each Blood Bowl
+    """The Blood Bowl, BALL and 三国 campaigns made by ``new`` (plus a ``reveal_delay: 2`` copy of each Blood Bowl
     one); None if ``new`` failed."""
     out = []
     for name, (ruleset, seed, options) in OTHERS.items():

@@ -319,7 +319,8 @@ def _charge(ctx: TurnContext, t: Troop, d: Troop, rec: Record, move_from: Square
     c = combat.charge(move_from, t.square, d.square, dealt=dealt, blocked=blocked)
     rec["charge"] = {"move_from": w.name(c.move_from), "attack_square": w.name(c.attack_square),
                      "target_square": w.name(c.target_square), "collinear": c.collinear,
-                     "to": w.name(c.to), "blocked": c.blocked, "none": c.none}
+                     "landing": None if c.landing is None else w.name(c.landing), "to": w.name(c.to),
+                     "blocked": c.blocked, "none": c.none}
     if c.displaced:
         t.square = c.to
         d.pending_no_attack.add(t.id)  # R22: the target cannot attack the cavalry next turn
@@ -474,6 +475,8 @@ def _scout(ctx: TurnContext, t: Troop, b: Scout, rec: Record) -> None:
     if not _pay(ctx, t, rec, "scout", scout_cost(dist)):
         return
     t.scouting = (centre, SCOUT_TURNS)
+    nxt = (w.day, w.slot + 1) if w.slot < w.slots else (w.day + 1, 1)
+    rec["until"] = list(nxt)  # R37b: this turn and the side's next one (the next slot's)
 
 
 def steps(w: World, t: Troop) -> list[Square]:

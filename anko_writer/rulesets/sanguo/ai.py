@@ -3,7 +3,9 @@
 For each unit in id order: (1) attack the visible enemy (or standing enemy gate) with the best expected damage
 — +0.5 for 奇袭, +0.5 inside the objective — if that is at least 1 or a 奇袭; (2) else, short of food and out
 of direct supply, step toward the nearest own stronghold; (3) else by posture: ``attack`` steps along the
-shortest path to the objective, ``hold``/``defend`` keeps within 3 of it and lays 埋伏 in forest at night.
+shortest path to the objective, ``hold``/``defend`` keeps within 3 of it and lays 埋伏 in forest. Outside an
+attack it rests at night (R36: a unit that acts at night does not recover) and marches only with 3 行动力 or
+more (DESIGNED, so it arrives able to fight).
 Ties go to a stable hash of (unit, square), never to a die. An enemy's hidden 行动力 is taken at its cap
 (DESIGNED: the AI sees 兵力 only, R35).
 """
@@ -25,6 +27,8 @@ from .units import ap_cap
 from .vision import unit_vision
 from .world import Troop, World
 
+MARCH_RESERVE = 3
+"""The AI marches only with at least this much 行动力, so it arrives with strength to fight (R15)."""
 NEAR_OBJECTIVE = 3
 """A ``hold``/``defend`` unit keeps within this many squares (Manhattan) of its objective."""
 SURPRISE_BONUS = 0.5
@@ -155,6 +159,10 @@ def plan_unit(w: World, t: Troop, posture: str, objective: Stronghold | None) ->
         score, _, order, why = max(attacks, key=lambda x: (x[0], x[1]))
         del score
         return Plan(t.id, order, why)
+    if w.night:
+        return Plan(t.id, Order(None, Standby()), "夜里不动，留待日终恢复行动力")  # R36: acting at night costs the recovery
+    if t.unit.ap < MARCH_RESERVE:
+        return Plan(t.id, Order(None, Standby()), "保留行动力，原地待命")
     own = [sh for sh in w.board.strongholds if sh.side == t.side]
     if t.unit.supplies < t.unit.troops and own and direct_source(w.board, t.side, t.square) is None:
         plan = _step_toward(w, t, [s for sh in own for s in sh.squares], "粮草不足，退向己方据点")
@@ -171,8 +179,8 @@ def plan_unit(w: World, t: Troop, posture: str, objective: Stronghold | None) ->
             plan = _step_toward(w, t, goal, f"回防{objective.id}")
             if plan is not None:
                 return plan
-    if w.night and not t.hidden and w.board.ambush_square(t.square) and t.unit.ap >= 1 + t.unit.troops // 3:
-        return Plan(t.id, Order(None, Ambush()), "夜里在树林中埋伏")
+    if posture != "attack" and not t.hidden and w.board.ambush_square(t.square) and t.unit.ap >= 2 + t.unit.troops // 3:
+        return Plan(t.id, Order(None, Ambush()), "在树林中埋伏")
     return Plan(t.id, Order(None, Standby()), "没有好的行动，原地待命")
 
 

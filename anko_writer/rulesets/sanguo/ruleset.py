@@ -16,7 +16,7 @@ from ...campaign import Campaign
 from ...chapters import KeyStyle, Record, Run
 from ...dice import Dice
 from ...errors import AnkoError
-from ...hidden import salt_for
+from ...hidden import as_fact, fact_commitment, salt_for
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign
@@ -151,6 +151,7 @@ def _scene(data: Mapping[str, Any], arc: int, state: Record | None, dice: Dice, 
         raise AnkoError(f"scenes[{arc - 1}]: {exc}") from None
     sc = ScenePlay(world, arc, dice, Dice(seed), book, data.get("orders", {}), data["scenes"][arc - 1]["ai"])
     sc.victory = list(data["scenes"][arc - 1]["victory"])
+    sc.seed = seed
     return sc
 
 
@@ -311,7 +312,8 @@ def chapter_record(sc: ScenePlay, common: Record, data: Mapping[str, Any], arc: 
                                 "members": list(lg.members)} for lg in w.legions.values()
                                if lg.leader in w.troops and w.troops[lg.leader].side == w.readers],
                    "seals": [{"id": s["id"], "kind": s["kind"], "expr": "态势", "side": s["side"], "at": s["at"],
-                              "fact": s["seal"]} for s in sc.chapter.seals],
+                              "commitment": fact_commitment(as_fact(s["seal"]), sc.seed), "fact": s["seal"]}
+                             for s in sc.chapter.seals],
                    "labels": dict(sc.labels), "over": sc.over}
     rec["view"] = view(sc)
     rec["labels"] = {k: v for k, v in sc.labels.items()}

@@ -71,6 +71,8 @@ class ScenePlay:
     """Every turn in full (the end chapter's AI log)."""
     labels: dict[str, str] = field(default_factory=dict)
     over: bool = False
+    seed: int = 0
+    """The campaign seed (the seals' commitments are salted from it; never published)."""
     turn_count: dict[tuple[int, int, str], int] = field(default_factory=dict)
 
     # -- the loop ---------------------------------------------------------------------------------

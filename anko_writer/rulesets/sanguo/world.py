@@ -144,9 +144,17 @@ def unit_record(world: World, t: Troop) -> Record:
                 "facility": t.building["facility"], "site": world.name(t.building["site"]),
                 "turns_left": t.building["turns_left"]},
             "scouting": None if t.scouting is None else {"center": world.name(t.scouting[0]),
-                                                         "turns": t.scouting[1]},
+                                                         "turns": t.scouting[1], "until": _until(world, t.scouting[1])},
             "no_attack": sorted(t.no_attack | t.pending_no_attack), "night": dict(t.night),
             "march": [world.name(s) for s in t.march]}
+
+
+def _until(world: World, turns: int) -> list[int]:
+    """The [day, slot] of the last slot a 侦查 area lasting ``turns`` more of its side's turns still sees."""
+    day, slot = world.day, world.slot + turns - 1
+    while slot > world.slots:
+        day, slot = day + 1, slot - world.slots
+    return [day, slot]
 
 
 def seen_record(world: World, t: Troop) -> Record:
