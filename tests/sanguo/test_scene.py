@@ -158,3 +158,32 @@ def test_scene_two_starts_from_scene_ones_characters(tmp_path: Path) -> None:
     data = copy.deepcopy(_data())
     camp, run = _play(_write(tmp_path, data), arc=2)
     assert any(c.name == "end" for c in run.chapters)
+
+
+def test_tally_counts_the_opening_vote_and_the_scene_plays_it(tmp_path: Path) -> None:
+    """Chapter 0's 安价 counted from a pasted thread by ``tally --write``: one answer per unit question, two
+    spellings of one order counted as one, the result written under ``orders.j1t01`` and played in chapter 1."""
+    path = _write(tmp_path, _data())
+    replies = tmp_path / "replies.txt"
+    replies.write_text("小明：【安价 j1t01】皇甫嵩：移 H6；朱儁：待命\n"
+                       "阿红：【安价 j1t01】皇甫嵩：移  h6；曹操：移 L2\n"
+                       "老王：【安价 j1t01】皇甫嵩：侦查 H7\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["tally", str(path), str(replies), "--chapter", "j1t01", "--write"])
+    assert res.exit_code == 0, res.output
+    orders = load_campaign(path).data["orders"]["j1t01"]
+    assert orders["皇甫嵩"] in ("移 H6", ["移 H6"]) and orders["曹操"] in ("移 L2", ["移 L2"])
+    _, run = _play(path)
+    mine = {o["主将"]: o for o in _orders(run, 1)}
+    assert mine["皇甫嵩"]["by"] == "readers" and mine["皇甫嵩"]["to"] == "H6"
+    assert mine["曹操"]["by"] == "readers" and mine["曹操"]["to"] == "L2"
+    assert mine["傅燮"]["by"] == "fallback"
+
+
+def test_the_shipped_campaign_plays_both_scenes_through_arc(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    for arc in (1, 2):
+        res = CliRunner().invoke(app, ["arc", str(SHIPPED), "--arc", str(arc), "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        assert (out / f"j0{arc}" / "end.md").is_file() and (out / f"j0{arc}" / "state-end.yaml").is_file()
+    res = CliRunner().invoke(app, ["verify", str(out)])
+    assert res.exit_code == 0 and "0 still sealed" in res.output, res.output

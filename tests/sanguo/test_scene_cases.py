@@ -34,6 +34,7 @@ def campaign(case: dict[str, Any]) -> dict[str, Any]:
             "characters": [{"name": n, "side": s, "统率": 8, "武力": 5, "智力": 5} for n, s in people.items()],
             "units": case["units"],
             "victory": [{"side": "汉军", "kind": "hold", "stronghold": "汉营"}],
+            "facilities": case.get("facilities", []),
             "ai": {"黄巾": case.get("ai", {"posture": "hold", "objective": "黄营"})}}],
         "orders": case.get("orders", {})}
 

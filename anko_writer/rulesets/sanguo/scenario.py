@@ -12,7 +12,7 @@ from typing import Any
 
 from ...ballot import DEADLINE
 from ...ruleset import CAMPAIGN_FIELDS
-from ...schema import Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from ...schema import At, Bool, Check, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
 from .board import LEGEND, Board, Gate, Stronghold
 from .legion import Legion
 from .units import ATTRIBUTE_MAX, ATTRIBUTE_MIN, General, Kind, Unit
@@ -72,7 +72,26 @@ SCENE = Map({
     "victory": Field(List(VICTORY, min_len=1)),
     "ai": Field(DictOf(Name(), AI), default={}, doc="Each AI side's posture and objective (§1.4)."),
 })
-VOTE = DictOf(Str(), Str(), doc="One chapter's orders: a unit's 主将 → its order; 次序, 军团, 粮道.")
+@dataclass
+class Answer(Node):
+    """One answer of a chapter's vote: the text (as a host writes it) or a list of items (as ``tally`` does)."""
+
+    doc: str = ""
+
+    def check(self, value: Any, at: At) -> Any:
+        """The text, or the list of texts."""
+        if isinstance(value, list):
+            return ANSWERS.check(value, at)
+        return TEXT.check(value, at)
+
+    def type_name(self) -> str:
+        """``string, or list of string``."""
+        return "string, or list of string"
+
+
+TEXT = Str(min_len=0)
+ANSWERS = List(Str(), max_len=4)
+VOTE = DictOf(Str(), Answer(), doc="One chapter's orders: a unit's 主将 → its order; 次序, 军团, 粮道.")
 
 
 @dataclass(frozen=True)
