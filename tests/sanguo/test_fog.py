@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from anko_writer.campaign import load_campaign
 from anko_writer.dice import Dice
 from anko_writer.rulesets.sanguo import combat
-from anko_writer.rulesets.sanguo.ruleset import vote_record
 from anko_writer.rulesets.sanguo.ruleset import view as readers_view
+from anko_writer.rulesets.sanguo.ruleset import vote_record
 from anko_writer.rulesets.sanguo.scenario import build_world
 from anko_writer.rulesets.sanguo.scene import ScenePlay
 from anko_writer.rulesets.sanguo.units import General, Unit
