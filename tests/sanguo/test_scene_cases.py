@@ -28,7 +28,9 @@ def campaign(case: dict[str, Any]) -> dict[str, Any]:
         "scenes": [{
             "name": case["id"], "days": 1, "first": "汉军",
             "map": {"cols": cols, "rows": len(rows), "terrain": "\n".join(rows) + "\n"},
-            "strongholds": [{"id": "汉营", "kind": "camp", "level": 1, "side": "汉军", "corner": f"A{len(rows)}"},
+            "strongholds": [{"id": "汉营", "kind": "camp", "level": case.get("level", 1), "side": "汉军",
+                             "corner": f"A{len(rows)}",
+                             "store": case.get("store", 0)},
                             {"id": "黄营", "kind": "camp", "level": 1, "side": "黄巾",
                              "corner": f"{chr(64 + cols)}{len(rows)}"}],
             "characters": [{"name": n, "side": s, "统率": 8, "武力": 5, "智力": 5} for n, s in people.items()],
@@ -62,3 +64,6 @@ def test_scene_case(tmp_path: Path, case: dict[str, Any]) -> None:
     for part, turn, field, value in case["expect"]:
         got = dig(chapters[part]["turns"][turn], field)
         assert got == value, f"{case['id']}: chapter {part} turn {turn} {field}: {got!r} != {value!r}"
+    for part, field, value in case.get("day_end", []):
+        got = dig(chapters[part]["day_end"], field)
+        assert got == value, f"{case['id']}: chapter {part} day_end {field}: {got!r} != {value!r}"

@@ -22,6 +22,7 @@ from . import combat
 from .act import RANGE, steps
 from .board import Stronghold
 from .dayend import direct_source
+from .legion import default_offsets, formation
 from .orders import Ambush, MoveAttack, Order, Standby
 from .units import ap_cap
 from .vision import unit_vision
@@ -96,13 +97,30 @@ def _surprise(w: World, t: Troop, target: Troop) -> bool:
     return t.hidden or t.square not in unit_vision(w.board, target.square, night=w.night)
 
 
+def keep(w: World, t: Troop) -> frozenset[Square] | None:
+    """§1.4 step 4 (R25): the squares a legion member may end its turn on — its leader's formation (the
+    leader itself stays put, so the formation does not move from under its members); None outside a legion."""
+    if t.legion is None or t.legion not in w.legions:
+        return None
+    lg = w.legions[t.legion]
+    if lg.leader == t.id or lg.leader not in w.troops:
+        return frozenset({t.square})
+    return formation(w.troops[lg.leader].square, default_offsets(len(lg.members)))
+
+
+def _moves(w: World, t: Troop) -> list[Square]:
+    """The squares ``t`` may end its move on: one step as its side sees the board, kept in formation."""
+    allowed = keep(w, t)
+    return [s for s in steps(w, t) if allowed is None or s in allowed]
+
+
 def _attacks(w: World, t: Troop, objective: Stronghold | None) -> list[tuple[float, str, Order, str]]:
     """Every attack ``t`` could make this turn (from here or after one step) with its score."""
     out: list[tuple[float, str, Order, str]] = []
     sight = w.sight(t.side)
     enemies = w.visible_to(t.side, sight)
     a = t.unit.troops + max(0, t.unit.ap - 1)
-    for pos in [t.square, *steps(w, t)]:
+    for pos in [t.square, *_moves(w, t)]:
         moved = pos != t.square
         for e in enemies:
             if e.id in t.no_attack or e.square == pos:
@@ -138,7 +156,7 @@ def _step_toward(w: World, t: Troop, goal: Iterable[Square], why: str) -> Plan |
     dist = _distances(w, goal, t.unit.kind == "cavalry")
     here = dist.get(t.square)
     best: tuple[int, str, Square] | None = None
-    for sq in steps(w, t):
+    for sq in _moves(w, t):
         d = dist.get(sq)
         if d is None or (here is not None and d >= here):
             continue
