@@ -705,9 +705,10 @@ __all__ = [
 SEALED_BY = "sealed_by"
 """The key a record sets to a sealed roll's id when everything else in it follows from that roll (an
 outcome, a length of absence …): the mark by which a ruleset tells the core "this was decided by that roll"."""
-PUBLIC_ROLL_KEYS = ("id", "purpose", "expr", "kind", "player", "hidden", "modifiers", "target")
-"""What a still-sealed roll's record keeps: that it was rolled, what for and by whom, and the inputs it was
-thrown with, never an output (its faces, total, result, success, or anything they decided)."""
+PUBLIC_ROLL_KEYS = ("id", "purpose", "expr", "kind", "player", "side", "hidden", "modifiers", "target", "at", "commitment")
+"""What a still-sealed roll's record keeps: that it was rolled, what for and by whom (a player, a side), the
+inputs it was thrown with, where it was sealed and its commitment (both posted anyway), never an output (its
+faces, total, result, success, or anything they decided)."""
 VALUE_KEYS = ("dice", "total")
 """The keys a masked roll record shows as null (``result`` too when the record has one)."""
 

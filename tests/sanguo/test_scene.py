@@ -79,7 +79,7 @@ def _fogged(tmp: Path, square: str, troops: int) -> tuple[dict[str, str], list[A
     data["scenes"] = data["scenes"][:1]
     sc = data["scenes"][0]
     sc["characters"].append({"name": "张宝", "side": "黄巾", "统率": 6, "武力": 5, "智力": 5})
-    sc["units"].append({"id": "黄5", "side": "黄巾", "type": "步兵", "at": square, "主将": "张宝", "兵力": troops,
+    sc["units"].append({"id": "黄9", "side": "黄巾", "type": "步兵", "at": square, "主将": "张宝", "兵力": troops,
                         "行动力": 0, "资源": 0})
     camp, run = _play(_write(tmp, data))
     return published(camp, run), run.chapters
@@ -97,7 +97,7 @@ def test_a_hidden_unit_moved_or_changed_changes_nothing_published_before_it_is_s
     the commitments (blanked), whatever its square and its 兵力."""
     a, ch_a = _fogged(tmp_path / "a", "A10", 6)
     b, ch_b = _fogged(tmp_path / "b", "B10", 3)
-    seen = min(_first_seen(ch_a, "黄5"), _first_seen(ch_b, "黄5"))
+    seen = min(_first_seen(ch_a, "黄9"), _first_seen(ch_b, "黄9"))
     window = [f"j01/t{p:02d}.{ext}" for p in range(1, seen) for ext in ("md", "json", "svg")]
     window = [w for w in window if w in a]
     assert len(window) >= 9, "the unit must stay unseen for a few chapters"

@@ -144,8 +144,8 @@ def _attacks(w: World, t: Troop, objective: Stronghold | None) -> list[tuple[flo
                 if g.destroyed or manhattan(pos, g.square) > RANGE[t.unit.kind] or pos in objective.squares:
                     continue
                 exp = expected(a, g.defence + objective.level)
-                if exp < 1:
-                    continue
+                if exp <= 0:
+                    continue  # DESIGNED: a gate is the only way into the objective, so any chance is taken
                 body = MoveAttack(path=(w.name(pos),) if moved else (), attack=w.name(g.square))
                 out.append((exp, _tie(t.id, pos), Order(None, body), f"攻打{g.id}，预计伤害{exp:.1f}"))
     return out
