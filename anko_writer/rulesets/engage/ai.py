@@ -12,6 +12,7 @@ round's sealed intent die.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from .battle import FALLBACK_LOSS, Battle, Plan, Troop
 from .movement import close
@@ -41,8 +42,20 @@ def _taken(b: Battle, t: Troop, by: Sequence[Troop], phase: Phase = "久战") ->
 
 
 def score(b: Battle, t: Troop, text: str) -> tuple[float, str]:
-    """One candidate's score and the reason the chapter prints."""
+    """One candidate's score and the reason the chapter prints: the expected casualty percentage inflicted on
+    the target minus the one taken (DESIGNED: percentages, the dice's own currency — 002 §3.3's losses do not
+    scale with the enemy's numbers), plus the posture's weight; the unit moving as the order asks."""
     o = parse_order(text)
+    saved = t.formation
+    if o.move is not None:
+        t.formation = replace(saved, move=o.move)  # type: ignore[arg-type]
+    try:
+        return _score(b, t, o)
+    finally:
+        t.formation = saved
+
+
+def _score(b: Battle, t: Troop, o: Order) -> tuple[float, str]:
     posture = str(b.ai.get(t.side, {}).get("posture", "attack"))
     engaged = [b.troops[i] for i in sorted(t.engaged_with)]
     if o.target is not None and o.target in b.troops and (o.attack or o.kind == "射击"):
@@ -62,8 +75,7 @@ def score(b: Battle, t: Troop, text: str) -> tuple[float, str]:
             x = b.expect(t, e, t.weapon(o.weapon) or t.melee_weapon, "白刃", ph, b.round)
             back = 0.0 if e.melee_weapon is None else b.expect(e, t, e.melee_weapon, "白刃", ph, b.round)["percent"]
             back += _taken(b, t, [x for x in engaged if x.id != e.id])
-        gain = x["men"] * 100 / t.start_men
-        s = gain - back + POSTURE_BONUS[posture]
+        s = x["percent"] - back + POSTURE_BONUS[posture]
         return s, f"预计杀伤约{round(x['percent'])}%，预计自损约{round(back)}%"
     taken = _taken(b, t, engaged)
     if o.kind == "脱离":

@@ -205,9 +205,9 @@ class Battle:
         """E16: its speed moving ``move`` (default: its formation's)."""
         return movement.mode_speed(self.full(t), move or t.formation.move)  # type: ignore[arg-type]
 
-    def reaches(self, t: Troop, other: Troop) -> bool:
-        """E13: whether ``t`` has a weapon reaching ``other`` where they stand."""
-        d = self.distance(t, other)[0]
+    def reaches(self, t: Troop, other: Troop, distance: int | None = None) -> bool:
+        """E13: whether ``t`` has a weapon reaching ``other`` at ``distance`` (default: where they stand)."""
+        d = self.distance(t, other)[0] if distance is None else distance
         return any(w.reach >= d and (d == 0 and w.melee or any(m != "白刃" for m in w.modes)) for w in t.weapons)
 
     # -- legal orders ---------------------------------------------------------------------------------
@@ -389,9 +389,11 @@ class Battle:
         return phases.phase(engaged_at_start=at,
                             one_sided=target.melee_weapon is None)
 
-    def shot_phase(self, shooter: Troop, target: Troop) -> Phase:
-        """E13: a shot is an 突袭 when the target has no weapon reaching back, else 接战 (a new pool each round)."""
-        return phases.phase(engaged_at_start=False, one_sided=not self.reaches(target, shooter), ranged=True)
+    def shot_phase(self, shooter: Troop, target: Troop, distance: int | None = None) -> Phase:
+        """E13: a shot is an 突袭 when the target has no weapon reaching back at ``distance`` (default: where they
+        stand), else 接战 (a new pool each round)."""
+        return phases.phase(engaged_at_start=False, one_sided=not self.reaches(target, shooter, distance),
+                            ranged=True)
 
 
 def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) -> Battle:
@@ -665,13 +667,13 @@ class Round:
         jobs: list[tuple[Troop, Troop, Weapon | None, str, Phase, int, int]] = []
         for uid, p in sorted(self.plans.items()):
             t, o = b.troops[uid], p.order
-            if o.kind != "射击" or o.target is None or p.costs_turn or t.engaged_with:
+            if o.kind != "射击" or o.target is None or p.costs_turn or self.at_start[uid]:
                 continue
             e = b.troops[o.target]
             w = t.weapon(o.weapon) or next((x for x in t.weapons if o.mode in x.modes), None)
             lv = self.start_distance(t, e)
             plus = self._distance_advantage(t, e)
-            jobs.append((t, e, w, o.mode or "抛射", b.shot_phase(t, e), lv, plus))
+            jobs.append((t, e, w, o.mode or "抛射", b.shot_phase(t, e, lv), lv, plus))
         pairs = sorted({tuple(sorted((a.id, x))) for a in b.troops.values() for x in a.engaged_with})
         for a_id, c_id in pairs:
             for hid, tid in ((a_id, c_id), (c_id, a_id)):
@@ -681,7 +683,8 @@ class Round:
                     continue
                 if hp is not None and hp.costs_turn:
                     continue
-                w = h.weapon(hp.order.weapon) if hp and hp.order.target == tid and hp.order.weapon else h.melee_weapon
+                w = h.weapon(hp.order.weapon) if hp and hp.order.target == tid and hp.order.weapon else None
+                w = w if w is not None and w.melee else h.melee_weapon
                 if w is None:
                     continue
                 jobs.append((h, tg, w, "白刃", b.melee_phase(h, tg, self.at_start), 0, 0))
