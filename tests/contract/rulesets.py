@@ -46,6 +46,8 @@ CAMPAIGNS = {
     "coinduel": Example(20240611, {"name": "阿尔托"}),
     # the shipped scenario 长社之战 (no die sealed: the AI's turns are sealed facts, tests/sanguo/test_fog.py)
     "sanguo": Example(583920174658392011, {}),
+    # the shipped 萨拉斯河渡口: battle 1 seals the AI's intent die in r01 and reveals it in r02; two battles
+    "engage": Example(583920174658392011, {}),
 }
 
 

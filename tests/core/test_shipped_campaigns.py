@@ -16,6 +16,7 @@ SHIPPED = {
     "bloodbowl": ("bloodbowl/league.yaml", ["--option", "team=铁砧矮人", "--option", "race=dwarf"]),
     "ball": ("ball/ball.yaml", []),
     "sanguo": ("sanguo/changshe.yaml", []),
+    "engage": ("engage/river.yaml", []),
 }
 """ruleset → (its shipped campaign under campaigns/, the ``new`` options that made it)."""
 
