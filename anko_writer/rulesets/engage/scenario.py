@@ -17,7 +17,7 @@ from .equipment import THROWN_ROUNDS
 from .formation import Formation, problems
 from .movement import DISTANCES
 from .phases import MAX_ROUNDS, RESPONSE_PASSES
-from .units import MAX_MEN, TRAINING, Armour, Mount, Shield, Weapon, card_problems, parse_tactic
+from .units import HIDDEN_FIELDS, MAX_MEN, TRAINING, Armour, Mount, Shield, Weapon, card_problems, parse_tactic
 
 VOTE_KEY = r"b([1-9])r([0-9]{2})"
 """A vote's key: ``b1r02`` (battle 1, round 2)."""
@@ -49,6 +49,9 @@ UNIT = Map({
     "ammo": Field(Int(min=0), required=False, doc="§5.1.2 投掷: rounds of throwing weapons (default 2)."),
     "formation": Field(FORMATION, required=False),
     "zone": Field(Name()),
+    "hidden": Field(Bool(), default=False, doc="§1.6: a hidden deployment (an AI unit), sealed until it springs."),
+    "card_hidden": Field(List(Enum(list(HIDDEN_FIELDS))), default=[],
+                         doc="§1.6: the card fields the readers do not know yet (an AI unit), sealed until used."),
 })
 ZONE = Map({"id": Field(Name()), "name": Field(Str(), required=False), "complex": Field(Bool(), default=False),
             "cover": Field(DictOf(Enum(["平射", "抛射", "白刃"]), Int(min=0, max=4)), default={}),
@@ -94,6 +97,9 @@ def _card_problem(data: dict[str, Any]) -> Problem:
                 if missing:
                     return (*at, missing[0]), f"{u['id']} 第一次出场，要写全部队卡（{'、'.join(CARD_KEYS)}）"
             seen.add(u["id"])
+            secret = _secret_problem(u, data["readers"])
+            if secret:
+                return (*at, secret[0]), secret[1]
             for t in u["tactics"]:
                 try:
                     parse_tactic(t)
@@ -108,6 +114,18 @@ def _card_problem(data: dict[str, Any]) -> Problem:
                 return (*at, bad[0].field.split(".")[0].split("[")[0]), f"{bad[0].text}（{bad[0].rule}）"
         if data["readers"] not in {u.get("side") for u in b["units"]} and i == 0:
             return ("battles", i, "units"), f"第一战里没有读者一方（{data['readers']}）的部队"
+    return None
+
+
+def _secret_problem(u: Mapping[str, Any], readers: str) -> tuple[str, str] | None:
+    """§1.6: only the AI's units hide; a hidden deployment seals its whole card already."""
+    if not (u["hidden"] or u["card_hidden"]):
+        return None
+    key = "hidden" if u["hidden"] else "card_hidden"
+    if u.get("side") == readers:
+        return key, f"{u['id']} 是读者一方的部队：读者知道自己的部队，不能隐藏"
+    if u["hidden"] and u["card_hidden"]:
+        return "card_hidden", f"{u['id']} 是伏兵（hidden），整张部队卡都已封存，不必再写 card_hidden"
     return None
 
 
