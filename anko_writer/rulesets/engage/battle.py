@@ -21,7 +21,7 @@ from .formation import Formation, change, engaged_move, loosen, problems, settle
 from .formation import drift as drift_to
 from .orders import Order, Response, canonical
 from .phases import Phase
-from .scenario import merged, troop_card
+from .scenario import merged, troop_card, with_card
 from .units import (
     Armour,
     Mount,
@@ -413,13 +413,13 @@ def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) 
     b = data["battles"][arc - 1]
     cards: dict[str, Any] = {}
     for earlier in data["battles"][:arc - 1]:
-        for u in earlier["units"]:
+        for u in map(with_card, earlier["units"]):
             cards[u["id"]] = merged(u, cards.get(u["id"]))
     cards.update((carried or {}).get("units", {}))
     troops: dict[str, Troop] = {}
     reserves: dict[str, Troop] = {}
     unknown: dict[str, tuple[str, ...]] = {}
-    for u in b["units"]:
+    for u in map(with_card, b["units"]):
         t = troop(merged(u, cards.get(u["id"])))
         if t.men > 0:  # DESIGNED: a unit the last battle destroyed cannot take the field until the host recruits
             (reserves if u.get("hidden") else troops)[t.id] = t

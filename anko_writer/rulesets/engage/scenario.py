@@ -13,6 +13,7 @@ from typing import Any
 from ...ballot import DEADLINE
 from ...ruleset import CAMPAIGN_FIELDS
 from ...schema import Bool, Check, Data, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from .cardtext import CardError, parse_card
 from .equipment import THROWN_ROUNDS
 from .formation import Formation, problems
 from .movement import DISTANCES
@@ -49,6 +50,8 @@ UNIT = Map({
     "ammo": Field(Int(min=0), required=False, doc="§5.1.2 投掷: rounds of throwing weapons (default 2)."),
     "formation": Field(FORMATION, required=False),
     "zone": Field(Name()),
+    "card": Field(Str(), required=False, doc="002 §2.6: the unit card in the seed's own format (:mod:`.cardtext`), "
+                  "instead of name, men, training, commander, tactics, traits, weapons, armour, shield and mount."),
     "hidden": Field(Bool(), default=False, doc="§1.6: a hidden deployment (an AI unit), sealed until it springs."),
     "card_hidden": Field(List(Enum(list(HIDDEN_FIELDS))), default=[],
                          doc="§1.6: the card fields the readers do not know yet (an AI unit), sealed until used."),
@@ -85,8 +88,14 @@ def _card_problem(data: dict[str, Any]) -> Problem:
                     (len(d) == 4 and not (isinstance(d[3], int) and 0 <= d[3] <= 3)):
                 return ("battles", i, "distances", j), f"写作 [区域, 区域, {'|'.join(DISTANCES)}, 障碍数]，区域须在 zones 中"
         ids: set[str] = set()
-        for j, u in enumerate(b["units"]):
+        for j, entry in enumerate(b["units"]):
             at = ("battles", i, "units", j)
+            try:
+                u = with_card(entry)
+            except CardError as exc:
+                return (*at, "card"), f"部队卡{exc}"
+            except ValueError as exc:
+                return (*at, "card"), str(exc)
             if u["id"] in ids:
                 return (*at, "id"), f"{u['id']} 在这一战里列了两次"
             ids.add(u["id"])
@@ -115,6 +124,24 @@ def _card_problem(data: dict[str, Any]) -> Problem:
         if data["readers"] not in {u.get("side") for u in b["units"]} and i == 0:
             return ("battles", i, "units"), f"第一战里没有读者一方（{data['readers']}）的部队"
     return None
+
+
+CARD_FIELDS = ("name", "men", "training", "commander", "tactics", "traits", "weapons", "armour", "shield", "mount")
+"""What a ``card:`` text gives (a unit entry with a card writes none of them itself)."""
+
+
+def with_card(u: Mapping[str, Any]) -> dict[str, Any]:
+    """A unit entry with its ``card:`` text read into the card fields (:func:`.cardtext.parse_card`); CardError for
+    an unreadable card, ValueError when the entry also writes a field the card gives."""
+    if not u.get("card"):
+        return dict(u)
+    card = parse_card(str(u["card"]))
+    both = [k for k in CARD_FIELDS if u.get(k) not in (None, 0, False, [])]
+    if both:
+        raise ValueError(f"{u['id']} 写了部队卡 card，就不要再写 {both[0]}（卡上的【…】行已经给出）")
+    out = {k: v for k, v in u.items() if k != "card"}
+    out.update({k: v for k, v in card.items() if v is not None})
+    return out
 
 
 def _secret_problem(u: Mapping[str, Any], readers: str) -> tuple[str, str] | None:
@@ -180,4 +207,4 @@ def campaign_schema(votes: Any = None) -> Node:
     return checked if votes is None else Check(checked, votes, doc="Every vote is legal where the battle stands.")
 
 
-__all__ = ["BATTLE", "OPTIONS", "UNIT", "VOTE_KEY", "campaign_schema", "merged", "troop_card"]
+__all__ = ["BATTLE", "CARD_FIELDS", "with_card", "OPTIONS", "UNIT", "VOTE_KEY", "campaign_schema", "merged", "troop_card"]
