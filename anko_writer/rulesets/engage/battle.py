@@ -8,12 +8,13 @@ round as the JSON contract's record (§1.7). Orders that take effect together ar
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...dice import Dice, Roll
-from . import checks, movement, phases, wounds
+from . import between, checks, movement, phases, wounds
 from .casualty import expected_percent, percent, result
 from .engagement import Engagement, Setup, Side, judge, resolve
 from .equipment import usable
@@ -169,6 +170,8 @@ class Battle:
     unknown: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Unit id → the card fields the readers do not know yet (``card_hidden``), until the card is revealed."""
     ambushing: set[str] = field(default_factory=set)
+    between: list[Record] = field(default_factory=list)
+    """What the host did to the roster before this battle (:mod:`.between`): printed in its first chapter."""
     """Units that sprang from hiding this round: their attacks are 突袭 (E13, the target's side did not know)."""
 
     # -- the field ------------------------------------------------------------------------------------
@@ -415,7 +418,8 @@ def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) 
     for earlier in data["battles"][:arc - 1]:
         for u in map(with_card, earlier["units"]):
             cards[u["id"]] = merged(u, cards.get(u["id"]))
-    cards.update((carried or {}).get("units", {}))
+    cards.update(copy.deepcopy(dict((carried or {}).get("units", {}))))
+    done = between.apply(cards, data.get("between", {}).get(f"b{arc}", {}), arc) if arc > 1 else []
     troops: dict[str, Troop] = {}
     reserves: dict[str, Troop] = {}
     unknown: dict[str, tuple[str, ...]] = {}
@@ -428,7 +432,7 @@ def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) 
     zd = {frozenset((d[0], d[1])): (movement.DISTANCES.index(d[2]), int(d[3]) if len(d) > 3 else 0)
           for d in b["distances"]}
     return Battle(arc, b["name"], data["readers"], {z["id"]: z for z in b["zones"]}, zd, troops,
-                  b["dm"], b["ai"], data["options"], b["prisoners"], reserves=reserves, unknown=unknown)
+                  b["dm"], b["ai"], data["options"], b["prisoners"], reserves=reserves, unknown=unknown, between=done)
 
 
 @dataclass

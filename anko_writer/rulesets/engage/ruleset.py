@@ -25,6 +25,7 @@ from ...statefile import document
 from . import ai, fog, picture
 from . import orders as notation
 from .battle import Battle, Plan, Round, Troop, VoteError, battle_end, build
+from .between import BetweenError
 from .checks import ACTION_BASE
 from .formation import change
 from .orders import Order, Response
@@ -58,7 +59,9 @@ INFO = RulesetInfo(
     filters={"engage_zones": _zones, "engage_pct": _percent})
 
 STATE = Map({"battle": Field(Int(min=1)), "units": Field(DictOf(Str(), Data()), doc="Every unit's card by id."),
-             "result": Field(Data(), default=None), "seals": Field(List(SEAL_RECORD), default=[])})
+             "result": Field(Data(), default=None),
+             "between": Field(List(Data()), default=[], doc="What the host changed before this battle."),
+             "seals": Field(List(SEAL_RECORD), default=[])})
 
 
 class Engage(ArcRuleset[Record]):
@@ -102,7 +105,10 @@ class Engage(ArcRuleset[Record]):
             raise AnkoError(f"{campaign.path.name}: the campaign has {len(data['battles'])} battle(s); there is no "
                             f"battle {arc}")
         played = self.open_arc(campaign, arc, state, delay=1)
-        game = Game(data, arc, state, played.dice or Dice(campaign.seed))
+        try:
+            game = Game(data, arc, state, played.dice or Dice(campaign.seed))
+        except BetweenError as exc:
+            raise AnkoError(f"{campaign.path.name}: {'.'.join(map(str, exc.where))}: {exc.message}") from None
         self._seal_battle(game, played.book, arc, campaign.path.name)
         seed = campaign.seed
         part = 0
@@ -116,6 +122,7 @@ class Engage(ArcRuleset[Record]):
                 p.results.update(rec)
                 # the battle's facts again, above any reveal, so ``verify`` of this battle's folder finds them
                 p.results["prior_seals"] = [f.to_json() for f, _ in game.facts.values()] if part == 1 else []
+                p.results["between"] = game.battle.between if part == 1 else []
                 if rec["revealed"] and played.book is not None:
                     p.reveals += fog.reveal_now(played.book, rec["revealed"], ChapterKey(arc, part))
                 fog.told(p.reveals, seed)
@@ -140,7 +147,7 @@ class Engage(ArcRuleset[Record]):
                     played.book.seal_fact(fid, f.payload, p.key, fog.FAR, purpose=f.purpose)
                 p.results["seals"] = fog.seal_records(nxt.facts, nxt.battle, seed, [arc, part + 1])
         head = {"ruleset": self.name, "arc": arc, **summary, "pending": played.pending()}
-        end = {"battle": arc, "units": game.cards(), "result": p.results["result"]}
+        end = {"battle": arc, "units": game.cards(), "result": p.results["result"], "between": game.battle.between}
         return played.run(head, self.state_json({**end, "seals": played.carry(part + 1)}))
 
     @staticmethod
@@ -398,6 +405,28 @@ def briefing(data: Mapping[str, Any], seed: int) -> Record:
 
 
 def _votes_problem(data: dict[str, Any]) -> Problem:
+    """The first ``between`` entry or readers' order that cannot be played, placed at its key (battles replayed)."""
+    try:
+        _between_problem(data)
+    except BetweenError as exc:
+        return exc.where, exc.message
+    return _orders_problem(data)
+
+
+def _between_problem(data: dict[str, Any]) -> None:
+    """Every ``between`` entry applied to the battle before it played in memory (BetweenError for the first that
+    cannot be: more healed than wounded, a 受训 unit's wounded in a 伤员队 …)."""
+    seed, n = int(data["seed"]), len(data["battles"])
+    for key in data.get("between", {}):
+        if int(key[1:]) > n:
+            raise BetweenError(("between", key), f"这个战役只有{n}战，没有第{key[1:]}战")
+    state: Record | None = None
+    for arc in range(1, max((int(k[1:]) for k in data.get("between", {})), default=1)):
+        state = _replay_state(data, arc, state, seed)
+        build(data, arc + 1, state)
+
+
+def _orders_problem(data: dict[str, Any]) -> Problem:
     """The first readers' order that cannot be played, placed at its key (every battle replayed)."""
     state: Record | None = None
     seed = int(data["seed"])

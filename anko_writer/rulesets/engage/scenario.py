@@ -13,6 +13,7 @@ from typing import Any
 from ...ballot import DEADLINE
 from ...ruleset import CAMPAIGN_FIELDS
 from ...schema import Bool, Check, Data, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from .between import created
 from .cardtext import CardError, parse_card
 from .equipment import THROWN_ROUNDS
 from .formation import Formation, problems
@@ -74,6 +75,13 @@ BATTLE = Map({
                 doc="E6: host judgements by round, each printed with its reason."),
     "prisoners": Field(Bool(), default=False, doc="E11: the victor takes prisoners (else the left wounded die)."),
 })
+BETWEEN = Map({
+    "heal": Field(DictOf(Name(), Int(min=1)), default={}, doc="Wounded men back to the ranks, by unit."),
+    "wounded_unit": Field(Map({"from": Field(List(Name(), min_len=1)), "name": Field(Name()),
+                               "id": Field(Name(), required=False)}), required=False,
+                          doc="§3.3: a 伤员队 formed from these units' wounded."),
+    "recruit": Field(DictOf(Name(), Int(min=1)), default={}, doc="New men, by unit."),
+})
 OPTIONS = {"max_rounds": MAX_ROUNDS, "response_turns": RESPONSE_PASSES, "rounding": "half_up",
            "vote_deadline": DEADLINE}
 
@@ -82,6 +90,7 @@ def _card_problem(data: dict[str, Any]) -> Problem:
     """The first unit card that breaks a rule, or a zone, distance or first appearance that is wrong."""
     seen: set[str] = set()
     for i, b in enumerate(data["battles"]):
+        seen |= created(data, i + 1)
         zones = {z["id"] for z in b["zones"]}
         for j, d in enumerate(b["distances"]):
             if len(d) < 3 or d[0] not in zones or d[1] not in zones or d[2] not in DISTANCES or \
@@ -199,6 +208,8 @@ def campaign_schema(votes: Any = None) -> Node:
             "vote_deadline": Field(Str(), default=DEADLINE, doc="When a chapter's vote closes."),
         }), default=dict(OPTIONS)),
         "battles": Field(List(BATTLE, min_len=1, max_len=9), doc="The battles (战), one arc each."),
+        "between": Field(DictOf(Str(pattern=r"b[2-9]", pattern_doc="b<battle>, like b2"), BETWEEN), default={},
+                         doc="002 §3.3: the host's roster changes applied at that battle's start (:mod:`.between`)."),
         "orders": Field(DictOf(Str(pattern=VOTE_KEY, pattern_doc="b<battle>r<round>, like b1r02"),
                                DictOf(Str(), Data())), default={},
                         doc="The readers' votes by round: a unit's id → its order(s); 应对 → response orders."),
