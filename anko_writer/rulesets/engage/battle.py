@@ -8,12 +8,13 @@ round as the JSON contract's record (§1.7). Orders that take effect together ar
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ...dice import Dice, Roll
-from . import checks, movement, phases, wounds
+from . import between, checks, movement, phases, wounds
 from .casualty import expected_percent, percent, result
 from .engagement import Engagement, Setup, Side, judge, resolve
 from .equipment import usable
@@ -21,7 +22,7 @@ from .formation import Formation, change, engaged_move, loosen, problems, settle
 from .formation import drift as drift_to
 from .orders import Order, Response, canonical
 from .phases import Phase
-from .scenario import merged, troop_card
+from .scenario import merged, troop_card, with_card
 from .units import (
     Armour,
     Mount,
@@ -163,6 +164,15 @@ class Battle:
     over: bool = False
     attack_ordered: bool = False
     log: list[Record] = field(default_factory=list)
+    reserves: dict[str, Troop] = field(default_factory=dict)
+    """Hidden deployments (design §1.6): AI units on the field the readers do not know of, out of play until
+    they spring or are seen (:mod:`.fog`)."""
+    unknown: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Unit id → the card fields the readers do not know yet (``card_hidden``), until the card is revealed."""
+    ambushing: set[str] = field(default_factory=set)
+    between: list[Record] = field(default_factory=list)
+    """What the host did to the roster before this battle (:mod:`.between`): printed in its first chapter."""
+    """Units that sprang from hiding this round: their attacks are 突袭 (E13, the target's side did not know)."""
 
     # -- the field ------------------------------------------------------------------------------------
 
@@ -315,7 +325,12 @@ class Battle:
                 "formation": {"density": f.density, "shape": f.shape, "move": f.move}, "zone": t.zone,
                 "engaged_with": sorted(t.engaged_with), "morale": t.morale, "lost": t.lost,
                 "lost_men": t.start_men - t.men, "loss_percent": round(100 * (t.start_men - t.men) / t.start_men),
-                "speed": self.speed(t).value}
+                "speed": self.speed(t).value, "unknown": []} | self._masked(t)
+
+    def _masked(self, t: Troop) -> Record:
+        """§1.6: the card fields the readers do not know yet, as null (and its speed, which they decide)."""
+        hidden = self.unknown.get(t.id, ())
+        return {"unknown": list(hidden), "speed": None, **dict.fromkeys(hidden)} if hidden else {}
 
     def distance_records(self) -> list[Record]:
         """§1.7's distances between every two hostile units still in the battle."""
@@ -387,13 +402,13 @@ class Battle:
         """E13, E14: 突袭 when the target cannot strike back, else 久战 if engaged at the round's start, else 接战."""
         at = target.id in at_start.get(hitter.id, set()) or hitter.id in at_start.get(target.id, set())
         return phases.phase(engaged_at_start=at,
-                            one_sided=target.melee_weapon is None)
+                            one_sided=target.melee_weapon is None or hitter.id in self.ambushing)
 
     def shot_phase(self, shooter: Troop, target: Troop, distance: int | None = None) -> Phase:
         """E13: a shot is an 突袭 when the target has no weapon reaching back at ``distance`` (default: where they
         stand), else 接战 (a new pool each round)."""
-        return phases.phase(engaged_at_start=False, one_sided=not self.reaches(target, shooter, distance),
-                            ranged=True)
+        return phases.phase(engaged_at_start=False, one_sided=not self.reaches(target, shooter, distance)
+                            or shooter.id in self.ambushing, ranged=True)
 
 
 def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) -> Battle:
@@ -401,18 +416,23 @@ def build(data: Mapping[str, Any], arc: int, carried: Mapping[str, Any] | None) 
     b = data["battles"][arc - 1]
     cards: dict[str, Any] = {}
     for earlier in data["battles"][:arc - 1]:
-        for u in earlier["units"]:
+        for u in map(with_card, earlier["units"]):
             cards[u["id"]] = merged(u, cards.get(u["id"]))
-    cards.update((carried or {}).get("units", {}))
-    troops = {}
-    for u in b["units"]:
+    cards.update(copy.deepcopy(dict((carried or {}).get("units", {}))))
+    done = between.apply(cards, data.get("between", {}).get(f"b{arc}", {}), arc) if arc > 1 else []
+    troops: dict[str, Troop] = {}
+    reserves: dict[str, Troop] = {}
+    unknown: dict[str, tuple[str, ...]] = {}
+    for u in map(with_card, b["units"]):
         t = troop(merged(u, cards.get(u["id"])))
         if t.men > 0:  # DESIGNED: a unit the last battle destroyed cannot take the field until the host recruits
-            troops[t.id] = t
+            (reserves if u.get("hidden") else troops)[t.id] = t
+            if u.get("card_hidden"):
+                unknown[t.id] = tuple(u["card_hidden"])
     zd = {frozenset((d[0], d[1])): (movement.DISTANCES.index(d[2]), int(d[3]) if len(d) > 3 else 0)
           for d in b["distances"]}
     return Battle(arc, b["name"], data["readers"], {z["id"]: z for z in b["zones"]}, zd, troops,
-                  b["dm"], b["ai"], data["options"], b["prisoners"])
+                  b["dm"], b["ai"], data["options"], b["prisoners"], reserves=reserves, unknown=unknown, between=done)
 
 
 @dataclass

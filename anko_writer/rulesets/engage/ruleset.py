@@ -13,18 +13,19 @@ from typing import Any
 from ...arcs import ArcRuleset
 from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
 from ...campaign import Campaign
-from ...chapters import KeyStyle, Record, Run
+from ...chapters import ChapterKey, KeyStyle, Record, Run
 from ...dice import Dice, Roll
 from ...errors import AnkoError
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign
 from ...schema import Data, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
-from ...seals import SEAL_RECORD
+from ...seals import SEAL_RECORD, SealBook
 from ...statefile import document
-from . import ai, picture
+from . import ai, fog, picture
 from . import orders as notation
 from .battle import Battle, Plan, Round, Troop, VoteError, battle_end, build
+from .between import BetweenError
 from .checks import ACTION_BASE
 from .formation import change
 from .orders import Order, Response
@@ -58,7 +59,9 @@ INFO = RulesetInfo(
     filters={"engage_zones": _zones, "engage_pct": _percent})
 
 STATE = Map({"battle": Field(Int(min=1)), "units": Field(DictOf(Str(), Data()), doc="Every unit's card by id."),
-             "result": Field(Data(), default=None), "seals": Field(List(SEAL_RECORD), default=[])})
+             "result": Field(Data(), default=None),
+             "between": Field(List(Data()), default=[], doc="What the host changed before this battle."),
+             "seals": Field(List(SEAL_RECORD), default=[])})
 
 
 class Engage(ArcRuleset[Record]):
@@ -102,7 +105,12 @@ class Engage(ArcRuleset[Record]):
             raise AnkoError(f"{campaign.path.name}: the campaign has {len(data['battles'])} battle(s); there is no "
                             f"battle {arc}")
         played = self.open_arc(campaign, arc, state, delay=1)
-        game = Game(data, arc, state, played.dice or Dice(campaign.seed))
+        try:
+            game = Game(data, arc, state, played.dice or Dice(campaign.seed))
+        except BetweenError as exc:
+            raise AnkoError(f"{campaign.path.name}: {'.'.join(map(str, exc.where))}: {exc.message}") from None
+        self._seal_battle(game, played.book, arc, campaign.path.name)
+        seed = campaign.seed
         part = 0
         while not game.battle.over and part < last:
             part += 1
@@ -112,6 +120,12 @@ class Engage(ArcRuleset[Record]):
                 except VoteError as exc:
                     raise AnkoError(f"{campaign.path.name}: {'.'.join(exc.where)}: {exc.message}") from None
                 p.results.update(rec)
+                # the battle's facts again, above any reveal, so ``verify`` of this battle's folder finds them
+                p.results["prior_seals"] = [f.to_json() for f, _ in game.facts.values()] if part == 1 else []
+                p.results["between"] = game.battle.between if part == 1 else []
+                if rec["revealed"] and played.book is not None:
+                    p.reveals += fog.reveal_now(played.book, rec["revealed"], ChapterKey(arc, part))
+                fog.told(p.reveals, seed)
                 p.results["seals"] = []
                 if not game.battle.over and game.ai_units():
                     die = game.throw_intent(part)
@@ -124,10 +138,32 @@ class Engage(ArcRuleset[Record]):
             return played.run({"ruleset": self.name, "arc": arc, **summary, "pending": played.pending()})
         with played.part(part + 1, template="end.md.j2", name="end") as p:
             p.reveal_all()
+            fog.told(p.reveals, seed)
             p.results.update(game.end_record())
+            p.results["seals"] = []
+            if arc < len(data["battles"]) and played.book is not None:
+                nxt = Game(data, arc + 1, {"battle": arc, "units": game.cards()}, Dice(seed))
+                for fid, (f, _) in nxt.facts.items():
+                    played.book.seal_fact(fid, f.payload, p.key, fog.FAR, purpose=f.purpose)
+                p.results["seals"] = fog.seal_records(nxt.facts, nxt.battle, seed, [arc, part + 1])
         head = {"ruleset": self.name, "arc": arc, **summary, "pending": played.pending()}
-        end = {"battle": arc, "units": game.cards(), "result": p.results["result"]}
+        end = {"battle": arc, "units": game.cards(), "result": p.results["result"], "between": game.battle.between}
         return played.run(head, self.state_json({**end, "seals": played.carry(part + 1)}))
+
+    @staticmethod
+    def _seal_battle(game: Game, book: SealBook | None, arc: int, where: str) -> None:
+        """§1.6: battle ``arc``'s secret facts in the book before its first round: battle 1's as of chapter 0 (whose
+        seal lines ``new`` printed from the same facts); a later battle's were sealed by the last battle's end
+        chapter and carried in — each checked against the battle as it stands."""
+        if book is None:
+            return
+        try:
+            missing = fog.check_carried(book, game.facts, arc, where) if arc > 1 else list(game.facts)
+        except ValueError as exc:
+            raise AnkoError(str(exc)) from None
+        for fid in missing:
+            f = game.facts[fid][0]
+            book.seal_fact(fid, f.payload, ChapterKey(arc, 0), fog.FAR, purpose=f.purpose)
 
 
 class Game:
@@ -141,6 +177,13 @@ class Game:
         self.votes: Mapping[str, Mapping[str, Any]] = data.get("orders", {})
         self.intent: Roll | None = None
         self.log: list[Record] = []
+        self.facts = fog.facts(self.battle)
+        """§1.6: the battle's secret facts at its start (id → the fact and its unit)."""
+
+    @property
+    def public(self) -> Battle:
+        """The battle as the readers see it: what every published choice is reckoned from (:mod:`.fog`)."""
+        return fog.public_view(self.battle)
 
     def ai_units(self) -> list[Troop]:
         """The AI's units still in the battle."""
@@ -157,7 +200,7 @@ class Game:
 
     def _plans(self, part: int) -> tuple[dict[str, Plan], list[Response]]:
         """The readers' voted orders (the AI's for a unit without a vote) and the AI's, and every response."""
-        b = self.battle
+        b = self.public
         key = self.key(part)
         vote = self.votes.get(key, {})
         plans: dict[str, Plan] = {}
@@ -192,34 +235,54 @@ class Game:
         """Round ``part`` played: its record (§1.7), the view after it and the next vote."""
         b = self.battle
         b.round = part
+        revealed = [self._join(uid, ambush=True) for uid in sorted(b.reserves) if fog.springs(b, b.reserves[uid])]
         before = [b.unit_record(t) for t in b.troops.values() if t.alive]
         distances = b.distance_records()
         plans, responses = self._plans(part)
         rr = Round(b, self.dice, plans, responses).play()
+        sprung = sorted(b.ambushing)
+        b.ambushing.clear()
+        for uid in sorted(fog.involved(rr) & set(b.unknown)):
+            del b.unknown[uid]
+            revealed.append(fog.unit_of(self.facts, uid, fog.CARD) or "")
+        revealed += [self._join(uid, ambush=False) for uid in sorted(b.reserves) if fog.seen(b, b.reserves[uid])]
         intent = None if self.intent is None else {"id": self.intent.id, "total": self.intent.total}
         self.intent = None
         after = [b.unit_record(t) for t in b.troops.values()]
         rec: Record = {
             **common(self.data, b), "round": part, "distances": distances, "units": before,
-            "orders": rr.orders, "speeds": rr.speeds, "closings": rr.closings, "engagements": rr.engagements,
+            "orders": rr.orders, "speeds": [s for s in rr.speeds if s["unit"] not in b.unknown],
+            "closings": rr.closings, "engagements": rr.engagements,
             "disengage": rr.disengage, "checks": rr.checks, "after": after, "dm": rr.dm, "battle_end": None,
-            "story": rr.story, "intent_used": intent, "view": view(b, after), "over": b.over}
+            "story": rr.story, "intent_used": intent, "view": view(b, after), "over": b.over,
+            "revealed": [x for x in revealed if x], "sprung": sprung}
         rec["vote"] = None if b.over else vote_record(self, part + 1)
         self.log.append({"round": part, "orders": rr.orders})
         return rec
 
-    def end_record(self) -> Record:
-        """The battle's end chapter: wounded and dead, retreats, who holds the field."""
+    def _join(self, uid: str, ambush: bool) -> str:
+        """A hidden deployment enters play (springing an ambush, or seen): the id of its fact, revealed now."""
         b = self.battle
+        b.troops[uid] = b.reserves.pop(uid)
+        if ambush:
+            b.ambushing.add(uid)
+        return fog.unit_of(self.facts, uid, fog.DEPLOYMENT) or ""
+
+    def end_record(self) -> Record:
+        """The battle's end chapter: wounded and dead, retreats, who holds the field; every card shown."""
+        b = self.battle
+        b.unknown.clear()
         end = battle_end(b, self.dice)
         sides = {t.side for t in b.alive()}
         winner = next(iter(sides)) if len(sides) == 1 else None
-        return {**common(self.data, b), "battle_end": end, "after": [b.unit_record(t) for t in b.troops.values()],
+        after = [b.unit_record(t) for t in b.troops.values()]
+        return {**common(self.data, b), "battle_end": end, "after": after,
+                "unseen": [b.unit_record(t) for t in b.reserves.values()],
                 "result": {"winner": winner, "rounds": b.round}, "log": self.log}
 
     def cards(self) -> dict[str, Record]:
-        """Every unit's card for the state file (what the next battle starts from)."""
-        return {t.id: t.card() for t in self.battle.troops.values()}
+        """Every unit's card for the state file (what the next battle starts from), hidden ones too."""
+        return {t.id: t.card() for t in [*self.battle.troops.values(), *self.battle.reserves.values()]}
 
 
 def _items(given: Any) -> list[str]:
@@ -309,7 +372,7 @@ def preview(b: Battle, t: Troop) -> list[Record]:
 
 def ballot(game: Game, key: str, deadline: str) -> Ballot:
     """The vote of the next round: one question per readers' unit (its id), then 应对."""
-    b = game.battle
+    b = game.public
     qs = []
     for t in b.alive(b.readers):
         example = notation.canonical(ai.plan(b, t, None).order)
@@ -321,8 +384,8 @@ def ballot(game: Game, key: str, deadline: str) -> Ballot:
 
 
 def vote_record(game: Game, part: int) -> Record:
-    """The vote a chapter ends with (round ``part``'s orders)."""
-    b = game.battle
+    """The vote a chapter ends with (round ``part``'s orders), reckoned from what the readers see."""
+    b = game.public
     key = game.key(part)
     deadline = str(game.data["options"]["vote_deadline"])
     units = [{"id": t.id, "name": t.name, "men": t.men, "zone": t.zone, "legal": b.legal(t), "preview": preview(b, t),
@@ -337,10 +400,33 @@ def briefing(data: Mapping[str, Any], seed: int) -> Record:
     b = game.battle
     units = [b.unit_record(t) for t in b.troops.values()]
     return {**common(data, b), "units": units, "view": view(b, units), "vote": vote_record(game, 1),
-            "battles": [x["name"] for x in data["battles"]]}
+            "battles": [x["name"] for x in data["battles"]],
+            "seals": [f.to_json() for f, _ in game.facts.values()]}
 
 
 def _votes_problem(data: dict[str, Any]) -> Problem:
+    """The first ``between`` entry or readers' order that cannot be played, placed at its key (battles replayed)."""
+    try:
+        _between_problem(data)
+    except BetweenError as exc:
+        return exc.where, exc.message
+    return _orders_problem(data)
+
+
+def _between_problem(data: dict[str, Any]) -> None:
+    """Every ``between`` entry applied to the battle before it played in memory (BetweenError for the first that
+    cannot be: more healed than wounded, a 受训 unit's wounded in a 伤员队 …)."""
+    seed, n = int(data["seed"]), len(data["battles"])
+    for key in data.get("between", {}):
+        if int(key[1:]) > n:
+            raise BetweenError(("between", key), f"这个战役只有{n}战，没有第{key[1:]}战")
+    state: Record | None = None
+    for arc in range(1, max((int(k[1:]) for k in data.get("between", {})), default=1)):
+        state = _replay_state(data, arc, state, seed)
+        build(data, arc + 1, state)
+
+
+def _orders_problem(data: dict[str, Any]) -> Problem:
     """The first readers' order that cannot be played, placed at its key (every battle replayed)."""
     state: Record | None = None
     seed = int(data["seed"])

@@ -13,11 +13,13 @@ from typing import Any
 from ...ballot import DEADLINE
 from ...ruleset import CAMPAIGN_FIELDS
 from ...schema import Bool, Check, Data, DictOf, Enum, Field, Int, List, Map, Name, Node, Problem, Str
+from .between import created
+from .cardtext import CardError, parse_card
 from .equipment import THROWN_ROUNDS
 from .formation import Formation, problems
 from .movement import DISTANCES
 from .phases import MAX_ROUNDS, RESPONSE_PASSES
-from .units import MAX_MEN, TRAINING, Armour, Mount, Shield, Weapon, card_problems, parse_tactic
+from .units import HIDDEN_FIELDS, MAX_MEN, TRAINING, Armour, Mount, Shield, Weapon, card_problems, parse_tactic
 
 VOTE_KEY = r"b([1-9])r([0-9]{2})"
 """A vote's key: ``b1r02`` (battle 1, round 2)."""
@@ -49,6 +51,11 @@ UNIT = Map({
     "ammo": Field(Int(min=0), required=False, doc="§5.1.2 投掷: rounds of throwing weapons (default 2)."),
     "formation": Field(FORMATION, required=False),
     "zone": Field(Name()),
+    "card": Field(Str(), required=False, doc="002 §2.6: the unit card in the seed's own format (:mod:`.cardtext`), "
+                  "instead of name, men, training, commander, tactics, traits, weapons, armour, shield and mount."),
+    "hidden": Field(Bool(), default=False, doc="§1.6: a hidden deployment (an AI unit), sealed until it springs."),
+    "card_hidden": Field(List(Enum(list(HIDDEN_FIELDS))), default=[],
+                         doc="§1.6: the card fields the readers do not know yet (an AI unit), sealed until used."),
 })
 ZONE = Map({"id": Field(Name()), "name": Field(Str(), required=False), "complex": Field(Bool(), default=False),
             "cover": Field(DictOf(Enum(["平射", "抛射", "白刃"]), Int(min=0, max=4)), default={}),
@@ -68,6 +75,13 @@ BATTLE = Map({
                 doc="E6: host judgements by round, each printed with its reason."),
     "prisoners": Field(Bool(), default=False, doc="E11: the victor takes prisoners (else the left wounded die)."),
 })
+BETWEEN = Map({
+    "heal": Field(DictOf(Name(), Int(min=1)), default={}, doc="Wounded men back to the ranks, by unit."),
+    "wounded_unit": Field(Map({"from": Field(List(Name(), min_len=1)), "name": Field(Name()),
+                               "id": Field(Name(), required=False)}), required=False,
+                          doc="§3.3: a 伤员队 formed from these units' wounded."),
+    "recruit": Field(DictOf(Name(), Int(min=1)), default={}, doc="New men, by unit."),
+})
 OPTIONS = {"max_rounds": MAX_ROUNDS, "response_turns": RESPONSE_PASSES, "rounding": "half_up",
            "vote_deadline": DEADLINE}
 
@@ -76,14 +90,21 @@ def _card_problem(data: dict[str, Any]) -> Problem:
     """The first unit card that breaks a rule, or a zone, distance or first appearance that is wrong."""
     seen: set[str] = set()
     for i, b in enumerate(data["battles"]):
+        seen |= created(data, i + 1)
         zones = {z["id"] for z in b["zones"]}
         for j, d in enumerate(b["distances"]):
             if len(d) < 3 or d[0] not in zones or d[1] not in zones or d[2] not in DISTANCES or \
                     (len(d) == 4 and not (isinstance(d[3], int) and 0 <= d[3] <= 3)):
                 return ("battles", i, "distances", j), f"写作 [区域, 区域, {'|'.join(DISTANCES)}, 障碍数]，区域须在 zones 中"
         ids: set[str] = set()
-        for j, u in enumerate(b["units"]):
+        for j, entry in enumerate(b["units"]):
             at = ("battles", i, "units", j)
+            try:
+                u = with_card(entry)
+            except CardError as exc:
+                return (*at, "card"), f"部队卡{exc}"
+            except ValueError as exc:
+                return (*at, "card"), str(exc)
             if u["id"] in ids:
                 return (*at, "id"), f"{u['id']} 在这一战里列了两次"
             ids.add(u["id"])
@@ -94,6 +115,9 @@ def _card_problem(data: dict[str, Any]) -> Problem:
                 if missing:
                     return (*at, missing[0]), f"{u['id']} 第一次出场，要写全部队卡（{'、'.join(CARD_KEYS)}）"
             seen.add(u["id"])
+            secret = _secret_problem(u, data["readers"])
+            if secret:
+                return (*at, secret[0]), secret[1]
             for t in u["tactics"]:
                 try:
                     parse_tactic(t)
@@ -108,6 +132,36 @@ def _card_problem(data: dict[str, Any]) -> Problem:
                 return (*at, bad[0].field.split(".")[0].split("[")[0]), f"{bad[0].text}（{bad[0].rule}）"
         if data["readers"] not in {u.get("side") for u in b["units"]} and i == 0:
             return ("battles", i, "units"), f"第一战里没有读者一方（{data['readers']}）的部队"
+    return None
+
+
+CARD_FIELDS = ("name", "men", "training", "commander", "tactics", "traits", "weapons", "armour", "shield", "mount")
+"""What a ``card:`` text gives (a unit entry with a card writes none of them itself)."""
+
+
+def with_card(u: Mapping[str, Any]) -> dict[str, Any]:
+    """A unit entry with its ``card:`` text read into the card fields (:func:`.cardtext.parse_card`); CardError for
+    an unreadable card, ValueError when the entry also writes a field the card gives."""
+    if not u.get("card"):
+        return dict(u)
+    card = parse_card(str(u["card"]))
+    both = [k for k in CARD_FIELDS if u.get(k) not in (None, 0, False, [])]
+    if both:
+        raise ValueError(f"{u['id']} 写了部队卡 card，就不要再写 {both[0]}（卡上的【…】行已经给出）")
+    out = {k: v for k, v in u.items() if k != "card"}
+    out.update({k: v for k, v in card.items() if v is not None})
+    return out
+
+
+def _secret_problem(u: Mapping[str, Any], readers: str) -> tuple[str, str] | None:
+    """§1.6: only the AI's units hide; a hidden deployment seals its whole card already."""
+    if not (u["hidden"] or u["card_hidden"]):
+        return None
+    key = "hidden" if u["hidden"] else "card_hidden"
+    if u.get("side") == readers:
+        return key, f"{u['id']} 是读者一方的部队：读者知道自己的部队，不能隐藏"
+    if u["hidden"] and u["card_hidden"]:
+        return "card_hidden", f"{u['id']} 是伏兵（hidden），整张部队卡都已封存，不必再写 card_hidden"
     return None
 
 
@@ -154,6 +208,8 @@ def campaign_schema(votes: Any = None) -> Node:
             "vote_deadline": Field(Str(), default=DEADLINE, doc="When a chapter's vote closes."),
         }), default=dict(OPTIONS)),
         "battles": Field(List(BATTLE, min_len=1, max_len=9), doc="The battles (战), one arc each."),
+        "between": Field(DictOf(Str(pattern=r"b[2-9]", pattern_doc="b<battle>, like b2"), BETWEEN), default={},
+                         doc="002 §3.3: the host's roster changes applied at that battle's start (:mod:`.between`)."),
         "orders": Field(DictOf(Str(pattern=VOTE_KEY, pattern_doc="b<battle>r<round>, like b1r02"),
                                DictOf(Str(), Data())), default={},
                         doc="The readers' votes by round: a unit's id → its order(s); 应对 → response orders."),
@@ -162,4 +218,4 @@ def campaign_schema(votes: Any = None) -> Node:
     return checked if votes is None else Check(checked, votes, doc="Every vote is legal where the battle stands.")
 
 
-__all__ = ["BATTLE", "OPTIONS", "UNIT", "VOTE_KEY", "campaign_schema", "merged", "troop_card"]
+__all__ = ["BATTLE", "CARD_FIELDS", "with_card", "OPTIONS", "UNIT", "VOTE_KEY", "campaign_schema", "merged", "troop_card"]

@@ -222,6 +222,11 @@ def parse_tactic(text: str) -> Tactic:
     return Tactic(m[1], parts)
 
 
+HIDDEN_FIELDS = ("traits", "tactics", "armour", "shield")
+"""The card fields ``card_hidden`` may seal (DESIGNED: the ones that only count in the dice and the speeds; the
+men, training, weapons, formation and zone of a unit in the open are seen)."""
+
+
 @dataclass(frozen=True)
 class Weapon:
     """002 §5.1: a weapon: name, traits, reach and ways of attacking (the design's campaign fields)."""
