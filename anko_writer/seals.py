@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from .chapters import ChapterKey, Record
 from .dice import Roll
-from .hidden import FACT_KEY, Fact, canonical_json, mask_sealed
+from .hidden import FACT_KEY, Fact, canonical_json, mask_sealed, salt_for
 from .schema import Bool, Data, Field, Int, List, Map, Str
 
 _KEY = List(Int(min=0), min_len=2, max_len=2)
@@ -165,9 +165,14 @@ class SealBook:
     def due(self, at: ChapterKey, apply: Apply, everything: bool = False) -> list[Record]:
         """Reveal every seal due by chapter ``at`` (or every seal, for a story's last chapter), apply
         each outcome through ``apply`` in sealing order, and return the reveal records."""
+        return self.reveal([s.id for s in self.seals if not s.done and (everything or s.due <= at)], apply)
+
+    def reveal(self, ids: Collection[str], apply: Apply) -> list[Record]:
+        """Reveal the pending seals ``ids`` now, before they fall due (a hidden unit seen, an ambush sprung), in
+        sealing order, and return their reveal records (as :meth:`due` makes them)."""
         out: list[Record] = []
         for s in self.seals:
-            if not s.done and (everything or s.due <= at):
+            if not s.done and s.id in ids:
                 s.done = True
                 back = apply(s.outcome)
                 out.append({**s.roll, "sealed_in": s.at.part, f"sealed_{self.arc_word}": s.at.arc,
@@ -201,4 +206,12 @@ class SealBook:
         return cls((Seal.from_json(r) for r in records), arc_word)
 
 
-__all__ = ["Apply", "SEAL_RECORD", "Seal", "SealBook"]
+def with_salts(reveals: Iterable[Record], seed: int, expr: str) -> None:
+    """Give each revealed fact's record the fields a ruleset's JSON contract names for a reveal —
+    ``{expr, value, salt, state}`` (``state``: the fact's payload; the salt is posted in the reveal line anyway)."""
+    for r in reveals:
+        if FACT_KEY in r:
+            r.update(expr=expr, value=None, salt=salt_for(seed, str(r["id"])), state=r[FACT_KEY])
+
+
+__all__ = ["Apply", "SEAL_RECORD", "Seal", "SealBook", "with_salts"]

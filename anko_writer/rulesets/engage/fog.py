@@ -27,8 +27,8 @@ from collections.abc import Collection, Mapping
 from dataclasses import replace
 
 from ...chapters import ChapterKey, Record
-from ...hidden import Fact, fact_commitment, salt_for
-from ...seals import SealBook
+from ...hidden import Fact, fact_commitment
+from ...seals import SealBook, with_salts
 from .battle import Battle, RoundRecord, Troop
 from .units import HIDDEN_FIELDS, Armour
 
@@ -125,20 +125,13 @@ def seal_records(found: Mapping[str, tuple[Fact, str]], b: Battle, seed: int, at
 
 
 def reveal_now(book: SealBook, ids: Collection[str], at: ChapterKey) -> list[Record]:
-    """Reveal the sealed facts ``ids`` in chapter ``at``, before their due date: each one's due date is moved to
-    ``at`` and the book reveals what falls due (the core's :meth:`SealBook.due`; nothing else is due then, as the
-    chapter's own seals are made on its exit)."""
-    for s in book.pending():
-        if s.id in ids:
-            s.due = at
-    return book.due(at, lambda outcome: None)
+    """Reveal the sealed facts ``ids`` in chapter ``at``, before their due date (:meth:`SealBook.reveal`)."""
+    return book.reveal(ids, lambda outcome: None)
 
 
 def told(reveals: list[Record], seed: int) -> None:
     """The contract's reveal fields (§1.7 ``{id, expr, value, salt, state}``) on each fact's reveal record."""
-    for r in reveals:
-        if "fact" in r:
-            r.update(expr="事实", value=None, salt=salt_for(seed, str(r["id"])), state=r["fact"])
+    with_salts(reveals, seed, "事实")
 
 
 def check_carried(book: SealBook, found: Mapping[str, tuple[Fact, str]], arc: int, where: str) -> list[str]:

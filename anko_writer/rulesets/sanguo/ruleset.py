@@ -16,12 +16,12 @@ from ...campaign import Campaign
 from ...chapters import KeyStyle, Record, Run
 from ...dice import Dice
 from ...errors import AnkoError
-from ...hidden import as_fact, fact_commitment, salt_for
+from ...hidden import as_fact, fact_commitment
 from ...info import NewOption, RulesetInfo, Units
 from ...resources import Resources
 from ...ruleset import NewCampaign
 from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
-from ...seals import SEAL_RECORD, SealBook
+from ...seals import SEAL_RECORD, SealBook, with_salts
 from ...statefile import document
 from . import orders as notation
 from . import picture
@@ -122,8 +122,7 @@ class Sanguo(ArcRuleset[Record]):
             return played.run({"ruleset": self.name, "arc": arc, **summary, "pending": played.pending()})
         with played.part(part + 1, template="end.md.j2", name="end") as p:
             p.reveal_all()
-            for r in p.reveals:
-                r.update(expr="态势", value=None, salt=salt_for(seed, str(r["id"])), state=r.get("fact"))
+            with_salts(p.reveals, seed, "态势")
             p.results.update(end_record(sc, common, data, arc, state))
         end = {"scene": arc, "characters": _characters(sc.world), "points": p.results["points"],
                "merit": p.results["result"]["merit"], "result": {k: v for k, v in p.results["result"].items()
