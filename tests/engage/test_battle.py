@@ -101,3 +101,21 @@ def test_battle_two_starts_from_battle_ones_end(tmp_path: Path) -> None:
     assert start["游侠"]["men"] == end["游侠"]["men_after"]
     assert start["游侠"]["wounded"] >= end["游侠"]["wounded"]
     assert "猎手" not in start and "头领" in start
+
+
+def test_tally_counts_the_opening_vote_and_the_battle_plays_it(tmp_path: Path) -> None:
+    """Chapter 0's 安价 counted from a pasted thread by ``tally --write``: two spellings of one order count as one,
+    an answer for a unit the readers do not command is listed, and round 1 plays the result."""
+    path = _campaign(tmp_path, {})
+    replies = tmp_path / "replies.txt"
+    replies.write_text("小明：【安价 b1r01】游侠：射击 巨魔 用 长弓 抛射；矛手：固守\n"
+                       "阿红：【安价 b1r01】游侠：射击  巨魔  用 长弓  抛射\n"
+                       "老王：【安价 b1r01】矛手：固守；应对：无\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["tally", str(path), str(replies), "--chapter", "b1r01", "--write"])
+    assert res.exit_code == 0, res.output
+    orders = load_campaign(path).data["orders"]["b1r01"]
+    assert orders["游侠"] in ("射击 巨魔 用 长弓 抛射", ["射击 巨魔 用 长弓 抛射"])
+    r1 = _play(path).chapters[0].results
+    mine = {o["unit"]: o for o in r1["orders"]}
+    assert mine["游侠"]["by"] == "readers" and mine["游侠"]["text"] == "射击 巨魔 用 长弓 抛射"
+    assert mine["矛手"]["by"] == "readers" and mine["矛手"]["kind"] == "固守"
