@@ -25,6 +25,7 @@ from anko_writer.hidden import scan
 from anko_writer.order import place
 from anko_writer.output import atomic_write
 from anko_writer.render import render_chapter
+from anko_writer.ruleset import Ruleset
 from tests.contract import rulesets
 from tests.contract.sealing import faces_with_another_total, forcing, published
 from tests.shared import shared
@@ -90,16 +91,25 @@ def _new(name: str, folder: Path) -> tuple[Path, dict[str, Any]]:
 
 
 def _first_seal(out: Path, arc_folder: str) -> dict[str, Any] | None:
-    """The first roll sealed in arc 1 and revealed there: its id, notation and revealed total."""
+    """The first roll sealed in arc 1 and revealed there: its id, notation and revealed total, and the
+    revealing chapter's file (relative to ``out``)."""
     mds = sorted((p for p in (out / arc_folder).glob("*.md")), key=lambda p: place(PurePosixPath(p.name)))
     sealed: dict[str, str] = {}
     for md in mds:
         seals, reveals = scan(md.read_text(encoding="utf-8"))
         for r in reveals:
-            if r.roll_id in sealed and r.kind != "fact":  # a die (the fog of a fact: tests/sanguo)
-                return {"id": r.roll_id, "expr": r.expr, "total": r.value}
+            if r.roll_id in sealed and r.kind != "fact":  # a die (the fog of a fact: tests/sanguo, tests/engage)
+                return {"id": r.roll_id, "expr": r.expr, "total": r.value, "at": md.relative_to(out).as_posix()}
         sealed.update({s.roll_id: s.expr for s in seals})
     return None
+
+
+def _reveal_key(rs: Ruleset, rel: str) -> ChapterKey:
+    """The part of arc 1 whose Markdown is ``rel``, the farthest a forced replay need play (every file the
+    seal check compares is posted by then); the whole arc when ``rel`` is no part's (a named chapter)."""
+    last = ChapterKey(1, rs.parts(1))
+    return next((k for k in (ChapterKey(1, p) for p in range(1, last.part + 1)) if rs.info.keys.paths(k)[0] == rel),
+                last)
 
 
 def build(name: str, folder: Path) -> None:
@@ -135,7 +145,7 @@ def build(name: str, folder: Path) -> None:
             meta["forced"] = {**seal, "faces": list(faces)}
             mp.setenv("ANKO_WRITER_CACHE", "off")  # no checkpoint from the unforced run
             forcing(mp, seal["id"], faces)
-            run = rs.play(camp, ChapterKey(1, rs.parts(1)), res)
+            run = rs.play(camp, _reveal_key(rs, seal["at"]), res)
             _dump(folder / "forced", published(camp, run))
     (folder / "build.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1), encoding="utf-8")
 

@@ -22,8 +22,8 @@ import pytest
 from anko_writer import cli
 from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
-from anko_writer.chapters import Chapter, ChapterKey
-from anko_writer.dice import Roll
+from anko_writer.chapters import Chapter, ChapterKey, Run
+from anko_writer.dice import Dice, Roll
 from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
 from anko_writer.ruleset import Ruleset
@@ -32,6 +32,8 @@ from tests.contract.sealing import COMMIT, chapter_files, forcing, other_faces, 
 from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
+_ROLL = Dice.roll
+"""The dice as they fall (:func:`forcing` replaces ``Dice.roll`` while a roll is forced)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,6 +94,23 @@ DELAYS = {"purasbar": range(0, 13), "bloodbowl": range(1, 3), "coinduel": range(
 """Every ``options.reveal_delay`` each ruleset's schema allows (``test_the_delays_are_the_schemas`` pins them)."""
 
 
+_UNFORCED: dict[tuple[str, str, ChapterKey], Run] = {}
+_KEEP = 8
+
+
+def _unforced(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
+    """``play(rs, path, until)`` with the dice as they fall, played once per worker for the same campaign text:
+    the delay sweep and the Blood Bowl casualty test play the very same arcs. Read only (nothing here edits a
+    run); never called with a roll forced."""
+    assert Dice.roll is _ROLL, "an unforced play asked for while a roll is forced"
+    key = (rs.name, path.read_text(encoding="utf-8"), until)  # the campaigns here have no folder of overrides
+    if key not in _UNFORCED:
+        while len(_UNFORCED) >= _KEEP:  # a season's run is large: keep the last few
+            _UNFORCED.pop(next(iter(_UNFORCED)))
+        _UNFORCED[key] = play(rs, path, until)
+    return _UNFORCED[key]
+
+
 def _keys_of(rs: Ruleset, rels: list[str]) -> list[ChapterKey]:
     """The part chapters of arc 2 that ``rels`` (paths under arc 2's folder) are the files of."""
     return [ChapterKey(2, p) for p in range(1, rs.parts(2) + 1) if rs.info.keys.paths(ChapterKey(2, p))[0] in rels]
@@ -110,13 +129,13 @@ def test_nothing_published_before_the_reveal_depends_on_the_sealed_value(
     rs = request.getfixturevalue("coinduel") if name == "coinduel" else registry.get(name)
     path = with_delay(_campaign(name, tmp_path), delay)
     camp = load_campaign(path)
-    run = play(rs, path, ChapterKey(1, rs.parts(1)))
+    run = _unforced(rs, path, ChapterKey(1, rs.parts(1)))
     seals = _seals(run)
     assert seals, f"{name} seals nothing in arc 1 with delay {delay}: the test would prove nothing"
     for at, roll in seals[:3]:  # the 群英杯's one seal; Blood Bowl's first three; the coinduel's first bouts
         base, carried = window(rs, camp, run, roll["id"], at)
         if carried:  # the reveal falls in the next arc: its chapters before the reveal count too
-            base.update(window(rs, camp, play(rs, path, ChapterKey(2, rs.parts(2))), roll["id"], ChapterKey(2, 1))[0])
+            base.update(window(rs, camp, _unforced(rs, path, ChapterKey(2, rs.parts(2))), roll["id"], ChapterKey(2, 1))[0])
         keys = [c.key for c in run.chapters if rs.info.keys.paths(c.key)[0] in base]
         for faces in other_faces(roll)[:1 if name == "purasbar" else 2]:  # the 群英杯's 1: 'worse', not 'halved'
             with monkeypatch.context() as mp:
@@ -167,7 +186,7 @@ def test_a_blood_bowl_casualty_is_sealed_only_when_no_match_of_ours_comes_before
     rs = registry.get("bloodbowl")
     path = _campaign("bloodbowl", tmp_path)
     for delay, sealed_halves in ((1, {1, 2}), (2, {1})):
-        run = play(rs, with_delay(path, delay), ChapterKey(1, 10))
+        run = _unforced(rs, with_delay(path, delay), ChapterKey(1, 10))
         ours = [(c.results["half"], bool((x.get("outcome") or {}).get("sealed_by")))
                 for c in run.chapters for x in c.results.get("casualties", []) if x["team"] == c.results["team"]]
         assert {h for h, s in ours if s} == sealed_halves
