@@ -187,3 +187,17 @@ def test_the_shipped_campaign_plays_both_scenes_through_arc(tmp_path: Path) -> N
         assert (out / f"j0{arc}" / "end.md").is_file() and (out / f"j0{arc}" / "state-end.yaml").is_file()
     res = CliRunner().invoke(app, ["verify", str(out)])
     assert res.exit_code == 0 and "0 still sealed" in res.output, res.output
+
+
+def test_each_scene_reads_varied(tmp_path: Path) -> None:
+    """Issue 27: at least 85 % of a scene's sentence templates are distinct and none comes back more than three
+    times (names and numbers replaced), measured over the main text of both shipped scenes as written."""
+    from tests.variety import measure_folder
+
+    out = tmp_path / "out"
+    for arc in (1, 2):
+        res = CliRunner().invoke(app, ["arc", str(SHIPPED), "--arc", str(arc), "--out", str(out)])
+        assert res.exit_code == 0, res.output
+        v = measure_folder(out / f"j0{arc}")
+        assert v.sentences >= 15 and v.share >= 0.85, (v.share, v.top)
+        assert v.top[0][1] <= 3, v.top

@@ -24,7 +24,7 @@ from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, 
 from ...seals import SEAL_RECORD, SealBook, with_salts
 from ...statefile import document
 from . import orders as notation
-from . import picture
+from . import picture, story
 from .ai import expected, plan_unit
 from .board import TERRAIN
 from .combat import band
@@ -108,6 +108,7 @@ class Sanguo(ArcRuleset[Record]):
             part += 1
             sc.part = part
             sc.chapter = _fresh()
+            sc.seen_before = frozenset(t.id for t in sc.world.visible_to(sc.world.readers))
             with played.part(part) as p:
                 try:
                     next(loop)
@@ -316,6 +317,12 @@ def chapter_record(sc: ScenePlay, common: Record, data: Mapping[str, Any], arc: 
                    "labels": dict(sc.labels), "over": sc.over}
     rec["view"] = view(sc)
     rec["labels"] = {k: v for k, v in sc.labels.items()}
+    for t in sc.chapter.turns:
+        sc.known.update((u["id"], u["主将"]) for u in (*t["start"], *t["end"], *t["visible"]))
+    rec["story"] = story.beats(sc.chapter.turns, w.readers, sc.seen_before, sc.known, sc.chapter.day_end, sc.told)
+    hold = next((v for v in common["victory"] if v["side"] == w.readers and v["kind"] == "hold"), None)
+    rec["hold"] = None if hold is None else {"stronghold": hold["stronghold"],
+                                             "left": hold.get("until_day", w.days) - w.day + 1}
     rec["vote"] = None if sc.over else vote_record(sc, part + 1, setup.deadline)
     return rec
 

@@ -72,6 +72,12 @@ class ScenePlay:
     labels: dict[str, str] = field(default_factory=dict)
     over: bool = False
     seed: int = 0
+    seen_before: frozenset[str] = frozenset()
+    """The enemy units the readers saw as the current chapter began (its story tells what changed)."""
+    told: dict[str, int] = field(default_factory=dict)
+    """Story beats told so far in the scene, by kind (the phrase banks are walked in order)."""
+    known: dict[str, str] = field(default_factory=dict)
+    """Unit id → 主将, for every unit the readers have known (theirs, and enemies once seen)."""
     """The campaign seed (the seals' commitments are salted from it; never published)."""
     turn_count: dict[tuple[int, int, str], int] = field(default_factory=dict)
 
