@@ -732,6 +732,7 @@ def audit(
         if from_season + seasons_per_run - 1 > SEASON_MAX:
             raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
         auditing.plugin_for(c)
+        auditing.require_plots()
         if scheduler is not None:
             auditing.check_scheduler(scheduler)
         target = out if out is not None else c.folder / "audit"
@@ -831,6 +832,9 @@ def new(
         for path, text in ((yaml_path, made.yaml_text), (md_path, md)):
             output.atomic_write(path, text)
             typer.echo(f"wrote {_shown(path)}")
+    # the file name is the ruleset's (the 群英杯 romanises the city: 哈洛温 → halloween.yaml): say it once more
+    typer.echo(f"战役文件是 {_shown(yaml_path)}，第零章是 {_shown(md_path)}；之后的命令都用这个战役文件，"
+               f"例如 anko-writer check {_shown(yaml_path)}")
     _warn(campaign)
 
 
@@ -865,7 +869,18 @@ def main() -> None:
     the group class :class:`_OneLineGroup` does the reporting, so ``app`` under a test runner does too.
     """
     tune_gc()
+    _console_safe()
     app()
+
+
+def _console_safe() -> None:
+    """A console that cannot show a character (a GBK console on Windows and 「✘」) prints ``?`` for it
+    instead of stopping the command with an encoding error; a UTF-8 console is left as it is."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if reconfigure is not None and encoding != "utf8" and getattr(stream, "errors", "") == "strict":
+            reconfigure(errors="replace")
 
 
 __all__ = ["app", "main", "chapter_context", "chapter_files", "index_file", "out_dir"]
