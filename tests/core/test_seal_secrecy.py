@@ -19,9 +19,8 @@ from typing import Any
 
 import pytest
 
-from anko_writer import cli
+from anko_writer import cli, secrecy
 from anko_writer import ruleset as registry
-from anko_writer import secrecy
 from anko_writer.campaign import load_campaign
 from anko_writer.chapters import Chapter, ChapterKey
 from anko_writer.dice import Roll
