@@ -13,27 +13,28 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 try:  # Typer 0.2x ships its own copy of Click
     from typer._click import exceptions as click_exc
 except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from . import __version__, hidden, output, secrecy, yamlio
-from . import ruleset as ruleset_registry
-from .campaign import Campaign, load_campaign, new_seed, validate_document
-from .chapters import ChapterKey, KeyStyle
+from . import __version__
+from .chapters import ChapterKey
 from .errors import AnkoError, CampaignError, OutputError
-from .render import render_chapter, ruleset_info
-from .resources import Resources
-from .ruleset import Chapter, Ruleset, Run
 from .runtime import tune_gc
-from .schema import line_problem
-from .textfile import read_text
+
+# Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
+# campaign, template or YAML library (issue 29: a command's start-up is part of its time).
+if TYPE_CHECKING:
+    from .campaign import Campaign
+    from .chapters import KeyStyle
+    from .resources import Resources
+    from .ruleset import Chapter, Ruleset, Run
 
 USAGE_ERROR = 2
 """Exit status of a usage error (Click's convention); bad input exits with 1."""
@@ -57,23 +58,117 @@ def _unicode_message(exc: UnicodeError) -> str:
     return f"text encoding error: {exc}"
 
 
+_CLICK_WORDS = (  # Click's own sentences, as Typer 0.2x words them, in Chinese (its names and values kept)
+    (re.compile(r"No such command '(?P<a>.*?)'\.?(?: Did you mean '(?P<b>.*?)'\?)?$"), "没有命令 '{a}'", "'{b}'"),
+    (re.compile(r"Option '(?P<a>.*?)' requires an argument\.?$"), "选项 '{a}' 后面缺少它的值", ""),
+    (re.compile(r"Option '(?P<a>.*?)' requires (?P<n>\d+) arguments\.?$"), "选项 '{a}' 后面要有 {n} 个值", ""),
+    (re.compile(r"Got unexpected extra argument(?:s|\(s\))? \((?P<a>.*)\)\.?$"), "多余的参数（{a}）", ""),
+)
+"""``(pattern, message, suggestion)``: a plain :class:`UsageError` Click raised, read back and re-worded."""
+
+_VALUE_WORDS = (
+    ("Input should be a valid integer", "应为整数"),
+    ("Input should be a valid number", "应为数"),
+)
+"""The start of a type error Typer's validation words in English, and what it says here."""
+
+
+def _hint(exc: click_exc.BadParameter) -> str:
+    """The option or argument a bad-parameter error is about, as Click names it (``'--season'``)."""
+    if exc.param_hint is not None:
+        hint = exc.param_hint
+        return " / ".join(f"'{h}'" for h in hint) if not isinstance(hint, str) else hint
+    return exc.param.get_error_hint() if exc.param is not None else ""
+
+
+def _usage_text(exc: click_exc.UsageError) -> str:
+    """What a usage error says, in Chinese; an unknown sentence of Click's is kept as Click words it."""
+    if isinstance(exc, click_exc.NoSuchOption):
+        maybe = f"；是否想用 {' 或 '.join(sorted(exc.possibilities))}？" if exc.possibilities else ""
+        return f"没有选项 {exc.option_name}{maybe}"
+    if isinstance(exc, click_exc.MissingParameter):
+        kind = "参数" if exc.param is not None and exc.param.param_type_name == "argument" else "选项"
+        return f"缺少{kind} {_hint(exc)}"
+    if isinstance(exc, click_exc.BadParameter):
+        message = " ".join(exc.message.split())
+        for english, chinese in _VALUE_WORDS:
+            if message.startswith(english):
+                message = chinese
+        return f"{_hint(exc)} 的值无效：{message}" if _hint(exc) else f"值无效：{message}"
+    text = " ".join(exc.format_message().split())
+    for pattern, message, suggestion in _CLICK_WORDS:
+        if (m := pattern.match(text)) is not None:
+            found = {k: v for k, v in m.groupdict().items() if v is not None}
+            maybe = f"；是否想用 {suggestion.format(**found)}？" if suggestion and "b" in found else ""
+            return message.format(**found) + maybe
+    return text.rstrip(".")
+
+
 def _usage_message(exc: click_exc.UsageError, fallback: str) -> str:
-    """A Click usage error as one lower-case line with a pointer to the right ``--help``."""
-    if isinstance(exc, click_exc.NoSuchOption) and exc.possibilities:
-        text = f"no such option: {exc.option_name}; did you mean {' or '.join(sorted(exc.possibilities))}?"
-    else:
-        text = " ".join(exc.format_message().split()).rstrip(".").replace(". Did you mean", "; did you mean")
-    if text[:1].isupper() and text[1:2].islower():
-        text = text[0].lower() + text[1:]
+    """A Click usage error as one line with a pointer to the right ``--help``."""
     command = fallback
     if exc.ctx is not None:
         command = exc.ctx.command_path
         if exc.ctx.invoked_subcommand:  # the subcommand's own parser failed (it knows no context)
             command = f"{command} {exc.ctx.invoked_subcommand}"
-    return f"{text} (see '{command} --help')"
+    return f"{_usage_text(exc)}（见 '{command} --help'）"
 
 
-class _OneLineGroup(TyperGroup):
+_HELP_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": "参数", "OPTIONS_PANEL_TITLE": "选项", "COMMANDS_PANEL_TITLE": "命令",
+    "REQUIRED_LONG_STRING": "［必填］", "DEFAULT_STRING": "［默认：{}］",
+}
+"""The words of Typer's Rich help (module constants of ``typer.rich_utils``), in Chinese."""
+
+HELP_OPTION_HELP = "显示本帮助并退出。"
+"""What ``--help`` says of itself."""
+
+
+def _chinese_help_words() -> None:
+    """Put :data:`_HELP_WORDS` into Typer's Rich help (imported only when a help page is drawn)."""
+    try:
+        from typer import rich_utils
+    except ImportError:  # pragma: no cover - Typer without Rich prints Click's plain help
+        return
+    for name, text in _HELP_WORDS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, text)
+
+
+def _plain_params(params: list[Any]) -> list[Any]:
+    """The parameters as the help shows them: a flag with no type after it (Typer 0.2x would print
+    ``--force <bool>``), ``--help`` in Chinese."""
+    for param in params:
+        if getattr(param, "is_flag", False) and not getattr(param, "count", False):
+            param.metavar = ""  # Typer prints the metavar, when one is set, in place of ``<bool>``
+        if param.name == "help":
+            param.help = HELP_OPTION_HELP
+    return params
+
+
+class _ChineseHelp:
+    """The help of a command or of the group: Chinese words, no ``<bool>`` after a flag, ``用法：``."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        """The command's parameters with :func:`_plain_params` applied."""
+        return _plain_params(super().get_params(ctx))  # type: ignore[misc]
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        """The usage line, led by ``用法：``."""
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix="用法：")
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        """The help page, with Typer's panel words in Chinese."""
+        _chinese_help_words()
+        super().format_help(ctx, formatter)  # type: ignore[misc]
+
+
+class _Command(_ChineseHelp, TyperCommand):
+    """Every subcommand's class: see :class:`_ChineseHelp`."""
+
+
+class _OneLineGroup(_ChineseHelp, TyperGroup):
     """The command group whose every failure is one ``error:`` line: usage errors exit 2, bad input 1.
 
     Click (inside Typer) would print a usage block and a boxed message; this runs it with
@@ -115,7 +210,7 @@ class _OneLineGroup(TyperGroup):
             _say(exc.format_message())
             sys.exit(exc.exit_code)
         except typer.Abort:
-            _say("aborted")
+            _say("已中止")
             sys.exit(1)
         except AnkoError as exc:  # raised outside a command's ``_errors()`` (should not happen)
             _say(str(exc))
@@ -129,11 +224,14 @@ class _OneLineGroup(TyperGroup):
         sys.exit(code if isinstance(code, int) else 0)
 
 
+APP_HELP = "把 YAML 战役文件写成安科章节（Markdown），每一次掷骰都写在明处。"
+"""What ``anko-writer --help`` says first."""
+
 app = typer.Typer(
     name="anko-writer",
     cls=_OneLineGroup,
-    help="Turn a YAML campaign into Markdown anko chapters, every dice roll shown.",
-    add_completion=False,
+    help=APP_HELP,
+    add_completion=False,  # no --install-completion: a host's shell is not ours to change
     no_args_is_help=True,
     pretty_exceptions_enable=False,
 )
@@ -176,7 +274,7 @@ def _version(value: bool) -> None:
 @app.callback()
 def _main(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="显示版本并退出。")
     ] = False,
 ) -> None:
     """Turn a YAML campaign into Markdown anko chapters, every dice roll shown."""
@@ -198,6 +296,9 @@ def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
 
 def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
+    from . import output, secrecy
+    from .render import render_chapter
+
     md_rel, json_rel = _style(resources).paths(chapter.key)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     sealed = secrecy.still_sealed(md)  # DESIGN §10: the core masks what the chapter's seal lines keep sealed
@@ -231,11 +332,15 @@ def _no_seed(rel: str, text: str, seed: int) -> None:
 
 def _style(resources: Resources) -> KeyStyle:
     """How the ruleset of ``resources`` writes chapter keys as paths."""
+    from .render import ruleset_info
+
     return ruleset_info(resources).keys
 
 
 def index_file(resources: Resources, run: Run, campaign: Campaign, season: int) -> dict[str, str]:
     """The arc summary (the 群英杯's ``sNN/index.md``) rendered from ``index.md.j2``."""
+    from .render import render_chapter
+
     context = {**run.summary, "campaign": public_campaign(campaign)}
     rel = _style(resources).index_path(season)
     md = render_chapter(resources, "index.md.j2", context, seed=campaign.seed)
@@ -249,6 +354,9 @@ RULES_TEMPLATE = "rules.md.j2"
 
 def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
     """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none)."""
+    from . import ruleset as ruleset_registry
+    from .render import render_chapter
+
     try:
         resources.find("templates", RULES_TEMPLATE)
     except AnkoError:
@@ -293,6 +401,8 @@ def _check_range(season: int, month: int | None, rs: Ruleset[Any], words: tuple[
 
 def _write(out: Path, files: dict[str, str], force: bool) -> None:
     """Write all files at once (or none) and print one line per file written."""
+    from . import output
+
     written = output.write_files(out, files, force)
     for path in written:
         typer.echo(f"wrote {_shown(path)}")
@@ -304,6 +414,8 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
 def _start(rs: Ruleset[Any], resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
     """The latest earlier arc's end state (``sNN/state-end.yaml``) under ``out``, loaded (None: start
     from the campaign)."""
+    from .textfile import read_text
+
     for k in range(season - 1, 0, -1):
         path = out / rs.info.keys.state_path(k)
         if path.is_file():
@@ -316,6 +428,8 @@ def _play(campaign: Campaign, season: int, last_month: int, out: Path,
           one: bool = False) -> tuple[Ruleset[Any], Resources, Run]:
     """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
     state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
+    from . import ruleset as ruleset_registry
+
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
     start = _start(rs, resources, out, season) if season > 1 else None
@@ -326,17 +440,27 @@ def _play(campaign: Campaign, season: int, last_month: int, out: Path,
 # ---------------------------------------------------------------------------------------------
 # Commands
 
-CampaignArg = Annotated[Path, typer.Argument(help="The campaign YAML file.", show_default=False)]
-SeasonOpt = Annotated[int, typer.Option("--season", help="Season number (1, 2, …).", show_default=False)]
-OutOpt = Annotated[
-    Path | None, typer.Option("--out", help="Output folder (default: the campaign's output: key, else out/).")
-]
-ForceOpt = Annotated[bool, typer.Option("--force", help="Overwrite files edited by hand or not made by us.")]
+def _a_path(value: Path | None) -> Path | None:
+    """Refuse ``-`` where a file or folder is asked for: no command reads standard input, so ``-`` is a
+    usage error at once (never a wait on a terminal, never a file named ``-``)."""
+    if value is not None and str(value) == "-":
+        raise typer.BadParameter("「-」（标准输入）不能当路径：请给出文件或文件夹的路径")
+    return value
 
 
-@app.command()
+CampaignArg = Annotated[Path, typer.Argument(
+    metavar="CAMPAIGN", help="战役 YAML 文件。", show_default=False, callback=_a_path)]
+SeasonOpt = Annotated[int, typer.Option("--season", help="赛季编号（1、2……）。", show_default=False)]
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", help="输出文件夹（默认：战役文件的 output: 键，否则为战役旁的 out/）。", callback=_a_path)]
+ForceOpt = Annotated[bool, typer.Option("--force", help="覆盖手改过的、或不是本工具写的文件。")]
+
+
+@app.command(cls=_Command, help="检查战役文件是否符合其规则集的格式；不写任何文件。")
 def check(campaign: CampaignArg) -> None:
     """Validate a campaign file against its ruleset's schema; write nothing."""
+    from .campaign import load_campaign
+
     with _errors():
         c = load_campaign(campaign)
         typer.echo(f"ok: {campaign} ({_described(c)})")
@@ -347,6 +471,7 @@ def _described(c: Campaign) -> str:
     """What ``check`` says of a valid campaign: its ruleset and title, never its seed (DESIGN §10: a seed on a
     screen or in a pasted log opens every sealed die).
 
+    >>> from anko_writer.campaign import Campaign
     >>> _described(Campaign(Path("c.yaml"), {"title": "雷希特\\x1b[2J\\u202e"}, "purasbar", 10**17 + 3))
     'purasbar: 雷希特?[2J?'
     """
@@ -366,6 +491,10 @@ def _warn(c: Campaign) -> None:
 def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force: bool,
                    words: tuple[str, str]) -> None:
     """Play arc ``arc`` up to part ``part`` and write that part's chapter (Markdown and JSON)."""
+    from . import output
+    from . import ruleset as ruleset_registry
+    from .campaign import load_campaign
+
     with _errors():
         c = load_campaign(campaign)
         _check_range(arc, part, ruleset_registry.get(c.ruleset), words)
@@ -382,6 +511,10 @@ def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force:
 
 def _write_arc(campaign: Path, arc: int, out: Path | None, force: bool, words: tuple[str, str]) -> None:
     """Play a whole arc and write every chapter, the arc's index and its end state."""
+    from . import output
+    from . import ruleset as ruleset_registry
+    from .campaign import load_campaign
+
     with _errors():
         c = load_campaign(campaign)
         rs = ruleset_registry.get(c.ruleset)
@@ -399,11 +532,11 @@ def _write_arc(campaign: Path, arc: int, out: Path | None, force: bool, words: t
     _warn(c)
 
 
-@app.command()
+@app.command(cls=_Command, help="写一个月的章节（Markdown）和它的结果（JSON）：群英杯对 chapter 的叫法。")
 def month(
     campaign: CampaignArg,
     season: SeasonOpt,
-    month: Annotated[int, typer.Option("--month", help="Month of the season.", show_default=False)],
+    month: Annotated[int, typer.Option("--month", help="赛季中的月份。", show_default=False)],
     out: OutOpt = None,
     force: ForceOpt = False,
 ) -> None:
@@ -411,22 +544,22 @@ def month(
     _write_chapter(campaign, season, month, out, force, SEASON_WORDS)
 
 
-@app.command()
+@app.command(cls=_Command, help="写一个赛季的全部章节和赛季的 index.md：群英杯对 arc 的叫法。")
 def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
     """Write every chapter of a season and the season's index.md: the 群英杯's name for 'arc'."""
     _write_arc(campaign, season, out, force, SEASON_WORDS)
 
 
 ArcOpt = Annotated[int, typer.Option(
-    "--arc", help="Arc number: a season, a match, a campaign year … (1, 2, …).", show_default=False)]
+    "--arc", help="篇的编号：一个赛季、一场比赛、一个战役年……（1、2……）。", show_default=False)]
 
 
-@app.command()
+@app.command(cls=_Command, help="按规则集的章节编号写一章（Markdown）和它的结果（JSON）。")
 def chapter(
     campaign: CampaignArg,
     arc: ArcOpt,
     part: Annotated[int, typer.Option(
-        "--part", help="Part of the arc: a month, a half, a game day, a round, a turn.", show_default=False)],
+        "--part", help="篇中的一部分：一个月、一个半场、一个比赛日、一轮、一回合。", show_default=False)],
     out: OutOpt = None,
     force: ForceOpt = False,
 ) -> None:
@@ -434,15 +567,18 @@ def chapter(
     _write_chapter(campaign, arc, part, out, force, ARC_WORDS)
 
 
-@app.command("arc")
+@app.command("arc", cls=_Command, help="写一篇的全部章节、它的 index.md，以及（规则集跨篇延续时）篇末状态。")
 def arc_command(campaign: CampaignArg, arc: ArcOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
     """Write every chapter of an arc, its index.md and (if the ruleset carries arcs over) its end state."""
     _write_arc(campaign, arc, out, force, ARC_WORDS)
 
 
-@app.command()
-def verify(outdir: Annotated[Path, typer.Argument(help="A folder of posted chapters.", show_default=False)]) -> None:
+@app.command(cls=_Command, help="重新核对 OUTDIR 下各章每一颗暗骰的承诺。")
+def verify(outdir: Annotated[Path, typer.Argument(
+        metavar="OUTDIR", help="已发帖的章节所在的文件夹。", show_default=False, callback=_a_path)]) -> None:
     """Re-check every hidden-dice commitment in the chapters under OUTDIR."""
+    from . import hidden, output
+
     with _errors():
         output.settle(outdir)  # a commit a crash left half done is finished before anything is read
         report = hidden.verify_dir(outdir)
@@ -455,16 +591,18 @@ def verify(outdir: Annotated[Path, typer.Argument(help="A folder of posted chapt
 # export
 
 
-@app.command()
+@app.command(cls=_Command, help="把 OUTDIR 下的章节转成论坛能发的帖子，写在 OUTDIR/export/配置名/ 下。")
 def export(
-    outdir: Annotated[Path, typer.Argument(help="An output folder of written chapters.", show_default=False)],
-    forum: Annotated[str, typer.Option("--forum", help="A shipped profile (nga, discuz, tieba, markdown, html) "
-                                       "or a profile file (*.yaml).", show_default=False)],
-    script: Annotated[str | None, typer.Option("--script", help="hant: traditional script (OpenCC).")] = None,
-    region: Annotated[str, typer.Option("--region", help="Traditional script of tw (Taiwan) or hk (Hong Kong).")] = "tw",
+    outdir: Annotated[Path, typer.Argument(
+        metavar="OUTDIR", help="写好章节的输出文件夹。", show_default=False, callback=_a_path)],
+    forum: Annotated[str, typer.Option("--forum", help="自带的论坛配置（nga、discuz、tieba、markdown、html），"
+                                       "或一个配置文件（*.yaml）。", show_default=False)],
+    script: Annotated[str | None, typer.Option("--script", help="hant：繁体（OpenCC）。")] = None,
+    region: Annotated[str, typer.Option("--region", help="繁体的地区用字：tw（台湾）或 hk（香港）。")] = "tw",
     force: ForceOpt = False,
 ) -> None:
     """Turn the chapters under OUTDIR into posts a forum accepts, under OUTDIR/export/PROFILE/."""
+    from . import output
     from .export.posts import INDEX, export_files, post_count
     from .export.profile import load_profile
     from .export.script import REGIONS
@@ -500,25 +638,28 @@ def _until(value: str | None) -> str | None:
     return value
 
 
-@app.command()
+@app.command(cls=_Command, help="从帖子的回复统计读者对一章安价的投票；加 --write 把结果写进战役文件。")
 def tally(
     campaign: CampaignArg,
-    replies: Annotated[Path, typer.Argument(help="The thread's replies: text copied from the forum page, or the "
-                                            "page saved as HTML.", show_default=False)],
-    chapter: Annotated[str, typer.Option("--chapter", help="The vote key readers quote (s1m4), or the path of the "
-                                         "chapter that asked for it (s01/m03).", show_default=False)],
-    until: Annotated[str | None, typer.Option("--until", callback=_until, help="The deadline, e.g. "
-                                                 "'2026-12-01 20:00': later and undated replies are listed, not "
-                                                 "counted.", show_default=False)] = None,
-    layout: Annotated[str | None, typer.Option("--layout", help="A shipped forum layout (nga, discuz, plain) or "
-                                                  "a layout file (*.yaml); default: the first that reads the file.",
+    replies: Annotated[Path, typer.Argument(
+        metavar="REPLIES", help="帖子的回复：从论坛页面复制的文字，或另存为 HTML 的页面。", show_default=False,
+        callback=_a_path)],
+    chapter: Annotated[str, typer.Option("--chapter", help="读者引用的投票编号（s1m4），或发起投票那一章的路径"
+                                         "（s01/m03）。", show_default=False)],
+    until: Annotated[str | None, typer.Option("--until", callback=_until, help="截止时间，如 "
+                                                 "'2026-12-01 20:00'：之后的回复和没有时间的回复只列出、不计票。",
+                                                 show_default=False)] = None,
+    layout: Annotated[str | None, typer.Option("--layout", help="自带的回复版式（nga、discuz、plain）或一个版式文件"
+                                                  "（*.yaml）；默认：第一个读得懂该文件的。",
                                                   show_default=False)] = None,
-    write: Annotated[bool, typer.Option("--write", help="Write the result into the campaign's decisions.")] = False,
+    write: Annotated[bool, typer.Option("--write", help="把结果写进战役文件的 decisions。")] = False,
     out: OutOpt = None,
-    force: Annotated[bool, typer.Option("--force", help="With --write: overwrite decisions the host already set.")] = False,
+    force: Annotated[bool, typer.Option("--force", help="与 --write 同用：覆盖楼主已定的决定。")] = False,
 ) -> None:
     """Count the readers' votes for one chapter's 安价 from the thread's replies; --write writes the result."""
+    from . import ruleset as ruleset_registry
     from .ballot import order_parsers
+    from .campaign import load_campaign
     from .tally import count_votes, find_ballot, format_count, read_replies, write_campaign
     from .tally.replies import parse_time
 
@@ -556,27 +697,29 @@ def _progress_bar(total: int) -> tuple[Any, Any]:
     return bar, lambda n: bar.advance(task, n)
 
 
-@app.command()
+@app.command(cls=_Command, help="模拟许多个独立赛季、不写章节，报告夺冠概率、比赛数据、资金和骰表分布"
+             "（需要 pip install \"anko-writer\\[audit]\"）。")  # \\[ : Rich's help would read [audit] as a style
 def audit(
     campaign: CampaignArg,
     seasons: Annotated[int, typer.Option(
-        "--seasons", help="Independent replicates to simulate (each its own seed).", show_default=False)],
+        "--seasons", help="要模拟的独立重复次数（每次各用各的种子）。", show_default=False)],
     from_season: Annotated[int, typer.Option(
-        "--from-season", help="First season played (from the latest earlier state-end.yaml under the "
-                              "output folder, if any).")] = 1,
+        "--from-season", help="从第几个赛季打起（输出文件夹下有更早的 state-end.yaml 时，从最近的一个接着打）。")] = 1,
     seasons_per_run: Annotated[int, typer.Option(
-        "--seasons-per-run", help="Seasons chained in each replicate (ability drift, money over years).")] = 1,
-    jobs: Annotated[int, typer.Option("--jobs", help="Processes to run replicates in.")] = 1,
+        "--seasons-per-run", help="每次重复连打的赛季数（能力漂移、多年的资金）。")] = 1,
+    jobs: Annotated[int, typer.Option("--jobs", help="并行的进程数。")] = 1,
     out: Annotated[Path | None, typer.Option(
-        "--out", help="Report folder (default: audit/ beside the campaign).")] = None,
+        "--out", help="报告文件夹（默认：战役文件旁的 audit/）。", callback=_a_path)] = None,
     scheduler: Annotated[str | None, typer.Option(
-        "--scheduler", help="A Dask scheduler (tcp://host:8786) to run the replicates on.",
+        "--scheduler", help='在这个 Dask 调度器（tcp://host:8786）上跑（需要 pip install "anko-writer\\[cluster]"）。',
         show_default=False)] = None,
 ) -> None:
     """Simulate many replicate seasons, render nothing, and report odds, match rates, money and dice tables."""
     import time
 
     from . import audit as auditing
+    from . import ruleset as ruleset_registry
+    from .campaign import load_campaign
 
     with _errors():
         c = load_campaign(campaign)
@@ -589,6 +732,7 @@ def audit(
         if from_season + seasons_per_run - 1 > SEASON_MAX:
             raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
         auditing.plugin_for(c)
+        auditing.require_plots()
         if scheduler is not None:
             auditing.check_scheduler(scheduler)
         target = out if out is not None else c.folder / "audit"
@@ -615,6 +759,9 @@ def audit(
 
 def _campaign_data(path: Path, yaml_text: str) -> dict[str, Any]:
     """Validate a freshly generated campaign text as if it were read from ``path``."""
+    from . import yamlio
+    from .campaign import validate_document
+
     doc = yamlio.load_yaml_text(yaml_text, path, CampaignError)
     return validate_document(path, doc)[1]
 
@@ -628,11 +775,13 @@ def _refuse_existing(paths: list[Path], force: bool) -> None:
 
 def _new_options(rs: Ruleset[Any], city: str | None, pairs: list[str]) -> dict[str, str]:
     """The ``new`` options: ``--option NAME=VALUE`` pairs, ``--city`` as ``city=…``, checked by the ruleset."""
+    from .schema import line_problem
+
     given: dict[str, str] = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
-            raise click_exc.UsageError(f"--option: expected NAME=VALUE, got {pair!r}")
+            raise click_exc.UsageError(f"--option：应写成 NAME=VALUE，收到 {pair!r}")
         if problem := line_problem(value):  # every option ends up in the chapter or the campaign as one line
             raise click_exc.UsageError(f"--option {key.strip()}: {value!r} {problem}")
         given[key.strip()] = value
@@ -641,27 +790,33 @@ def _new_options(rs: Ruleset[Any], city: str | None, pairs: list[str]) -> dict[s
     missing = [o for o in rs.info.new_options if o.required and o.name not in given]
     if missing:
         flag = "--city" if missing[0].name == "city" else f"--option {missing[0].name}=…"
-        raise click_exc.UsageError(f"missing option '{flag}' ({missing[0].help})")
+        raise click_exc.UsageError(f"缺少选项 '{flag}'（{missing[0].help}）")
     try:
         return rs.info.options(given)
     except ValueError as exc:
         raise click_exc.UsageError(str(exc)) from None
 
 
-@app.command()
+@app.command(cls=_Command, help="按规则生成新战役：一份带注释的战役 YAML 和它的第零章；打印写下的文件名。")
 def new(
-    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the new campaign.", show_default=False)],
+    directory: Annotated[Path, typer.Argument(
+        metavar="DIR", help="新战役的文件夹。", show_default=False, callback=_a_path)],
     city: Annotated[str | None, typer.Option(
-        "--city", help="Home city of the new club (the 群英杯; short for --option city=…).", show_default=False)] = None,
+        "--city", help="新球队的主场城市（群英杯；即 --option city=…）。", show_default=False)] = None,
     option: Annotated[list[str] | None, typer.Option(
-        "--option", help="NAME=VALUE: what the ruleset asks for (repeat it; see the ruleset's README).",
+        "--option", metavar="NAME=VALUE", help="规则集要的选项（可重复；rulesets 命令列出每个规则集的选项）。",
         show_default=False)] = None,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="Campaign seed (all dice derive from it; default: 18 random digits).", show_default=False)] = None,
-    ruleset: Annotated[str, typer.Option("--ruleset", help="Game system.")] = "purasbar",
+        "--seed", help="战役种子（所有骰子都由它导出；默认：18 位随机数）。", show_default=False)] = None,
+    ruleset: Annotated[str, typer.Option("--ruleset", help="规则集（游戏系统）。")] = "purasbar",
     force: ForceOpt = False,
 ) -> None:
     """Generate a new campaign by the rules: a commented campaign YAML and its chapter 0."""
+    from . import output
+    from . import ruleset as ruleset_registry
+    from .campaign import Campaign, new_seed
+    from .render import render_chapter
+
     with _errors():
         rs = ruleset_registry.get(ruleset)
         options = _new_options(rs, city, option or [])
@@ -677,6 +832,9 @@ def new(
         for path, text in ((yaml_path, made.yaml_text), (md_path, md)):
             output.atomic_write(path, text)
             typer.echo(f"wrote {_shown(path)}")
+    # the file name is the ruleset's (the 群英杯 romanises the city: 哈洛温 → halloween.yaml): say it once more
+    typer.echo(f"战役文件是 {_shown(yaml_path)}，第零章是 {_shown(md_path)}；之后的命令都用这个战役文件，"
+               f"例如 anko-writer check {_shown(yaml_path)}")
     _warn(campaign)
 
 
@@ -693,9 +851,11 @@ def _describe_ruleset(rs: Ruleset[Any]) -> list[str]:
     return lines
 
 
-@app.command()
+@app.command(cls=_Command, help="列出已安装的规则集：各自的章节用词，以及 new 要的选项。")
 def rulesets() -> None:
     """List the installed rulesets: their chapter words and what 'new' asks for."""
+    from . import ruleset as ruleset_registry
+
     with _errors():
         for name in ruleset_registry.names():
             for line in _describe_ruleset(ruleset_registry.get(name)):
@@ -709,7 +869,18 @@ def main() -> None:
     the group class :class:`_OneLineGroup` does the reporting, so ``app`` under a test runner does too.
     """
     tune_gc()
+    _console_safe()
     app()
+
+
+def _console_safe() -> None:
+    """A console that cannot show a character (a GBK console on Windows and 「✘」) prints ``?`` for it
+    instead of stopping the command with an encoding error; a UTF-8 console is left as it is."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if reconfigure is not None and encoding != "utf8" and getattr(stream, "errors", "") == "strict":
+            reconfigure(errors="replace")
 
 
 __all__ = ["app", "main", "chapter_context", "chapter_files", "index_file", "out_dir"]

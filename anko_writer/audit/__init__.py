@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
-from .report import dice_section, terminal_lines, write_report
+from .report import AUDIT_EXTRA, dice_section, require_plots, terminal_lines, write_report
 from .runner import AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate, run_replicates
 
 if TYPE_CHECKING:
@@ -45,5 +45,6 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
     return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples)
 
 
-__all__ = ["AuditPlugin", "AuditSpec", "check_scheduler", "Figure", "Section", "Table", "audit", "build_report", "meta_of",
-           "plugin_for", "replicate_seed", "run_replicate", "run_replicates", "terminal_lines", "write_report"]
+__all__ = ["AUDIT_EXTRA", "AuditPlugin", "AuditSpec", "check_scheduler", "Figure", "Section", "Table", "audit",
+           "build_report", "meta_of", "plugin_for", "replicate_seed", "require_plots", "run_replicate", "run_replicates",
+           "terminal_lines", "write_report"]

@@ -17,12 +17,30 @@ from typing import TYPE_CHECKING, Any
 
 from ..chapters import Record
 from ..dice import DiceExpr
+from ..errors import AnkoError
 from ..output import atomic_write
 from .plugin import Figure, Section, Table
 from .stats import chi_square, row_weights
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure as MplFigure
+
+AUDIT_EXTRA = 'pip install "anko-writer[audit]"'
+"""How a host installs what ``audit`` draws its plots with (matplotlib, not needed for writing chapters)."""
+
+
+def require_plots() -> None:
+    """Stop with one line naming :data:`AUDIT_EXTRA` if matplotlib is not installed, before anything is played
+    (matplotlib itself is imported only where a figure is drawn, :func:`new_figure`)."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("matplotlib") is not None
+    except (ImportError, ValueError):  # a module set to None (hidden) or one without a spec
+        found = False
+    if not found:
+        raise AnkoError(f"audit 要用绘图库 matplotlib，这里没有装：请运行 {AUDIT_EXTRA}")
+
 
 FLAG_P = 0.001
 """A table whose chi-square p-value is below this is flagged: its rows fire off their widths."""

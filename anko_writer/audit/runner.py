@@ -202,7 +202,7 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
     try:
         from distributed import Client, as_completed  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
-        raise AnkoError("--scheduler needs Dask: pip install 'anko-writer[cluster]'") from None
+        raise AnkoError('--scheduler 要用 Dask，这里没有装：请运行 pip install "anko-writer[cluster]"') from None
     address = check_scheduler(scheduler)
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)

@@ -92,26 +92,26 @@ def test_subprocess_missing_option_is_one_line_exit_2(camp: Path) -> None:
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == "error: missing option '--month' (see 'python -m anko_writer month --help')\n"
+    assert proc.stderr == "error: 缺少选项 '--month'（见 'python -m anko_writer month --help'）\n"
 
 
 def test_subprocess_unknown_command_is_one_line_exit_2() -> None:
     proc = subprocess.run([sys.executable, "-m", "anko_writer", "frobnicate"], capture_output=True, text=True, cwd=ROOT)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == "error: no such command 'frobnicate' (see 'python -m anko_writer --help')\n"
+    assert proc.stderr == "error: 没有命令 'frobnicate'（见 'python -m anko_writer --help'）\n"
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(("season", "{camp}"), "error: missing option '--season' (see 'anko-writer season --help')"),
-     (("month",), "error: missing argument 'campaign' (see 'anko-writer month --help')"),
-     (("season", "{camp}", "--season"), "error: option '--season' requires an argument (see 'anko-writer season --help')"),
+    [(("season", "{camp}"), "error: 缺少选项 '--season'（见 'anko-writer season --help'）"),
+     (("month",), "error: 缺少参数 'CAMPAIGN'（见 'anko-writer month --help'）"),
+     (("season", "{camp}", "--season"), "error: 选项 '--season' 后面缺少它的值（见 'anko-writer season --help'）"),
      (("month", "{camp}", "--seson", "1", "--month", "1"),
-      "error: no such option: --seson; did you mean --season? (see 'anko-writer month --help')"),
-     (("seasn",), "error: no such command 'seasn'; did you mean 'season'? (see 'anko-writer --help')"),
-     (("--bogus",), "error: no such option: --bogus (see 'anko-writer --help')"),
+      "error: 没有选项 --seson；是否想用 --season？（见 'anko-writer month --help'）"),
+     (("seasn",), "error: 没有命令 'seasn'；是否想用 'season'？（见 'anko-writer --help'）"),
+     (("--bogus",), "error: 没有选项 --bogus（见 'anko-writer --help'）"),
      (("season", "{camp}", "--season", "1", "extra"),
-      "error: got unexpected extra argument(s) (extra) (see 'anko-writer season --help')")],
+      "error: 多余的参数（extra）（见 'anko-writer season --help'）")],
 )
 def test_usage_errors_are_one_line_exit_2(camp: Path, args: tuple[str, ...], message: str) -> None:
     result = invoke(*(a.format(camp=camp) for a in args))
@@ -121,8 +121,8 @@ def test_usage_errors_are_one_line_exit_2(camp: Path, args: tuple[str, ...], mes
 
 def test_non_integer_season_is_a_usage_error(camp: Path) -> None:
     line = one_line(invoke("season", camp, "--season", "x"), 2)
-    assert line.startswith("error: invalid value for '--season': ")
-    assert line.endswith(" (see 'anko-writer season --help')")
+    assert line.startswith("error: '--season' 的值无效：")
+    assert line.endswith("（见 'anko-writer season --help'）")
     assert PLAYED == [] and not (camp.parent / "out").exists()
 
 
@@ -130,8 +130,8 @@ def test_main_reports_usage_errors_in_one_line(camp: Path, monkeypatch: pytest.M
                                                capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(monkeypatch, capsys, "month", camp, "--season", "two", "--month", "1")
     assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("error: invalid value for '--season': ")
-    assert err.endswith(" month --help')\n")
+    assert err.count("\n") == 1 and err.startswith("error: '--season' 的值无效：")
+    assert err.endswith(" month --help'）\n")
 
 
 def test_main_help_and_version_exit_0(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -151,7 +151,7 @@ def test_main_bad_input_still_exits_1(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_bare_command_prints_help() -> None:
     result = invoke()
     assert result.exit_code == 2
-    assert "Usage: anko-writer" in result.output and "season" in result.output
+    assert "用法：anko-writer" in result.output and "season" in result.output
     assert "error" not in result.output.lower()
 
 
@@ -345,14 +345,14 @@ def test_unexpected_unicode_and_os_errors_are_one_line(camp: Path, monkeypatch: 
     def bad_text(path: Any) -> Any:
         raise UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")
 
-    monkeypatch.setattr(cli, "load_campaign", bad_text)
+    monkeypatch.setattr("anko_writer.campaign.load_campaign", bad_text)
     assert one_line(invoke("check", camp), 1) == (
         "error: text encoding error: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
 
     def denied(path: Any) -> Any:
         raise PermissionError(13, "Permission denied", "/srv/x.yaml")
 
-    monkeypatch.setattr(cli, "load_campaign", denied)
+    monkeypatch.setattr("anko_writer.campaign.load_campaign", denied)
     assert one_line(invoke("check", camp), 1) == "error: /srv/x.yaml: Permission denied"
 
 
@@ -361,5 +361,5 @@ def test_os_error_outside_a_command_block_is_one_line(tmp_path: Path, monkeypatc
     def broken(report: Any) -> str:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(cli.hidden, "format_report", broken)
+    monkeypatch.setattr("anko_writer.hidden.format_report", broken)
     assert one_line(invoke("verify", tmp_path), 1) == "error: Input/output error"

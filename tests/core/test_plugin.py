@@ -129,8 +129,8 @@ def test_bad_input(site: Path, duel: Path, tmp_path: Path) -> None:
     assert (far.returncode, far.stderr) == (1, "error: --part: expected 1–3, got 4\n")
     nameless = cli(site, "new", tmp_path / "x", "--ruleset", "coinduel", cwd=tmp_path)
     assert nameless.returncode == 2
-    assert nameless.stderr == ("error: missing option '--option name=…' (our duellist's name) "
-                               "(see 'python -m anko_writer new --help')\n")
+    assert nameless.stderr == ("error: 缺少选项 '--option name=…'（our duellist's name）"
+                               "（见 'python -m anko_writer new --help'）\n")
     unknown = cli(site, "new", tmp_path / "x", "--ruleset", "coinduel", "--option", "name=甲", "--option",
                   "nmae=乙", cwd=tmp_path)
     assert unknown.returncode == 2 and "unknown option 'nmae'" in unknown.stderr

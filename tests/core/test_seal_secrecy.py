@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from anko_writer import cli
+from anko_writer import cli, secrecy
 from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
 from anko_writer.chapters import Chapter, ChapterKey, Run
@@ -233,7 +233,7 @@ def test_the_guard_refuses_a_value_the_core_cannot_mask(tmp_path: Path, coinduel
         cli.chapter_files(camp.resources(), leaky, camp)
     # a record marked as decided by the sealed roll, hidden in a compact table the core does not rewrite
     rec = dict(ch.results, extra=[{"sealed_by": rid, "winner": "x"}, {"sealed_by": rid, "winner": "y"}])
-    leaky = Chapter(ch.arc, ch.part, ch.results, public=compact(cli.secrecy.masked(rec, frozenset())))
+    leaky = Chapter(ch.arc, ch.part, ch.results, public=compact(secrecy.masked(rec, frozenset())))
     with pytest.raises(SecretLeak):
         cli.chapter_files(camp.resources(), leaky, camp)
 
