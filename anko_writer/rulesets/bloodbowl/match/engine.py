@@ -401,7 +401,7 @@ class Half:
             if p.casualty == "dead":
                 ps.dead = True
                 continue
-            if row is not None and row.get("miss_next"):
+            if row is not None and row["outcome"].get("miss_next"):  # 004 §4: 这场与下一场比赛均无法上场
                 ps.miss_next = True
             if p.casualty == "niggling":
                 ps.lasting.append("niggling")
