@@ -23,7 +23,7 @@ from ....dice import Dice
 from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
-from .rosters import Roster, Rosters
+from .rosters import Positional, Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
 from .story import half_story
@@ -180,8 +180,14 @@ def income(s: Season, dice: Dice, key: str, home: Team, away: Team, score: tuple
     return out
 
 
+def big_guy(roster: Roster) -> Positional | None:
+    """The roster's big guy (ST 5 or more, one a team), if it has one."""
+    return next((p for p in roster.positions if p.ST >= 5 and p.max == 1), None)
+
+
 def ai_hires(s: Season, w: World, dice: Dice, key: str) -> list[Record]:
-    """AI teams short of eleven fit players hire the cheapest positional while they can pay (designed)."""
+    """AI teams short of eleven fit players hire the cheapest positional while they can pay; a full team
+    then buys its big guy once the treasury holds his price (designed)."""
     out: list[Record] = []
     for name, team in w.teams.items():
         if name == w.ours:
@@ -192,18 +198,24 @@ def ai_hires(s: Season, w: World, dice: Dice, key: str) -> list[Record]:
             out.append(rec)
             if not rec["hired"]:
                 break
+        big = big_guy(roster)
+        if (big is not None and len(fit(team)) >= 11 and team.sheet.treasury >= big.cost
+                and not any(p.position == big.name and not p.dead for p in team.sheet.players)):
+            out.append(hire(team, roster, big.key, s.league, dice, f"{key}/{name}"))
     return out
 
 
 def sealed_casualties(record: Mapping[str, Any], ours: str) -> dict[str, Record]:
-    """Roll id → ``{moment, outcome}`` for each casualty of ours whose roll the engine sealed."""
+    """Roll id → ``{moment, outcome}`` for each casualty of ours whose roll the engine sealed (and for the
+    apothecary's sealed second roll: its moment names the casualty roll, it has no outcome of its own)."""
     out: dict[str, Record] = {}
     for c in record.get("casualties", []):
         o = c.get("outcome") or {}
         if c.get("team") == ours and o.get("sealed_by"):
-            out[o["sealed_by"]] = {"moment": {"player": c["player"], "name": c["name"], "half": c.get("half"),
-                                              "turn": c.get("turn")},
-                                   "outcome": {**o, "player": c["player"], "name": c["name"]}}
+            moment = {"player": c["player"], "name": c["name"], "half": c.get("half"), "turn": c.get("turn")}
+            out[o["sealed_by"]] = {"moment": moment, "outcome": {**o, "player": c["player"], "name": c["name"]}}
+            if o.get("apothecary"):  # the apothecary's roll: revealed with it, its outcome is the casualty's
+                out[o["apothecary"]["id"]] = {"moment": {**moment, "apothecary": o["sealed_by"]}, "outcome": None}
     return out
 
 
@@ -532,7 +544,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
     record = copy.deepcopy(result.record)
     seals = sealed_casualties(record, w.ours)
     for rid, note in seals.items():
-        w.pending[str(note["outcome"]["player"])] = rid
+        if note["outcome"] is not None:
+            w.pending[str(note["outcome"]["player"])] = rid
     veil(record, w.pending)
     results.update({k: x for k, x in record.items() if k != "sealed"})
     results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
