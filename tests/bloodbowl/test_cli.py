@@ -237,5 +237,5 @@ def test_the_rules_post_marks_the_designed_sections(season_one: Path) -> None:
     fouls, the kick-off table, the apothecary, the big guys, advancement)."""
     md = (season_one / "rules.md").read_text(encoding="utf-8")
     assert "## 设计补充" in md
-    for part in ("传球", "重掷", "协助", "犯规", "开球表", "队医", "大个子"):
+    for part in ("传球", "重掷", "协助", "犯规", "开球表", "队医", "大个子", "升级"):
         assert f"**{part}（设计）**" in md, part

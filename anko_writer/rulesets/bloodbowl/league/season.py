@@ -23,6 +23,7 @@ from ....dice import Dice
 from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
+from .advance import advance, ladder_from, mvp
 from .rosters import Positional, Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
@@ -414,6 +415,34 @@ def _half(s: Season, w: World, dice: Dice, fx: Fixture, season: int, half: int, 
     return result
 
 
+def fielded(*records: Mapping[str, Any]) -> list[str]:
+    """Ids of the players a match put on the pitch (on it at a half's end, or off it hurt or sent off)."""
+    out: list[str] = []
+    for rec in records:
+        for t in rec.get("teams", []):
+            for p in t.get("players", []):
+                if (p.get("square") is not None or p.get("state") not in ("reserve", None)) and p["id"] not in out:
+                    out.append(p["id"])
+    return out
+
+
+def _grow(s: Season, w: World, dice: Dice, key: str, fx: Fixture, first: HalfResult, second: HalfResult) -> Record:
+    """After a match (designed, LRB6): each side's MVP among those it fielded, then every improvement roll
+    due; a player whose fate is still sealed rolls his after the reveal."""
+    ladder = ladder_from(s.league.advancement)
+    played = fielded(first.record, second.record)
+    out: Record = {"mvp": [], "advances": []}
+    for name in (fx.home, fx.away):
+        team = w.teams[name]
+        m = mvp(ladder, dice, key, team, played)
+        if m is not None:
+            out["mvp"].append(m)
+    for name in (fx.home, fx.away):
+        out["advances"] += advance(ladder, dice, key, w.teams[name], s.rosters[w.teams[name].sheet.race],
+                                   list(w.pending))
+    return out
+
+
 def _finish(w: World, fx: Fixture, absent: Mapping[str, list[str]], first: HalfResult, second: HalfResult) -> Record:
     """After a match: those who sat it out recover, the dead (not sealed) are buried, the table counts it."""
     recovered: list[str] = []
@@ -445,13 +474,15 @@ def _other_match(s: Season, w: World, dice: Dice, fx: Fixture, season: int) -> R
     plans = {"home": their_plan(s, w.teams[fx.home], 2, lead, lineups[fx.home]),
              "away": their_plan(s, w.teams[fx.away], 2, -lead, lineups[fx.away])}
     second = _half(s, w, dice, fx, season, 2, plans, _score(first), kick2, first.carry)
+    growth = _grow(s, w, dice, f"s{season}/r{fx.round}/g{fx.game}", fx, first, second)
     after = _finish(w, fx, absent, first, second)
     cas = [{"team": c["team"], "name": c["name"], "roll": c["roll"], "outcome": c["outcome"], "half": c.get("half")}
            for r in (first, second) for c in cast(list[Record], r.record.get("casualties", []))]
     tds = [{"team": t["team"], "half": t["half"], "turn": t["turn"]}
            for r in (first, second) for t in cast(list[Record], r.record.get("turns", []))
            if t.get("turnover") == "touchdown"]
-    return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after}
+    return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after,
+            "growth": growth}
 
 
 def stakes(w: World, opp: Team, match: Match | None, home_side: Side) -> Record:
@@ -557,7 +588,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
     results["story"] = half_story(results, w.ours, home_side, first_record,
                                   before, w.titles)
     if half == 2 and match is not None and match.first is not None:
-        post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
+        growth = _grow(s, w, dice, f"s{season}/r{rnd}/g{fx.game}", fx, match.first, result)
+        post: Record = {"ours": _finish(w, fx, match.absent, match.first, result), "growth": growth}
         post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],
                                  _score(result))]
         post["others"] = []
