@@ -230,3 +230,12 @@ def test_state_file_errors_are_located(league: Path, season_one: Path, tmp_path:
 def test_new_league_is_reproducible(tmp_path: Path, league: Path) -> None:
     again = new_league(tmp_path)
     assert again.read_text(encoding="utf-8") == league.read_text(encoding="utf-8")
+
+
+def test_the_rules_post_marks_the_designed_sections(season_one: Path) -> None:
+    """The seed's §5–§10 are empty: the post says which rules are designed (passing, re-rolls, assists,
+    fouls, the kick-off table, the apothecary, the big guys, advancement)."""
+    md = (season_one / "rules.md").read_text(encoding="utf-8")
+    assert "## 设计补充" in md
+    for part in ("传球", "重掷", "协助", "犯规", "开球表", "队医", "大个子", "升级"):
+        assert f"**{part}（设计）**" in md, part

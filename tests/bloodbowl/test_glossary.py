@@ -71,3 +71,20 @@ def test_declared_keys_have_words() -> None:
     assert all(row.text for row in t.kickoff.rows) and all(row.text for row in t.casualty.rows)
     lasting = {str(row.params["lasting"]) for row in t.casualty.rows if row.params.get("lasting")}
     assert lasting <= set(words["lasting"])
+
+
+def test_a_thick_skull_save_names_the_skill(tmp_path: Path) -> None:
+    """004 §4 reads an 8 as 昏死; a Thick Skull (designed, LRB6) player's 8 is printed with the skill's name."""
+    from tests.bloodbowl.match.scen import dice, put, state
+
+    st = state()
+    p = put(st, "A1", "away", (5, 5), skills=("thick_skull",))
+    q = put(st, "A2", "away", (9, 9))
+    assert rules.injury(st, dice(3, 5), p) == "stunned" and st.rolls[-1]["thick_skull"] is True
+    assert rules.injury(st, dice(3, 5), q) == "ko" and "thick_skull" not in st.rolls[-1]
+    folder = tmp_path / "templates" / "bloodbowl"
+    folder.mkdir(parents=True)
+    (folder / "probe.md.j2").write_text("{% import 'macros.j2' as m with context %}"
+                                        "{% for r in rolls %}{{ m.roll(r, {}, {}, []) }}\n{% endfor %}", encoding="utf-8")
+    md = render_chapter(Bloodbowl().resources(tmp_path), "probe.md.j2", {"rolls": st.rolls}, seed=1)
+    assert "→ 8，铁头：昏迷而非昏死」" in md and "→ 8，昏死」" in md

@@ -111,3 +111,25 @@ def test_sentences_are_varied(two_seasons: Path) -> None:
     ratio = len(set(sentences)) / len(sentences)
     print(f"distinct narrative sentences: {len(set(sentences))}/{len(sentences)} = {ratio:.1%}")
     assert ratio >= 0.8
+
+
+HELD = ("护甲都挡住了", "都没受伤", "但没受伤", "又爬了起来", "倒地又爬起")
+"""The scuffle sentences that say nobody's armour broke."""
+
+
+def test_the_armour_held_only_where_it_did(two_seasons: Path) -> None:
+    """A turn whose scuffle sentence says 「护甲都挡住了」 (or 「没受伤」) has no broken armour among the
+    quiet actions it sums up (those in the turn's fold of other dice; the decisive ones have their own
+    sentences)."""
+    said = 0
+    for season in (1, 2):
+        for md, rec in chapters(two_seasons, season):
+            for block in md.split("\n### 第")[1:]:
+                lines = block.splitlines()[1:]
+                story = next((line for line in lines if line.strip()), "")
+                if not any(h in story for h in HELD):
+                    continue
+                said += 1
+                fold = "\n".join(lines).split("::: fold 本回合的其余骰子")[1:]
+                assert not any("护甲被击穿" in f.split("\n:::")[0] for f in fold), (rec["part"], story)
+    assert said

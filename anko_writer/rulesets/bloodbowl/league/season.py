@@ -23,7 +23,8 @@ from ....dice import Dice
 from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
-from .rosters import Roster, Rosters
+from .advance import advance, ladder_from, mvp
+from .rosters import Positional, Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
 from .story import half_story
@@ -180,8 +181,14 @@ def income(s: Season, dice: Dice, key: str, home: Team, away: Team, score: tuple
     return out
 
 
+def big_guy(roster: Roster) -> Positional | None:
+    """The roster's big guy (ST 5 or more, one a team), if it has one."""
+    return next((p for p in roster.positions if p.ST >= 5 and p.max == 1), None)
+
+
 def ai_hires(s: Season, w: World, dice: Dice, key: str) -> list[Record]:
-    """AI teams short of eleven fit players hire the cheapest positional while they can pay (designed)."""
+    """AI teams short of eleven fit players hire the cheapest positional while they can pay; a full team
+    then buys its big guy once the treasury holds his price (designed)."""
     out: list[Record] = []
     for name, team in w.teams.items():
         if name == w.ours:
@@ -192,18 +199,24 @@ def ai_hires(s: Season, w: World, dice: Dice, key: str) -> list[Record]:
             out.append(rec)
             if not rec["hired"]:
                 break
+        big = big_guy(roster)
+        if (big is not None and len(fit(team)) >= 11 and team.sheet.treasury >= big.cost
+                and not any(p.position == big.name and not p.dead for p in team.sheet.players)):
+            out.append(hire(team, roster, big.key, s.league, dice, f"{key}/{name}"))
     return out
 
 
 def sealed_casualties(record: Mapping[str, Any], ours: str) -> dict[str, Record]:
-    """Roll id → ``{moment, outcome}`` for each casualty of ours whose roll the engine sealed."""
+    """Roll id → ``{moment, outcome}`` for each casualty of ours whose roll the engine sealed (and for the
+    apothecary's sealed second roll: its moment names the casualty roll, it has no outcome of its own)."""
     out: dict[str, Record] = {}
     for c in record.get("casualties", []):
         o = c.get("outcome") or {}
         if c.get("team") == ours and o.get("sealed_by"):
-            out[o["sealed_by"]] = {"moment": {"player": c["player"], "name": c["name"], "half": c.get("half"),
-                                              "turn": c.get("turn")},
-                                   "outcome": {**o, "player": c["player"], "name": c["name"]}}
+            moment = {"player": c["player"], "name": c["name"], "half": c.get("half"), "turn": c.get("turn")}
+            out[o["sealed_by"]] = {"moment": moment, "outcome": {**o, "player": c["player"], "name": c["name"]}}
+            if o.get("apothecary"):  # the apothecary's roll: revealed with it, its outcome is the casualty's
+                out[o["apothecary"]["id"]] = {"moment": {**moment, "apothecary": o["sealed_by"]}, "outcome": None}
     return out
 
 
@@ -402,6 +415,34 @@ def _half(s: Season, w: World, dice: Dice, fx: Fixture, season: int, half: int, 
     return result
 
 
+def fielded(*records: Mapping[str, Any]) -> list[str]:
+    """Ids of the players a match put on the pitch (on it at a half's end, or off it hurt or sent off)."""
+    out: list[str] = []
+    for rec in records:
+        for t in rec.get("teams", []):
+            for p in t.get("players", []):
+                if (p.get("square") is not None or p.get("state") not in ("reserve", None)) and p["id"] not in out:
+                    out.append(p["id"])
+    return out
+
+
+def _grow(s: Season, w: World, dice: Dice, key: str, fx: Fixture, first: HalfResult, second: HalfResult) -> Record:
+    """After a match (designed, LRB6): each side's MVP among those it fielded, then every improvement roll
+    due; a player whose fate is still sealed rolls his after the reveal."""
+    ladder = ladder_from(s.league.advancement)
+    played = fielded(first.record, second.record)
+    out: Record = {"mvp": [], "advances": []}
+    for name in (fx.home, fx.away):
+        team = w.teams[name]
+        m = mvp(ladder, dice, key, team, played)
+        if m is not None:
+            out["mvp"].append(m)
+    for name in (fx.home, fx.away):
+        out["advances"] += advance(ladder, dice, key, w.teams[name], s.rosters[w.teams[name].sheet.race],
+                                   list(w.pending))
+    return out
+
+
 def _finish(w: World, fx: Fixture, absent: Mapping[str, list[str]], first: HalfResult, second: HalfResult) -> Record:
     """After a match: those who sat it out recover, the dead (not sealed) are buried, the table counts it."""
     recovered: list[str] = []
@@ -433,13 +474,15 @@ def _other_match(s: Season, w: World, dice: Dice, fx: Fixture, season: int) -> R
     plans = {"home": their_plan(s, w.teams[fx.home], 2, lead, lineups[fx.home]),
              "away": their_plan(s, w.teams[fx.away], 2, -lead, lineups[fx.away])}
     second = _half(s, w, dice, fx, season, 2, plans, _score(first), kick2, first.carry)
+    growth = _grow(s, w, dice, f"s{season}/r{fx.round}/g{fx.game}", fx, first, second)
     after = _finish(w, fx, absent, first, second)
     cas = [{"team": c["team"], "name": c["name"], "roll": c["roll"], "outcome": c["outcome"], "half": c.get("half")}
            for r in (first, second) for c in cast(list[Record], r.record.get("casualties", []))]
     tds = [{"team": t["team"], "half": t["half"], "turn": t["turn"]}
            for r in (first, second) for t in cast(list[Record], r.record.get("turns", []))
            if t.get("turnover") == "touchdown"]
-    return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after}
+    return {**fx.to_json(), "score": list(_score(second)), "casualties": cas, "touchdowns": tds, **after,
+            "growth": growth}
 
 
 def stakes(w: World, opp: Team, match: Match | None, home_side: Side) -> Record:
@@ -532,7 +575,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
     record = copy.deepcopy(result.record)
     seals = sealed_casualties(record, w.ours)
     for rid, note in seals.items():
-        w.pending[str(note["outcome"]["player"])] = rid
+        if note["outcome"] is not None:
+            w.pending[str(note["outcome"]["player"])] = rid
     veil(record, w.pending)
     results.update({k: x for k, x in record.items() if k != "sealed"})
     results.update(plans={k: dict(p) for k, p in plans.items()}, plan_source=source,
@@ -544,7 +588,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
     results["story"] = half_story(results, w.ours, home_side, first_record,
                                   before, w.titles)
     if half == 2 and match is not None and match.first is not None:
-        post: Record = {"ours": _finish(w, fx, match.absent, match.first, result)}
+        growth = _grow(s, w, dice, f"s{season}/r{rnd}/g{fx.game}", fx, match.first, result)
+        post: Record = {"ours": _finish(w, fx, match.absent, match.first, result), "growth": growth}
         post["income"] = [income(s, dice, f"s{season}/r{rnd}/g{fx.game}", w.teams[fx.home], w.teams[fx.away],
                                  _score(result))]
         post["others"] = []

@@ -178,7 +178,7 @@ def turn_story(t: Mapping[str, Any], side_of: Mapping[str, str], names: Mapping[
         hs = side_of.get(holder, "home")
         ball = {"carrier": names.get(holder, holder), "ours": hs == ours_side,
                 "pos": place(last.get("square"), hs)}
-    blocks = downs = 0
+    blocks = downs = hurt = 0
     blocker: str | None = None
     for i, a in enumerate(actions):
         if i in decisive:
@@ -188,10 +188,13 @@ def turn_story(t: Mapping[str, Any], side_of: Mapping[str, str], names: Mapping[
                 blocks += 1
                 blocker = blocker or str(a["player"])
                 downs += r.get("chosen") in ("defender_down", "defender_stumbles", "both_down")
+            elif r.get("kind") == "armour" and r.get("success"):
+                hurt += 1  # armour broken in a quiet action: the victim is stunned, "护甲都挡住了" would be false
     shown = sorted(beats, key=lambda b: PRIORITY.index(b["kind"]))[:3]
     shown.sort(key=lambda b: b["action_index"])
     return {"ours": t.get("side") == ours_side, "beats": shown, "more_beats": max(len(beats) - len(shown), 0),
-            "decisive": decisive, "blocks": blocks, "downs": downs, "blocker": blocker, "lead": lead["kind"] if lead else None,
+            "decisive": decisive, "blocks": blocks, "downs": downs, "hurt": hurt, "blocker": blocker,
+            "lead": lead["kind"] if lead else None,
             "ball": ball,
             "scorer": names.get(scorer, scorer) if scorer else None,
             "endzone_turnover": _endzone_turnover(t, actions, side_of)}

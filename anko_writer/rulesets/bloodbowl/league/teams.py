@@ -14,6 +14,7 @@ from ....resources import Resources
 from ....schema import Bool, Data, DictOf, Field, Int, List, Map, Str
 from ....tables import load_data
 from ..match.api import Plan, PlayerSheet, TeamSheet
+from ..match.data import SKILLS
 from .rosters import Positional, Roster
 
 LEAGUE = "league.yaml"
@@ -28,6 +29,10 @@ LEAGUE_SCHEMA = Map({
     "ai_style": Field(DictOf(Str(), Str())),
     "income": Field(Map({"gate": Field(Int(min=0)), "win": Field(Int(min=0)), "draw": Field(Int(min=0))})),
     "max_players": Field(Int(min=11, max=16)),
+    "advancement": Field(Map({
+        "thresholds": Field(List(Int(min=1), min_len=1)), "mvp": Field(Int(min=0)), "stat_limit": Field(Int(min=0)),
+        "skills": Field(DictOf(Str(), List(Str(choices=SKILLS)))), "priority": Field(List(Str(choices=SKILLS))),
+        "categories": Field(DictOf(Str(), DictOf(Str(), List(Str(), min_len=1, max_len=2))))})),
 }, extra=Data())
 
 
@@ -43,26 +48,31 @@ class LeagueData:
     ai_style: Mapping[str, str]
     income: Mapping[str, int]
     max_players: int
+    advancement: Mapping[str, Any]
+    """Star-player advancement (:func:`~.advance.ladder_from` reads it)."""
 
 
 def load_league(resources: Resources) -> LeagueData:
     """The league data ``resources`` find."""
     d = load_data(resources.table_path(LEAGUE), LEAGUE_SCHEMA)
     return LeagueData(tuple(d["team_names"]), tuple(d["coach_names"]), tuple(d["given_names"]),
-                      tuple(d["family_names"]), d["start"], d["ai_style"], d["income"], d["max_players"])
+                      tuple(d["family_names"]), d["start"], d["ai_style"], d["income"], d["max_players"],
+                      d["advancement"])
 
 
 def sheet_from(data: Mapping[str, Any], ours: bool) -> TeamSheet:
     """A team of the campaign or state file as the engine's sheet."""
     players = [PlayerSheet(p["id"], p["name"], p["position"], p["MA"], p["ST"], p["AG"], p["AV"], list(p["skills"]),
-                           p["spp"], list(p["lasting"]), p["miss_next"]) for p in data["players"]]
+                           p["spp"], list(p["lasting"]), p["miss_next"], advances=list(p.get("advances", [])))
+               for p in data["players"]]
     return TeamSheet(data["name"], data["race"], ours, data["rerolls"], players, data["apothecary"], data["treasury"])
 
 
 def player_data(p: PlayerSheet) -> Record:
     """A player as the campaign and state file write him."""
     return {"id": p.id, "name": p.name, "position": p.position, "MA": p.MA, "ST": p.ST, "AG": p.AG, "AV": p.AV,
-            "skills": list(p.skills), "spp": p.spp, "lasting": list(p.lasting), "miss_next": p.miss_next}
+            "skills": list(p.skills), "spp": p.spp, "lasting": list(p.lasting), "miss_next": p.miss_next,
+            "advances": list(p.advances)}
 
 
 @dataclass

@@ -146,7 +146,7 @@ class Actions:
         stood = True
         if p.state == "prone":
             stood = rules.stand_up(st, self.dice, p)
-        if stood and p.state == "standing":
+        if stood and p.state == "standing" and rules.action_check(st, self.dice, p, kind):
             body(path)
         rec: dict[str, object] = {"player": p.id, "kind": kind, "path": path, "rolls": st.rolls,
                                   "turnover": st.turnover}

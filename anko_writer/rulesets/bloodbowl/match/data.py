@@ -13,7 +13,7 @@ from ....schema import Bool, DictOf, Field, Int, List, Map, Str
 from ....tables import DiceTable, load_data, load_table
 
 SKILLS = ("block", "dodge", "sure_hands", "catch", "pass", "sure_feet", "mighty_blow", "jump_up",
-          "wrestle", "guard", "stand_firm", "thick_skull")
+          "wrestle", "guard", "stand_firm", "thick_skull", "loner", "bone_head", "really_stupid", "wild_animal")
 """Every skill the engine implements (skills.yaml names exactly these)."""
 
 KICKOFF_EFFECTS = ("get_the_ref", "riot", "perfect_defence", "high_kick", "cheering_fans", "changing_weather",

@@ -37,11 +37,17 @@ def _symbol(side: Side, i: int) -> str:
 class Half:
     """One half in play: the state, the dice, and the record being written."""
 
-    def casualty_entry(self, roll: dict[str, Any], during: Side) -> dict[str, Any]:
-        """A casualty for the league: who, when, the D68 roll and its outcome (sealed when it is hidden)."""
+    def casualty_entry(self, roll: dict[str, Any], during: Side, rolls: list[dict[str, Any]]) -> dict[str, Any]:
+        """A casualty for the league: who, when, the D68 roll (and the apothecary's, among ``rolls``) and its
+        outcome (sealed when it is hidden)."""
         p = self.st.players[roll["player"]]
         outcome: dict[str, Any] = {"code": roll["total"], "result": roll["result"], "meaning": roll.get("text"),
                                    "lasting": roll.get("lasting"), "miss_next": roll.get("miss_next")}
+        apo = next((r for r in rolls if r.get("kind") == "apothecary" and r.get("id") == roll.get("apothecary")),
+                   None) if roll.get("apothecary") else None
+        if apo is not None:
+            outcome["apothecary"] = {"id": apo["id"], "code": apo["total"], "kept": apo["kept"],
+                                     "first": roll.get("first_text"), "second": apo.get("text")}
         if roll.get("hidden"):
             outcome["sealed_by"] = roll["id"]
         return {"team": self.sheets[p.side].name, "player": p.id, "name": p.name, "half": self.given.half,
@@ -74,6 +80,8 @@ class Half:
                 st.players[p.id] = p
                 self.symbols[p.id] = _symbol(side, i)
             st.rerolls[side] = self.sheets[side].rerolls
+            used = given.carry.get("apothecary_used")
+            st.apothecary[side] = self.sheets[side].apothecary and side not in (used if isinstance(used, list) else [])
         self.turns: list[dict[str, Any]] = []
         self.kickoffs: list[dict[str, Any]] = []
         self.diagrams: list[dict[str, Any]] = []
@@ -193,9 +201,10 @@ class Half:
                 self.touchback(receiving)
         record.update({"landing": list(land), "touchback": touchback, "rolls": self.kickoff_rolls,
                        "blitz_actions": extra_actions, "turn_markers_after": dict(st.turn)})
-        for roll in self.kickoff_rolls + [r for a in extra_actions for r in a["rolls"]]:
+        every = self.kickoff_rolls + [r for a in extra_actions for r in a["rolls"]]
+        for roll in every:
             if roll.get("kind") == "casualty":  # a thrown rock
-                self.casualties.append(self.casualty_entry(roll, kicking))
+                self.casualties.append(self.casualty_entry(roll, kicking, every))
         self.kickoffs.append(record)
         self.where = f"kickoff{record['n']}"
         record["diagram"] = self.diagram("kickoff")["rows"]
@@ -362,7 +371,7 @@ class Half:
         for a in actions:
             for roll in a["rolls"]:
                 if roll.get("kind") == "casualty":
-                    self.casualties.append(self.casualty_entry(roll, side))
+                    self.casualties.append(self.casualty_entry(roll, side, a["rolls"]))
         to = st.turnover
         if to is not None and to != "touchdown":
             b = st.ball_sq()
@@ -401,7 +410,7 @@ class Half:
             if p.casualty == "dead":
                 ps.dead = True
                 continue
-            if row is not None and row.get("miss_next"):
+            if row is not None and row["outcome"].get("miss_next"):  # 004 §4: 这场与下一场比赛均无法上场
                 ps.miss_next = True
             if p.casualty == "niggling":
                 ps.lasting.append("niggling")
@@ -428,7 +437,8 @@ def play_half(given: HalfInput, dice: Dice) -> HalfResult:
                   if p.sent_off or p.state in UNAVAILABLE}
     carry: dict[str, object] = {}
     if given.half == 1:
-        carry = {"kicking": other(first), "out": out_states}
+        carry = {"kicking": other(first), "out": out_states,
+                 "apothecary_used": [s for s in ("home", "away") if h.sheets[s].apothecary and not st.apothecary[s]]}
     record: dict[str, object] = {
         "half": given.half,
         "score_at_start": list(given.score),

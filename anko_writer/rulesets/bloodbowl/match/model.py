@@ -155,6 +155,8 @@ class State:
     """Team re-rolls left this half."""
     flags: TurnFlags = field(default_factory=TurnFlags)
     score: list[int] = field(default_factory=lambda: [0, 0])
+    apothecary: dict[Side, bool] = field(default_factory=lambda: {"home": False, "away": False})
+    """Whether each side's apothecary is still unused this match (designed, LRB6: once a match)."""
     ref_bribe: dict[Side, int] = field(default_factory=lambda: {"home": 0, "away": 0})
     """Get the Ref (kick-off 2): sendings-off each team may ignore this half."""
     rolls: list[Roll] = field(default_factory=list)

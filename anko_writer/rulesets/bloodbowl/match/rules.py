@@ -126,12 +126,46 @@ def can_team_reroll(st: State, side: Side) -> bool:
     return st.active == side and st.rerolls[side] > 0 and not st.flags.reroll
 
 
-def _use_team_reroll(st: State, p: Player, kind: str) -> None:
-    """Spend a team re-roll and record it."""
+def _use_team_reroll(st: State, p: Player, kind: str, dice: Dice | None = None) -> bool:
+    """Spend a team re-roll and record it; a Loner (designed, LRB6) must first roll 4+ or the re-roll is lost
+    and the roll stands. True if the roll is thrown again."""
     st.rerolls[p.side] -= 1
     st.flags.reroll = True
     st.log({"kind": "reroll", "player": p.id, "dice": [], "modifiers": {}, "target": None, "success": True,
             "source": "team", "for": kind, "left": st.rerolls[p.side]})
+    if p.has("loner") and dice is not None:
+        r = _roll(st, dice, "1D6", "独行侠", "loner")
+        ok = r.dice[0] >= LONER
+        st.log(record("loner", p.id, r, {}, LONER, ok, total=r.dice[0]))
+        return ok
+    return True
+
+
+LONER = 4
+"""Loner (designed, LRB6): the D6 a Loner needs before a team re-roll helps him."""
+
+ACTION_CHECKS = {"bone_head": 2, "really_stupid": 4, "wild_animal": 4}
+"""Designed (LRB6): the big guys' D6 before each action and the roll it needs (Really Stupid 2+ with a
+standing team-mate next to him who is not Really Stupid; Wild Animal 2+ for a block or blitz)."""
+
+
+def action_check(st: State, dice: Dice, p: Player, kind: str) -> bool:
+    """A big guy's roll as his action starts (Bone-head, Really Stupid, Wild Animal); False: he does
+    nothing this turn (his action is spent). Designed simplification: he keeps his tackle zones."""
+    trait = next((t for t in ACTION_CHECKS if p.has(t)), None)
+    if trait is None:
+        return True
+    need = ACTION_CHECKS[trait]
+    if trait == "really_stupid" and p.sq is not None and any(
+            q is not None and q.side == p.side and q.standing and not q.has("really_stupid")
+            for q in (st.at(n) for n in neighbours(p.sq))):
+        need = 2
+    if trait == "wild_animal" and kind in ("block", "blitz"):
+        need = 2
+    r = _roll(st, dice, "1D6", {"bone_head": "笨头", "really_stupid": "蠢笨", "wild_animal": "野兽"}[trait], trait)
+    ok = r.dice[0] >= need
+    st.log(record(trait, p.id, r, {}, need, ok, total=r.dice[0]))
+    return ok
 
 
 ONCE_PER_TURN = ("dodge", "sure_feet")
@@ -168,7 +202,8 @@ def agility_roll(st: State, dice: Dice, p: Player, kind: str, purpose: str, mods
         if src is None:
             return False
         if src == "team":
-            _use_team_reroll(st, p, kind)
+            if not _use_team_reroll(st, p, kind, dice):
+                return False
         else:
             st.log({"kind": "reroll", "player": p.id, "dice": [], "modifiers": {}, "target": None,
                     "success": True, "source": src, "for": kind})
@@ -319,7 +354,8 @@ def block(st: State, dice: Dice, att: Player, dfn: Player) -> str:
         st.log(record("block", att.id, r, {}, None, good, faces=faces, chosen=chosen, **extra))
         if attempt == 1 or not can_team_reroll(st, att.side) or not st.coach.block_reroll(st, att, dfn, chosen):
             break
-        _use_team_reroll(st, att, "block")
+        if not _use_team_reroll(st, att, "block", dice):
+            break
     apply_face(st, dice, att, dfn, chosen)
     return chosen
 
@@ -478,8 +514,9 @@ def injury(st: State, dice: Dice, p: Player, mighty_blow: int = 0, by: Player | 
         mods["mighty_blow"] = mighty_blow
     total = r.total + sum(mods.values())
     res = injury_result(total, p.has("thick_skull"))
+    extra: dict[str, Any] = {"thick_skull": True} if res != injury_result(total, False) else {}
     st.log(record(kind, p.id, r, mods, None, res != "stunned", total=total, result=res,
-                  crowd=crowd, by=by.id if by else None))
+                  crowd=crowd, by=by.id if by else None, **extra))
     if res == "stunned":
         if crowd or p.sq is None:
             st.place(p, None, "reserve")
@@ -494,18 +531,40 @@ def injury(st: State, dice: Dice, p: Player, mighty_blow: int = 0, by: Player | 
     return res
 
 
+SEVERITY = ("badly_hurt", "serious", "niggling", "stat_loss", "dead")
+"""The casualty table's effects, lightest first: the apothecary keeps the lighter of two rolls."""
+
+
 def casualty(st: State, dice: Dice, p: Player, by: Player | None = None) -> str:
-    """004 §4's casualty roll: D68 (D6 tens, D8 units) on the designed table; a death removes him."""
+    """004 §4's casualty roll: D68 (D6 tens, D8 units) on the designed table; a death removes him. The team's
+    apothecary (designed, LRB6) may roll it again once a match: the lighter result is kept."""
     # designed: the D68 of one of the readers' players is sealed until the next chapter (the host's
     # suspense, DESIGN §10); the league seals and reveals it through the core's SealBook
     r = _roll(st, dice, D68, "伤亡", "casualty", hidden=st.ours == p.side)
-    row = _tables(st).casualty.lookup(r.total)
+    table = _tables(st).casualty
+    row = first = table.lookup(r.total)
+    second: Roll | None = None
+    # designed (LRB6 Apothecary, once a match): the coach sends him to a casualty worse than badly hurt; a
+    # sealed roll's coach cannot look, so he goes to the first casualty (nothing may hang on the sealed die)
+    if st.apothecary.get(p.side) and (r.hidden or first.effect != "badly_hurt"):
+        st.apothecary[p.side] = False
+        a = _roll(st, dice, D68, "队医重掷伤亡", "apothecary", hidden=r.hidden)
+        again = table.lookup(a.total)
+        keep = SEVERITY.index(again.effect) < SEVERITY.index(first.effect)
+        row = again if keep else first
+        second = record("apothecary", p.id, a, {}, None, True, total=a.total, result=again.effect,
+                        text=again.text, kept="second" if keep else "first", hidden=a.hidden)
     p.casualty = row.effect if row.effect != "stat_loss" else str(row.params.get("lasting"))
     if row.effect == "dead":
         p.state = "dead"
+    extra: dict[str, Any] = {}
+    if second is not None:
+        extra = {"apothecary": second["id"], "first_text": first.text, "first_result": first.effect}
     st.log(record("casualty", p.id, r, {}, None, True, total=r.total, result=row.effect,
                   lasting=row.params.get("lasting"), miss_next=bool(row.params.get("miss_next")), text=row.text,
-                  hidden=r.hidden))
+                  hidden=r.hidden, **extra))
+    if second is not None:
+        st.log(second)
     if by is not None and by.side != p.side:
         by.spp += 2
     _event(st, "casualty", player=p.id, code=r.total, result=row.effect)
@@ -660,7 +719,8 @@ def throw(st: State, dice: Dice, p: Player, to: Square) -> str:
         if src is None:
             break
         if src == "team":
-            _use_team_reroll(st, p, "pass")
+            if not _use_team_reroll(st, p, "pass", dice):
+                break
         else:
             st.log({"kind": "reroll", "player": p.id, "dice": [], "modifiers": {}, "target": None,
                     "success": True, "source": src, "for": "pass"})
@@ -794,6 +854,7 @@ def free_squares(st: State, sq: Square) -> list[Square]:
 __all__ = ["FACES", "TURNOVERS", "PASS_RANGES", "Coach", "face_value", "ag_success", "record", "agility_roll",
            "can_team_reroll", "dodge", "gfi", "pick_up", "step", "move", "stand_up", "block_dice", "assists",
            "block", "apply_face", "wrestle", "push_squares", "push_back", "crowd", "knock_down", "armour",
-           "injury_result", "injury", "casualty", "scatter", "bounce", "land", "catch", "throw_in", "pass_range",
+           "injury_result", "injury", "casualty",
+           "SEVERITY", "action_check", "ACTION_CHECKS", "LONER", "scatter", "bounce", "land", "catch", "throw_in", "pass_range",
            "under_ruler", "interceptor", "throw", "hand_off", "foul", "check_touchdown", "end_turn", "ko_return",
            "free_squares", "DIRS"]

@@ -36,6 +36,8 @@ class PlayerSheet:
     miss_next: bool = False
     """Misses the next match (a casualty's recovery)."""
     dead: bool = False
+    advances: list[str] = field(default_factory=list)
+    """Improvements taken (designed, LRB6 advancement): ``skill:block``, ``+1 MA`` …, one per SPP level."""
 
 
 @dataclass

@@ -34,6 +34,10 @@ PLAYER = Map({
     "lasting": Field(List(Str()), default=[], doc="Lasting injuries (niggling, -1 MA, -1 ST, -1 AG, -1 AV: what "
                                                    "the casualty table leaves; anything else is an error)."),
     "miss_next": Field(Bool(), default=False, doc="Misses the next match (a casualty's recovery)."),
+    "advances": Field(List(Str(pattern=r"skill:[a-z_]+|\+1 (MA|ST|AG|AV)|none",
+                               pattern_doc="skill:KEY, +1 MA/ST/AG/AV or none")), default=[],
+                      doc="Improvements taken (designed, LRB6 advancement), one per SPP level reached; the skills "
+                          "and characteristics they gave are in skills and MA ST AG AV already."),
 }, doc="One player.")
 
 

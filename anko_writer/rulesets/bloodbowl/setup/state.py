@@ -34,7 +34,7 @@ def team_lines(team: Mapping[str, Any], indent: int) -> list[str]:
     lines = [field(k, team[k], indent, style="json") for k in ("name", "race", "coach", "rerolls", "apothecary",
                                                                  "treasury")]
     lines.append(f"{'  ' * indent}players:    # MA ST AG AV 与技能来自名册；spp = 明星点数；lasting = 永久伤；"
-                 "miss_next = 缺席下一场")
+                 "miss_next = 缺席下一场；advances = 升级所得")
     lines += [item(p, indent + 1, "json") for p in team["players"]]
     lines.append(field("fallen", team.get("fallen", []), indent, style="json"))
     return lines
