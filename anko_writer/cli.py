@@ -352,8 +352,26 @@ RULES_TEMPLATE = "rules.md.j2"
 """A ruleset's pinned rules post (开帖), if it ships one; written as ``OUT/rules.md`` with every chapter."""
 
 
+OPENING = "chapter0.md"
+"""Chapter 0 (the opening post ``new`` wrote beside the campaign) as OUT holds it, posted after the rules post."""
+
+
+def opening_file(campaign: Campaign) -> dict[str, str]:
+    """Chapter 0 as the host keeps it beside the campaign (``<stem>-chapter0.md``, edits included), copied under
+    OUT so that ``export`` posts it after the rules post and ``verify`` reads its seals; nothing if it is gone."""
+    from .textfile import read_text
+
+    path = campaign.path.with_name(f"{campaign.path.stem}-chapter0.md")
+    if not path.is_file():
+        return {}
+    text = read_text(path, CampaignError)
+    _no_seed(OPENING, text, campaign.seed)
+    return {OPENING: text}
+
+
 def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
-    """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none)."""
+    """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none), and chapter 0
+    (:func:`opening_file`)."""
     from . import ruleset as ruleset_registry
     from .render import render_chapter
 
@@ -365,7 +383,7 @@ def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
     context = {**rs.rules_context(campaign, resources), "campaign": public_campaign(campaign)}
     md = render_chapter(resources, RULES_TEMPLATE, context, seed=campaign.seed)
     _no_seed("rules.md", md, campaign.seed)
-    return {"rules.md": md}
+    return {"rules.md": md, **opening_file(campaign)}
 
 
 def out_dir(campaign: Campaign, out: Path | None) -> Path:

@@ -28,6 +28,9 @@ from .split import TooLarge, pack
 from .verify_page import LINK_TEXT, VERIFY_PAGE, verify_page
 
 RULES = "rules.md"
+OPENING = "chapter0.md"
+"""Chapter 0 under OUT (the CLI copies it there beside the rules post): the thread's second post."""
+OPENING_TITLE = "序章"
 """The pinned rules post (开帖) a ruleset writes at the top of the output folder."""
 RULES_TITLE = "开帖"
 INDEX = "发帖顺序.txt"
@@ -72,6 +75,8 @@ def sources(out: Path) -> list[Source]:
     found: list[Source] = []
     if (out / RULES).is_file():
         found.append(Source(RULES, "", read_text(out / RULES, within=out)))
+    if (out / OPENING).is_file():
+        found.append(Source(OPENING, "", read_text(out / OPENING, within=out)))
     for arc in sorted((d for d in out.iterdir() if d.is_dir() and is_arc_dir(d.name)), key=lambda d: place(
             PurePosixPath(d.name, "x"))[1]):
         files = [f for f in arc.glob("*.md") if f.stem not in SKIP]
@@ -83,7 +88,7 @@ def sources(out: Path) -> list[Source]:
 def short_title(source: Source, blocks: Sequence[Block]) -> str:
     """The chapter's name for post headers: its first heading without the subtitle after 「　」."""
     if not source.arc:
-        return RULES_TITLE
+        return OPENING_TITLE if source.rel == OPENING else RULES_TITLE
     first = next((plain(b.text) for b in blocks if isinstance(b, Heading)), "")
     return first.split("　")[0] or PurePosixPath(source.rel).stem
 
