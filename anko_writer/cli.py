@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
 from . import __version__
 from .chapters import ChapterKey
 from .errors import AnkoError, CampaignError, OutputError
+from .provenance import commitment_line
 from .runtime import tune_gc
 
 # Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
@@ -352,6 +353,7 @@ RULES_TEMPLATE = "rules.md.j2"
 """A ruleset's pinned rules post (开帖), if it ships one; written as ``OUT/rules.md`` with every chapter."""
 
 
+
 OPENING = "chapter0.md"
 """Chapter 0 (the opening post ``new`` wrote beside the campaign) as OUT holds it, posted after the rules post."""
 
@@ -382,6 +384,7 @@ def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
     rs = ruleset_registry.get(campaign.ruleset)
     context = {**rs.rules_context(campaign, resources), "campaign": public_campaign(campaign)}
     md = render_chapter(resources, RULES_TEMPLATE, context, seed=campaign.seed)
+    md = md.rstrip("\n") + "\n\n" + commitment_line(campaign.seed, __version__) + "\n"
     _no_seed("rules.md", md, campaign.seed)
     return {"rules.md": md, **opening_file(campaign)}
 
@@ -603,6 +606,58 @@ def verify(outdir: Annotated[Path, typer.Argument(
     typer.echo(hidden.format_report(report))
     if not report.ok:
         raise typer.Exit(1)
+
+
+@app.command(cls=_Command, help="重放整个帖子：用公开的种子和战役文件把已发的每一段重新生成，逐字节对照已发的章节；"
+             "证明每一颗骰子、每个暗骰和每次计票都出自开帖时承诺的种子。")
+def replay(campaign: CampaignArg, out: OutOpt = None) -> None:
+    """Play every arc under OUT again from the published campaign and compare the posted files byte for byte."""
+    from . import output, provenance
+    from . import ruleset as ruleset_registry
+    from .campaign import load_campaign
+    from .textfile import read_text
+
+    with _errors():
+        c = load_campaign(campaign)
+        rs = ruleset_registry.get(c.ruleset)
+        target = out_dir(c, out)
+        output.settle(target)
+        report = provenance.Replay()
+        rules = target / "rules.md"
+        report.commitment = provenance.check_commitment(
+            read_text(rules, CampaignError) if rules.is_file() else None, c.seed, __version__)
+        arcs = [k for k in range(1, SEASON_MAX + 1) if (target / rs.info.keys.folder(k)).is_dir()]
+        for k in arcs:
+            _, resources, run = _play(c, k, rs.parts(k), target)
+            made = rules_file(resources, c) if k == arcs[0] else {}
+            for chapter in run.chapters:
+                made.update(chapter_files(resources, chapter, c))
+            folder = target / rs.info.keys.folder(k)
+            posted = {p.relative_to(target).as_posix(): read_text(p, CampaignError)
+                      for p in sorted(folder.iterdir()) if p.suffix in (".md", ".json") and p.stem != "index"}
+            if k == arcs[0] and rules.is_file():
+                posted["rules.md"] = read_text(rules, CampaignError)
+            provenance.compare(posted, made, report)
+    typer.echo(_replay_text(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def _replay_text(report: Any) -> str:
+    """The replay's report for a host and readers."""
+    lines = [f"重放：对照 {len(report.compared) + len(report.differ)} 个已发文件，"
+             f"{len(report.compared)} 个逐字节一致。"]
+    if report.commitment is None:
+        lines.append("开帖里没有种子承诺（这个帖子开帖时的版本还没有这一行）。")
+    elif report.commitment == "ok":
+        lines.append("开帖里的种子承诺与公开的种子一致。")
+    else:
+        lines.append(f"问题：{report.commitment}")
+    lines += [f"不一致：{rel}" for rel in report.differ]
+    lines += [f"重放没有生成：{rel}（这一章不是这个战役文件和种子写出来的）" for rel in report.unmade]
+    if not report.compared and not report.differ:
+        lines.append("问题：输出文件夹里没有已发的章节。")
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ def _help(*args: str) -> str:
 
 def test_every_command_is_listed() -> None:
     assert COMMANDS == sorted(["check", "month", "season", "chapter", "arc", "verify", "export", "tally", "audit",
-                               "new", "rulesets"])
+                               "new", "rulesets", "replay"])
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])
