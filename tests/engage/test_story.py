@@ -98,3 +98,10 @@ def test_the_story_is_true_to_the_records(battles: list[Path]) -> None:
         winner = end["result"]["winner"]
         text = (folder / "end.md").read_text(encoding="utf-8")
         assert winner is None or f"{winner}守住了战场" in text
+        units = end["battle_end"]["units"]
+        for mine in (True, False):
+            side = [u for u in units if (u["side"] == end["readers"]) == mine]
+            told = f"伤 {sum(u['wounded'] for u in side)} 人、亡 {sum(u['dead'] for u in side)} 人"
+            toll = next(ln for ln in main_lines(text) if "亡" in ln and "轮" in ln)
+            parts = {m.group(1): m.group(0) for m in re.finditer(r"(我方|敌方)[^我敌]*", toll)}
+            assert told in parts["我方" if mine else "敌方"], (told, toll)
