@@ -118,6 +118,11 @@ def _check_title(title: str, rec: dict) -> None:  # type: ignore[type-arg]
 def _check_ahead(line: str, rec: dict) -> None:  # type: ignore[type-arg]
     """The look ahead names the ball's holder (or the free ball's square) and its rows to go."""
     after = rec["turns"][-1]["after"]
+    line, rest = re.split("[。？]", line, maxsplit=1)  # after the ball: our pieces still down (they cannot act before recovery)
+    for p in after["pieces"]:
+        if p["side"] == rec["readers"]:
+            assert (re.search(rf"(?<![A-Za-z0-9]){_label(p)}(?![0-9])", rest) is not None) == (p["state"] == "down"), \
+                (p["id"], line)
     holder = _holder(after)
     if holder is None:
         assert after["free_ball"] in line, line

@@ -147,10 +147,14 @@ def chapter_story(rec: Mapping[str, Any], told: dict[str, int]) -> Record:
             kind = "touchdown_ours" if t["touchdown"] == readers else "touchdown_theirs"
             beats.append(_place({"kind": kind, "facts": {"who": scorer, "side": t["touchdown"]}}, told))
     look = _place(ahead(turns[-1]["after"], readers, zones), told) if rec.get("vote") else None
+    down = None
     if look:
         look["facts"]["next"] = rec["part"] + 1
+        mine = [label(p["id"]) for p in turns[-1]["after"]["pieces"] if p["side"] == readers and p["state"] == "down"]
+        if mine:  # 003 §10: a piece down cannot act; the recovery phase must stand it up
+            down = _place({"kind": "down_ours", "facts": {"who": "、".join(mine), "count": len(mine)}}, told)
     title = _place({"kind": "title_" + event(turns, rec.get("end"), readers)}, told)
-    return {"title": title, "beats": beats, "ahead": look}
+    return {"title": title, "beats": beats, "ahead": look, "down": down}
 
 
 __all__ = ["ahead", "chapter_story", "clause", "event", "forward", "rows_to_go"]
