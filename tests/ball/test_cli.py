@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from tests.ball.conftest import fails, new_campaign, prose, run
+from tests.main_text import main_lines
 
 TURN_KEYS = {"n", "side", "coach", "kickoff", "before", "actions", "recovery", "after", "pe", "touchdown"}
 ACTION_KEYS = {"piece", "kind", "from", "to", "over", "target", "pa"}
@@ -34,7 +35,8 @@ def test_new_writes_a_commented_campaign_and_chapter0(campaign: Path) -> None:
     assert "ruleset: ball" in text and "side: ATK" in text and "# 读者投票" in text and "不掷骰" in text
     ch0 = (campaign.parent / "ball-chapter0.md").read_text(encoding="utf-8")
     assert "## 标准阵型" in ch0 and "```\n   A  B  C" in ch0 and "## 记谱法" in ch0 and ":::: vote" in ch0
-    assert "（g1t1）" in ch0 and "第一回合 · AI（DEF）" in ch0  # the readers play ATK: DEF's opening is shown
+    # the readers play ATK: DEF's opening is shown
+    assert "【安价 g1t1】" in ch0 and "安价：第一轮" in ch0 and "第一回合 · AI（DEF）" in ch0
     assert prose(ch0) == []
     assert run("check", campaign).startswith(f"ok: {campaign}")
 
@@ -50,7 +52,8 @@ def test_one_chapter_without_a_vote(campaign: Path, tmp_path: Path) -> None:
     assert "g01/t01.md" in written and "g01/t01.svg" in written and "rules.md" in written
     md = (out / "g01/t01.md").read_text(encoding="utf-8")
     assert md.startswith("# 第一局 · 第一轮") and ":::: vote" in md and "::: fold 全部合法行动" in md
-    assert "g1t1" in md and "![第一轮之后的棋盘](t01.svg)" in md
+    assert "【安价 g1t2】" in md and "![第一轮之后的棋盘](t01.svg)" in md
+    assert not re.search(r"g\dt\d", "\n".join(main_lines(md)))  # issue 27: no internal key in the prose
     rec = json.loads((out / "g01/t01.json").read_text(encoding="utf-8"))
     ours = [t for t in rec["turns"] if t["side"] == "ATK"]
     assert [t["n"] for t in rec["turns"]] == [1, 2, 3] and ours[0]["fallback"] and ours[0]["coach"] == "ai"
@@ -181,7 +184,7 @@ def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path
 def test_readers_as_def_play_the_first_turn(tmp_path: Path) -> None:
     camp = new_campaign(tmp_path, "DEF")
     ch0 = (tmp_path / "ball-chapter0.md").read_text(encoding="utf-8")
-    assert "### 第一回合" not in ch0 and "（g1t1）：第一回合，我方（DEF）" in ch0
+    assert "### 第一回合" not in ch0 and "安价：第一轮（第一回合），我方（DEF）" in ch0
     run("chapter", camp, "--arc", "1", "--part", "2")
     rec = json.loads((tmp_path / "out/g01/t02.json").read_text(encoding="utf-8"))
     assert [(t["n"], t["side"]) for t in rec["turns"]] == [(3, "DEF"), (4, "ATK")]

@@ -28,6 +28,7 @@ from .game.ai import EXPLANATION
 from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game, vote_position
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
+from .story import chapter_story
 from .votes import ACTIONS, actions_parser
 
 PARTS = TURN_LIMIT // 2
@@ -110,10 +111,12 @@ class Ball(Ruleset[None]):
         common = {"ruleset": self.name, "title": data["title"], "readers": setup.readers, "ai": setup.ai,
                   "cards": setup.cards, "turn_limit": setup.turn_limit, **game_facts()}
         arc = Arc(until.arc)  # no dice and nothing sealed: the arc only keeps the chapters
+        told: dict[str, int] = {}
         for rec in story.chapters:
             with arc.part(rec["part"]) as part:
                 picture = f"{INFO.keys.stem(part.key)}.svg"
-                part.results = {**common, **rec, "picture": picture}
+                whole = {**common, **rec, "picture": picture}
+                part.results = {**whole, "story": chapter_story(whole, told)}
                 part.files[picture] = board.svg(rec["turns"][-1]["after"], f"BALL 第{until.arc}局第{part.key.part}轮之后")
         summary = {**common, "arc": until.arc, "end": story.end,
                    "chapters": [{"part": r["part"], "turns": [t["n"] for t in r["turns"]],

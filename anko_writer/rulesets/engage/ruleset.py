@@ -31,6 +31,7 @@ from .formation import change
 from .orders import Order, Response
 from .phases import MAX_ROUNDS
 from .scenario import campaign_schema
+from .story import round_story
 from .units import parse_tactic
 
 ORDER_NOTATION = "engage.order"
@@ -177,6 +178,8 @@ class Game:
         self.votes: Mapping[str, Mapping[str, Any]] = data.get("orders", {})
         self.intent: Roll | None = None
         self.log: list[Record] = []
+        self.told: dict[str, int] = {}
+        """The story's beats told so far in this battle, by kind (:func:`.story.round_story`)."""
         self.facts = fog.facts(self.battle)
         """§1.6: the battle's secret facts at its start (id → the fact and its unit)."""
 
@@ -257,6 +260,7 @@ class Game:
             "story": rr.story, "intent_used": intent, "view": view(b, after), "over": b.over,
             "revealed": [x for x in revealed if x], "sprung": sprung}
         rec["vote"] = None if b.over else vote_record(self, part + 1)
+        rec["tale"] = round_story(rec, self.told)
         self.log.append({"round": part, "orders": rr.orders})
         return rec
 
