@@ -12,6 +12,7 @@ pages (:mod:`.verify_page`), where readers check hidden dice; it is not a post.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -208,12 +209,38 @@ def _index(posts: Sequence[Post], p: Profile, others: Sequence[str] = ()) -> str
     return "\n".join(lines) + "\n"
 
 
+def _strings(obj: object, found: set[str]) -> None:
+    """Every string value of a JSON record."""
+    if isinstance(obj, str):
+        found.add(obj)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _strings(v, found)
+    elif isinstance(obj, list):
+        for v in obj:
+            _strings(v, found)
+
+
+def names_under(out: Path) -> set[str]:
+    """The names of the world as the chapters' JSON records hold them (people, clubs, units, places): every short
+    string value, which the traditional-script export converts as a name (:func:`~.script.as_name`)."""
+    found: set[str] = set()
+    for arc in (d for d in out.iterdir() if d.is_dir() and is_arc_dir(d.name)):
+        for f in sorted(arc.glob("*.json")):
+            try:
+                _strings(json.loads(read_text(f, within=out)), found)
+            except (ValueError, AnkoError):
+                continue  # a broken or foreign file holds no names we can trust; the export reads the chapters
+    return {s for s in found if 2 <= len(s) <= 12}
+
+
 def export_files(out: Path, p: Profile, script: str | None = None, region: str = "tw") -> tuple[str, dict[str, str]]:
     """The export folder (relative to ``out``) and its files (relative path → text)."""
     srcs = sources(out)
     if not srcs:
         raise ExportError(f"{out}: no chapters to export (write some with `season` or `month` first)")
-    script_of: Callable[[str], str] = (lambda t: to_traditional(t, region)) if script == "hant" else str
+    names = names_under(out) if script == "hant" else set()
+    script_of: Callable[[str], str] = (lambda t: to_traditional(t, region, names)) if script == "hant" else str
     srcs = [Source(s.rel, s.arc, script_of(s.text)) for s in srcs]
     folder = f"export/{p.name}" + ({"tw": "-hant"}.get(region, f"-hant-{region}") if script == "hant" else "")
     pages = p.format == "html"
