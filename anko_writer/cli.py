@@ -728,6 +728,8 @@ def tally(
     write: Annotated[bool, typer.Option("--write", help="把结果写进战役文件的 decisions。")] = False,
     out: OutOpt = None,
     force: Annotated[bool, typer.Option("--force", help="与 --write 同用：覆盖楼主已定的决定。")] = False,
+    post: Annotated[Path | None, typer.Option("--post", metavar="DIR", help="把计票写成可以直接发的帖子（纯文本与 "
+                                              "NGA 的 BBCode）和一份投票人名单（CSV，给楼主），放进 DIR。")] = None,
 ) -> None:
     """Count the readers' votes for one chapter's 安价 from the thread's replies; --write writes the result."""
     from . import ruleset as ruleset_registry
@@ -743,7 +745,11 @@ def tally(
         lay, found = read_replies(replies, layout)
         deadline = parse_time(until) if until is not None else None
         count = count_votes(found, ballot, c.seed, deadline, orders=order_parsers(ballot, c))
-        typer.echo(format_count(count, source, lay.name, deadline), nl=False)
+        text = format_count(count, source, lay.name, deadline)
+        typer.echo(text, nl=False)
+        if post is not None:
+            for path in _tally_post(post, ballot.key, text, count):
+                typer.echo(f"wrote {_shown(path)}")
         if not write:
             typer.echo(f"\nnothing written (add --write to write the result into {_shown(campaign)})")
             return
@@ -753,6 +759,22 @@ def tally(
         typer.echo(f"nothing to write: no question was decided; {_shown(campaign)} is unchanged")
     for line in written:
         typer.echo(f"wrote {_shown(campaign)}: {line}")
+
+
+def _tally_post(folder: Path, key: str, text: str, count: Any) -> list[Path]:
+    """The count as ready posts (plain, NGA BBCode) and the voters' CSV, written atomically into ``folder``."""
+    from .export.doc import parse
+    from .export.markup import render
+    from .export.profile import load_profile
+    from .output import atomic_write
+    from .tally.report import voters_csv
+
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {f"安价{key}计票.txt": text, f"安价{key}计票.bbcode": render(parse(text), load_profile("nga")),
+             f"安价{key}投票人.csv": voters_csv(count)}
+    for name, body in files.items():
+        atomic_write(folder / name, body)
+    return [folder / name for name in files]
 
 
 # ---------------------------------------------------------------------------------------------

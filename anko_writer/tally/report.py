@@ -108,6 +108,9 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
            f"读到回复 {count.replies} 条，计票 {len(count.counted)} 人。", ""]
     for r in count.results:
         out += question_table(r)
+    out += [f"### 计入的票：{len(count.counted)} 条", ""]
+    out += [f"- {_where(c.reply)} {_time(c.reply.time)}：{_line(c)}" for c in count.counted] or ["- 无"]
+    out.append("")
     lists: list[tuple[str, list[str]]] = []
     by_author = {c.reply.author: c for c in count.counted}
 
@@ -145,4 +148,32 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
     return "\n".join(out).rstrip() + "\n"
 
 
-__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table", "safe"]
+def _csv_cell(text: str) -> str:
+    """A CSV field: quoted when it holds a comma, a quote or a line break; a leading =, +, - or @ neutralised so
+    a spreadsheet never reads a reader's text as a formula."""
+    text = safe(text)
+    if text[:1] in ("=", "+", "-", "@"):
+        text = "'" + text
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if any(c in text for c in ',"\n') else text
+
+
+def voters_csv(count: Count) -> str:
+    """The host's list of voters (UTF-8 with a BOM, so a spreadsheet reads the Chinese): one row per vote line read
+    — floor, reader, time, whether it counted (and why not), and the reader's answer to each question."""
+    labels = [r.question.label for r in count.results]
+    rows = [["楼层", "读者", "时间", "计入", *labels]]
+
+    def row(cast: Cast, status: str) -> list[str]:
+        answers = {a.label: a.text for a in cast.vote.answers}
+        return [cast.reply.floor or f"第{cast.reply.index}条", cast.reply.author, _time(cast.reply.time), status,
+                *(answers.get(q, "") for q in labels)]
+
+    rows += [row(c, "计入") for c in count.counted]
+    rows += [row(c, "被后一票取代") for c in count.superseded]
+    rows += [row(c, "截止后") for c in count.late]
+    rows += [row(c, "没有时间") for c in count.undated]
+    rows += [row(c, "读不出") for c in count.unreadable]
+    return "\ufeff" + "".join(",".join(_csv_cell(x) for x in r) + "\r\n" for r in rows)
+
+
+__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table", "safe", "voters_csv"]

@@ -201,3 +201,23 @@ def test_each_scene_reads_varied(tmp_path: Path) -> None:
         v = measure_folder(out / f"j0{arc}")
         assert v.sentences >= 15 and v.share >= 0.85, (v.share, v.top)
         assert v.top[0][1] <= 3, v.top
+
+
+def test_tally_writes_a_ready_post_and_the_voters_list(tmp_path: Path) -> None:
+    """Issue 28 (votes in the open): ``tally --post`` writes the count as a plain and an NGA BBCode post naming the
+    floor of every counted vote, and a CSV of voters for the host (a formula-like answer neutralised)."""
+    path = _write(tmp_path, _data())
+    replies = tmp_path / "replies.txt"
+    replies.write_text("小明：【安价 j1t01】皇甫嵩：移 H6\n阿红：【安价 j1t01】皇甫嵩：移 H6；曹操：=1+1\n",
+                       encoding="utf-8")
+    res = CliRunner().invoke(app, ["tally", str(path), str(replies), "--chapter", "j1t01", "--post", str(tmp_path / "p")])
+    assert res.exit_code == 0, res.output
+    plain = (tmp_path / "p" / "安价j1t01计票.txt").read_text(encoding="utf-8")
+    bbcode = (tmp_path / "p" / "安价j1t01计票.bbcode").read_text(encoding="utf-8")
+    csv = (tmp_path / "p" / "安价j1t01投票人.csv").read_text(encoding="utf-8-sig")
+    assert "计入的票：2 条" in plain and "第1条 小明" in plain and "第2条 阿红" in plain
+    assert "[b]" in bbcode or "[size" in bbcode
+    rows = csv.splitlines()
+    assert rows[0].startswith("楼层,读者,时间,计入,皇甫嵩") and len(rows) == 3
+    assert "小明" in rows[1] and "移 H6" in rows[1] and "计入" in rows[1]
+    assert "'=1+1" in csv or "=1+1" not in csv
