@@ -109,7 +109,12 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
     for r in count.results:
         out += question_table(r)
     out += [f"### 计入的票：{len(count.counted)} 条", ""]
-    out += [f"- {_where(c.reply)} {_time(c.reply.time)}：{_line(c)}" for c in count.counted] or ["- 无"]
+    if count.counted:
+        out += ["| 楼层与读者 | 时间 | 票 |", "|---|---|---|"]
+        out += [f"| {_cell(_where(c.reply))} | {_time(c.reply.time)} | {_cell(_short(c.vote.head or c.vote.line))} |"
+                for c in count.counted]
+    else:
+        out.append("无")
     out.append("")
     lists: list[tuple[str, list[str]]] = []
     by_author = {c.reply.author: c for c in count.counted}

@@ -215,7 +215,7 @@ def test_tally_writes_a_ready_post_and_the_voters_list(tmp_path: Path) -> None:
     plain = (tmp_path / "p" / "安价j1t01计票.txt").read_text(encoding="utf-8")
     bbcode = (tmp_path / "p" / "安价j1t01计票.bbcode").read_text(encoding="utf-8")
     csv = (tmp_path / "p" / "安价j1t01投票人.csv").read_text(encoding="utf-8-sig")
-    assert "计入的票：2 条" in plain and "第1条 小明" in plain and "第2条 阿红" in plain
+    assert "计入的票：2 条" in plain and "| 第1条 小明 |" in plain and "| 第2条 阿红 |" in plain
     assert "[b]" in bbcode or "[size" in bbcode
     rows = csv.splitlines()
     assert rows[0].startswith("楼层,读者,时间,计入,皇甫嵩") and len(rows) == 3
