@@ -22,6 +22,7 @@ from ..order import is_arc_dir, place
 from ..textfile import read_text
 from .doc import Block, Fold, Heading, MarkupError, Para, Vote, markup_line, parse, plain, text_line
 from .html import Images, arc_page, data_uri, title_of
+from .ledger import LEDGER_PAGE, ledger_page
 from .markup import SEP, literal, render
 from .profile import Profile, ProfileError
 from .script import to_traditional
@@ -37,7 +38,7 @@ RULES_TITLE = "开帖"
 INDEX = "发帖顺序.txt"
 """The list of posts in posting order, beside them."""
 VERIFY_NOTE = (f"另：{VERIFY_PAGE} 是暗骰核对页，不是帖子，不用发。把它放在页面旁边，读者用浏览器打开，"
-               "贴入封存行和揭晓行（或整帖）即可核对。")
+               f"贴入封存行和揭晓行（或整帖）即可核对；{LEDGER_PAGE} 是全帖每一颗骰子的总账，可以搜索。")
 """The index's line on the ``html`` export's check page."""
 SKIP = {"index"}
 """Chapter files that are not posts (the arc's table of contents)."""
@@ -248,13 +249,14 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     files = {f"{folder}/{post.rel}": post.text for post in posts}
     if pages:
         files[f"{folder}/{VERIFY_PAGE}"] = script_of(verify_page())
+        files[f"{folder}/{LEDGER_PAGE}"] = script_of(ledger_page(out, [s.rel for s in srcs if s.arc]))
     files[f"{folder}/{INDEX}"] = _index(posts, p, [VERIFY_NOTE] if pages else [])
     return folder, files
 
 
 def post_count(files: dict[str, str]) -> int:
     """How many of an export's files (:func:`export_files`) are posts."""
-    return sum(1 for rel in files if PurePosixPath(rel).name not in (INDEX, VERIFY_PAGE))
+    return sum(1 for rel in files if PurePosixPath(rel).name not in (INDEX, VERIFY_PAGE, LEDGER_PAGE))
 
 
 __all__ = ["ExportError", "INDEX", "Post", "RULES", "Source", "chapter_posts", "export_files", "post_count",

@@ -1,0 +1,46 @@
+"""The roll ledger of the HTML export (issue 28): every roll of the thread with its value, chapter and status —
+a sealed die shows ？？？ until its reveal and then the revealed value and where; read from published files only."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from anko_writer.cli import app
+from anko_writer.export.ledger import LEDGER_PAGE, entries
+
+CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
+
+
+def _arc(tmp_path: Path) -> Path:
+    for name in ("river.yaml", "river-chapter0.md"):
+        shutil.copy(CAMPAIGNS / "engage" / name, tmp_path / name)
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["arc", str(tmp_path / "river.yaml"), "--arc", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_the_ledger_lists_open_sealed_and_revealed_rolls(tmp_path: Path) -> None:
+    out = _arc(tmp_path)
+    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    found = {e.id: e for e in entries(out, chapters)}
+    intent = found["b1/r1/意图#1"]
+    r02 = (out / "b01" / "r02.md").read_text(encoding="utf-8")
+    value = re.search(r"〔揭晓｜编号 b1/r1/意图#1｜1D6＝(\d)", r02)
+    assert value is not None and intent.value == value[1] and intent.status == "揭晓于 b01/r02.md"
+    assert any(e.status == "公开" and e.value.isdigit() for e in found.values())
+    sealed = [e for e in found.values() if e.status == "封存中"]
+    assert all(e.value == "？？？" for e in sealed)  # a die still sealed after the arc shows nothing of its value
+
+
+def test_the_html_export_ships_the_ledger_beside_the_check_page(tmp_path: Path) -> None:
+    out = _arc(tmp_path)
+    res = CliRunner().invoke(app, ["export", str(out), "--forum", "html"])
+    assert res.exit_code == 0, res.output
+    page = (out / "export" / "html" / LEDGER_PAGE).read_text(encoding="utf-8")
+    assert "<h1>骰子总账</h1>" in page and "b1/r1/意图#1" in page and 'type="search"' in page
+    assert "<script>" in page and "default-src 'none'" in page
