@@ -22,7 +22,7 @@ read past. ``，有指挥官`` after the training is DESIGNED (the seed's card d
 ...                   "【长剑】适用于近战白刃战，具有“单兵”特性。\\n【皮甲】具有“轻甲”特性。")
 >>> card["men"], card["weapons"][0]["traits"], card["armour"]
 (25, ['单兵'], {'kind': '轻甲', 'traits': []})
->>> parse_card("【部队规模】25人（小型）\n【受训程度】受训")
+>>> parse_card("【部队规模】25人（小型）\\n【受训程度】受训")
 Traceback (most recent call last):
 ...
 anko_writer.rulesets.engage.cardtext.CardError: 第1行【部队规模】：25人是超小，卡上写的是小型（E1）
