@@ -154,6 +154,22 @@ def _lineups(months: Iterable[Chapter], ours: str) -> Record:
     return acc
 
 
+def _names(months: Sequence[Chapter]) -> Record:
+    """Names shared by players of two clubs, month by month (issue 26), and ids held by two players."""
+    shared, ids_twice = [], 0
+    for ch in months:
+        seen: dict[str, set[str]] = {}
+        ids: dict[str, int] = {}
+        for c in ch.results["clubs"]:
+            for p in c["players"]:
+                seen.setdefault(p["name"], set()).add(c["name"])
+                if p.get("id"):
+                    ids[p["id"]] = ids.get(p["id"], 0) + 1
+        shared.append(sum(len(v) > 1 for v in seen.values()))
+        ids_twice += sum(n > 1 for n in ids.values())
+    return {"shared_per_month": shared, "ids_twice": ids_twice}
+
+
 def _money(months: Sequence[Chapter], end: Chapter | None) -> Record:
     """Our funds, R and its band at each month's start (§6.2.3), closing cash, the §11.3 stage, the ending."""
     funds, rs, bands, closing, stages = [], [], [], [], []
@@ -227,7 +243,8 @@ def _season(run: Run, tiers: dict[str, str]) -> Record:
     return {"season": months[0].season, "ours": ours,
             "tiers": {c["name"]: tiers.get(c["city"], "?") for c in first_clubs},
             "order": [r["team"] for r in last.results["standings"]], "cup": cup,
-            "matches": _matches(months), "lineups": _lineups(months, ours), "money": _money(months, end), "business": _business(months),
+            "matches": _matches(months), "lineups": _lineups(months, ours), "names": _names(months),
+            "money": _money(months, end), "business": _business(months),
             "drift": _drift(first_clubs, last.results["clubs"]),
             "position_means": {"start": _position_means(first_clubs), "end": _position_means(last.results["clubs"])},
             "our_abilities": sum(our_end["abilities"].values())}
@@ -441,17 +458,22 @@ class PurasbarAudit(AuditPlugin):
                 for k in LINEUP_KEYS:
                     acc[k] += s["lineups"][k]
         total = {k: sum(a[k] for a in by_index.values()) for k in LINEUP_KEYS}
+        shared = [n for seasons in replicates for s in seasons for n in s["names"]["shared_per_month"]]
+        twice = sum(s["names"]["ids_twice"] for seasons in replicates for s in seasons)
+        names = (f"names shared by two clubs: {sum(shared) / max(1, len(shared)):.2f} a month (at most "
+                 f"{max(shared, default=0)}); ids held by two players: {twice}")
         lines = [f"line-ups {total['lineups']}: {total['with_stand_ins']} with a starter out of position "
                  f"({total['stand_ins']} starts), {total['keepers_forward']} goalkeepers at FW "
                  f"({total['keepers_outfield']} at an outfield slot); formation unfillable {total['unfillable']} "
                  f"(another fits: {total['other_fits']}); more stand-ins than the formation needs "
                  f"{total['beyond_formation']}; avoidable stand-ins in {total['avoidable_lineups']} "
-                 f"line-ups ({total['avoidable_stand_ins']} starts)"]
+                 f"line-ups ({total['avoidable_stand_ins']} starts)", names]
         cols = ["season", *LINEUP_KEYS]
         table = Table("Kick-off line-ups by season (every side of every match)", cols,
                       [[i, *(a[k] for k in LINEUP_KEYS)] for i, a in sorted(by_index.items())])
         return Section("lineups", "Line-ups (000 §3.4, §7.1)",
-                       {"total": total, "by_season": {str(i): a for i, a in sorted(by_index.items())}},
+                       {"total": total, "by_season": {str(i): a for i, a in sorted(by_index.items())},
+                        "names_shared_per_month": shared, "ids_twice": twice},
                        lines, [table])
 
     def _odds(self, seasons: list[Record]) -> Section:
