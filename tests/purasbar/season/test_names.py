@@ -45,3 +45,21 @@ def test_a_season_has_unique_names_and_stable_ids() -> None:
                 assert ids.setdefault(p["name"], p["id"]) == p["id"]
     coach = run.months[0].results["choice"]["coach"]["name"]
     assert coach and coach not in ids
+
+
+def test_three_seasons_never_share_a_name(three) -> None:  # noqa: ANN001
+    """Across three chained seasons (the shared CLI run), no month has a name at two clubs: an academy
+    player may not take the name of a man who left on a free and signs again next summer."""
+    import collections
+    import json
+
+    from anko_writer.compact import expand
+    out, _ = three
+    for path in sorted(out.glob("s*/*.json")):
+        rec = expand(json.loads(path.read_text(encoding="utf-8")))
+        if "clubs" not in rec:
+            continue
+        count = collections.Counter(p["name"] for c in rec["clubs"] for p in c["players"])
+        assert [n for n, k in count.items() if k > 1] == [], path
+        ids = collections.Counter(p["id"] for c in rec["clubs"] for p in c["players"])
+        assert max(ids.values()) == 1, path
