@@ -25,8 +25,8 @@ from anko_writer.cli import app  # noqa: E402
 from anko_writer.resources import Resources  # noqa: E402
 from anko_writer.rulesets.purasbar import RULESET  # noqa: E402
 
-SEEDS = (8, 188)
-"""Generated campaigns: 8 wins the cup, 188 loses a knockout shoot-out in sudden death (tests/util.py)."""
+SEEDS = (1, 8)
+"""Generated campaigns: 1 wins the cup, 8 loses a knockout shoot-out in sudden death in season 1 (tests/util.py PINNED)."""
 SEASONS = 3
 ARCS = 2
 OTHERS = {

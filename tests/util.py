@@ -83,7 +83,7 @@ def _sealed_injury(run) -> bool:  # noqa: ANN001
 SCENARIOS = {"sealed_shootout": _sealed_shootout, "lost_sudden_death": _lost_sudden_death, "champion": _champion,
              "sealed_injury": _sealed_injury}
 """Season stories the chapter tests need, by name."""
-PINNED = {"champion": 2, "sealed_shootout": 3, "lost_sudden_death": 8, "sealed_injury": 5}
+PINNED = {"champion": 1, "sealed_shootout": 8, "lost_sudden_death": 8, "sealed_injury": 5}
 """The first campaign seed (雷希特, :func:`campaign_file`) whose season 1 tells each scenario. Pinned so
 no test scans seeds at import; ``test_pinned_seeds_tell_their_stories`` fails when the engine's dice
 change, and ``python -m tests.util`` scans again and prints the new seeds."""

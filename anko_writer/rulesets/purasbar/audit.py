@@ -118,6 +118,58 @@ def _matches(months: Iterable[Chapter]) -> dict[str, Record]:
     return out
 
 
+LINEUP_KEYS = ("lineups", "with_stand_ins", "stand_ins", "keepers_forward", "keepers_outfield",
+               "unfillable", "other_fits", "beyond_formation", "avoidable_lineups", "avoidable_stand_ins", "ours_lineups",
+               "ours_with_stand_ins", "ours_avoidable", "keepers_avoidable")
+"""What the line-up numbers add up (every side of every match at kick-off)."""
+
+
+def _lineups(months: Iterable[Chapter], ours: str) -> Record:
+    """Kick-off line-ups (designed reading of §3.4, §7.1): starters out of position, goalkeepers at FW
+    and at any outfield slot, formations the squad cannot fill while another of the four fits, and
+    line-ups with more stand-ins than the squad made necessary (against the fewest of the four)."""
+    acc = dict.fromkeys(LINEUP_KEYS, 0)
+    for ch in months:
+        for m in ch.results["matches"]:
+            for side in ("home", "away"):
+                k = m["kickoff"][side]
+                starters = [r for r in m["lineups"][side] if r["slices"][:1] == [1]]
+                fewest = min(k["need"].values(), default=k["stand_ins"])
+                own = k["need"].get(k["formation"], k["stand_ins"])
+                acc["lineups"] += 1
+                acc["with_stand_ins"] += k["stand_ins"] > 0
+                acc["stand_ins"] += k["stand_ins"]
+                acc["keepers_outfield"] += k["keepers_outfield"]
+                acc["keepers_forward"] += sum(r["slot"] == "FW" and r["position"] == "GK" for r in starters)
+                acc["unfillable"] += own > 0
+                acc["other_fits"] += own > 0 and fewest == 0
+                acc["beyond_formation"] += k["stand_ins"] > own
+                acc["avoidable_lineups"] += k["stand_ins"] > fewest
+                acc["avoidable_stand_ins"] += max(0, k["stand_ins"] - fewest)
+                acc["keepers_avoidable"] += k["keepers_outfield"] > k["need_keepers"]
+                if m[side] == ours:
+                    acc["ours_lineups"] += 1
+                    acc["ours_with_stand_ins"] += k["stand_ins"] > 0
+                    acc["ours_avoidable"] += k["stand_ins"] > fewest
+    return acc
+
+
+def _names(months: Sequence[Chapter]) -> Record:
+    """Names shared by players of two clubs, month by month (issue 26), and ids held by two players."""
+    shared, ids_twice = [], 0
+    for ch in months:
+        seen: dict[str, set[str]] = {}
+        ids: dict[str, int] = {}
+        for c in ch.results["clubs"]:
+            for p in c["players"]:
+                seen.setdefault(p["name"], set()).add(c["name"])
+                if p.get("id"):
+                    ids[p["id"]] = ids.get(p["id"], 0) + 1
+        shared.append(sum(len(v) > 1 for v in seen.values()))
+        ids_twice += sum(n > 1 for n in ids.values())
+    return {"shared_per_month": shared, "ids_twice": ids_twice}
+
+
 def _money(months: Sequence[Chapter], end: Chapter | None) -> Record:
     """Our funds, R and its band at each month's start (§6.2.3), closing cash, the §11.3 stage, the ending."""
     funds, rs, bands, closing, stages = [], [], [], [], []
@@ -170,6 +222,15 @@ def _drift(before: list[Record], after: list[Record]) -> dict[str, list[float]]:
     return out
 
 
+def _position_means(clubs: list[Record]) -> dict[str, float]:
+    """The league's mean main ability by position (FW ATK, MF MID, DF DEF, GK GK), rolled players only."""
+    out = {}
+    for pos, attr in MAIN.items():
+        xs = [p[attr] for c in clubs for p in c["players"] if p["position"] == pos and p.get(attr) is not None]
+        out[pos] = round(sum(xs) / len(xs), 3) if xs else 0.0
+    return out
+
+
 def _season(run: Run, tiers: dict[str, str]) -> Record:
     """One season of one replicate as plain numbers."""
     months = run.parts
@@ -182,8 +243,10 @@ def _season(run: Run, tiers: dict[str, str]) -> Record:
     return {"season": months[0].season, "ours": ours,
             "tiers": {c["name"]: tiers.get(c["city"], "?") for c in first_clubs},
             "order": [r["team"] for r in last.results["standings"]], "cup": cup,
-            "matches": _matches(months), "money": _money(months, end), "business": _business(months),
+            "matches": _matches(months), "lineups": _lineups(months, ours), "names": _names(months),
+            "money": _money(months, end), "business": _business(months),
             "drift": _drift(first_clubs, last.results["clubs"]),
+            "position_means": {"start": _position_means(first_clubs), "end": _position_means(last.results["clubs"])},
             "our_abilities": sum(our_end["abilities"].values())}
 
 
@@ -342,7 +405,17 @@ def _drift_report(replicates: list[list[Record]]) -> Record:
                             "sd": round(sd, 3)})
         return out
 
+    means: dict[int, dict[str, list[float]]] = {}
+    for seasons in replicates:
+        for i, s in enumerate(seasons, 1):
+            for pos, v in s["position_means"]["end"].items():
+                means.setdefault(i, {}).setdefault(pos, []).append(v)
+            if i == 1:
+                for pos, v in s["position_means"]["start"].items():
+                    means.setdefault(0, {}).setdefault(pos, []).append(v)
+    league = {str(i): {pos: round(sum(v) / len(v), 2) for pos, v in d.items()} for i, d in sorted(means.items())}
     return {"overall": rows(overall), "by_season": {str(i): rows(d) for i, d in sorted(by_index.items())},
+            "league_means": league,
             "our_total_ability": {str(i): round(sum(v) / len(v), 2) for i, v in sorted(ours.items())}}
 
 
@@ -373,8 +446,35 @@ class PurasbarAudit(AuditPlugin):
         """Odds, matches, money and drift sections from every replicate, in order."""
         replicates = [s["seasons"] for s in samples]
         seasons = [s for r in replicates for s in r]
-        return [self._odds(seasons), self._matches(seasons), self._money(replicates, seasons),
-                self._drift(replicates)]
+        return [self._odds(seasons), self._matches(seasons), self._lineups(replicates),
+                self._money(replicates, seasons), self._drift(replicates)]
+
+    def _lineups(self, replicates: list[list[Record]]) -> Section:
+        """Kick-off line-ups by season index: stand-ins, keepers up front, avoidable stand-ins."""
+        by_index: dict[int, dict[str, int]] = {}
+        for seasons in replicates:
+            for i, s in enumerate(seasons, 1):
+                acc = by_index.setdefault(i, dict.fromkeys(LINEUP_KEYS, 0))
+                for k in LINEUP_KEYS:
+                    acc[k] += s["lineups"][k]
+        total = {k: sum(a[k] for a in by_index.values()) for k in LINEUP_KEYS}
+        shared = [n for seasons in replicates for s in seasons for n in s["names"]["shared_per_month"]]
+        twice = sum(s["names"]["ids_twice"] for seasons in replicates for s in seasons)
+        names = (f"names shared by two clubs: {sum(shared) / max(1, len(shared)):.2f} a month (at most "
+                 f"{max(shared, default=0)}); ids held by two players: {twice}")
+        lines = [f"line-ups {total['lineups']}: {total['with_stand_ins']} with a starter out of position "
+                 f"({total['stand_ins']} starts), {total['keepers_forward']} goalkeepers at FW "
+                 f"({total['keepers_outfield']} at an outfield slot); formation unfillable {total['unfillable']} "
+                 f"(another fits: {total['other_fits']}); more stand-ins than the formation needs "
+                 f"{total['beyond_formation']}; avoidable stand-ins in {total['avoidable_lineups']} "
+                 f"line-ups ({total['avoidable_stand_ins']} starts)", names]
+        cols = ["season", *LINEUP_KEYS]
+        table = Table("Kick-off line-ups by season (every side of every match)", cols,
+                      [[i, *(a[k] for k in LINEUP_KEYS)] for i, a in sorted(by_index.items())])
+        return Section("lineups", "Line-ups (000 §3.4, §7.1)",
+                       {"total": total, "by_season": {str(i): a for i, a in sorted(by_index.items())},
+                        "names_shared_per_month": shared, "ids_twice": twice},
+                       lines, [table])
 
     def _odds(self, seasons: list[Record]) -> Section:
         """Title, cup and bottom-three odds per club and per tier."""
@@ -446,12 +546,19 @@ class PurasbarAudit(AuditPlugin):
         drift = _drift_report(replicates)
         parts = [f"{r['position']} {r['age']} {r['mean']:+.2f}" for r in drift["overall"] if r["players"]]
         lines = ["main-ability change over a season: " + ", ".join(parts)]
+        league = drift["league_means"]
+        if "0" in league and len(league) > 1:
+            last = max(league, key=int)
+            lines.append(f"league mean main ability, season 1 start → season {last} end: " + ", ".join(
+                f"{pos} {league['0'][pos]:.1f} → {league[last][pos]:.1f}" for pos in MAIN))
+        means = Table("League mean main ability by position (0 = season 1's first month; n = season n's end)",
+                      ["season", *MAIN], [[k, *(v[pos] for pos in MAIN)] for k, v in league.items()])
         table = Table("Main-ability change over a season (month 1 → settlement)",
                       ["position", "age", "players", "mean", "sd"],
                       [[r["position"], r["age"], r["players"], r["mean"], r["sd"]] for r in drift["overall"]])
         ours = Table("Our total ability at each season's end (mean over replicates)", ["season", "total"],
                      [[k, v] for k, v in drift["our_total_ability"].items()])
-        return Section("drift", "Ability drift", drift, lines, [table, ours])
+        return Section("drift", "Ability drift", drift, lines, [table, means, ours])
 
 
 def _tier_figure(tiers: dict[str, Record]) -> Figure:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Literal, NotRequired, TypedDict
 
@@ -9,6 +10,26 @@ from ...dice import RollJson
 
 Position = Literal["FW", "MF", "DF", "GK"]
 Ability = Literal["ATK", "DEF", "MID", "GK"]
+
+ID_BLOCK = 10_000
+"""Designed (issue 26): a person's id is (season − 1) × 10000 + n, n counting the people first seen in
+that season; ids never repeat, whoever leaves (a later season numbers in its own block)."""
+
+
+def number(players: Iterable[Player], season: int) -> None:
+    """Give every player without an id the next id of ``season``'s block (in the order given).
+
+    >>> ps = [Player("甲", "FW", True), Player("乙", "MF", True, id=10_003), Player("丙", "DF", True)]
+    >>> number(ps, 2); [p.id for p in ps]
+    [10004, 10003, 10005]
+    """
+    ps = list(players)
+    lo = (season - 1) * ID_BLOCK
+    nxt = max((p.id for p in ps if lo < p.id <= lo + ID_BLOCK), default=lo) + 1
+    for p in ps:
+        if not p.id:
+            p.id, nxt = nxt, nxt + 1
+
 
 POSITIONS: tuple[Position, ...] = ("FW", "MF", "DF", "GK")
 """000 §3.2.1 step 2: 1D4 → 1 FW, 2 MF, 3 DF, 4 GK."""
@@ -60,6 +81,8 @@ class Player:
     """Seasons left on the contract, the current one included (000 ch.10, designed)."""
     affinity: int = 50
     """The player's regard for the club, 0–100; the §10.4 renewal roll reads it (designed)."""
+    id: int = 0
+    """Stable id (:func:`number`, 0 until numbered); kept in the state file across seasons."""
     leader: bool = False
     """The §8.4 leader trait (unlocked by veterans)."""
     youth: bool = False
@@ -99,6 +122,7 @@ class Player:
     def to_json(self) -> dict[str, Any]:
         """The DESIGN §5 player record."""
         return {
+            **({"id": self.id} if self.id else {}),
             "name": self.name,
             "position": self.position,
             "core": self.core,

@@ -65,8 +65,11 @@ def test_table_is_designed_with_the_documented_numbers() -> None:
 
 
 def test_intake_pins_every_die() -> None:
+    """The equivalents are k × the club's §2.2 abilities (designed YOUTH_REFERENCE), not its current
+    dynamic abilities (ATK 40, DEF 30, MID 20, GK 10 here)."""
     c = academy(10, 3)
-    team = team_abilities(c.players)
+    team = dict(c.initial)
+    assert team != team_abilities(c.players)
     d = Dice(1)
     d.fix(2, prefix="s1/youth/count")                 # 1D3+1 → 3 players
     d.fix(2, 1, 40, 10, 5, 7, prefix="s1/youth/1")    # MF, 16, k face 50, STA 50, MNT 15, affinity 57
@@ -172,12 +175,30 @@ def test_promotion_rerolls_by_the_core_formulas_and_keeps_age_and_mnt() -> None:
     rec = promotions(d, "s1/promo", c, 1, TABLE)
     got = rec["promoted"][0]
     assert rec["candidates"][0]["chance"] == 9 + 2 + 6 and got["team"] == team
-    assert p.attrs == {"ATK": team["ATK"] * 350 // 500, "DEF": max(1, team["DEF"] * 201 // 1000),
-                       "MID": team["MID"] * 340 // 800, "GK": max(1, team["GK"] * 145 // 1200),
-                       "STA": 70, "MNT": 27}
+    rolled = {"ATK": team["ATK"] * 350 // 500, "DEF": max(1, team["DEF"] * 201 // 1000),
+              "MID": team["MID"] * 340 // 800, "GK": max(1, team["GK"] * 145 // 1200), "STA": 70}
+    assert rolled["ATK"] < got["before"]["ATK"] == 30   # the roll alone would demote him
+    assert p.attrs == {**{a: max(v, got["before"][a]) for a, v in rolled.items()}, "MNT": 27}
     assert (p.core, p.k, p.age, p.youth) == (True, None, 24, False)
     assert got["mnt"]["before"] == 20 and got["mnt"]["after"] == 27
     assert got["wage_before"] == 20_000 and got["wage_after"] == p.total * 2500
+
+
+def test_a_promotion_never_lowers_an_attribute() -> None:
+    """rules-flagship D3: a role MF with MID 24 in a side whose team MID is 6 rolled MID 3 (6 × 2.8 / 5)
+    by the core formula and lost 21 points; the designed reading keeps the better value (PROMOTION_KEEPS_BEST)."""
+    p = role("洛伦茨", 22, apps=20, pos="MF")
+    p.attrs.update({"MID": 24, "ATK": 2, "DEF": 3, "GK": 1, "STA": 50})
+    c = academy(0, 1)
+    c.players += [p, *[player(f"中{i}", "MF", mid=5, atk=5, df=5, gk=1, core=False) for i in range(3)]]
+    team = team_abilities(c.players)
+    d = Dice(1)
+    d.fix(1, 100, 100, 100, 100, 50, 1, prefix="s1/promo/洛伦茨")
+    got = promotions(d, "s1/promo", c, 2, TABLE)["promoted"][0]
+    mid_step = next(st for st in got["steps"] if st["attr"] == "MID")
+    assert mid_step["value"] == team["MID"] * 400 // 500 < 24
+    assert p.attrs["MID"] == 24 and all(p.attrs[a] >= got["before"][a] for a in ("ATK", "DEF", "MID", "GK", "STA"))
+    assert p.core and p.attrs["STA"] == 90
 
 
 def test_goalkeeper_promotion_uses_the_fixed_atk() -> None:
@@ -188,8 +209,9 @@ def test_goalkeeper_promotion_uses_the_fixed_atk() -> None:
     d = Dice(1)
     d.fix(1, 60, 40, 30, 10, 3, prefix="s1/promo/门")
     promotions(d, "s1/promo", c, 2, TABLE)
-    assert p.attrs["GK"] == max(1, team["GK"] * 340 // 400) and p.attrs["ATK"] == max(1, team["ATK"] * 5 // 100)
-    assert p.attrs["STA"] == 40 and p.attrs["MNT"] == 23
+    assert team["GK"] * 340 // 400 < 30 and p.attrs["GK"] == 30   # the better of roll and own (designed)
+    assert p.attrs["ATK"] == max(30, team["ATK"] * 5 // 100)
+    assert p.attrs["STA"] == 60 and p.attrs["MNT"] == 23
 
 
 def test_limit_and_order() -> None:

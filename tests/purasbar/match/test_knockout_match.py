@@ -198,6 +198,29 @@ def test_retirement_in_play_and_post_match_injury_bookkeeping() -> None:
     assert not any(x["player"] == victim.name for x in rec["injuries"] if x["kind"] == "post_match")
 
 
+def test_a_temporary_ability_is_never_zero() -> None:
+    """Designed floor (rules-flagship D5): a team ability of 1 gives 1 × (50 + 1D50) / 100 → 0 by the
+    formula alone; the value is floored at 1, like every ability (§2.2, §3.2.1)."""
+    players = [player(f"卫{i}", "DF") for i in range(4)] + [player(f"中{i}", "MF") for i in range(6)] + \
+              [player("门", "GK")]  # no forward at all: team ATK is 1 (§3.1.1)
+    d = Dice(1)
+    d.fix(23, 50)
+    s, temps = prepare(d, "k", club("队", players), "4 4 2", 2, None)
+    assert s.team_abilities()["ATK"] == 1
+    assert [(t["slot"], t["roll"]["total"], t["value"]) for t in temps] == [("FW", 23, 1), ("FW", 50, 1)]
+
+
+def test_the_temporary_floor_is_printed(tmp_path) -> None:  # noqa: ANN001
+    """The chapter shows the formula's own result and says when the floor of 1 lifted it."""
+    from tests.util import render_macro
+    players = [player(f"卫{i}", "DF") for i in range(4)] + [player(f"中{i}", "MF") for i in range(6)] + [player("门", "GK")]
+    d = Dice(1)
+    d.fix(23, 50)
+    _, temps = prepare(d, "k", club("队", players), "4 4 2", 2, None)
+    text = render_macro(tmp_path, "temp(t)", template="macros.j2", alias="m", t=temps[0])
+    assert "1 × (50 + 「1D50＝23」) / 100 → 1（临时能力至少为 1）" in text
+
+
 def test_prepare_rolls_temporary_ability_for_lineup_gaps() -> None:
     players = [player(f"卫{i}", "DF") for i in range(3)] + [player(f"中{i}", "MF") for i in range(6)] + \
               [player(f"锋{i}", "FW") for i in range(2)] + [player("门", "GK")]

@@ -358,7 +358,7 @@ def test_ai_short_of_a_position_buys_without_the_d100() -> None:
 
 
 def test_ai_listing_and_purchase_between_clubs() -> None:
-    seller = club("卖家", squad("卖", {"FW": 3, "MF": 6, "DF": 6, "GK": 4}))   # 19 > target 18
+    seller = club("卖家", squad("卖", {"FW": 4, "MF": 6, "DF": 6, "GK": 4}))   # 20 > target 18; 4 4 2 keeps FW 3
     buyer = club("买家", squad("买"))                                          # 15 < 18: buys for sure
     us = club("我队", squad("我"), ours=True)
     for c, money in ((seller, 1_000_000), (buyer, 5_000_000), (us, 1_000_000)):
@@ -483,3 +483,20 @@ def test_window_and_market_macros_render() -> None:
     assert "第 3 月转会分期：他队 → 我队 143,750 P$（我FW0 转会：我队 → 他队）" in text
     assert find_problems(text) == []
     assert tag_info("glass", T)["name"] == "玻璃人"
+
+
+def test_an_ai_club_recruits_for_its_formation() -> None:
+    """Designed (issue 26): an AI club keeps its formation's starters + ``cover`` at each outfield
+    position, so a 4 3 3 side with three forwards buys a fourth for sure; one still short of its
+    formation after the bids signs a free trialist for the position."""
+    assert T.rules["ai"]["cover"] == 1
+    buyer = club("买家", squad("买", {"FW": 3, "MF": 5, "DF": 5, "GK": 2}), formation="4 3 3")
+    buyer.ledger = Ledger(5_000_000)
+    us = club("我队", squad("我"), ours=True)
+    us.ledger = Ledger(1_000_000)
+    rec = run_window(Dice(3), "w", 1, 1, {"我队": us, "买家": buyer}, "我队", [], {"buy": []}, 0, T)
+    bid = next(b for b in rec["ai"] if b["club"] == "买家")
+    assert bid["need"] == "FW" and bid["outcome"] == "no_candidate"
+    thin = club("薄", squad("薄", {"FW": 1, "MF": 5, "DF": 5, "GK": 2}), formation="4 3 3")
+    rec = run_window(Dice(3), "w", 1, 1, {"我队": us, "薄": thin}, "我队", [], {"buy": []}, 0, T, names=NAMES)
+    assert [t["position"] for t in rec["trials"] if t["to"] == "薄"] == ["FW", "FW"]

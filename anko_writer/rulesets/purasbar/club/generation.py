@@ -159,10 +159,13 @@ def _protect_floor(result: dict[str, int], order: list[Ability], alloc: Allocati
 
 
 def roll_name(dice: Dice, key: str, names: dict[str, list[str]], used: set[str]) -> str:
-    """A transliterated ``名·姓`` from the designed name table; the family name is re-rolled on a clash."""
+    """A transliterated ``名·姓`` from the designed name table; on a clash with a name in ``used`` (every
+    person of the world, designed: names are unique, as a host would keep them) the family name is
+    re-drawn by a logged die, as a host would re-throw it."""
     given = names["given"][dice.value(key, f"1D{len(names['given'])}", "名", kind="given_name") - 1]
-    for _ in range(200):
-        family = names["family"][dice.value(key, f"1D{len(names['family'])}", "姓", kind="family_name") - 1]
+    for i in range(200):
+        purpose = "姓" if i == 0 else "姓（重名重掷）"
+        family = names["family"][dice.value(key, f"1D{len(names['family'])}", purpose, kind="family_name") - 1]
         name = f"{given}·{family}"
         if name not in used:
             used.add(name)
@@ -271,14 +274,14 @@ def roll_role(dice: Dice, key: str, player: Player, team: dict[str, int]) -> lis
 
 
 def build_squad(dice: Dice, key: str, team: dict[str, int], names: dict[str, list[str]],
-                roll_cores: bool) -> tuple[list[Player], Squad]:
+                roll_cores: bool, used: set[str] | None = None) -> tuple[list[Player], Squad]:
     """A whole new squad from the club's §2.2 abilities.
 
     Role players created with the club use its §2.2 initial abilities: for an AI club whose core
     players are not rolled yet (000 §5.8.3) no other team ability exists, and one rule serves both.
     """
     plan = plan_squad(dice, key)
-    used: set[str] = set()
+    used = used if used is not None else set()  # the world's names: unique across clubs (issue 26)
     players: list[Player] = []
     record: Squad = {"plan": plan.to_json(), "core": [], "role": []}
     for i, pos in enumerate(plan.positions):

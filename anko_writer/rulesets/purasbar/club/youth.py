@@ -26,6 +26,11 @@ K_BASE, K_DIVISOR = 100, 250
 """000 §3.3.1 step 3: k = 0.4 + face / 250 = (100 + face) / 250; the academy replaces the D100 by its die."""
 LEVELS = (1, 2, 3, 4, 5)
 """Facility levels (000 §2.3)."""
+YOUTH_REFERENCE = "initial"
+"""Designed (issue 26): an academy player's §3.3.1 equivalents are k × the club's §2.2 abilities (its
+「基因底色」), as the first squad's role players, the market's players and the trialists are made; made
+against the current dynamic abilities (themselves a mean of players made at 0.4–0.8 of them) each
+generation was weaker than the last, and the league's mean forward ATK fell 16.2 → 9.4 in ten seasons."""
 
 
 def _intake_problem(rows: list[dict[str, Any]]) -> Problem:
@@ -120,7 +125,7 @@ def youth_intake(dice: Dice, key: str, club: Club, table: dict[str, Any], names:
     count_r = dice.roll(f"{key}/count", row["count"], "青训产出人数")
     room = max(0, SQUAD_LIMIT - len(club.players))
     count = min(count_r.total, room)
-    team = team_abilities(club.players)
+    team = dict(club.initial)  # designed: against the club's §2.2 abilities (see :data:`YOUTH_REFERENCE`)
     used_names.update(p.name for p in club.players)
     players: list[Youngster] = []
     for i in range(count):
@@ -143,7 +148,7 @@ def top_up(dice: Dice, key: str, club: Club, table: dict[str, Any], names: dict[
     academy players (made as the intake makes them, at the facility's level) until it has that many, so
     no club ever faces a season without eleven to field."""
     row = table["intake"][club.facilities.get("youth", 1) - 1]
-    team = team_abilities(club.players)
+    team = dict(club.initial)  # designed, as the intake (:data:`YOUTH_REFERENCE`)
     used_names.update(p.name for p in club.players)
     called: list[Youngster] = []
     while len(club.players) < SQUAD_FLOOR:
@@ -186,8 +191,17 @@ def _order(players: list[Player]) -> list[Player]:
     return sorted(players, key=lambda p: (-p.goals, -p.apps, p.age or 0))
 
 
+PROMOTION_KEEPS_BEST = True
+"""Designed reading of §3.3.2 (issue 26): a promotion re-rolls each attribute by the §3.2.1 core formulas
+against the current team abilities, and the player keeps the better of the roll and what he had. Read
+literally (the roll replaces the value), the formulas give 0.6–0.8 of a per-position mean, so the role
+player who earned the promotion by playing well lost most of his main ability (MID 24 → 3 in the review);
+§3.3.2 calls it a reward for 「长期表现优异」 and its 「补全六维」 completes the profile, it does not take away."""
+
+
 def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: dict[str, Any]) -> Promoted:
-    """000 §3.2.1 formulas for ATK, DEF, MID, GK, STA against ``team``; age kept, MNT kept + 精神补偿 (applied)."""
+    """000 §3.2.1 formulas for ATK, DEF, MID, GK, STA against ``team``, each kept only when it beats what
+    the player had (:data:`PROMOTION_KEEPS_BEST`); age kept, MNT kept + 精神补偿 (applied)."""
     steps: list[CoreStep] = []
     attrs: dict[str, int] = {}
     for attr, offset, divisor in CORE_FORMULAS[p.position]:
@@ -206,7 +220,7 @@ def reroll_core(dice: Dice, key: str, p: Player, team: dict[str, int], table: di
     mnt: MntBonus = {"before": p.attrs["MNT"], "roll": bonus.to_json(), "after": attrs["MNT"]}
     before, wage_before = dict(p.attrs), p.wage
     p.core, p.k = True, None
-    p.attrs = {a: min(ATTR_MAX, attrs[a]) for a in ATTRIBUTES}
+    p.attrs = {a: min(ATTR_MAX, max(attrs[a], before[a]) if PROMOTION_KEEPS_BEST else attrs[a]) for a in ATTRIBUTES}
     return {"name": p.name, "position": p.position, "age": p.age, "team": dict(team), "steps": steps, "mnt": mnt,
             "before": before, "after": dict(p.attrs), "wage_before": wage_before, "wage_after": p.wage}
 

@@ -12,10 +12,11 @@ from typing import Any, cast
 
 from ....dice import Dice, Weighted
 from ..models import Club, Player
-from .abilities import effective, stamina_factor
+from .abilities import stamina_factor
 from .formations import FORMATIONS, counter
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
+from .lineup import need, pick_lineup
 from .penalties import shootout, takers
 from .records import (
     Appearance,
@@ -23,6 +24,7 @@ from .records import (
     CoreReveal,
     Disclosure,
     HomeAway,
+    Kickoff,
     MatchEventRecord,
     MatchNotes,
     MatchRecord,
@@ -75,41 +77,6 @@ Disclose = Callable[[Club], "Disclosure | None"]
 EventHook = Callable[[int, Side, Side], "list[MatchEventRecord]"]
 """Called at the start of each slice: the §6.3 match events it rolled and applied (the hook owns the
 event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
-
-
-def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple[int, int, int, int]:
-    """Line-up order: an AI core player not yet rolled (000 §5.8.3) first; then players at or above
-    the rest line before those under it; then the best value of the slot's main attribute after
-    formation bonus and stamina penalty; then squad order."""
-    attr = {"FW": "ATK", "MF": "MID", "DF": "DEF", "GK": "GK"}[slot]
-    if not p.rolled:
-        return (0, 0, 0, index)
-    return (1, int(p.stamina < rest_below), -effective(p, attr, formation), index)
-
-
-def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
-    """The formation's GK/DF/MF/FW numbers from healthy players (designed rule, stated in chapters).
-
-    Each slot takes players of its own position, the best first by the slot's main attribute after
-    formation bonus and stamina penalty; a player under ``rest_below`` stamina (the coach's
-    substitution line, §5.5) starts only when no fresher player of the position is left — the coach does
-    not start a man he would take off at the first break. A slot short of its own position is filled by
-    the best remaining players at that attribute, who then play that position.
-    """
-    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
-    chosen: set[int] = set()
-    lineup: dict[str, list[Player]] = {}
-    for slot, n in FORMATIONS[formation].counts().items():
-        own = sorted((x for x in pool if x[1].position == slot and x[0] not in chosen),
-                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[:n]
-        if len(own) < n:
-            taken = chosen | {i for i, _ in own}
-            rest = sorted((x for x in pool if x[0] not in taken and x[1].rolled),
-                          key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))
-            own += rest[: n - len(own)]
-        chosen.update(i for i, _ in own)
-        lineup[slot] = [p for _, p in own]
-    return lineup
 
 
 def _avg(values: list[int]) -> int:
@@ -291,8 +258,15 @@ def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
     """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
     whether the club is still adapting (000 §7.2.2)."""
     rest_below = plan.sub_below if plan is not None else 0
+    needs = {f: need(club, f) for f in FORMATIONS}
     side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
-    temps = [temp_ability(dice, key, side, p, slot) for slot, p in side.on_pitch() if p.rolled and p.position != slot]
+    stand = [(slot, p) for slot, p in side.on_pitch() if p.position != slot]
+    side.kickoff = {"formation": formation, "stand_ins": len(stand),
+                    "keepers_outfield": sum(p.position == "GK" for _, p in stand),
+                    "need": {f: n.stand_ins for f, n in needs.items()},
+                    "need_keepers": min(n.keepers_outfield for n in needs.values()
+                                        if n.stand_ins == min(m.stand_ins for m in needs.values()))}
+    temps = [temp_ability(dice, key, side, p, slot) for slot, p in stand if p.rolled]
     return side, temps
 
 
@@ -366,6 +340,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
+        if side.kickoff is None:
+            side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")
     order = (home, away) if kick.total == 1 else (away, home)
     slices = [_slice(ctx, n, name, mins, order, home, away, False) for n, (name, mins) in enumerate(SLICES, 1)]
@@ -388,11 +364,21 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "penalties": shoot["score"] if shoot else None,
         "winner": _winner(home, away, shoot),
         "formations": {"home": home.formation, "away": away.formation},
+        "kickoff": {"home": _kickoff(home), "away": _kickoff(away)},
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
         "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
     })
+
+
+def _kickoff(side: Side) -> Kickoff:
+    """The side's kick-off record (a side built without ``prepare``, as in tests: its line-up as given)."""
+    if side.kickoff is not None:
+        return side.kickoff
+    stand = [p for slot, p in side.on_pitch() if p.position != slot]
+    return {"formation": side.formation, "stand_ins": len(stand),
+            "keepers_outfield": sum(p.position == "GK" for p in stand), "need": {}, "need_keepers": 0}
 
 
 def _winner(home: Side, away: Side, shoot: ShootoutRecord | None) -> str | None:

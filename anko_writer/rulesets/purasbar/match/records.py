@@ -438,6 +438,30 @@ class HomeRoll(TypedDict):
     b: str
 
 
+class Kickoff(TypedDict):
+    """A side at kick-off: its starting formation, the stand-ins it fields (starters out of position,
+    000 §3.4.2) and the fewest each of the four formations needed from its healthy players
+    (:func:`lineup.need`); ``need_keepers``: the fewest goalkeepers at outfield slots any formation with
+    the fewest stand-ins needs; ``choice`` (only when it happened): an AI club's pre-match formation
+    change (000 §7.2.1 赛前, designed)."""
+
+    formation: str
+    stand_ins: int
+    keepers_outfield: int
+    need: dict[str, int]
+    need_keepers: int
+    choice: NotRequired[FormationPick]
+
+
+class FormationPick(TypedDict):
+    """An AI club's pre-match formation change (designed): before, after, and the §7.4.4 fixed
+    adaptation in matches (this one included)."""
+
+    before: str
+    after: str
+    adaptation: int
+
+
 class MatchRecord(MatchNotes):
     """One match as :func:`engine.play` records it; the season adds the keys after ``shootout``."""
 
@@ -452,6 +476,8 @@ class MatchRecord(MatchNotes):
     penalties: list[int] | None
     winner: str | None
     formations: HomeAway[str]
+    """The formation at the final whistle (a change in play is in ``formation_changes``)."""
+    kickoff: HomeAway[Kickoff]
     kickoff_roll: RollJson
     first: str
     extra_kickoff_roll: RollJson | None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..models import Club, Player
 from .abilities import effective, team_abilities
-from .records import MatchMod, TimeoutPlan
+from .records import Kickoff, MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
 AI_SUB_STAMINA = 30
@@ -70,6 +70,8 @@ class Side:
     """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
     mods: list[MatchMod] = field(default_factory=list)
     """Active 安科事件修正 on this side's attacks: ``{amount, slices}`` (000 §5.1.3)."""
+    kickoff: Kickoff | None = None
+    """The side at kick-off (formation, stand-ins against the fewest possible), set by ``prepare``."""
     _team: dict[str, int] | None = field(default=None, repr=False)
 
     def team_abilities(self) -> dict[str, int]:

@@ -16,6 +16,9 @@ CORE_SUB_STAMINA = 100
 matches (a player taken off never comes back in the same match, so the other case does not arise)."""
 TEMP_DIE = "1D50"
 """000 §3.4.2: temporary ability = team ability × (0.5 + 1D50/100)."""
+TEMP_FLOOR = 1
+"""Designed: a temporary ability is at least 1, the floor §2.2 and §3.2.1 put on every ability (§3.4.2
+states no minimum; a team ability of 1 would otherwise always give 0)."""
 
 
 def sub_limit(extra_time: bool) -> int:
@@ -24,11 +27,12 @@ def sub_limit(extra_time: bool) -> int:
 
 
 def temp_ability(dice: Dice, key: str, side: Side, player: Player, slot: str) -> TempAbility:
-    """000 §3.4.2: a player out of position plays ``slot`` at floor(team ability × (50 + 1D50) / 100)."""
+    """000 §3.4.2: a player out of position plays ``slot`` at floor(team ability × (50 + 1D50) / 100),
+    at least :data:`TEMP_FLOOR`."""
     attr = MAIN[slot]
     team = side.team_abilities()[attr]
     r = dice.roll(key, TEMP_DIE, f"{player.name} 临时{attr}")
-    value = team * (50 + r.total) // 100
+    value = max(TEMP_FLOOR, team * (50 + r.total) // 100)
     side.temp[player.name] = (attr, value)
     return {"player": player.name, "slot": slot, "attr": attr, "team": team, "roll": r.to_json(),
             "value": value}

@@ -15,7 +15,7 @@ from ..match.abilities import team_abilities
 from ..match.formations import FORMATIONS, counter
 from ..match.side import AI_SUB_STAMINA
 from ..match.tactics import adaptation
-from ..models import Club, Player
+from ..models import Club, Player, number
 from .matchday import advance_week, play_fixture
 from .phases import owner_forecast
 from .world import World
@@ -113,7 +113,9 @@ def _player_json(club: Club, p: Player) -> dict[str, Any]:
 
 
 def clubs_json(world: World) -> list[dict[str, Any]]:
-    """DESIGN §5 ``clubs``: unrolled core players (§5.8.3) are left out."""
+    """DESIGN §5 ``clubs``: unrolled core players (§5.8.3) are left out; a player new to the world since
+    the last snapshot (a signing, an academy player) is numbered first (:func:`models.number`)."""
+    number((p for n in world.order for p in world.clubs[n].players), world.season)
     out = []
     for name in world.order:
         c = world.clubs[name]

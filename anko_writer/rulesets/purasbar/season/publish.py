@@ -43,7 +43,7 @@ LINEUP_COLUMNS = ("name", "slot", "stamina", "stamina_end", "stamina_factor", "s
 """A line-up entry as published; the last three are null when they say the usual: ``stamina_factor``
 ``[1, 1]``, ``slices`` every slice of the match, ``position`` the ``slot`` played."""
 
-PLAYER_COLUMNS = ("name", "position", "core", "age", "ATK", "DEF", "MID", "GK", "STA", "MNT", "stamina", "morale",
+PLAYER_COLUMNS = ("id", "name", "position", "core", "age", "ATK", "DEF", "MID", "GK", "STA", "MNT", "stamina", "morale",
                   "injured_weeks", "leader", "youth", "tag")
 """A club's player as published: the contract's fields (DESIGN §5), then ``leader``, ``youth`` and
 ``tag``, null for false, false and none."""
@@ -186,6 +186,18 @@ def _gate(g: Record) -> Record:
     return out
 
 
+def _kickoff(k: Record, final: str | None) -> Record:
+    """A side's kick-off record as published: only what is not the usual — ``formation`` when it is not
+    the final one (a change in play), counts that are not 0, ``need`` when a formation needed a stand-in,
+    ``choice`` when the AI changed its formation before the match."""
+    out = {key: v for key, v in k.items() if v not in (0, None, {})}
+    if out.get("formation") == final:
+        del out["formation"]
+    if not any(k.get("need", {}).values()):
+        out.pop("need", None)
+    return out
+
+
 def _match(m: Record) -> Record:
     """One match as published (see the module's list of what is left out)."""
     out = {k: v for k, v in m.items() if k not in MATCH_DROPPED}
@@ -199,6 +211,12 @@ def _match(m: Record) -> Record:
         out["injuries"] = [r for r in m["injuries"] if not _clean(r)]
     if isinstance(m.get("gate"), dict):
         out["gate"] = _gate(m["gate"])
+    if isinstance(m.get("kickoff"), dict):
+        kick = {side: _kickoff(k, m.get("formations", {}).get(side)) for side, k in m["kickoff"].items()}
+        if any(kick.values()):
+            out["kickoff"] = kick
+        else:
+            del out["kickoff"]
     if isinstance(m.get("temps"), dict) and not any(m["temps"].values()):
         del out["temps"]  # no §3.4.2 temporary ability at kick-off
     return out

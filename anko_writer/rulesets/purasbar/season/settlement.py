@@ -231,10 +231,11 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
     ending = "bankruptcy" if life.bankruptcy.ended else "owner_retired" if retire["retires"] else "none"
     intake = {}
     called: dict[str, list[str]] = {}
+    free: set[str] = {p.name for p in pool}  # left on a free: next summer's market, names still taken
     for name, club in world.clubs.items():
         intake[name] = youth_intake(world.dice, f"{key}/youth/{club.slug}", club, tables.youth, names,
-                                    league_names(world))
-        extra = top_up(world.dice, f"{key}/floor/{club.slug}", club, tables.youth, names, league_names(world))
+                                    league_names(world) | free)
+        extra = top_up(world.dice, f"{key}/floor/{club.slug}", club, tables.youth, names, league_names(world) | free)
         if extra:
             called[name] = [y["name"] for y in extra]
     market = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..events.environment import modifier as env_modifier
+from ..models import number
 from ..setup.state import player_data
 from ..transfers.market import city_bands, make_market, value_parts
 from ..transfers.records import BudgetParts, Market, Window
@@ -23,8 +24,16 @@ if TYPE_CHECKING:
 
 
 def league_names(world: World) -> set[str]:
-    """Every player name in the league and on the market (new names must differ)."""
-    return {p.name for c in world.clubs.values() for p in c.players} | {p.name for p in world.market}
+    """Every player name in the league and on the market, and our club's people (head coach, owner,
+    staff): a new name must differ from all of them (designed, issue 26)."""
+    out = {p.name for c in world.clubs.values() for p in c.players} | {p.name for p in world.market}
+    coach = world.ours.coach
+    out |= {coach.name} if coach is not None and getattr(coach, "name", None) else set()
+    life = world.life
+    if life is not None:
+        out |= {n for n in (getattr(life.owner, "name", None), *(getattr(s, "name", None) for s in life.staff.values()))
+                if isinstance(n, str)}
+    return out
 
 
 def post_market(world: World, season: int, month: int, tables: PurasbarTables, names: dict[str, list[str]]) -> Market:
@@ -35,6 +44,7 @@ def post_market(world: World, season: int, month: int, tables: PurasbarTables, n
                                tables.transfers, extra=world.life.level("scout"),
                                env_percent=env_modifier(world.life.environment, "transfer"))
     world.market = players
+    number([*(p for n in world.order for p in world.clubs[n].players), *players], world.season)
     return rec
 
 

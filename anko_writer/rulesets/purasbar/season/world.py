@@ -17,7 +17,7 @@ from ..match.formations import STYLE_FORMATION
 from ..match.injuries import Infirmary
 from ..match.records import CoreProfile, CoreReveal, Disclosure
 from ..match.tactics import STYLE_TENDENCY, Coach
-from ..models import ABILITIES, MAIN, Club, Player
+from ..models import ABILITIES, MAIN, Club, Player, number
 from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
 from ..setup.state import player_from
@@ -93,15 +93,22 @@ def ai_club_from_state(d: dict[str, Any]) -> Club:
     return club
 
 
+def campaign_people(campaign: dict[str, Any]) -> set[str]:
+    """Our club's people named in the campaign (head coach, owner, staff): no player may share a name."""
+    out = {(campaign.get("coach") or {}).get("name"), (campaign.get("owner") or {}).get("name")}
+    out |= {s.get("name") for s in (campaign.get("staff") or {}).values() if isinstance(s, dict)}
+    return {n for n in out if isinstance(n, str)}
+
+
 def create_ai_club(dice: Dice, key: str, row: dict[str, Any], names: dict[str, list[str]],
-                   facility_table: Any, staff_table: Any) -> tuple[Club, dict[str, Any]]:
+                   facility_table: Any, staff_table: Any, used: set[str] | None = None) -> tuple[Club, dict[str, Any]]:
     """An AI club: §2.2 allocation, facilities, squad plan, role players and coach; cores wait (§5.8.3)."""
     alloc = allocate(dice, f"{key}/alloc", row["total"])
     facilities = {}
     for fac in ("training", "youth", "medical"):
         r = dice.roll(f"{key}/facilities", facility_table.dice, f"{fac} 设施")
         facilities[fac] = facility_table.lookup(r.total).params["level"]
-    players, squad = build_squad(dice, f"{key}/squad", alloc.result, names, roll_cores=False)
+    players, squad = build_squad(dice, f"{key}/squad", alloc.result, names, roll_cores=False, used=used)
     style = alloc.order[0]
     club = Club(row["city"], row["club"], row["total"], alloc.result, style,
                 STYLE_FORMATION[style], players, facilities=facilities, slug=row["slug"])
@@ -148,6 +155,8 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: Purasbar
     clubs: dict[str, Club] = {}
     creations: dict[str, dict[str, Any]] = {}
     kept = {d["city"]: d for d in campaign.get("league", [])}
+    used = {p.name for p in ours.players} | {p["name"] for d in kept.values() for p in d.get("players", [])}
+    used |= campaign_people(campaign)
     for row in cities:
         if row is ours_row:
             clubs[ours.name] = ours
@@ -157,11 +166,12 @@ def new_world(campaign: dict[str, Any], seed: int, season: int, tables: Purasbar
             creations[club.name] = {"slug": club.slug, "kept": True}
         else:
             club, rec = create_ai_club(dice, f"s{season}/club/{row['slug']}", row, tables.names,
-                                       tables.facilities, tables.staff_levels)
+                                       tables.facilities, tables.staff_levels, used)
             clubs[club.name] = club
             rec["index"] = {p.name: i for i, p in enumerate(club.players)}
             creations[club.name] = rec
     order = list(clubs)
+    number((p for n in order for p in clubs[n].players), season)
     fixtures, draw = make_schedule(dice, f"s{season}/schedule", order)
     return World(season, seed, dice, clubs, order, ours, fixtures, draw, creations=creations)
 

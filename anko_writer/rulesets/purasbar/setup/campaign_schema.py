@@ -31,6 +31,8 @@ PLAYER = Map({
     "leader": Field(Bool(), default=False, doc="The §8.4 leader trait."),
     "youth": Field(Bool(), default=False, doc="An academy graduate (§3.3.2)."),
     "tag": Field(Str(), required=False, doc="A transfer-market tag (Appendix D), e.g. 大赛专家."),
+    "id": Field(Int(min=1), required=False,
+                doc="Stable id: (season − 1) × 10000 + n, n counting that season's newcomers; kept across seasons."),
 })
 
 TIMEOUT = Map({

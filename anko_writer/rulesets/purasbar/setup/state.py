@@ -180,6 +180,8 @@ def player_data(p: Player) -> dict[str, Any]:
     out.update(contract=p.contract, affinity=p.affinity, leader=p.leader, youth=p.youth)
     if p.tag:
         out["tag"] = p.tag
+    if p.id:
+        out["id"] = p.id
     return out
 
 
@@ -192,6 +194,7 @@ def player_from(data: dict[str, Any]) -> Player:
     p.leader = data.get("leader", False)
     p.youth = data.get("youth", False)
     p.tag = data.get("tag")
+    p.id = data.get("id", 0)
     return p
 
 

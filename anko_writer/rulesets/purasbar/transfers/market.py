@@ -98,7 +98,7 @@ SCHEMA = Map({
         "list_at_most": Field(Int(min=0, max=100)), "buy_at_most": Field(Int(min=0, max=100)),
         "offer": Field(DiceNotation()), "spend_percent": Field(Int(min=0, max=100)),
         "max_bids": Field(Int(min=1)),
-        "keep": Field(POSITION_COUNTS), "target_squad": Field(Int(min=11, max=33)),
+        "keep": Field(POSITION_COUNTS), "cover": Field(Int(min=0, max=5)), "target_squad": Field(Int(min=11, max=33)),
         "squad_floor": Field(Int(min=11, max=33)),
     })),
     "tags": Field(Check(TABLE_SCHEMA, _coverage), doc="The designed 标签 table (D100, every total once)."),

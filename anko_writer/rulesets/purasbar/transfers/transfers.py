@@ -24,6 +24,7 @@ from ....dice import Dice
 from ....resources import Resources  # noqa: F401  (the doctests load the shipped tables)
 from ....schema import Field, Int, List, Map, Str
 from ..club.generation import roll_name, roll_role
+from ..match.formations import FORMATIONS
 from ..models import MAIN, POSITIONS, SQUAD_LIMIT, Club, Player
 from ..money.instalments import Instalment, Instalments
 from .contracts import contract_offer, start_affinity
@@ -233,10 +234,16 @@ class _Window:
         """The player's value record in this window's environment."""
         return value_parts(p, self.t, self.env)
 
-    def keep(self, pos: str) -> int:
-        """Designed minimum a club keeps at ``pos``."""
+    def keep(self, pos: str, club: Club | None = None) -> int:
+        """Designed minimum a club keeps at ``pos``: the table's ``keep``, and for a club at least
+        the starters its formation fields there plus one (``cover``), so a short position is recruited
+        for (designed, issue 26: a squad that cannot fill its formation plays men out of position; our
+        club's designed AI reads it too, when the readers do not vote)."""
         keep: int = self.t.rules["ai"]["keep"][pos]
-        return keep
+        if club is None:
+            return keep
+        cover: int = self.t.rules["ai"]["cover"]
+        return max(keep, FORMATIONS[club.formation].counts()[pos] + (cover if pos != "GK" else 0))
 
     def owner_of(self, p: Player) -> Club | None:
         """The club ``p`` plays for, or None for a market player."""
@@ -425,7 +432,8 @@ def _our_ai(w: _Window, ours: Club) -> list[OurMove]:
 
 def _spare(w: _Window, club: Club) -> Player | None:
     """The lowest-total role player at a position above ``keep`` (released to make room)."""
-    spare = [p for p in club.players if not p.core and p.rolled and _count(club, p.position) > w.keep(p.position)]
+    spare = [p for p in club.players if not p.core and p.rolled
+             and _count(club, p.position) > w.keep(p.position, club)]
     return min(spare, key=lambda p: (p.total, p.name), default=None)
 
 
@@ -448,7 +456,7 @@ def _surplus(w: _Window, club: Club) -> list[Player]:
     """Players an AI club could let go: tradeable, at a position above ``keep``, in a squad above target_squad."""
     if len(club.players) <= w.t.rules["ai"]["target_squad"]:
         return []
-    return [p for p in club.players if _tradeable(p) and _count(club, p.position) > w.keep(p.position)]
+    return [p for p in club.players if _tradeable(p) and _count(club, p.position) > w.keep(p.position, club)]
 
 
 def _ai_list(w: _Window, club: Club) -> AiListing:
@@ -469,7 +477,7 @@ def _ai_list(w: _Window, club: Club) -> AiListing:
 
 def _ai_need(w: _Window, club: Club) -> str | None:
     """The first position (FW, MF, DF, GK order) below ``keep``."""
-    return next((pos for pos in POSITIONS if _count(club, pos) < w.keep(pos)), None)
+    return next((pos for pos in POSITIONS if _count(club, pos) < w.keep(pos, club)), None)
 
 
 def _ai_short(w: _Window, club: Club) -> bool:
@@ -544,8 +552,10 @@ def _ai_bid(w: _Window, key: str, club: Club, p: Player, seller: Club | None) ->
 
 
 def _short(w: _Window, club: Club) -> str | None:
-    """A position with no player, else (below the squad floor) the position with the fewest players."""
-    empty = next((pos for pos in POSITIONS if _count(club, pos) == 0), None)
+    """A position with no player, or (an AI club) fewer than its formation starts there; else (below the
+    squad floor) the position with the fewest players."""
+    starts = FORMATIONS[club.formation].counts() if club.name != w.ours else dict.fromkeys(POSITIONS, 1)
+    empty = next((pos for pos in POSITIONS if _count(club, pos) < starts[pos]), None)
     if empty or len(club.players) >= w.t.rules["ai"]["squad_floor"]:
         return empty
     return min(POSITIONS, key=lambda q: (_count(club, q), POSITIONS.index(q)))

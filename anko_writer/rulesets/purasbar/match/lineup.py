@@ -1,0 +1,188 @@
+"""Line-ups as an assignment (designed reading of 000 §3.4, §7.1): the eleven with the fewest stand-ins.
+
+A stand-in is a starter out of his position; he plays it at a §3.4.2 temporary ability, which depends on
+the team and a die, not on him. So the best line-up of a formation is, in this order of importance:
+
+1. the fewest stand-ins (every position first fills its slots from its own players);
+2. no goalkeeper at an outfield slot while an outfield player is free to stand in;
+3. the fewest starters under the coach's rest line (§5.5);
+4. the best own players by the slot's main attribute (after formation bonus and stamina penalty).
+
+Own players of a position are interchangeable only among that position's slots, so (1), (3) and (4)
+are met by taking each position's best; the stand-ins are then an assignment of the players left to the
+slots left (:func:`assign`, exact, Hungarian method). ``tests/purasbar/match/test_lineup.py`` checks the
+result against a brute-force search over every line-up of small squads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..models import MAIN, Club, Player
+from .abilities import effective
+from .formations import FORMATIONS
+from .records import FormationPick
+from .tactics import AI_ADAPT
+
+SLOTS = ("GK", "DF", "MF", "FW")
+"""Slot order of a line-up (GK first)."""
+KEEPER_OUTFIELD = 10**7
+"""Cost of a goalkeeper at an outfield slot: above any other cost of a stand-in (rule 2)."""
+TIRED = 10**5
+"""Cost of a starter under the rest line (rule 3)."""
+
+
+def _rank_key(p: Player, slot: str, formation: str, index: int, rest_below: int) -> tuple[int, int, int, int]:
+    """Own-position order: an AI core player not yet rolled (000 §5.8.3) first; then players at or above
+    the rest line before those under it; then the best value of the slot's main attribute after
+    formation bonus and stamina penalty; then squad order."""
+    if not p.rolled:
+        return (0, 0, 0, index)
+    return (1, int(p.stamina < rest_below), -effective(p, MAIN[slot], formation), index)
+
+
+def assign(cost: Sequence[Sequence[int]]) -> list[int]:
+    """An exact minimum-cost assignment of each row to a distinct column (rows ≤ columns).
+
+    The Hungarian method with potentials, O(rows² × columns); returns each row's column.
+
+    >>> assign([[4, 1, 3], [2, 0, 5]])
+    [1, 0]
+    >>> assign([[1, 2], [1, 9]])
+    [1, 0]
+    """
+    n, m = len(cost), len(cost[0]) if cost else 0
+    if n == 0:
+        return []
+    big = 1 << 62
+    u, v = [0] * (n + 1), [0] * (m + 1)
+    owner, way = [0] * (m + 1), [0] * (m + 1)
+    for i in range(1, n + 1):
+        owner[0], j0 = i, 0
+        low, used = [big] * (m + 1), [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = owner[j0], big, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < low[j]:
+                        low[j], way[j] = cur, j0
+                    if low[j] < delta:
+                        delta, j1 = low[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[owner[j]] += delta
+                    v[j] -= delta
+                else:
+                    low[j] -= delta
+            j0 = j1
+            if owner[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            owner[j0] = owner[j1]
+            j0 = j1
+    out = [0] * n
+    for j in range(1, m + 1):
+        if owner[j]:
+            out[owner[j] - 1] = j - 1
+    return out
+
+
+def stand_in_cost(p: Player, slot: str, formation: str, index: int, rest_below: int) -> int:
+    """The cost of ``p`` standing in at ``slot``: rules 2 and 3, then the best at the slot's attribute."""
+    keeper = KEEPER_OUTFIELD if p.position == "GK" and slot != "GK" else 0
+    tired = TIRED if p.stamina < rest_below else 0
+    return keeper + tired + (999 - min(999, effective(p, MAIN[slot], formation))) * 64 + index
+
+
+@dataclass(frozen=True)
+class Need:
+    """What a formation asks of the healthy squad: stand-ins, and goalkeepers among them at outfield slots."""
+
+    stand_ins: int
+    keepers_outfield: int
+
+
+def need(club: Club, formation: str) -> Need:
+    """The fewest stand-ins ``formation`` needs from the club's healthy players, and the fewest of those
+    who must be goalkeepers at an outfield slot (stand-ins are rolled players, 000 §3.4.2).
+
+    >>> from ..models import Player
+    >>> ps = [Player(f"p{i}", pos, False, attrs={"ATK": 1}) for i, pos in enumerate("GK GK GK DF DF DF MF MF MF MF FW FW".split())]
+    >>> need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "4 4 2"), need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "3 5 2")
+    (Need(stand_ins=1, keepers_outfield=0), Need(stand_ins=1, keepers_outfield=0))
+    """
+    healthy = [p for p in club.players if p.healthy]
+    counts = FORMATIONS[formation].counts()
+    have = {s: sum(p.position == s for p in healthy) for s in SLOTS}
+    short = {s: max(0, counts[s] - have[s]) for s in SLOTS}
+    spare = {s: _spare(healthy, s, counts[s]) for s in SLOTS}
+    outfield_free = sum(len(spare[s]) for s in ("DF", "MF", "FW"))
+    keepers_free = len(spare["GK"])
+    gk_slot = min(short["GK"], outfield_free)
+    outfield_short = short["DF"] + short["MF"] + short["FW"]
+    by_outfield = min(outfield_short, outfield_free - gk_slot)
+    by_keeper = min(outfield_short - by_outfield, keepers_free)
+    return Need(gk_slot + by_outfield + by_keeper, by_keeper)
+
+
+def _spare(healthy: list[Player], slot: str, n: int) -> list[Player]:
+    """The rolled players of ``slot`` left over once its ``n`` slots are filled (unrolled ones first in)."""
+    own = [p for p in healthy if p.position == slot]
+    unrolled = sum(not p.rolled for p in own)
+    rolled = [p for p in own if p.rolled]
+    return rolled[max(0, n - unrolled):]
+
+
+def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
+    """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
+    an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
+    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
+    counts = FORMATIONS[formation].counts()
+    lineup: dict[str, list[Player]] = {}
+    chosen: set[int] = set()
+    for slot in SLOTS:
+        own = sorted((x for x in pool if x[1].position == slot),
+                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[: counts[slot]]
+        chosen.update(i for i, _ in own)
+        lineup[slot] = [p for _, p in own]
+    open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]
+    free = [(i, p) for i, p in pool if i not in chosen and p.rolled]
+    if open_slots and free:
+        open_slots = open_slots[: len(free)]  # too few left: the goalkeeper's slot is filled first
+        cost = [[stand_in_cost(p, s, formation, i, rest_below) for i, p in free] for s in open_slots]
+        for s, j in zip(open_slots, assign(cost), strict=True):
+            lineup[s].append(free[j][1])
+    return lineup
+
+
+def best_formation(club: Club, current: str, preferred: str | None = None) -> tuple[str, dict[str, Need]]:
+    """The formation (of the four) needing the fewest stand-ins, then the fewest keepers at outfield
+    slots; a tie keeps ``current``, then ``preferred`` (the coach's default), then the §7.1 table order."""
+    needs = {f: need(club, f) for f in FORMATIONS}
+    order = list(FORMATIONS)
+
+    def key(f: str) -> tuple[int, int, int, int, int]:
+        n = needs[f]
+        return (n.stand_ins, n.keepers_outfield, f != current, f != preferred, order.index(f))
+
+    return min(FORMATIONS, key=key), needs
+
+
+def ai_formation(club: Club) -> FormationPick | None:
+    """An AI club's pre-match formation (000 §7.2.1 赛前, designed): :func:`best_formation`; a change
+    starts the §7.4.4 adaptation, fixed at two matches for the AI (this one first)."""
+    preferred = club.coach.default_formation if club.coach is not None else None
+    best, _ = best_formation(club, club.formation, preferred)
+    if best == club.formation:
+        return None
+    rec: FormationPick = {"before": club.formation, "after": best, "adaptation": AI_ADAPT}
+    club.formation = best
+    club.adapt_left = AI_ADAPT
+    return rec
+
+
+__all__ = ["Need", "ai_formation", "assign", "best_formation", "need", "pick_lineup", "stand_in_cost"]
