@@ -676,7 +676,7 @@ def export(
 ) -> None:
     """Turn the chapters under OUTDIR into posts a forum accepts, under OUTDIR/export/PROFILE/."""
     from . import output
-    from .export.posts import INDEX, export_files, post_count
+    from .export.posts import INDEX, export_files, mark_new, new_posts, post_count
     from .export.profile import load_profile
     from .export.script import REGIONS
     from .export.verify_page import VERIFY_PAGE
@@ -691,11 +691,19 @@ def export(
         profile = load_profile(forum)
         with output.locked(outdir):  # finishes a commit a crash left half done before the chapters are read
             folder, files = export_files(outdir, profile, script, region)
+            fresh = new_posts(outdir, files)
+            files = mark_new(files, folder, fresh)
             written = output.write_files(outdir, files, force, replace_under=folder)
     posts = post_count(files)
     typer.echo(f"{posts} post(s) in {_shown(outdir / folder)} ({len(written)} written); "
                f"post them in the order of {INDEX}"
                + (f"; readers check hidden dice with {VERIFY_PAGE}" if f"{folder}/{VERIFY_PAGE}" in files else ""))
+    if fresh:
+        typer.echo(f"自上次导出以来新出或改过的帖子 {len(fresh)} 个（{INDEX} 里标着「新」）：")
+        for rel in fresh:
+            typer.echo(f"  {rel}")
+    else:
+        typer.echo("自上次导出以来没有新帖。")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ pages (:mod:`.verify_page`), where readers check hidden dice; it is not a post.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -208,6 +208,34 @@ def _index(posts: Sequence[Post], p: Profile, others: Sequence[str] = ()) -> str
     lines += [f"{i}. {post.rel}　{post.label}　{post.size:,} {unit}" for i, post in enumerate(posts, 1)]
     lines += ["", *others] if others else []
     return "\n".join(lines) + "\n"
+
+
+def new_posts(out: Path, files: Mapping[str, str]) -> list[str]:
+    """The posts of an export (paths under ``out``) that are new or changed since the last export wrote that
+    folder: what the host has still to post (the posting helper, issue 28)."""
+    fresh = []
+    for rel, text in files.items():
+        name = PurePosixPath(rel).name
+        if name in (INDEX, VERIFY_PAGE, LEDGER_PAGE):
+            continue
+        path = out / rel
+        if not path.is_file() or read_text(path, within=out) != text:
+            fresh.append(rel)
+    return fresh
+
+
+def mark_new(files: Mapping[str, str], folder: str, fresh: Sequence[str]) -> dict[str, str]:
+    """``files`` with the index's line of each fresh post marked 「（新）」."""
+    index = f"{folder}/{INDEX}"
+    if index not in files or not fresh:
+        return dict(files)
+    names = {rel.removeprefix(folder + "/") for rel in fresh}
+    lines = []
+    for line in files[index].splitlines():
+        head, _, rest = line.partition(". ")
+        rel = rest.split("　", 1)[0]
+        lines.append(f"{line}　（新）" if head.isdigit() and rel in names else line)
+    return {**files, index: "\n".join(lines) + "\n"}
 
 
 def _strings(obj: object, found: set[str]) -> None:
