@@ -22,6 +22,7 @@ own chapter; the careless host is let vote on it all the same).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import multiprocessing
 import statistics
@@ -91,14 +92,15 @@ class _Host:
         self.rs, self.res, self.careless = rs, res, careless
         self.schema = rs.campaign_schema(res)
         self.doc = dict(campaign.data)
-        self.data = campaign.data
+        self.campaign = campaign
+        self.data = campaign
         tables = _tables()
         self.windows = sorted(tables.transfers.rules["windows"].items(), key=lambda kv: kv[1])
 
     def _vote(self, season: int, month: int, market: list[dict[str, Any]] | None) -> None:
         """Write one month's votes and validate the campaign again, as ``load_campaign`` would."""
         self.doc["decisions"] = {**self.doc["decisions"], f"s{season}m{month}": careless_month(month, market)}
-        self.data = validate(self.doc, self.schema, "<careless host>")
+        self.data = dataclasses.replace(self.campaign, data=validate(self.doc, self.schema, "<careless host>"))
 
     def season(self, s: int, start: Any) -> Any:
         """Season ``s`` from ``start``: with a careless host, each window's market read where it is posted."""
