@@ -154,7 +154,7 @@ def run_city(city: str, replicate: int, seasons: int, host: str = "ai") -> dict[
         if out["ending"] != "none" or run.state_text is None:
             break
         start = (s, rs.load_state(run.state_text, f"<end of season {s}>", res))
-    out["decisions"] = len(player.data["decisions"])
+    out["decisions"] = len(player.data.data["decisions"])
     return out
 
 
