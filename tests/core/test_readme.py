@@ -43,10 +43,20 @@ def commands(block: str) -> list[list[str]]:
 
 
 def cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """``anko-writer ARGS`` in ``cwd``, as ``python -m anko_writer`` from this checkout."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "ANKO_WRITER_CACHE": "off"}
-    return subprocess.run([sys.executable, "-m", "anko_writer", *args], capture_output=True, text=True, cwd=cwd,
-                          timeout=300, env=env)
+    """``anko-writer ARGS`` in ``cwd``, run in this process (the command line's own entry, as the console script
+    calls it; a fresh process per command would only pay the imports again, which tests/core/test_host_cli.py and
+    the contract suite's second-process run already cover)."""
+    from typer.testing import CliRunner
+
+    from anko_writer.cli import app
+
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        res = CliRunner().invoke(app, args)
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(args, res.exit_code, res.stdout, res.stderr if res.stderr_bytes else "")
 
 
 def ok(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
