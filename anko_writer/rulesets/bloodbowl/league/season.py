@@ -24,10 +24,10 @@ from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
 from .advance import advance, ladder_from, mvp
+from .drives import place
 from .rosters import Positional, Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
-from .drives import place
 from .story import half_story
 from .teams import LeagueData, Team, ai_lineup, ai_plan, fit, hire, team_from
 from .votes import Words, bloodbowl_ballot

@@ -324,6 +324,8 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
                 1 for c in cas if not c["ours"]),
             "spp": spp_board(first.get("teams", []), teams),
         }
+    reveals = [drives.place({"kind": "reveal_" + _consequence(r.get("back") or {}), "facts": {}}, told)
+               for r in record.get("reveals", []) if not (r.get("moment") or {}).get("apothecary")]
     opening = drives.place({"kind": "open", "facts": {}}, told)
     stake = drives.place({"kind": "stakes_" + _stakes_kind(stakes, record, ours_side), "facts": {}}, told)
     kicks = [drives.place({"kind": "kick_" + ("touchback" if k.get("touchback") else "land"),
@@ -335,7 +337,17 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
     told_drives = drives.half_drives(record, turns, told)
     summary["n"] = drives.place({"kind": f"sum_h{record.get('half', 1)}_{state}", "facts": {}}, told)["n"]
     return {"turns": turns, "kicks": kicks, "drives": told_drives, "moments": ranked[:5], "headline": key,
-            "title_n": n, "stakes": stakes, "stake": stake, "open": opening, "summary": summary}
+            "title_n": n, "stakes": stakes, "stake": stake, "open": opening, "reveals": reveals, "summary": summary}
+
+
+def _consequence(back: Mapping[str, Any]) -> str:
+    """What a revealed casualty means for the player, as the roster has it: dead, a lasting injury, the next
+    match missed, or nothing more."""
+    if back.get("dead"):
+        return "dead"
+    if back.get("lasting"):
+        return "lasting"
+    return "miss" if back.get("miss_next") else "fine"
 
 
 def _stakes_kind(stakes: Mapping[str, Any], record: Mapping[str, Any], ours_side: str) -> str:
