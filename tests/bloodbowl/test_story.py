@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from anko_writer.render import find_problems
+from anko_writer.render import cn_num, find_problems
 from anko_writer.rulesets.bloodbowl.league.story import headline_key, place
 from anko_writer.rulesets.bloodbowl.ruleset import INFO
 from tests.bloodbowl.conftest import run
 from tests.main_text import main_lines
+from tests.variety import measure_folder
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +75,14 @@ def test_titles_unique_and_true(two_seasons: Path) -> None:
                 assert any(c["outcome"].get("result") == "dead" for c in rec["casualties"])
             if story["headline"] == "grind":
                 assert not scored and not rec["casualties"]
+            named = [p for t in rec["teams"] for p in t["players"] if p["name"] in title]
+            if story["headline"].startswith("cas"):
+                assert all(p["name"] in {c["name"] for c in rec["casualties"]} for p in named), title
+            if story["headline"].startswith("long_run"):
+                runs = {a["player"]: len(a["path"]) - 1 for t in rec["turns"] for a in t["actions"]
+                        if (a.get("ball") or {}).get("before") == a["player"] == (a.get("ball") or {}).get("carrier")
+                        and a.get("path")}
+                assert all(runs.get(p["id"], 0) >= 5 for p in named), title
         assert len(titles) == len(set(titles)), titles
 
 
@@ -113,23 +122,89 @@ def test_sentences_are_varied(two_seasons: Path) -> None:
     assert ratio >= 0.8
 
 
-HELD = ("护甲都挡住了", "都没受伤", "但没受伤", "又爬了起来", "倒地又爬起")
-"""The scuffle sentences that say nobody's armour broke."""
+SHIPPED = Path(__file__).resolve().parents[2] / "campaigns/bloodbowl/league.yaml"
+SCORE = re.compile(r"(\d+) : (\d+)")
 
 
-def test_the_armour_held_only_where_it_did(two_seasons: Path) -> None:
-    """A turn whose scuffle sentence says 「护甲都挡住了」 (or 「没受伤」) has no broken armour among the
-    quiet actions it sums up (those in the turn's fold of other dice; the decisive ones have their own
-    sentences)."""
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The shipped league's season 1 as written: its output folder."""
+    out = tmp_path_factory.mktemp("shipped") / "out"
+    run("arc", SHIPPED, "--arc", "1", "--out", out)
+    return out
+
+
+def _story(md: str) -> list[str]:
+    """The main text's prose lines (no headings, tables or the vote)."""
+    return [ln for ln in main_lines(md) if ln.strip() and not ln.startswith(("#", "|"))]
+
+
+def test_every_season_reads_varied(two_seasons: Path, shipped: Path) -> None:
+    """Issue 27: at least 85 % of a season's sentence templates are distinct, none more than three times."""
+    for folder in (two_seasons / "s01", two_seasons / "s02", shipped / "s01"):
+        v = measure_folder(folder)
+        print(folder, f"{v.share:.1%}", v.top)
+        assert v.sentences >= 100 and v.share >= 0.85, (folder, v.share, v.top)
+        assert v.top[0][1] <= 3, (folder, v.top)
+
+
+def _scorer(t: dict) -> str:  # type: ignore[type-arg]
+    """The touchdown's scorer read from the turn's actions: the last one holding the ball (independent of story.py)."""
+    a = next(a for a in reversed(t["actions"])
+             if a["player"] in ((a.get("ball") or {}).get("carrier"), (a.get("ball") or {}).get("before")))
+    return str(a["player"])
+
+
+def test_the_story_states_only_what_the_records_hold(two_seasons: Path, shipped: Path) -> None:
+    """Every score the story states was on the board at some point of the half; every touchdown's scorer and every
+    casualty is named; a sealed casualty's outcome is not told; the first lines are story, not dice; the closing
+    look ahead names the next round's opponent (the next chapter's) with its place in the table."""
+    for out, season in ((two_seasons, 1), (two_seasons, 2), (shipped, 1)):
+        told = chapters(out, season)
+        for i, (md, rec) in enumerate(told):
+            lines = _story(md)
+            text = "\n".join(lines)
+            names = {p["id"]: p["name"] for t in rec["teams"] for p in t["players"]}
+            boards = {tuple(rec["score_at_start"]), tuple(rec["half_score"])} | {tuple(t["score"]) for t in rec["turns"]}
+            boards |= {(b, a) for a, b in boards}
+            for a, b in SCORE.findall(text):
+                assert (int(a), int(b)) in boards, (rec["part"], a, b)
+            for t in rec["turns"]:
+                if t["turnover"] == "touchdown":
+                    assert names[_scorer(t)] in text, (rec["part"], t["turn"])
+            if not any(t["turnover"] == "touchdown" for t in rec["turns"]):
+                assert "达阵！" not in text and "达阵区里" not in text, rec["part"]
+            for c in rec["casualties"]:
+                assert c["name"] in text, (rec["part"], c["name"])
+                if c["outcome"].get("sealed_by"):
+                    assert "伤情封存" in text
+            assert not lines[1].startswith(("- ", "```")) and "「" not in lines[1], rec["part"]
+            ahead = lines[-1]
+            if rec["half"] == 2 and i + 1 < len(told):
+                nxt = told[i + 1][1]
+                row = next(j for j, r in enumerate(rec["post"]["standings"]) if r["team"] == nxt["opponent"])
+                assert nxt["opponent"] in ahead and f"第{cn_num(row + 1)}" in ahead, (rec["part"], ahead)
+            elif rec["half"] == 1:
+                nxt = told[i + 1][1] if i + 1 < len(told) else None
+                if nxt is not None:
+                    kicker = nxt["kickoffs"][0]["kicker"]
+                    assert kicker in ahead or ("我们开球" in ahead) == (kicker == rec["team"]), (rec["part"], ahead)
+
+
+def test_quiet_lines_say_the_armour_held_only_where_it_did(two_seasons: Path) -> None:
+    """A quiet run told as 「护甲都挡住了」 broke no armour in its turns (its facts recounted from the turn records)."""
     said = 0
     for season in (1, 2):
-        for md, rec in chapters(two_seasons, season):
-            for block in md.split("\n### 第")[1:]:
-                lines = block.splitlines()[1:]
-                story = next((line for line in lines if line.strip()), "")
-                if not any(h in story for h in HELD):
-                    continue
-                said += 1
-                fold = "\n".join(lines).split("::: fold 本回合的其余骰子")[1:]
-                assert not any("护甲被击穿" in f.split("\n:::")[0] for f in fold), (rec["part"], story)
+        for _, rec in chapters(two_seasons, season):
+            for d in rec["story"]["drives"]:
+                for it in d["items"]:
+                    if it["kind"].startswith("quiet"):
+                        f = it["facts"]
+                        turns = [t for t in rec["turns"] if f["first"] <= t["turn"] <= f["last"]]
+                        blocks = sum(1 for t in turns for a in t["actions"] for r in a["rolls"] if r["kind"] == "block")
+                        assert f["blocks"] <= blocks
+                        if f["broken"]:
+                            said += 1
+                            assert any(r["kind"] == "armour" and r["success"] for t in turns for a in t["actions"]
+                                       for r in a["rolls"])
     assert said

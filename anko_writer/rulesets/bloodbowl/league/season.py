@@ -24,6 +24,7 @@ from ....errors import AnkoError
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
 from .advance import advance, ladder_from, mvp
+from .drives import place
 from .rosters import Positional, Roster, Rosters
 from .schedule import Fixture, round_robin
 from .standings import MatchScore, table
@@ -63,6 +64,8 @@ class World:
     results: list[MatchScore] = field(default_factory=list)
     titles: dict[str, int] = field(default_factory=dict)
     """Headline kind → chapters of the season headlined by it so far (titles never repeat)."""
+    told: dict[str, int] = field(default_factory=dict)
+    """Story item kind → items of that kind told so far this season (:mod:`.drives`: phrases walked in order)."""
 
     @property
     def us(self) -> Team:
@@ -586,7 +589,7 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
         first_record = copy.deepcopy(match.first.record)
         veil(first_record, w.pending)
     results["story"] = half_story(results, w.ours, home_side, first_record,
-                                  before, w.titles)
+                                  before, w.titles, w.told)
     if half == 2 and match is not None and match.first is not None:
         growth = _grow(s, w, dice, f"s{season}/r{rnd}/g{fx.game}", fx, match.first, result)
         post: Record = {"ours": _finish(w, fx, match.absent, match.first, result), "growth": growth}
@@ -601,6 +604,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
                                          w.teams[f.away], tuple(post["others"][-1]["score"])))
         post["standings"] = [r.to_json() for r in table(w.order(), w.results)]
         results["post"] = post
+    results["story"]["ahead"] = look_ahead(w, schedule, season, rnd, half, results, match)
+    if half == 2:
         match = None
     results["rolls"] = [r.to_json() for r in p.seal(cast(Mapping[str, Mapping[str, Record]], seals))]
     results["sealed"] = p.sealed
@@ -608,6 +613,32 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
     results["voted"] = bool(v)
     p.results = results
     return match
+
+
+def look_ahead(w: World, schedule: list[list[Fixture]], season: int, rnd: int, half: int, results: Record,
+               match: Match | None) -> Record:
+    """What the next chapter holds, as a story item: after a first half, the score and who kicks off the second;
+    after a second half, the next round's opponent and both teams' places (or, after the last round, our final
+    place); and who of ours still has his fate sealed (his name, never the die)."""
+    sealed = [p.name for p in w.us.sheet.players if p.id in w.pending]
+    score = results["half_score"]
+    me = 0 if results["ours_side"] == "home" else 1
+    facts: Record = {"team": w.ours, "sealed": sealed, "mine": score[me], "theirs": score[1 - me],
+                     "opponent": results["opponent"]}
+    if half == 1 and match is not None:
+        kicker = match.fixture.home if match.kicking == "home" else match.fixture.away
+        state = "leading" if score[me] > score[1 - me] else "trailing" if score[me] < score[1 - me] else "level"
+        facts.update(kicker=kicker, receiving=kicker != w.ours)
+        return place({"kind": f"ahead_half2_{state}", "facts": facts}, w.told)
+    rows = results["post"]["standings"]
+    rank = {r["team"]: (i + 1, r["points"]) for i, r in enumerate(rows)}
+    facts.update(rank=rank[w.ours][0], points=rank[w.ours][1], leader=rows[0]["team"], lead_points=rows[0]["points"])
+    if rnd >= len(schedule):
+        return place({"kind": "ahead_end", "facts": facts}, w.told)
+    fx = next(f for f in schedule[rnd] if f.has(w.ours))
+    nxt = fx.away if fx.home == w.ours else fx.home
+    facts.update(next=nxt, home=fx.home == w.ours, round=rnd + 1, next_rank=rank[nxt][0], next_points=rank[nxt][1])
+    return place({"kind": "ahead_next", "facts": facts}, w.told)
 
 
 def summary_of(w: World, arc: Arc, s: Season) -> Record:

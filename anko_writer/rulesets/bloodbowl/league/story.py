@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from ....kit import story
+from . import drives
 
 Record = dict[str, Any]
 
@@ -289,9 +290,11 @@ def headline_key(top: Mapping[str, Any]) -> str:
 
 
 def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapping[str, Any] | None,
-               stakes: Record, title_counts: dict[str, int]) -> Record:
-    """Everything the chapter tells about its half besides the dice: per-turn beats, moments, headline
-    (and how many earlier chapters of the season had the same one), stakes, summary."""
+               stakes: Record, title_counts: dict[str, int], told: dict[str, int] | None = None) -> Record:
+    """Everything the chapter tells about its half besides the dice: per-turn beats, the drives (:mod:`.drives`,
+    numbered in the season's ``told``), moments, headline (and how many earlier chapters of the season had the
+    same one), stakes, summary."""
+    told = {} if told is None else told
     teams = record.get("teams", [])
     side_of, names = _side_of(teams), _names(teams)
     outcomes = _outcomes(record)
@@ -321,10 +324,41 @@ def half_story(record: Mapping[str, Any], ours: str, ours_side: str, first: Mapp
                 1 for c in cas if not c["ours"]),
             "spp": spp_board(first.get("teams", []), teams),
         }
-    kicks = [{"aim": place(k.get("target"), str(k.get("receiving"))),
-              "land": place(k.get("landing"), str(k.get("receiving")))} for k in record.get("kickoffs", [])]
-    return {"turns": turns, "kicks": kicks, "moments": ranked[:5], "headline": key, "title_n": n, "stakes": stakes,
-            "summary": summary}
+    reveals = [drives.place({"kind": "reveal_" + _consequence(r.get("back") or {}), "facts": {}}, told)
+               for r in record.get("reveals", []) if not (r.get("moment") or {}).get("apothecary")]
+    opening = drives.place({"kind": "open", "facts": {}}, told)
+    stake = drives.place({"kind": "stakes_" + _stakes_kind(stakes, record, ours_side), "facts": {}}, told)
+    kicks = [drives.place({"kind": "kick_" + ("touchback" if k.get("touchback") else "land"),
+                           "aim": place(k.get("target"), str(k.get("receiving"))),
+                           "land": place(k.get("landing"), str(k.get("receiving"))),
+                           "facts": {"kicker": k.get("kicker"), "receiver": k.get("receiver"),
+                                     "event": k.get("event_text"), "again": i > 0}}, told)
+             for i, k in enumerate(record.get("kickoffs", []))]
+    told_drives = drives.half_drives(record, turns, told)
+    summary["n"] = drives.place({"kind": f"sum_h{record.get('half', 1)}_{state}", "facts": {}}, told)["n"]
+    return {"turns": turns, "kicks": kicks, "drives": told_drives, "moments": ranked[:5], "headline": key,
+            "title_n": n, "stakes": stakes, "stake": stake, "open": opening, "reveals": reveals, "summary": summary}
+
+
+def _consequence(back: Mapping[str, Any]) -> str:
+    """What a revealed casualty means for the player, as the roster has it: dead, a lasting injury, the next
+    match missed, or nothing more."""
+    if back.get("dead"):
+        return "dead"
+    if back.get("lasting"):
+        return "lasting"
+    return "miss" if back.get("miss_next") else "fine"
+
+
+def _stakes_kind(stakes: Mapping[str, Any], record: Mapping[str, Any], ours_side: str) -> str:
+    """The bank of the opening's stakes: the season's first match, the table before a match, or the score at
+    the break (leading, trailing, level)."""
+    if record.get("half", 1) == 1:
+        return "first" if not stakes.get("played") else "table"
+    start = record.get("score_at_start") or [0, 0]
+    me = 0 if ours_side == "home" else 1
+    return "half2_" + ("leading" if start[me] > start[1 - me] else "trailing" if start[me] < start[1 - me]
+                       else "level")
 
 
 __all__ = ["LONG_RUN", "PRIORITY", "WEIGHTS", "half_story", "headline_key", "moments", "place", "spp_board",
