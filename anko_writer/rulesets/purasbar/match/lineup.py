@@ -110,10 +110,13 @@ def need(club: Club, formation: str) -> Need:
     """The fewest stand-ins ``formation`` needs from the club's healthy players, and the fewest of those
     who must be goalkeepers at an outfield slot (stand-ins are rolled players, 000 §3.4.2).
 
+    A squad of three keepers, three defenders, four midfielders and two forwards has no outfield player to
+    spare, so either formation puts one keeper in an outfield slot:
+
     >>> from ..models import Player
     >>> ps = [Player(f"p{i}", pos, False, attrs={"ATK": 1}) for i, pos in enumerate("GK GK GK DF DF DF MF MF MF MF FW FW".split())]
     >>> need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "4 4 2"), need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "3 5 2")
-    (Need(stand_ins=1, keepers_outfield=0), Need(stand_ins=1, keepers_outfield=0))
+    (Need(stand_ins=1, keepers_outfield=1), Need(stand_ins=1, keepers_outfield=1))
     """
     healthy = [p for p in club.players if p.healthy]
     counts = FORMATIONS[formation].counts()
