@@ -111,10 +111,16 @@ def _facts(chapters: list[Any]) -> list[str]:
             for s in c.results.get("seals", [])]
 
 
-def test_every_public_turn_shows_only_what_the_readers_see(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def shipped_run() -> Any:
+    """Scene 1 of the shipped campaign played once for the module's read-only checks."""
+    return _play(SHIPPED)
+
+
+def test_every_public_turn_shows_only_what_the_readers_see(shipped_run: Any) -> None:
     """Visibility honesty (§1.6 d): an AI turn's public start/end units are exactly its units the readers
     see, and no public JSON names a 黄巾 unit that was not in sight."""
-    _, run = _play(SHIPPED)
+    _, run = shipped_run
     for ch in run.chapters:
         if ch.name is not None:
             continue
@@ -125,8 +131,8 @@ def test_every_public_turn_shows_only_what_the_readers_see(tmp_path: Path) -> No
                 assert all(o["ap_before"] is None and o["ai_reason"] is None for o in t["orders"])
 
 
-def test_the_end_chapter_reveals_every_state_and_its_figures_add_up() -> None:
-    _, run = _play(SHIPPED)
+def test_the_end_chapter_reveals_every_state_and_its_figures_add_up(shipped_run: Any) -> None:
+    _, run = shipped_run
     end = next(c for c in run.chapters if c.name == "end")
     sealed = [s["id"] for c in run.chapters if c.name is None for s in c.results.get("seals", [])]
     assert sorted(r["id"] for r in end.results["reveals"]) == sorted(sealed) and sealed
@@ -137,16 +143,16 @@ def test_the_end_chapter_reveals_every_state_and_its_figures_add_up() -> None:
     assert end.results["points"]["汉军"] == res["merit"]["汉军"]  # scene 1: nothing carried, no 建议
 
 
-def test_two_plays_agree(tmp_path: Path) -> None:
-    camp, one = _play(SHIPPED)
+def test_two_plays_agree(shipped_run: Any) -> None:
+    camp, one = shipped_run
     _, two = _play(SHIPPED)
     assert published(camp, one) == published(camp, two)
 
 
 @pytest.mark.parametrize("part", [1, 5])
-def test_the_state_fact_holds_the_whole_ai_side(part: int) -> None:
+def test_the_state_fact_holds_the_whole_ai_side(part: int, shipped_run: Any) -> None:
     """§1.6 item 1: each AI turn's sealed state lists every unit of that side, hidden or not, with its AP."""
-    _, run = _play(SHIPPED)
+    _, run = shipped_run
     ch = next(c for c in run.chapters if c.part == part and c.name is None)
     state = ch.results["seals"][0]["fact"]["fact"]
     assert state["side"] == "黄巾" and all("行动力" in u for u in state["units"])
@@ -179,26 +185,30 @@ def test_tally_counts_the_opening_vote_and_the_scene_plays_it(tmp_path: Path) ->
     assert mine["傅燮"]["by"] == "fallback"
 
 
-def test_the_shipped_campaign_plays_both_scenes_through_arc(tmp_path: Path) -> None:
-    out = tmp_path / "out"
+@pytest.fixture(scope="module")
+def both_scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Both shipped scenes written by ``anko-writer arc`` (scene 2 from scene 1's state file)."""
+    out = tmp_path_factory.mktemp("sanguo") / "out"
     for arc in (1, 2):
         res = CliRunner().invoke(app, ["arc", str(SHIPPED), "--arc", str(arc), "--out", str(out)])
         assert res.exit_code == 0, res.output
-        assert (out / f"j0{arc}" / "end.md").is_file() and (out / f"j0{arc}" / "state-end.yaml").is_file()
-    res = CliRunner().invoke(app, ["verify", str(out)])
+    return out
+
+
+def test_the_shipped_campaign_plays_both_scenes_through_arc(both_scenes: Path) -> None:
+    for arc in (1, 2):
+        assert (both_scenes / f"j0{arc}" / "end.md").is_file() and (both_scenes / f"j0{arc}" / "state-end.yaml").is_file()
+    res = CliRunner().invoke(app, ["verify", str(both_scenes)])
     assert res.exit_code == 0 and "0 still sealed" in res.output, res.output
 
 
-def test_each_scene_reads_varied(tmp_path: Path) -> None:
+def test_each_scene_reads_varied(both_scenes: Path) -> None:
     """Issue 27: at least 85 % of a scene's sentence templates are distinct and none comes back more than three
     times (names and numbers replaced), measured over the main text of both shipped scenes as written."""
     from tests.variety import measure_folder
 
-    out = tmp_path / "out"
     for arc in (1, 2):
-        res = CliRunner().invoke(app, ["arc", str(SHIPPED), "--arc", str(arc), "--out", str(out)])
-        assert res.exit_code == 0, res.output
-        v = measure_folder(out / f"j0{arc}")
+        v = measure_folder(both_scenes / f"j0{arc}")
         assert v.sentences >= 15 and v.share >= 0.85, (v.share, v.top)
         assert v.top[0][1] <= 3, v.top
 
