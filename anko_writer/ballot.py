@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, TypeAlias
 
+from .errors import AnkoError
+
 DEADLINE = "下一帖发出之前"
 """When a vote closes unless the campaign's ``options.vote_deadline`` says otherwise (every ruleset)."""
 
@@ -70,6 +72,16 @@ COUNT_TEXT = {
 
 SEPARATORS = "，、,/"
 """What separates the items of a list answer (after normalising full-width forms)."""
+
+
+class VoteError(AnkoError):
+    """A readers' vote the ruleset cannot play where the story stands: ``where`` is its path under the campaign
+    (``("orders", "j1t05", "皇甫嵩")``), which the campaign's schema check places at its file, line and key."""
+
+    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
+        self.where = where
+        self.message = message
+        super().__init__(f"{'.'.join(str(w) for w in where)}: {message}")
 
 
 class BallotError(ValueError):

@@ -186,6 +186,19 @@ def document(lines: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def seeded(text: str, seed: int, title: str | None = None) -> str:
+    r"""A shipped campaign's text (its top-level ``seed:`` line, and ``title:`` when given, replaced): what ``new``
+    writes for a ruleset that ships a scenario.
+
+    >>> seeded("title: 甲\nseed: 0\nscenes: []\n", 42, "乙")
+    'title: 乙\nseed: 42\nscenes: []\n'
+    """
+    lines = [f"seed: {seed}" if ln.startswith("seed:") else ln for ln in text.splitlines()]
+    if title:
+        lines = [f"title: {title}" if ln.startswith("title:") else ln for ln in lines]
+    return document(lines)
+
+
 def start_data(campaign: Mapping[str, Any], state: Mapping[str, Any], keep: Sequence[str] = KEEP) -> dict[str, Any]:
     """The next arc's input: the campaign's ``keep`` keys (title, seed, options, votes …) with the state's."""
     return {**{k: campaign[k] for k in keep if k in campaign}, **state}
@@ -197,5 +210,5 @@ def read_state(text: str, schema: Node, path: Path | str) -> dict[str, Any]:
     return data
 
 
-__all__ = ["KEEP", "KEPT_NOTE", "Style", "block", "document", "field", "flow", "is_plain", "item", "items", "key",
+__all__ = ["KEEP", "KEPT_NOTE", "Style", "block", "document", "seeded", "field", "flow", "is_plain", "item", "items", "key",
            "quoted", "read_state", "scalar", "start_data", "state_header"]

@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ...ballot import DEADLINE, deadline_of
+from ...ballot import DEADLINE, VoteError, deadline_of
 from ...chapters import Record
 from ...errors import AnkoError
 from ...kit.grid import chebyshev
@@ -70,15 +70,6 @@ class Game(Protocol):
 
     def winner(self, pos: Position) -> Team | None:
         """The side that won (a touchdown, or DEF after the game's turn limit); None while the game runs."""
-
-
-class VoteError(AnkoError):
-    """A vote the game cannot play: ``where`` is its path under the campaign (``("moves", "g1t3", 0)``)."""
-
-    def __init__(self, where: tuple[str | int, ...], message: str) -> None:
-        self.where = where
-        self.message = message
-        super().__init__(f"{'.'.join(str(w) for w in where)}: {message}")
 
 
 @dataclass(frozen=True)

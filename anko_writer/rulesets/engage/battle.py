@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...ballot import VoteError
 from ...dice import Dice, Roll
 from . import between, checks, movement, phases, wounds
 from .casualty import expected_percent, percent, result
@@ -42,15 +43,6 @@ FAR = (3, 0)
 """DESIGNED: zones the campaign gives no distance for are 长距 apart."""
 FALLBACK_LOSS = 30
 """§1.4: the AI disengages when its expected losses exceed 30 %."""
-
-
-class VoteError(ValueError):
-    """A readers' order that cannot be played where the battle stands: its campaign key and the message."""
-
-    def __init__(self, where: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.where = where
-        self.message = message
 
 
 @dataclass

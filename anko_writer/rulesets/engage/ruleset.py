@@ -21,7 +21,7 @@ from ...resources import Resources
 from ...ruleset import NewCampaign
 from ...schema import Data, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
 from ...seals import SEAL_RECORD, SealBook
-from ...statefile import document
+from ...statefile import seeded
 from . import ai, fog, picture
 from . import orders as notation
 from .battle import Battle, Plan, Round, Troop, VoteError, battle_end, build
@@ -76,11 +76,7 @@ class Engage(ArcRuleset[Record]):
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """The shipped 渡口之战 with ``seed`` (and ``title``), and its chapter 0."""
-        text = resources.table_path(FILENAME).read_text(encoding="utf-8")
-        lines = [f"seed: {seed}" if ln.startswith("seed:") else ln for ln in text.splitlines()]
-        if options.get("title"):
-            lines = [f"title: {options['title']}" if ln.startswith("title:") else ln for ln in lines]
-        text = document(lines)
+        text = seeded(resources.table_path(FILENAME).read_text(encoding="utf-8"), seed, options.get("title"))
         data = validate_text(text, campaign_schema(), FILENAME)
         return NewCampaign(FILENAME, text, self.chapter0(briefing(data, seed)))
 
@@ -119,7 +115,7 @@ class Engage(ArcRuleset[Record]):
                 try:
                     rec = game.round(part)
                 except VoteError as exc:
-                    raise AnkoError(f"{campaign.path.name}: {'.'.join(exc.where)}: {exc.message}") from None
+                    raise AnkoError(f"{campaign.path.name}: {exc}") from None
                 p.results.update(rec)
                 # the battle's facts again, above any reveal, so ``verify`` of this battle's folder finds them
                 p.results["prior_seals"] = [f.to_json() for f, _ in game.facts.values()] if part == 1 else []

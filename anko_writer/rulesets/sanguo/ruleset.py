@@ -22,7 +22,7 @@ from ...resources import Resources
 from ...ruleset import NewCampaign
 from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
 from ...seals import SEAL_RECORD, SealBook, with_salts
-from ...statefile import document
+from ...statefile import seeded
 from . import orders as notation
 from . import picture, story
 from .ai import expected, plan_unit
@@ -75,11 +75,7 @@ class Sanguo(ArcRuleset[Record]):
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """The shipped scenario 黄巾之乱·长社之战 with ``seed`` (and ``title``), and its briefing chapter 0."""
-        text = resources.table_path(FILENAME).read_text(encoding="utf-8")
-        lines = [f"seed: {seed}" if ln.startswith("seed:") else ln for ln in text.splitlines()]
-        if options.get("title"):
-            lines = [f"title: {options['title']}" if ln.startswith("title:") else ln for ln in lines]
-        text = document(lines)
+        text = seeded(resources.table_path(FILENAME).read_text(encoding="utf-8"), seed, options.get("title"))
         data = validate_text(text, campaign_schema(), FILENAME)
         return NewCampaign(FILENAME, text, self.chapter0(briefing(data, seed)))
 
@@ -115,7 +111,7 @@ class Sanguo(ArcRuleset[Record]):
                 except StopIteration:
                     pass
                 except VoteError as exc:
-                    raise AnkoError(f"{campaign.path.name}: {'.'.join(exc.where)}: {exc.message}") from None
+                    raise AnkoError(f"{campaign.path.name}: {exc}") from None
                 p.results.update(chapter_record(sc, common, data, arc, part))
                 p.files[f"t{part:02d}.svg"] = picture.svg(p.results["view"], f"第{arc}节 第{part}回合之后")
         summary = {"title": data["title"], "scene": common["scene"], "chapters": part, "over": sc.over}

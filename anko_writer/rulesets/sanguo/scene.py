@@ -12,6 +12,7 @@ from collections.abc import Generator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ...ballot import VoteError
 from ...chapters import ChapterKey
 from ...dice import Dice
 from ...kit.grid import Square, manhattan
@@ -34,15 +35,6 @@ VICTORY_MERIT = 10
 """R41 (DESIGNED): 战功 = enemy 兵力 destroyed + 5 per stronghold taken + 10 for the scene's victory."""
 FAR = 99
 """A seal made in a scene is due this many chapters later: in practice at the scene's end chapter."""
-
-
-class VoteError(ValueError):
-    """A readers' order that cannot be played where the scene stands: its campaign key and the message."""
-
-    def __init__(self, where: tuple[str, ...], message: str) -> None:
-        super().__init__(message)
-        self.where = where
-        self.message = message
 
 
 @dataclass
