@@ -16,10 +16,7 @@ from ...ruleset import NewCampaign, Ruleset, SeasonRun, Start
 from ...schema import Node, validate_text
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .glossary import cn, make_cn
-from .rules_post import numbers
-from .season.run import opening_vote, play_month, play_season
 from .setup.campaign_schema import campaign_schema
-from .setup.newcampaign import new_campaign
 from .setup.state import load_state_text, state_yaml
 from .setup.tables import load_purasbar_tables
 
@@ -58,17 +55,25 @@ class Purasbar(Ruleset[State]):
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """Generate a club by 000 ch.2–3 for ``options["city"]``: its commented campaign file and chapter 0,
         which ends with month 1's vote (the season as the campaign file will start it)."""
+        from .setup.newcampaign import new_campaign
+
         made = new_campaign(options["city"], seed, load_purasbar_tables(resources))
         data = validate_text(made.yaml_text, self.campaign_schema(resources), made.filename)
+        from .season.run import opening_vote
+
         made.chapter0.results["vote"] = opening_vote(data, resources)
         return made
 
     def opening_vote(self, campaign: Campaign, resources: Resources) -> dict[str, Any] | None:
         """Month 1's vote, as chapter 0 ends with it (the season as the campaign starts it)."""
+        from .season.run import opening_vote
+
         return opening_vote(campaign.data, resources)
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The 开帖's rule numbers (:mod:`.rules_post`)."""
+        from .rules_post import numbers
+
         return {"rule": numbers()}
 
     def parts(self, arc: int) -> int:
@@ -91,6 +96,8 @@ class Purasbar(Ruleset[State]):
 
         ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked)."""
         data, state = self._before(campaign, until.arc, resources, start, publish)
+        from .season.run import play_season
+
         return play_season(self.name, data, state, until.arc, until.part, resources, publish)
 
     def audit(self) -> AuditPlugin:
@@ -105,12 +112,16 @@ class Purasbar(Ruleset[State]):
         months before it resumed from the checkpoint an earlier run left (:mod:`.season.checkpoint`) when
         nothing they read has changed; the run holds the months played here, not the whole season."""
         data, state = self._before(campaign, until.arc, resources, start)
+        from .season.run import play_month
+
         return play_month(self.name, data, state, until.arc, until.part, resources)
 
     def _before(self, campaign: Campaign, arc: int, resources: Resources, start: Start[State] | None,
                 publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
         data = campaign.data
+        from .season.run import play_season  # the season runner is loaded only when a season is played (issue 29)
+
         state = replay(start, arc, lambda k, at: play_season(self.name, data, at, k, SEASON_MONTHS, resources, publish),
                        lambda text, k: self.load_state(text, f"<end of season {k}>", resources))
         return data, state
