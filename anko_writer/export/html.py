@@ -30,14 +30,39 @@ body { font-family: "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "P
        sans-serif; max-width: 52em; margin: 2em auto; padding: 0 1em; line-height: 1.7; color: #222; }
 nav { border: 1px solid #ddd; padding: .5em 1.5em; margin-bottom: 2em; background: #fafafa; }
 article { border-top: 2px solid #888; margin-top: 3em; }
+div.wide { max-width: 100%; overflow-x: auto; }
 table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #bbb; padding: .2em .6em; }
+th, td { border: 1px solid #bbb; padding: .2em .6em; word-break: keep-all; }
+th:first-child, td:first-child { white-space: nowrap; }
+pre { overflow-x: auto; max-width: 100%; }
+img, svg { max-width: 100%; height: auto; }
+article, section, details { overflow-wrap: anywhere; }
+button.copy { float: right; margin-top: 1em; font-size: .9em; }
 th { background: #f0f0f0; }
 blockquote { border-left: 4px solid #ccc; margin-left: 0; padding-left: 1em; color: #444; }
 details { border: 1px solid #ddd; padding: .3em 1em; margin: 1em 0; }
 summary { cursor: pointer; font-weight: bold; }
 """
-"""The page's only style sheet (inline, so the page needs nothing else)."""
+"""The page's only style sheet (inline, so the page needs nothing else): a table wider than a phone scrolls inside
+itself, names do not wrap a character a line, pictures shrink to the column."""
+
+COPY_SCRIPT = """
+for (const b of document.querySelectorAll('button.copy')) {
+  b.addEventListener('click', () => {
+    const art = b.closest('article');
+    const text = art.innerText.replace(b.innerText, '').trim();
+    const done = () => { b.textContent = '已复制'; setTimeout(() => { b.textContent = '复制这一章'; }, 1500); };
+    const byHand = () => {
+      const area = document.createElement('textarea');
+      area.value = text; document.body.appendChild(area); area.select();
+      document.execCommand('copy'); area.remove(); done();
+    };
+    if (navigator.clipboard && window.isSecureContext) { navigator.clipboard.writeText(text).then(done, byHand); }
+    else { byHand(); }
+  });
+}
+"""
+"""Each chapter's copy button: its text to the clipboard (the posting helper, issue 28)."""
 
 
 def _render_container(name: str) -> Callable[..., str]:
@@ -59,6 +84,8 @@ def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False}).enable("table")
     for name in CONTAINERS:
         container_plugin(md, name, render=_render_container(name))
+    md.add_render_rule("table_open", lambda *a, **k: '<div class="wide"><table>\n')
+    md.add_render_rule("table_close", lambda *a, **k: "</table></div>\n")
     return md
 
 
@@ -107,13 +134,14 @@ def arc_page(title: str, chapters: Sequence[tuple[str, str]], images: Sequence[I
     for (_, toks), resolve in zip(parsed, images, strict=False):
         _inline_images(toks, resolve)
     items = "\n".join(f'<li><a href="#{escape(a)}">{escape(_title(toks) or a)}</a></li>' for a, toks in parsed)
-    body = "\n".join(f'<article id="{escape(a)}">\n{md.renderer.render(toks, md.options, {})}</article>'
-                     for a, toks in parsed)
+    body = "\n".join(f'<article id="{escape(a)}">\n<button class="copy" type="button">复制这一章</button>\n'
+                     f'{md.renderer.render(toks, md.options, {})}</article>' for a, toks in parsed)
     head = f'<p class="links"><a href="{escape(link[0])}">{escape(link[1])}</a></p>\n' if link else ""
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>{escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
-            f"<h1>{escape(title)}</h1>\n{head}<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n</body>\n</html>\n")
+            f"<h1>{escape(title)}</h1>\n{head}<nav>\n<h2>目录</h2>\n<ol>\n{items}\n</ol>\n</nav>\n{body}\n"
+            f"<script>{COPY_SCRIPT}</script>\n</body>\n</html>\n")
 
 
-__all__ = ["Images", "STYLE", "arc_page", "data_uri", "title_of"]
+__all__ = ["COPY_SCRIPT", "Images", "STYLE", "arc_page", "data_uri", "title_of"]

@@ -442,3 +442,35 @@ def test_js_grammar_parses_as_python_does(verify_tab: Checker) -> None:
         fields = {"roll_id": r.roll_id, "expr": r.expr, "value": str(r.value), "salt": r.salt}
         js = verify_tab.page.evaluate("f => window.anko.hashedText(f)", fields)
         assert js == hidden.hashed_text(r.roll_id, r.expr, r.value, r.salt)
+
+
+@pytest.mark.parametrize("width", [390, 1000])
+def test_a_season_page_fits_a_phone_and_a_desktop(browser: Browser, exported: Path, width: int) -> None:
+    """Issue 28: at a phone's 390 px and a desktop's 1,000 px the season page is no wider than the screen (a wide
+    table scrolls inside its own box), and no first-column cell (a name) wraps a character a line."""
+    page = browser.new_page(viewport={"width": width, "height": 800})
+    try:
+        page.goto((exported / "export" / "html" / "s01.html").as_uri(), wait_until="load")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+        narrow = page.evaluate("""() => [...document.querySelectorAll('td:first-child')].filter(td => {
+            if (td.innerText.trim().length < 3) return false;
+            const r = document.createRange(); r.selectNodeContents(td);
+            const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+            return tops.size > 2;
+        }).map(td => td.innerText.trim()).slice(0, 5)""")
+        assert narrow == []
+    finally:
+        page.close()
+
+
+def test_each_chapter_has_a_copy_button(browser: Browser, exported: Path) -> None:
+    """The posting helper: every chapter of the page has a button that copies its text, and clicking it works."""
+    page = browser.new_page()
+    try:
+        page.goto((exported / "export" / "html" / "s01.html").as_uri(), wait_until="load")
+        buttons = page.locator("article button.copy")
+        assert buttons.count() == page.locator("article").count() > 0
+        buttons.first.click()
+        page.wait_for_function("document.querySelector('article button.copy').textContent === '已复制'", timeout=3000)
+    finally:
+        page.close()
