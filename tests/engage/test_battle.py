@@ -12,9 +12,8 @@ from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
 from anko_writer.campaign import load_campaign
-from anko_writer.chapters import ChapterKey
 from anko_writer.cli import app
-from anko_writer.ruleset import get
+from tests.scenario import play, tally_write, write_campaign
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "campaigns" / "engage" / "river.yaml"
@@ -23,15 +22,11 @@ SHIPPED = ROOT / "campaigns" / "engage" / "river.yaml"
 def _campaign(tmp_path: Path, orders: dict[str, Any]) -> Path:
     data = YAML(typ="safe").load(SHIPPED.read_text(encoding="utf-8"))
     data["orders"] = orders
-    path = tmp_path / "c.yaml"
-    with path.open("w", encoding="utf-8") as f:
-        YAML().dump(data, f)
-    return path
+    return write_campaign(tmp_path, data)
 
 
 def _play(path: Path, arc: int = 1, part: int = 12) -> Any:
-    camp = load_campaign(path)
-    return get("engage").play(camp, ChapterKey(arc, part), camp.resources())
+    return play(path, arc, part)[1]
 
 
 def test_the_readers_votes_are_played(tmp_path: Path) -> None:
@@ -107,12 +102,9 @@ def test_tally_counts_the_opening_vote_and_the_battle_plays_it(tmp_path: Path) -
     """Chapter 0's 安价 counted from a pasted thread by ``tally --write``: two spellings of one order count as one,
     an answer for a unit the readers do not command is listed, and round 1 plays the result."""
     path = _campaign(tmp_path, {})
-    replies = tmp_path / "replies.txt"
-    replies.write_text("小明：【安价 b1r01】游侠：射击 巨魔 用 长弓 抛射；矛手：固守\n"
-                       "阿红：【安价 b1r01】游侠：射击  巨魔  用 长弓  抛射\n"
-                       "老王：【安价 b1r01】矛手：固守；应对：无\n", encoding="utf-8")
-    res = CliRunner().invoke(app, ["tally", str(path), str(replies), "--chapter", "b1r01", "--write"])
-    assert res.exit_code == 0, res.output
+    tally_write(path, "小明：【安价 b1r01】游侠：射击 巨魔 用 长弓 抛射；矛手：固守\n"
+                      "阿红：【安价 b1r01】游侠：射击  巨魔  用 长弓  抛射\n"
+                      "老王：【安价 b1r01】矛手：固守；应对：无\n", "b1r01")
     orders = load_campaign(path).data["orders"]["b1r01"]
     assert orders["游侠"] in ("射击 巨魔 用 长弓 抛射", ["射击 巨魔 用 长弓 抛射"])
     r1 = _play(path).chapters[0].results

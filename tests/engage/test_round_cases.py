@@ -9,9 +9,7 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
-from anko_writer.campaign import load_campaign
-from anko_writer.chapters import ChapterKey
-from anko_writer.ruleset import get
+from tests.scenario import dig, play, write_campaign
 
 HERE = Path(__file__).parent
 CASES: list[dict[str, Any]] = YAML(typ="safe").load((HERE / "rounds.yaml").read_text(encoding="utf-8"))
@@ -26,35 +24,9 @@ def campaign(case: dict[str, Any]) -> dict[str, Any]:
             "orders": case.get("orders", {})}
 
 
-def dig(record: Any, path: str) -> Any:
-    """A dotted path into a record: keys, ``key=value`` list selections (None if no item), ``__len__``."""
-    for part in path.split("."):
-        if record is None:
-            return None
-        if part == "__len__":
-            record = len(record)
-        elif "=" in part:
-            k, v = part.split("=", 1)
-            record = next((x for x in record if str(x.get(k)) == v), None)
-        elif isinstance(record, list):
-            record = record[int(part)]
-        else:
-            record = record[part]
-    return record
-
-
-def test_case_ids_are_unique() -> None:
-    ids = [c["id"] for c in CASES]
-    assert len(ids) == len(set(ids))
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_round_case(tmp_path: Path, case: dict[str, Any]) -> None:
-    path = tmp_path / "c.yaml"
-    with path.open("w", encoding="utf-8") as f:
-        YAML().dump(campaign(case), f)
-    camp = load_campaign(path)
-    run = get("engage").play(camp, ChapterKey(1, 12), camp.resources())
+    _, run = play(write_campaign(tmp_path, campaign(case)), part=12)
     rounds = {c.part: c.results for c in run.chapters if c.name is None}
     for n, where, want in case["expect"]:
         assert dig(rounds[n], where) == want, f"{case['id']}: round {n}: {where}"
@@ -63,10 +35,6 @@ def test_round_case(tmp_path: Path, case: dict[str, Any]) -> None:
 def test_a_long_fight_continues_the_pool_of_the_round_before(tmp_path: Path) -> None:
     """E8: the 久战 round throws onto the pool the 接战 round left (RND-02's battle)."""
     case = next(c for c in CASES if c["id"] == "RND-02")
-    path = tmp_path / "c.yaml"
-    with path.open("w", encoding="utf-8") as f:
-        YAML().dump(campaign(case), f)
-    camp = load_campaign(path)
-    run = get("engage").play(camp, ChapterKey(1, 2), camp.resources())
+    _, run = play(write_campaign(tmp_path, campaign(case)), part=2)
     one, two = (dig(c.results, "engagements.attacker=剑士") for c in run.chapters[:2])
     assert two["pool_before"] == one["pool_after"] and two["pool_after"][:len(one["pool_after"])] == one["pool_after"]

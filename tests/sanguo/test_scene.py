@@ -14,10 +14,9 @@ from ruamel.yaml import YAML
 from typer.testing import CliRunner
 
 from anko_writer.campaign import load_campaign
-from anko_writer.chapters import ChapterKey
 from anko_writer.cli import app
-from anko_writer.ruleset import get
 from tests.contract.sealing import published
+from tests.scenario import play, tally_write, write_campaign
 
 SHIPPED = Path(__file__).resolve().parents[2] / "campaigns" / "sanguo" / "changshe.yaml"
 
@@ -25,19 +24,6 @@ SHIPPED = Path(__file__).resolve().parents[2] / "campaigns" / "sanguo" / "changs
 def _data() -> dict[str, Any]:
     data: dict[str, Any] = YAML(typ="safe").load(SHIPPED.read_text(encoding="utf-8"))
     return data
-
-
-def _write(tmp: Path, data: dict[str, Any], name: str = "c.yaml") -> Path:
-    tmp.mkdir(parents=True, exist_ok=True)
-    path = tmp / name
-    with path.open("w", encoding="utf-8") as f:
-        YAML().dump(data, f)
-    return path
-
-
-def _play(path: Path, arc: int = 1) -> Any:
-    camp = load_campaign(path)
-    return camp, get("sanguo").play(camp, ChapterKey(arc, 99), camp.resources())
 
 
 def _orders(run: Any, part: int) -> list[dict[str, Any]]:
@@ -48,7 +34,7 @@ def _orders(run: Any, part: int) -> list[dict[str, Any]]:
 def test_a_vote_is_played_for_its_unit_and_the_others_fall_back_to_the_ai(tmp_path: Path) -> None:
     data = _data()
     data["orders"] = {"j1t01": {"皇甫嵩": "移 H6", "次序": "皇甫嵩>朱儁"}}
-    _, run = _play(_write(tmp_path, data))
+    _, run = play(write_campaign(tmp_path, data))
     mine = {o["主将"]: o for o in _orders(run, 1)}
     assert mine["皇甫嵩"]["by"] == "readers" and mine["皇甫嵩"]["moved"] and mine["皇甫嵩"]["to"] == "H6"
     assert mine["皇甫嵩"]["ap_before"] - mine["皇甫嵩"]["ap_after"] == 1  # R11: 1 AP
@@ -59,7 +45,7 @@ def test_a_vote_is_played_for_its_unit_and_the_others_fall_back_to_the_ai(tmp_pa
 def test_an_illegal_vote_is_a_located_error_that_reveals_no_hidden_enemy(tmp_path: Path) -> None:
     data = _data()
     data["orders"] = {"j1t01": {"曹操": "攻 K5"}}  # 何曼's archers lie hidden at K5, out of 曹操's reach
-    path = _write(tmp_path, data)
+    path = write_campaign(tmp_path, data)
     res = CliRunner().invoke(app, ["check", str(path)])
     assert res.exit_code != 0
     assert "orders.j1t01.曹操" in res.output and "可下的指令" in res.output and "移 L2" in res.output
@@ -69,7 +55,7 @@ def test_an_illegal_vote_is_a_located_error_that_reveals_no_hidden_enemy(tmp_pat
 def test_a_bad_order_word_is_refused_with_the_notation(tmp_path: Path) -> None:
     data = _data()
     data["orders"] = {"j1t01": {"皇甫嵩": "冲锋 H6"}}
-    res = CliRunner().invoke(app, ["check", str(_write(tmp_path, data))])
+    res = CliRunner().invoke(app, ["check", str(write_campaign(tmp_path, data))])
     assert res.exit_code != 0 and "orders.j1t01.皇甫嵩" in res.output
 
 
@@ -81,7 +67,7 @@ def _fogged(tmp: Path, square: str, troops: int) -> tuple[dict[str, str], list[A
     sc["characters"].append({"name": "张宝", "side": "黄巾", "统率": 6, "武力": 5, "智力": 5})
     sc["units"].append({"id": "黄9", "side": "黄巾", "type": "步兵", "at": square, "主将": "张宝", "兵力": troops,
                         "行动力": 0, "资源": 0})
-    camp, run = _play(_write(tmp, data))
+    camp, run = play(write_campaign(tmp, data))
     return published(camp, run), run.chapters
 
 
@@ -114,7 +100,7 @@ def _facts(chapters: list[Any]) -> list[str]:
 @pytest.fixture(scope="module")
 def shipped_run() -> Any:
     """Scene 1 of the shipped campaign played once for the module's read-only checks."""
-    return _play(SHIPPED)
+    return play(SHIPPED)
 
 
 def test_every_public_turn_shows_only_what_the_readers_see(shipped_run: Any) -> None:
@@ -145,7 +131,7 @@ def test_the_end_chapter_reveals_every_state_and_its_figures_add_up(shipped_run:
 
 def test_two_plays_agree(shipped_run: Any) -> None:
     camp, one = shipped_run
-    _, two = _play(SHIPPED)
+    _, two = play(SHIPPED)
     assert published(camp, one) == published(camp, two)
 
 
@@ -162,23 +148,20 @@ def test_the_state_fact_holds_the_whole_ai_side(part: int, shipped_run: Any) -> 
 
 def test_scene_two_starts_from_scene_ones_characters(tmp_path: Path) -> None:
     data = copy.deepcopy(_data())
-    camp, run = _play(_write(tmp_path, data), arc=2)
+    camp, run = play(write_campaign(tmp_path, data), arc=2)
     assert any(c.name == "end" for c in run.chapters)
 
 
 def test_tally_counts_the_opening_vote_and_the_scene_plays_it(tmp_path: Path) -> None:
     """Chapter 0's 安价 counted from a pasted thread by ``tally --write``: one answer per unit question, two
     spellings of one order counted as one, the result written under ``orders.j1t01`` and played in chapter 1."""
-    path = _write(tmp_path, _data())
-    replies = tmp_path / "replies.txt"
-    replies.write_text("小明：【安价 j1t01】皇甫嵩：移 H6；朱儁：待命\n"
-                       "阿红：【安价 j1t01】皇甫嵩：移  h6；曹操：移 L2\n"
-                       "老王：【安价 j1t01】皇甫嵩：侦查 H7\n", encoding="utf-8")
-    res = CliRunner().invoke(app, ["tally", str(path), str(replies), "--chapter", "j1t01", "--write"])
-    assert res.exit_code == 0, res.output
+    path = write_campaign(tmp_path, _data())
+    tally_write(path, "小明：【安价 j1t01】皇甫嵩：移 H6；朱儁：待命\n"
+                      "阿红：【安价 j1t01】皇甫嵩：移  h6；曹操：移 L2\n"
+                      "老王：【安价 j1t01】皇甫嵩：侦查 H7\n", "j1t01")
     orders = load_campaign(path).data["orders"]["j1t01"]
     assert orders["皇甫嵩"] in ("移 H6", ["移 H6"]) and orders["曹操"] in ("移 L2", ["移 L2"])
-    _, run = _play(path)
+    _, run = play(path)
     mine = {o["主将"]: o for o in _orders(run, 1)}
     assert mine["皇甫嵩"]["by"] == "readers" and mine["皇甫嵩"]["to"] == "H6"
     assert mine["曹操"]["by"] == "readers" and mine["曹操"]["to"] == "L2"
@@ -216,7 +199,7 @@ def test_each_scene_reads_varied(both_scenes: Path) -> None:
 def test_tally_writes_a_ready_post_and_the_voters_list(tmp_path: Path) -> None:
     """Issue 28 (votes in the open): ``tally --post`` writes the count as a plain and an NGA BBCode post naming the
     floor of every counted vote, and a CSV of voters for the host (a formula-like answer neutralised)."""
-    path = _write(tmp_path, _data())
+    path = write_campaign(tmp_path, _data())
     replies = tmp_path / "replies.txt"
     replies.write_text("小明：【安价 j1t01】皇甫嵩：移 H6\n阿红：【安价 j1t01】皇甫嵩：移 H6；曹操：=1+1\n",
                        encoding="utf-8")

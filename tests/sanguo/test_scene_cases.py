@@ -7,12 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ruamel.yaml import YAML
 
-from anko_writer.campaign import load_campaign
-from anko_writer.chapters import ChapterKey
-from anko_writer.ruleset import get
 from tests.sanguo.cases import load
+from tests.scenario import dig, play, write_campaign
 
 CASES = load("scene_cases.yaml")
 
@@ -41,25 +38,9 @@ def campaign(case: dict[str, Any]) -> dict[str, Any]:
         "orders": case.get("orders", {})}
 
 
-def dig(record: Any, path: str) -> Any:
-    """A dotted path into a record: keys, list indexes and ``__len__``."""
-    for part in path.split("."):
-        if part == "__len__":
-            record = len(record)
-        elif isinstance(record, list):
-            record = record[int(part)]
-        else:
-            record = record[part]
-    return record
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
 def test_scene_case(tmp_path: Path, case: dict[str, Any]) -> None:
-    path = tmp_path / "c.yaml"
-    with path.open("w", encoding="utf-8") as f:
-        YAML().dump(campaign(case), f)
-    camp = load_campaign(path)
-    run = get("sanguo").play(camp, ChapterKey(1, 99), camp.resources())
+    _, run = play(write_campaign(tmp_path, campaign(case)))
     chapters = {c.part: c.results for c in run.chapters if c.name is None}
     for part, turn, field, value in case["expect"]:
         got = dig(chapters[part]["turns"][turn], field)
