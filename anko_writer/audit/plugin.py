@@ -63,8 +63,13 @@ class AuditPlugin(ABC):
         return run.state_text is None
 
     @abstractmethod
-    def measure(self, runs: list[Run], resources: Resources) -> Record:
-        """One replicate's arcs (in order) as plain JSON-able numbers; a pure function of the runs."""
+    def figures(self, run: Run, resources: Resources) -> Record:
+        """One arc's plain JSON-able numbers, taken as soon as it is played: the worker keeps these and lets
+        the run go, so its memory stays flat however many arcs a replicate chains (issue 29)."""
+
+    @abstractmethod
+    def measure(self, arcs: list[Record], resources: Resources) -> Record:
+        """One replicate's arcs' :meth:`figures` (in order) as plain JSON-able numbers; a pure function of them."""
 
     @abstractmethod
     def aggregate(self, samples: list[Record], resources: Resources) -> list[Section]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ruleset as ruleset_registry
-from ..chapters import ChapterKey, Record, Run
+from ..chapters import ChapterKey, Record
 from ..errors import AnkoError
 from ..resources import Resources
 from ..runtime import tune_gc
@@ -117,17 +117,20 @@ def plugin_for(campaign: Campaign) -> AuditPlugin:
     return _loaded(campaign).plugin
 
 
-def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start[Any] | None) -> list[Run]:
-    """Arcs ``first`` … ``first + arcs - 1``, each from the end of the one before; fewer if the story ends."""
-    rs, resources = loaded.ruleset, loaded.resources
-    runs: list[Run] = []
+def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start[Any] | None) -> list[Record]:
+    """The :meth:`AuditPlugin.figures` of arcs ``first`` … ``first + arcs - 1``, each played from the end of the
+    one before; fewer if the story ends. Only the figures are kept: each run is dropped once measured."""
+    rs, resources, plugin = loaded.ruleset, loaded.resources, loaded.plugin
+    figures: list[Record] = []
     for arc in range(first, first + arcs):
-        run = loaded.plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start)
-        runs.append(run)
-        if arc == first + arcs - 1 or loaded.plugin.ended(run) or run.state_text is None:
+        run = plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start)
+        figures.append(plugin.figures(run, resources))
+        if arc == first + arcs - 1 or plugin.ended(run) or run.state_text is None:
             break
-        start = (arc, rs.load_state(run.state_text, f"<end of arc {arc}>", resources))
-    return runs
+        text = run.state_text
+        del run  # the next arc starts from the state text alone: this arc's chapters can go now
+        start = (arc, rs.load_state(text, f"<end of arc {arc}>", resources))
+    return figures
 
 
 def run_replicate(spec: AuditSpec, replicate: int) -> Record:
@@ -138,11 +141,11 @@ def run_replicate(spec: AuditSpec, replicate: int) -> Record:
     seed = replicate_seed(spec.campaign.seed, replicate)
     campaign = replace(spec.campaign, data={**spec.campaign.data, "seed": seed}, seed=seed)
     with counting_rows() as hits:
-        runs = play_arcs(loaded, campaign, spec.first, spec.arcs, spec.start)
+        arcs = play_arcs(loaded, campaign, spec.first, spec.arcs, spec.start)
     rows = {table_key(t): {"name": t.name, "source": t.source, "dice": t.dice.text,
                            "rows": [[r.lo, r.hi, r.effect, r.params.get("key")] for r in t.rows], "hits": c}
             for t, c in hits.counts()}
-    return {"replicate": replicate, "arcs": len(runs), "metrics": loaded.plugin.measure(runs, loaded.resources),
+    return {"replicate": replicate, "arcs": len(arcs), "metrics": loaded.plugin.measure(arcs, loaded.resources),
             "rows": rows}
 
 

@@ -437,10 +437,13 @@ class PurasbarAudit(AuditPlugin):
         end = next((c for c in run.chapters if c.name is not None), None)
         return end is None or bool(end.results.get("ended"))
 
-    def measure(self, runs: list[Run], resources: Resources) -> Record:
-        """Each season of the replicate as plain numbers (:func:`_season`)."""
-        tiers = {c["city"]: c["tier"] for c in load_purasbar_tables(resources).cities}
-        return {"seasons": [_season(run, tiers) for run in runs]}
+    def figures(self, run: Run, resources: Resources) -> Record:
+        """One season as plain numbers (:func:`_season`), taken before its chapters are let go."""
+        return _season(run, {c["city"]: c["tier"] for c in load_purasbar_tables(resources).cities})
+
+    def measure(self, arcs: list[Record], resources: Resources) -> Record:
+        """The replicate's seasons, each as :meth:`figures` gave it."""
+        return {"seasons": arcs}
 
     def aggregate(self, samples: list[Record], resources: Resources) -> list[Section]:
         """Odds, matches, money and drift sections from every replicate, in order."""
