@@ -13,10 +13,11 @@ from typing import Any, cast
 from ....dice import Dice, Weighted
 from ..models import Club, Player
 from .abilities import stamina_factor
-from .formations import FORMATIONS, counter
+from .formations import counter
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
-from .lineup import need, pick_lineup
+from .lineup import needs as squad_needs
+from .lineup import pick_lineup
 from .penalties import shootout, takers
 from .records import (
     Appearance,
@@ -258,7 +259,7 @@ def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
     """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
     whether the club is still adapting (000 §7.2.2)."""
     rest_below = plan.sub_below if plan is not None else 0
-    needs = {f: need(club, f) for f in FORMATIONS}
+    needs = squad_needs(club)
     side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
     stand = [(slot, p) for slot, p in side.on_pitch() if p.position != slot]
     side.kickoff = {"formation": formation, "stand_ins": len(stand),

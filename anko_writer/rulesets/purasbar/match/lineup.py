@@ -118,26 +118,43 @@ def need(club: Club, formation: str) -> Need:
     >>> need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "4 4 2"), need(Club("c", "c", 0, {}, "ATK", "4 4 2", ps), "3 5 2")
     (Need(stand_ins=1, keepers_outfield=1), Need(stand_ins=1, keepers_outfield=1))
     """
-    healthy = [p for p in club.players if p.healthy]
-    counts = FORMATIONS[formation].counts()
-    have = {s: sum(p.position == s for p in healthy) for s in SLOTS}
-    short = {s: max(0, counts[s] - have[s]) for s in SLOTS}
-    spare = {s: _spare(healthy, s, counts[s]) for s in SLOTS}
-    outfield_free = sum(len(spare[s]) for s in ("DF", "MF", "FW"))
-    keepers_free = len(spare["GK"])
+    return _need(_census(club), FORMATIONS[formation].counts())
+
+
+def needs(club: Club) -> dict[str, Need]:
+    """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
+    census = _census(club)
+    return {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
+
+
+def _census(club: Club) -> dict[str, tuple[int, int]]:
+    """Per position, the healthy players' (unrolled, rolled) counts: all :func:`need` reads of a squad."""
+    unrolled = dict.fromkeys(SLOTS, 0)
+    rolled = dict.fromkeys(SLOTS, 0)
+    for p in club.players:
+        if p.injured_weeks == 0 and p.position in rolled:  # Player.healthy, at one of the four positions
+            if p.attrs:  # Player.rolled
+                rolled[p.position] += 1
+            else:
+                unrolled[p.position] += 1
+    return {s: (unrolled[s], rolled[s]) for s in SLOTS}
+
+
+def _need(census: dict[str, tuple[int, int]], counts: dict[str, int]) -> Need:
+    """:func:`need` from a squad's :func:`_census` and a formation's slot counts."""
+    short, spare = {}, {}
+    for s in SLOTS:
+        unrolled, rolled = census[s]
+        short[s] = max(0, counts[s] - unrolled - rolled)
+        # the rolled players left once the slots are filled, unrolled ones first in (000 §3.4.2)
+        spare[s] = max(0, rolled - max(0, counts[s] - unrolled))
+    outfield_free = spare["DF"] + spare["MF"] + spare["FW"]
+    keepers_free = spare["GK"]
     gk_slot = min(short["GK"], outfield_free)
     outfield_short = short["DF"] + short["MF"] + short["FW"]
     by_outfield = min(outfield_short, outfield_free - gk_slot)
     by_keeper = min(outfield_short - by_outfield, keepers_free)
     return Need(gk_slot + by_outfield + by_keeper, by_keeper)
-
-
-def _spare(healthy: list[Player], slot: str, n: int) -> list[Player]:
-    """The rolled players of ``slot`` left over once its ``n`` slots are filled (unrolled ones first in)."""
-    own = [p for p in healthy if p.position == slot]
-    unrolled = sum(not p.rolled for p in own)
-    rolled = [p for p in own if p.rolled]
-    return rolled[max(0, n - unrolled):]
 
 
 def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
@@ -165,14 +182,14 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
 def best_formation(club: Club, current: str, preferred: str | None = None) -> tuple[str, dict[str, Need]]:
     """The formation (of the four) needing the fewest stand-ins, then the fewest keepers at outfield
     slots; a tie keeps ``current``, then ``preferred`` (the coach's default), then the §7.1 table order."""
-    needs = {f: need(club, f) for f in FORMATIONS}
+    found = needs(club)
     order = list(FORMATIONS)
 
     def key(f: str) -> tuple[int, int, int, int, int]:
-        n = needs[f]
+        n = found[f]
         return (n.stand_ins, n.keepers_outfield, f != current, f != preferred, order.index(f))
 
-    return min(FORMATIONS, key=key), needs
+    return min(FORMATIONS, key=key), found
 
 
 def ai_formation(club: Club) -> FormationPick | None:
@@ -188,4 +205,4 @@ def ai_formation(club: Club) -> FormationPick | None:
     return rec
 
 
-__all__ = ["Need", "ai_formation", "assign", "best_formation", "need", "pick_lineup", "stand_in_cost"]
+__all__ = ["Need", "ai_formation", "assign", "best_formation", "need", "needs", "pick_lineup", "stand_in_cost"]
