@@ -113,8 +113,9 @@ class _Ctx:
 
 
 def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
+    readers = ctx.readers
     for p in players:
-        if p.rolled and not ctx.readers:
+        if not readers and p.attrs:  # p.rolled, read directly: two calls per player per attack
             continue
         rec = ctx.reveal(side.club, p)
         if rec is not None:

@@ -104,12 +104,18 @@ class Side:
     def value(self, player: Player, attr: str) -> int:
         """A value as calculations read it: temporary ability (§3.4.2) or the player's own, formation
         bonus, then −2 adapting (§7.2.2) and +3 boosted (§7.3.2), then the stamina penalty (§5.3.2)."""
-        t = self.temp.get(player.name)
-        base = t[1] if t is not None and t[0] == attr else None
-        pre = self.pre_bonus.get(player.name)
-        if pre is not None and pre[0] == attr:
-            base = (player.attrs[attr] if base is None else base) + pre[1]
-        flat = (-ADAPT_PENALTY if self.adapting else 0) + self.boost.get(player.name, 0)
+        base = None
+        if self.temp:  # most sides have no stand-in, no training bonus and no boost: three empty dicts
+            t = self.temp.get(player.name)
+            if t is not None and t[0] == attr:
+                base = t[1]
+        if self.pre_bonus:
+            pre = self.pre_bonus.get(player.name)
+            if pre is not None and pre[0] == attr:
+                base = (player.attrs[attr] if base is None else base) + pre[1]
+        flat = -ADAPT_PENALTY if self.adapting else 0
+        if self.boost:
+            flat += self.boost.get(player.name, 0)
         return effective(player, attr, self.formation, flat, base)
 
     def bench(self) -> list[Player]:

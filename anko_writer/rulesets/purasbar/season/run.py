@@ -43,14 +43,14 @@ from .windows import market_list, post_market, window_budget, window_phase
 from .world import World, new_world, open_books
 
 
-def _month_record(world: World, month: int, played: dict[str, Any], rolls: list[Any],
+def _month_record(world: World, month: int, played: dict[str, Any],
                   campaign: dict[str, Any], reveals: list[dict[str, Any]], sealed: list[dict[str, Any]]) -> dict[str, Any]:
     standings = [r.to_json() for r in table(world.order, world.results)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month,
         "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
         "stadium": campaign["club"]["stadium"], "doctor": world.ours.doctor,
-        "rolls": [r.to_json() for r in rolls],
+        "rolls": [],  # a place in the record's order: the arc fills it with every roll's to_json on the part's exit
         **played,
         "standings": standings,
         "clubs": clubs_json(world),
@@ -260,8 +260,8 @@ class Season:
             if month == 1:
                 played["prep"] = self.prep
             # every other hidden roll waits reveal_delay chapters for its reveal, with what it will retell
-            rolls = part.seal(_sealed_moments(played, world.ours.name), _revealed_here(played))
-            results = _month_record(world, month, played, rolls, data, part.reveals, part.sealed)
+            part.seal(_sealed_moments(played, world.ours.name), _revealed_here(played))
+            results = _month_record(world, month, played, data, part.reveals, part.sealed)
             results["achievements"] = month_achievements(world, results, tables)
             results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
             results["races"] = _races(results, tables)
@@ -312,12 +312,12 @@ def _settlement(ruleset: str, world: World, part: Part, data: dict[str, Any], ch
     """The settlement chapter's record into ``part``."""
     reveals = part.reveals
     rec = settle(world, [c.results for c in chapters], tables, names)
-    rolls = part.seal()
+    part.seal()
     ended = rec["next"]["ending"] != "none"
     if ended:  # the final chapter: nothing may stay sealed for ever
         part.reveal_all()
     results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
-               "title": data["title"], "club": world.ours.name, "rolls": [r.to_json() for r in rolls],
+               "title": data["title"], "club": world.ours.name, "rolls": [],  # filled by the arc
                "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
                "reveals": reveals, "sealed": part.sealed,
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
