@@ -16,8 +16,8 @@ from .abilities import stamina_factor
 from .formations import counter
 from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
+from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
-from .lineup import pick_lineup
 from .penalties import shootout, takers
 from .records import (
     Appearance,
@@ -150,8 +150,9 @@ def _disclose(ctx: _Ctx, side: Side) -> None:
 
 def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     """One attack: 攻势值 (000 §5.1.1, §5.1.3), then on a shot the shooter and 终结值 (§5.1.2)."""
-    _disclose(ctx, att)
-    _disclose(ctx, dfn)
+    if ctx.disclose is not None:  # our matches only
+        _disclose(ctx, att)
+        _disclose(ctx, dfn)
     _involve(ctx, att, att.lineup["FW"] + att.lineup["MF"])
     _involve(ctx, dfn, dfn.lineup["DF"] + dfn.lineup["MF"])
     fw = [att.value(p, "ATK") for p in att.lineup["FW"]]
@@ -256,11 +257,12 @@ def recovery(club: Club, player: Player, match_no: int) -> int:
 
 
 def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
-            plan: Plan | None) -> tuple[Side, list[TempAbility]]:
+            plan: Plan | None, needs: dict[str, Need] | None = None) -> tuple[Side, list[TempAbility]]:
     """A side at kick-off: the line-up, the §3.4.2 temporary abilities of anyone out of position, and
-    whether the club is still adapting (000 §7.2.2)."""
+    whether the club is still adapting (000 §7.2.2); ``needs``: the squad's :func:`.lineup.needs`, if known."""
     rest_below = plan.sub_below if plan is not None else 0
-    needs = squad_needs(club)
+    if needs is None:
+        needs = squad_needs(club)
     side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
     stand = [(slot, p) for slot, p in side.on_pitch() if p.position != slot]
     side.kickoff = {"formation": formation, "stand_ins": len(stand),
@@ -284,11 +286,12 @@ def _appearances(side: Side) -> list[Appearance]:
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
     by_name = {p.name: p for p in side.club.players}
+    forced = {id(q) for _, q in side.forced_off}
     for row in rows:
         p = by_name[row["name"]]
         row["stamina_end"] = p.stamina
         row["minutes"] = minutes_played(row["slices"])
-        if any(q is p for _, q in side.forced_off):
+        if id(p) in forced:
             continue  # already injured in play (§5.7.3): no second check
         rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week,
                                ctx.risk_bonus)

@@ -48,10 +48,10 @@ MORALE_FLOOR = -100
 def minutes_played(slices_on_pitch: Iterable[int]) -> int:
     """Minutes from the slices (1..8) a player was on the pitch; designed from 000 §5.2's table."""
     slices = set(slices_on_pitch)
-    unknown = slices - SLICE_MINUTES.keys()
-    if unknown:
-        raise ValueError(f"no slice {sorted(unknown)}")
-    return sum(SLICE_MINUTES[s] for s in slices)
+    try:
+        return sum(SLICE_MINUTES[s] for s in slices)
+    except KeyError:
+        raise ValueError(f"no slice {sorted(slices - SLICE_MINUTES.keys())}") from None
 
 
 def injury_risk(age: int, stamina_after: int) -> int:

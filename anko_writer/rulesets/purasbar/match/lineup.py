@@ -179,10 +179,13 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     return lineup
 
 
-def best_formation(club: Club, current: str, preferred: str | None = None) -> tuple[str, dict[str, Need]]:
+def best_formation(club: Club, current: str, preferred: str | None = None,
+                   found: dict[str, Need] | None = None) -> tuple[str, dict[str, Need]]:
     """The formation (of the four) needing the fewest stand-ins, then the fewest keepers at outfield
-    slots; a tie keeps ``current``, then ``preferred`` (the coach's default), then the §7.1 table order."""
-    found = needs(club)
+    slots; a tie keeps ``current``, then ``preferred`` (the coach's default), then the §7.1 table order
+    (``found``: the squad's :func:`needs`, when the caller has them)."""
+    if found is None:
+        found = needs(club)
     order = list(FORMATIONS)
 
     def key(f: str) -> tuple[int, int, int, int, int]:
@@ -192,11 +195,11 @@ def best_formation(club: Club, current: str, preferred: str | None = None) -> tu
     return min(FORMATIONS, key=key), found
 
 
-def ai_formation(club: Club) -> FormationPick | None:
+def ai_formation(club: Club, found: dict[str, Need] | None = None) -> FormationPick | None:
     """An AI club's pre-match formation (000 §7.2.1 赛前, designed): :func:`best_formation`; a change
     starts the §7.4.4 adaptation, fixed at two matches for the AI (this one first)."""
     preferred = club.coach.default_formation if club.coach is not None else None
-    best, _ = best_formation(club, club.formation, preferred)
+    best, _ = best_formation(club, club.formation, preferred, found)
     if best == club.formation:
         return None
     rec: FormationPick = {"before": club.formation, "after": best, "adaptation": AI_ADAPT}

@@ -8,7 +8,7 @@ from ..events.environment import injury_bonus
 from ..events.match_events import MatchDepth
 from ..match.engine import VENUE_BONUS, play, prepare, recovery
 from ..match.injuries import Infirmary
-from ..match.lineup import ai_formation
+from ..match.lineup import ai_formation, needs
 from ..match.records import Disclosure, HomeAway, MatchMod, MatchRecord, RestRecord, WeekRecord
 from ..match.side import AI_SUB_STAMINA, Plan, Side
 from ..models import Club
@@ -110,9 +110,12 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
     if life is not None:
         us, them = (home, away) if home.ours else (away, home)
         pre = pre_match(world, life, key, depth, us, them)
-    picks = {c.name: None if c.ours else ai_formation(c) for c in (home, away)}
-    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock))
-    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock))
+    found = {c.name: needs(c) for c in (home, away)}  # the squads do not change before kick-off
+    picks = {c.name: None if c.ours else ai_formation(c, found[c.name]) for c in (home, away)}
+    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock),
+                          found[home.name])
+    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock),
+                           found[away.name])
     for s in (hs, as_):
         pick = picks[s.club.name]
         if pick is not None and s.kickoff is not None:  # kickoff: set by prepare
