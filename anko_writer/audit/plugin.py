@@ -54,8 +54,9 @@ class AuditPlugin(ABC):
     """A ruleset's audit metrics: measured in the worker that played a replicate, aggregated in order."""
 
     def play(self, ruleset: Ruleset[Any], campaign: Campaign, until: ChapterKey, resources: Resources,
-             start: Start[Any] | None) -> Run:
-        """Play one whole arc for the audit (the default: the ruleset's normal :meth:`Ruleset.play`)."""
+             start: Start[Any] | None, chained: bool = True) -> Run:
+        """Play one whole arc for the audit (the default: the ruleset's normal :meth:`Ruleset.play`);
+        ``chained`` is False for a replicate's last arc, whose end state nothing reads (a plug-in may skip it)."""
         return ruleset.play(campaign, until, resources, start=start)
 
     def ended(self, run: Run) -> bool:

@@ -152,10 +152,11 @@ def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start:
     one before; fewer if the story ends. Only the figures are kept: each run is dropped once measured."""
     rs, resources, plugin = loaded.ruleset, loaded.resources, loaded.plugin
     figures: list[Record] = []
-    for arc in range(first, first + arcs):
-        run = plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start)
+    last = first + arcs - 1
+    for arc in range(first, last + 1):
+        run = plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start, arc < last)
         figures.append(plugin.figures(run, resources))
-        if arc == first + arcs - 1 or plugin.ended(run) or run.state_text is None:
+        if arc == last or plugin.ended(run) or run.state_text is None:
             break
         text = run.state_text
         del run  # the next arc starts from the state text alone: this arc's chapters can go now

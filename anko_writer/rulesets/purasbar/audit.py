@@ -427,9 +427,11 @@ def _pct(o: Record) -> str:
 class PurasbarAudit(AuditPlugin):
     """The 群英杯's audit: plays each season lean (no public JSON) and measures odds, matches, money, drift."""
 
-    def play(self, ruleset: Any, campaign: Any, until: ChapterKey, resources: Resources, start: Any) -> Run:
-        """The season as :meth:`Purasbar.play` plays it, without the chapters' public JSON."""
-        run: Run = ruleset.play(campaign, until, resources, start=start, publish=False)
+    def play(self, ruleset: Any, campaign: Any, until: ChapterKey, resources: Resources, start: Any,
+             chained: bool = True) -> Run:
+        """The season as :meth:`Purasbar.play` plays it, without the chapters' public JSON (and, when no
+        season follows it, without its end state)."""
+        run: Run = ruleset.play(campaign, until, resources, start=start, publish=False, keep_state=chained)
         return run
 
     def ended(self, run: Run) -> bool:

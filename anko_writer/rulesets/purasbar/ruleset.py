@@ -90,15 +90,16 @@ class Purasbar(Ruleset[State]):
         return state_yaml(state)
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
-             publish: bool = True) -> SeasonRun:
+             publish: bool = True, keep_state: bool = True) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
         of an earlier season) or from the campaign, playing any season in between in memory.
 
-        ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked)."""
+        ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked);
+        ``keep_state=False`` (the audit's last season) leaves out the end state."""
         data, state = self._before(campaign, until.arc, resources, start, publish)
         from .season.run import play_season
 
-        return play_season(self.name, data, state, until.arc, until.part, resources, publish)
+        return play_season(self.name, data, state, until.arc, until.part, resources, publish, keep_state)
 
     def audit(self) -> AuditPlugin:
         """The 群英杯's audit metrics (:mod:`.audit`)."""

@@ -269,10 +269,13 @@ class Season:
             results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
             part.results = results
 
-    def settle(self, ruleset: str) -> None:
-        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from."""
+    def settle(self, ruleset: str, keep_state: bool = True) -> None:
+        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from
+        (``keep_state=False``: an audit's last season, which no season follows; no state text)."""
         world, tables = self.world, self.tables
         end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names)
+        if not keep_state:
+            return
         ending = end.results["settlement"]["next"]["ending"]
         self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
                                               market=market_list(world, tables),
@@ -350,15 +353,16 @@ def opening_vote(data: dict[str, Any], resources: Resources) -> dict[str, Any] |
 
 
 def play_season(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
-                resources: Resources, publish: bool = True) -> SeasonRun:
+                resources: Resources, publish: bool = True, keep_state: bool = True) -> SeasonRun:
     """One season from its start (the campaign for season 1, else the previous season's state) to
-    ``last_month``, with the settlement after month 12; ``publish=False`` (the audit): no public JSON."""
+    ``last_month``, with the settlement after month 12; ``publish=False`` (the audit): no public JSON;
+    ``keep_state=False`` (the audit's last season): no end state."""
     played = Season.begin(data, state, season, resources)
     played.arc.public = publish
     while played.month < last_month:
         played.play_month()
     if last_month == SEASON_MONTHS:
-        played.settle(ruleset)
+        played.settle(ruleset, keep_state)
     return played.run(ruleset)
 
 
