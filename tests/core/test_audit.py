@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -11,8 +14,10 @@ from anko_writer.audit import replicate_seed
 from anko_writer.audit.plugin import Figure, Section, Table
 from anko_writer.audit.report import dice_section, report_html, table_test
 from anko_writer.audit.stats import chi2_sf, chi_square, odds, row_weights, total_counts, wilson
+from anko_writer.chapters import ChapterKey, Record, Run
 from anko_writer.dice import Dice, DiceExpr, declare_notation
 from anko_writer.errors import AnkoError
+from anko_writer.resources import Resources
 from anko_writer.tables import counting_rows, load_table, table_key
 
 declare_notation("D68", (6, 8), "tens_units")  # as Blood Bowl declares it: D68 is not the core grammar's
@@ -127,3 +132,80 @@ def test_html_embeds_pngs_and_loads_nothing() -> None:
 def test_a_ruleset_without_metrics_says_so() -> None:
     with pytest.raises(AnkoError, match="does not support audit"):
         registry.get("bloodbowl").audit()
+
+
+class _Arcs:
+    """A game-free ruleset and audit plug-in: each arc's run is a fresh object whose end state names it."""
+
+    def __init__(self, ends_at: int | None = None) -> None:
+        self.played: list[tuple[int, bool, object]] = []
+        self.alive: list[weakref.ref[Run]] = []
+        self.ends_at = ends_at
+
+    def parts(self, arc: int) -> int:
+        return 3
+
+    def load_state(self, text: str, path: str, resources: object) -> str:
+        return text
+
+    def play(self, ruleset: object, campaign: object, until: ChapterKey, resources: object, start: object,
+             chained: bool = True) -> Run:
+        self.played.append((until.arc, chained, start))
+        assert not gc.isenabled()  # the collector waits while a replicate plays
+        assert all(r() is None for r in self.alive)  # the arc before lives on as its state text alone
+        run = Run([], {"arc": until.arc, "blob": list(range(1000))}, f"end of {until.arc}")
+        self.alive.append(weakref.ref(run))
+        return run
+
+    def ended(self, run: Run) -> bool:
+        return run.summary["arc"] == self.ends_at
+
+    def figures(self, run: Run, resources: object) -> Record:
+        assert all(r() is None for r in self.alive[:-1])  # every earlier arc's run is gone already
+        return {"arc": run.summary["arc"], "parts": len(run.chapters)}
+
+
+def _loaded_arcs(arcs: _Arcs) -> Any:
+    from anko_writer.audit.runner import _Loaded
+
+    return _Loaded(arcs, Resources("purasbar", None), arcs)  # type: ignore[arg-type]  # duck-typed stand-ins
+
+
+def test_play_arcs_keeps_each_arcs_figures_and_lets_its_run_go() -> None:
+    from anko_writer.audit.runner import _collector_paused, play_arcs
+
+    arcs = _Arcs()
+    with _collector_paused():
+        got = play_arcs(_loaded_arcs(arcs), None, 3, 4, None)  # type: ignore[arg-type]
+    assert gc.isenabled()
+    assert got == [{"arc": k, "parts": 0} for k in (3, 4, 5, 6)]
+    # each arc from the one before's end state; only the last is told nothing follows it
+    assert arcs.played == [(3, True, None), (4, True, (3, "end of 3")), (5, True, (4, "end of 4")),
+                           (6, False, (5, "end of 5"))]
+
+
+def test_play_arcs_stops_where_the_story_ends() -> None:
+    from anko_writer.audit.runner import _collector_paused, play_arcs
+
+    arcs = _Arcs(ends_at=2)
+    with _collector_paused():
+        got = play_arcs(_loaded_arcs(arcs), None, 1, 5, None)  # type: ignore[arg-type]
+    assert [g["arc"] for g in got] == [1, 2]
+
+
+def test_the_collector_is_paused_once_however_nested() -> None:
+    from anko_writer.audit.runner import _collector_paused
+
+    assert gc.isenabled()
+    with _collector_paused():
+        with _collector_paused():  # a second replicate in another thread of the same worker
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with _collector_paused():
+            pass
+        assert not gc.isenabled()  # a process that had it off keeps it off
+    finally:
+        gc.enable()
