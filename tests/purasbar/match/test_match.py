@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.rulesets.purasbar.match.abilities import effective, stamina_factor, team_abilities
+from anko_writer.rulesets.purasbar.match.abilities import effective, effective_all, stamina_factor, team_abilities
 from anko_writer.rulesets.purasbar.match.engine import (
     COMPETITION_DIE,
     SLICES,
@@ -60,6 +60,28 @@ def test_stamina_penalty_bands() -> None:
     assert effective(p, "ATK", "4 3 3") == 57 * 4 // 5  # 50 × 1.15 = 57 → × 0.8 = 45
     p.stamina = 20
     assert effective(p, "ATK", None) == 30
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 99), st.integers(0, 100), st.integers(16, 40)), min_size=0, max_size=6),
+       st.sampled_from(["ATK", "DEF", "MID", "GK"]), st.sampled_from([None, *FORMATIONS]), st.integers(-5, 5))
+def test_effective_all_is_effective_of_each(rows: list[tuple[int, int, int]], attr: str, formation: str | None,
+                                            boost: int) -> None:
+    """The whole-group form an attack uses (issue 29) is :func:`effective` player by player."""
+    ps = [player(f"p{i}", "MF", atk=v, df=v, mid=v, gk=v, stamina=s, age=a) for i, (v, s, a) in enumerate(rows)]
+    assert effective_all(ps, attr, formation, boost) == [effective(p, attr, formation, boost) for p in ps]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["ATK", "DEF", "MID", "GK"]), st.booleans(), st.integers(0, 100), st.integers(0, 100))
+def test_side_values_are_side_value_of_each(attr: str, adapting: bool, s1: int, s2: int) -> None:
+    """:meth:`Side.values` with and without stand-ins, training bonuses and boosts is :meth:`Side.value` of each."""
+    a, b = player("甲", "FW", atk=41, mid=37, stamina=s1), player("乙", "MF", atk=23, mid=52, stamina=s2, age=31)
+    s = side(club("队", [a, b]), {"GK": [], "DF": [], "MF": [b], "FW": [a]}, "4 3 3", 2)
+    s.adapting = adapting
+    assert s.values([a, b], attr) == [s.value(a, attr), s.value(b, attr)]
+    s.temp, s.pre_bonus, s.boost = {"乙": (attr, 19)}, {"甲": (attr, 2)}, {"甲": 3}
+    assert s.values([a, b], attr) == [s.value(a, attr), s.value(b, attr)]
 
 
 def test_attack_exact_numbers_and_goal() -> None:

@@ -47,6 +47,27 @@ def effective(player: Player, attr: str, formation: str | None, boost: int = 0, 
     return value if value > 0 else 0
 
 
+def effective_all(players: Iterable[Player], attr: str, formation: str | None, boost: int = 0) -> list[int]:
+    """:func:`effective` of each player (no ``base``): the formation's percentage looked up once.
+
+    >>> p = Player("甲", "MF", True, {"ATK": 30, "DEF": 20, "MID": 43, "GK": 5, "STA": 60, "MNT": 50}, 25)
+    >>> effective_all([p, p], "MID", "3 5 2", -2) == [effective(p, "MID", "3 5 2", -2)] * 2
+    True
+    """
+    pct = _PERCENT[formation].get(attr) if formation is not None else None
+    out = []
+    for p in players:  # effective's arithmetic, in its order (tests compare the two on random players)
+        value = p.attrs[attr]
+        if pct is not None:
+            value = value * pct // 100
+        value += boost
+        stamina = p.stamina
+        if stamina < 50:
+            value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+        out.append(value if value > 0 else 0)
+    return out
+
+
 _PERCENT: dict[str, dict[str, int]] = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
 """Formation multipliers in percent (000 §7.1), looked up once per value."""
 

@@ -153,14 +153,13 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     if ctx.disclose is not None:  # our matches only
         _disclose(ctx, att)
         _disclose(ctx, dfn)
-    _involve(ctx, att, att.lineup["FW"] + att.lineup["MF"])
-    _involve(ctx, dfn, dfn.lineup["DF"] + dfn.lineup["MF"])
-    fw = [att.value(p, "ATK") for p in att.lineup["FW"]]
-    amf = [att.value(p, "MID") for p in att.lineup["MF"]]
-    df = [dfn.value(p, "DEF") for p in dfn.lineup["DF"]]
-    dmf = [dfn.value(p, "MID") for p in dfn.lineup["MF"]]
-    attack_avg = (_avg(fw) + _avg(amf)) // 2
-    defense_avg = (_avg(df) + _avg(dmf)) // 2
+    fw_p, amf_p, df_p, dmf_p = att.lineup["FW"], att.lineup["MF"], dfn.lineup["DF"], dfn.lineup["MF"]
+    _involve(ctx, att, fw_p + amf_p)
+    _involve(ctx, dfn, df_p + dmf_p)
+    fw, amf = _avg(att.values(fw_p, "ATK")), _avg(att.values(amf_p, "MID"))
+    df, dmf = _avg(dfn.values(df_p, "DEF")), _avg(dfn.values(dmf_p, "MID"))
+    attack_avg = (fw + amf) // 2
+    defense_avg = (df + dmf) // 2
     die = ctx.dice.roll(ctx.key, f"1D{ctx.die}", "攻势骰")
     mods = {"formation": counter(att.formation, dfn.formation), "venue": att.venue,
             "morale": min(MORALE_CAP, att.club.morale // 10)}
@@ -170,7 +169,7 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     rec: AttackRecord = {
         "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
         "formation": att.formation, "adapting": att.adapting,
-        "attack_fw": _avg(fw), "attack_mf": _avg(amf), "defense_df": _avg(df), "defense_mf": _avg(dmf),
+        "attack_fw": fw, "attack_mf": amf, "defense_df": df, "defense_mf": dmf,
         "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
         "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
         "shot_threshold": SHOT_THRESHOLD,
@@ -223,8 +222,10 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
         pitch = side.on_pitch()
         _involve(ctx, side, [p for _, p in pitch])  # the age decides the loss
         side.mark_slice(n, pitch)
-        for _, p in pitch:
-            p.stamina = max(0, p.stamina - stamina_loss(p, extra_time))
+        for _, p in pitch:  # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
+            loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
+            left = p.stamina - (loss * 2 if extra_time else loss)
+            p.stamina = left if left > 0 else 0
         side.boost.clear()  # §7.3.2 ③ lasts one slice
         side.tick_mods()
         for slot, p in pitch:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Club, Player
-from .abilities import effective, team_abilities
+from .abilities import effective, effective_all, team_abilities
 from .records import Kickoff, MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
@@ -117,6 +117,12 @@ class Side:
         if self.boost:
             flat += self.boost.get(player.name, 0)
         return effective(player, attr, self.formation, flat, base)
+
+    def values(self, players: list[Player], attr: str) -> list[int]:
+        """:meth:`value` of each of ``players`` (one call for a whole group of an attack)."""
+        if self.temp or self.pre_bonus or self.boost:
+            return [self.value(p, attr) for p in players]
+        return effective_all(players, attr, self.formation, -ADAPT_PENALTY if self.adapting else 0)
 
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""

@@ -99,7 +99,9 @@ def substitute(dice: Dice, key: str, side: Side, slot: str, out: Player | None, 
 
 def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: bool) -> list[SubstitutionRecord]:
     """Stamina management at a break: the most tired below the policy line go off first, while subs last."""
-    out = []
+    out: list[SubstitutionRecord] = []
+    if side.subs_used >= sub_limit(extra_time):
+        return out  # none left: substitute would refuse each
     limit = side.plan.sub_below if side.plan else 0
     tired = sorted((x for x in side.on_pitch() if x[1].stamina < limit), key=lambda x: (x[1].stamina, x[1].name))
     for slot, p in tired:
