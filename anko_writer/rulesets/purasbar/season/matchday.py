@@ -67,11 +67,11 @@ def rest(world: World, week: int) -> list[RestRecord]:
     """
     out: list[RestRecord] = []
     for club in world.clubs.values():
+        # designed: our fitness coach adds his level to the weekly recovery (not to §5.6's formula)
+        extra = world.life.level("fitness") if club.ours and world.life is not None else 0
         for p in club.players:
-            if p.healthy and p.rolled and p.stamina < 100:
+            if p.injured_weeks == 0 and p.attrs and p.stamina < 100:  # p.healthy and p.rolled, read directly
                 before = p.stamina
-                # designed: our fitness coach adds his level to the weekly recovery (not to §5.6's formula)
-                extra = world.life.level("fitness") if club.ours and world.life is not None else 0
                 p.stamina = min(100, p.stamina + recovery(club, p, 1) // REST_SHARE + extra)
                 if club.ours:
                     out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
