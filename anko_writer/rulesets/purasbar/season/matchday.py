@@ -104,6 +104,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
         counts[c.name] = counts.get(c.name, 0) + 1
     venue = 0 if neutral else VENUE_BONUS
     knock = competition == "knockout"
+    hide = knock and "shootout" in world.sealed  # options.sealed
     life = world.life if ours else None
     depth = MatchDepth()
     pre = None
@@ -111,8 +112,8 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
         us, them = (home, away) if home.ours else (away, home)
         pre = pre_match(world, life, key, depth, us, them)
     picks = {c.name: None if c.ours else ai_formation(c) for c in (home, away)}
-    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock))
-    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock))
+    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, hide))
+    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, hide))
     for s in (hs, as_):
         pick = picks[s.club.name]
         if pick is not None and s.kickoff is not None:  # kickoff: set by prepare
