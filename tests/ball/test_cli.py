@@ -88,7 +88,7 @@ def test_verify_and_export(game_one: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(game_one, out)
     run("verify", out)
-    assert "post(s)" in run("export", out, "--forum", "nga")
+    assert "帖（写入" in run("export", out, "--forum", "nga")
     posts = sorted((out / "export/nga").rglob("*.bbcode"))
     assert posts and "[collapse=全部合法行动]" in "".join(p.read_text(encoding="utf-8") for p in posts)
     run("export", out, "--forum", "html")

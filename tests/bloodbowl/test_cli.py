@@ -144,7 +144,7 @@ def test_export(season_one: Path, tmp_path: Path, forum: str) -> None:
     out = tmp_path / "out"
     shutil.copytree(season_one, out)
     said = run("export", out, "--forum", forum)
-    assert "post(s)" in said
+    assert "帖（写入" in said
     assert "verified" in run("verify", out)
 
 

@@ -97,7 +97,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, old: str, new:
     res = _season(camp, out)
     assert res.exit_code == 1
     lines = [line for line in res.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith(f"error: {camp}:") and needle in lines[0]
+    assert len(lines) == 1 and lines[0].startswith(f"错误：{camp}:") and needle in lines[0]
     assert "Traceback" not in res.output and not out.exists()
 
 
