@@ -122,6 +122,12 @@ LINEUP_KEYS = ("lineups", "with_stand_ins", "stand_ins", "keepers_forward", "kee
                "unfillable", "other_fits", "beyond_formation", "avoidable_lineups", "avoidable_stand_ins", "ours_lineups",
                "ours_with_stand_ins", "ours_avoidable", "keepers_avoidable")
 """What the line-up numbers add up (every side of every match at kick-off)."""
+LINEUP_CN = {"lineups": "首发", "with_stand_ins": "有人替位", "stand_ins": "替位人次", "keepers_forward": "门将踢前锋",
+             "keepers_outfield": "门将踢外场", "unfillable": "阵型排不满", "other_fits": "换阵型排得满",
+             "beyond_formation": "替位多于所需", "avoidable_lineups": "本可避免", "avoidable_stand_ins": "本可避免人次",
+             "ours_lineups": "我方首发", "ours_with_stand_ins": "我方有人替位", "ours_avoidable": "我方本可避免",
+             "keepers_avoidable": "门将替位本可避免"}
+"""How the report's line-up table heads each column."""
 
 
 def _lineups(months: Iterable[Chapter], ours: str) -> Record:
@@ -472,7 +478,7 @@ class PurasbarAudit(AuditPlugin):
                  f"（换个阵型排得满：{total['other_fits']} 次）；替位的人比阵型所需还多 "
                  f"{total['beyond_formation']} 次；本可避免的替位 {total['avoidable_lineups']} "
                  f"次（{total['avoidable_stand_ins']} 人次）", names]
-        cols = ["赛季", *LINEUP_KEYS]
+        cols = ["赛季", *(LINEUP_CN.get(k, k) for k in LINEUP_KEYS)]
         table = Table("各赛季的首发阵容（每场比赛的双方）", cols,
                       [[i, *(a[k] for k in LINEUP_KEYS)] for i, a in sorted(by_index.items())],
                       "每列数一数首发时出现某种情况的次数：替位、门将踢外场、排不满阵型越少越好，"
