@@ -424,6 +424,19 @@ def _rolls_of_shown(shown: Sequence[str], seed: float) -> Iterator[Roll]:
         yield roll(m.group(1), stream)
 
 
+_ANY = re.compile(r"\[dice\]|class\s*=\s*['\"]?[^'\">]*\bdice\b|ROLL\s*:", re.I)
+"""What a page with dice holds somewhere: a tag, a rendered dice table, or a result typed as NGA prints it."""
+
+
+def has_dice(html: str) -> bool:
+    """True when the page may hold a roll (a page without one is not parsed a second time).
+
+    >>> has_dice("<span class='postcontent'>【安价 s1m3】阵型：C</span>"), has_dice("[dice]d6[/dice]")
+    (False, True)
+    """
+    return _ANY.search(html) is not None
+
+
 def check_page(html: str) -> tuple[Check, ...]:
     """Every post of a saved NGA page that rolls or shows dice, recomputed (:func:`check_post`)."""
     tid, posts = floors(html)
@@ -447,4 +460,4 @@ def describe(c: Check) -> str:
 
 __all__ = ["CODE", "COLLAPSE", "Check", "Die", "Floor", "INCREMENT", "MAX_DICE", "MAX_FACES", "MODULUS",
            "MULTIPLIER", "Roll", "SHOWN", "STATUS", "Stream", "TAG", "TERM", "check_page", "check_post",
-           "describe", "expressions", "floors", "page_tid", "roll", "roll_post", "step"]
+           "describe", "expressions", "floors", "has_dice", "page_tid", "roll", "roll_post", "step"]

@@ -661,7 +661,7 @@ def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, Thread]
         replies = _reads(text, lay) if lay.shipped else _reads_limited(text, lay, path)
         if replies:
             replies.encoding = encoding
-            if page is not None and lay.name == "nga":
+            if page is not None and lay.name == "nga" and ngadice.has_dice(page):
                 replies.dice = ngadice.check_page(page)
             return lay, replies
     first = [line.strip() for line in text.split("\n") if line.strip()][:FIRST_LINES]
