@@ -166,3 +166,26 @@ def test_tally_reports_the_dice_in_chinese() -> None:
 def test_other_pages_report_no_dice() -> None:
     lay, replies = read_replies(DATA / "nga-s1m3.txt")
     assert replies.dice == ()
+
+
+def test_a_saved_page_without_dice_lists_none() -> None:
+    assert nd.has_dice(PAGE.read_bytes().decode("gbk"))
+    lay, replies = read_replies(DATA / "nga-s1m3-gbk.html")
+    assert lay.name == "nga" and replies.dice == ()
+
+
+def test_the_tally_command_prints_the_dice(tmp_path: Path) -> None:
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from anko_writer.cli import app
+
+    camp = tmp_path / "recht.yaml"
+    shutil.copy(Path(__file__).parent.parent.parent / "campaigns" / "recht.yaml", camp)
+    runner = CliRunner()
+    assert runner.invoke(app, ["month", str(camp), "--season", "1", "--month", "1"]).exit_code == 0
+    res = runner.invoke(app, ["tally", str(camp), str(PAGE), "--chapter", "s1m1"])
+    assert res.exit_code == 0, res.output
+    assert "### 读者的 NGA 骰子：4 楼（相符 2，不符 1，手打 1）" in res.output
+    assert "没有写入战役文件（加 --write" in res.output
