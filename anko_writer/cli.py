@@ -484,7 +484,7 @@ def check(campaign: CampaignArg) -> None:
 
     with _errors():
         c = load_campaign(campaign)
-        typer.echo(f"ok: {campaign} ({_described(c)})")
+        typer.echo(f"通过：{campaign}（{_described(c)}）")
     _warn(c)
 
 

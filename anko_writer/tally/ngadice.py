@@ -174,6 +174,8 @@ class Floor:
     """The text of each ``<table class="dice">`` in the post (the page was saved after the script ran)."""
     typed: list[str] = field(default_factory=list)
     """``ROLL :`` results in the post's own text, outside any dice table."""
+    folded: bool = False
+    """A rendered dice table stands inside a fold (an element of class ``collapse_content``)."""
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,7 @@ class _Page(HTMLParser):
         self.depth = 0
         self.dice: list[str] | None = None
         self.dice_depth = 0
+        self.folds: list[int] = []  # depths of the open ``collapse_content`` elements in a post
         self.raw: list[str] = []
         self.scripts: list[str] = []
         self.in_script = False
@@ -265,8 +268,12 @@ class _Page(HTMLParser):
             if tag in VOID:
                 return
             self.depth += 1
-            if tag == "table" and "dice" in a.get("class", "").split():
+            classes = a.get("class", "").split()
+            if "collapse_content" in classes:
+                self.folds.append(self.depth)
+            if tag == "table" and "dice" in classes:
                 self.dice, self.dice_depth = [], self.depth
+                self.current.folded = self.current.folded or bool(self.folds)
             return
         m = _CONTENT.match(a.get("id", ""))
         if m:
@@ -312,6 +319,8 @@ class _Page(HTMLParser):
         if self.dice is not None and self.depth == self.dice_depth:
             self.current.shown.append(" ".join("".join(self.dice).split()))
             self.dice = None
+        if self.folds and self.folds[-1] == self.depth:
+            self.folds.pop()
         self.depth -= 1
         if self.depth == 0:
             self.current.content = unescape("".join(self.raw))
@@ -404,7 +413,7 @@ def check_post(f: Floor, tid: int | None) -> Check | None:
     seed = f.author_id + tid + f.pid
     if seed == 0:  # the script rolls Math.random() then
         return Check(f, "unknown", why="三个编号之和为 0，NGA 此时用的是不可重现的随机数")
-    if any(TAG.search(m.group(2)) for m in COLLAPSE.finditer(f.content)):
+    if f.folded or any(TAG.search(m.group(2)) for m in COLLAPSE.finditer(f.content)):
         return Check(f, "unknown", why="折叠块里的骰子另起种子，不复算")
     if tags:
         return Check(f, "rolled", tuple(roll_post(f.content, seed)))

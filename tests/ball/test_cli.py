@@ -38,7 +38,7 @@ def test_new_writes_a_commented_campaign_and_chapter0(campaign: Path) -> None:
     # the readers play ATK: DEF's opening is shown
     assert "【安价 g1t1】" in ch0 and "安价：第一轮" in ch0 and "第一回合 · AI（DEF）" in ch0
     assert prose(ch0) == []
-    assert run("check", campaign).startswith(f"ok: {campaign}")
+    assert run("check", campaign).startswith(f"通过：{campaign}")
 
 
 def test_new_refuses_a_bad_side(tmp_path: Path) -> None:

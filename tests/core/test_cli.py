@@ -152,7 +152,7 @@ def test_help_is_english() -> None:
 def test_check_ok(camp: Path) -> None:
     result = invoke("check", camp)
     assert result.exit_code == 0
-    assert result.stdout == f"ok: {camp} (fake: 雷希特)\n"
+    assert result.stdout == f"通过：{camp}（fake: 雷希特）\n"
 
 
 def test_check_never_prints_the_seed(camp: Path) -> None:
@@ -160,7 +160,7 @@ def test_check_never_prints_the_seed(camp: Path) -> None:
     for seed in ("506843264357733541", "1267"):
         camp.write_text(CAMPAIGN.replace("seed: 7", f"seed: {seed}"), encoding="utf-8")
         result = invoke("check", camp)
-        assert result.exit_code == 0 and result.stdout == f"ok: {camp} (fake: 雷希特)\n"
+        assert result.exit_code == 0 and result.stdout == f"通过：{camp}（fake: 雷希特）\n"
         assert seed not in result.stdout + result.stderr
     assert "seed: the seed has only 4 digits" in result.stderr
 
@@ -324,7 +324,7 @@ def test_new_writes_campaign_and_chapter0(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == 0, result.output
     assert files_under(target) == {"club.yaml", "club-chapter0.md"}
     assert (target / "club-chapter0.md").read_text(encoding="utf-8").startswith("# 第零赛季 · 第零月　雷希特\n")
-    assert invoke("check", target / "club.yaml").stdout == f"ok: {target / 'club.yaml'} (fake: 雷希特)\n"
+    assert invoke("check", target / "club.yaml").stdout == f"通过：{target / 'club.yaml'}（fake: 雷希特）\n"
     (target / "club.yaml").write_text("# 主持人改过\n" + CAMPAIGN, encoding="utf-8")
     again = invoke("new", target, "--city", "雷希特", "--seed", "11", "--ruleset", "fake")
     assert_one_line_error(again, "club.yaml", "already exists", "--force")

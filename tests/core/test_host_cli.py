@@ -153,7 +153,7 @@ def test_a_gbk_console_prints_what_it_cannot_show_as_a_mark(tmp_path: Path) -> N
     res = subprocess.run([sys.executable, "-m", "anko_writer", "check", str(campaign)], capture_output=True,
                          cwd=tmp_path, env=_env(PYTHONIOENCODING="gbk"), timeout=120)
     assert res.returncode == 0, res.stderr.decode("gbk", "replace")
-    assert res.stdout.decode("gbk") == f"ok: {campaign} (ball: ? 雷希特)\n"
+    assert res.stdout.decode("gbk") == f"通过：{campaign}（ball: ? 雷希特）\n"
 
 
 def _hidden(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:

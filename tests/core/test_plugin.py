@@ -70,7 +70,7 @@ def test_new_and_check(site: Path, duel: Path) -> None:
     chapter0 = (duel / "duel-chapter0.md").read_text(encoding="utf-8")
     assert "10枚金币" in chapter0 and "「1D4＝" in chapter0
     ok = cli(site, "check", "duel.yaml", cwd=duel)
-    assert ok.returncode == 0 and ok.stdout == "ok: duel.yaml (coinduel: 阿尔托的掷币决斗)\n", ok.stderr
+    assert ok.returncode == 0 and ok.stdout == "通过：duel.yaml（coinduel: 阿尔托的掷币决斗）\n", ok.stderr
 
 
 def test_chapter_arcs_and_verify(site: Path, duel: Path) -> None:

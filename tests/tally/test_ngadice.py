@@ -145,6 +145,10 @@ def test_missing_ids_and_folds_are_not_judged() -> None:
     assert c.status == "unknown" and "作者 uid" in c.why
     (c,) = nd.check_page(_post("[collapse=骰子][dice]d6[/dice][/collapse]"))
     assert c.status == "unknown" and "折叠" in c.why
+    rendered = ("<div class='collapse_content'><table class='dice'><tr><td><b>ROLL : d6</b>=d6(1)=<b>1</b>"
+                "</td></tr></table></div>")
+    (c,) = nd.check_page(_post(rendered))
+    assert c.status == "unknown" and "折叠" in c.why
 
 
 def test_tally_reports_the_dice_in_chinese() -> None:
