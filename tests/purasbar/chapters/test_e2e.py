@@ -133,6 +133,6 @@ def test_new_then_check(tmp_path: Path) -> None:
     camp = tmp_path / "c" / "miyuin.yaml"
     assert camp.exists() and (tmp_path / "c" / "miyuin-chapter0.md").exists()
     res = runner.invoke(app, ["check", str(camp)])
-    assert res.exit_code == 0 and "ok" in res.output
+    assert res.exit_code == 0 and res.output.startswith("通过：")
     res = runner.invoke(app, ["new", str(tmp_path / "d"), "--city", "火星", "--seed", "5"])
     assert res.exit_code == 1 and "unknown city" in res.output
