@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from . import ruleset as ruleset_registry
 from . import schema, yamlio
 from .errors import CampaignError, Location
 from .resources import Resources
-from .ruleset import Ruleset
+from .ruleset import SEALED, Ruleset
 
 STRONG_SEED = 10**17
 """The smallest seed that keeps hidden dice hidden (18 digits: too many to try against the posts)."""
@@ -137,8 +138,56 @@ def _output(path: Path, doc: Any, data: Mapping[str, Any]) -> tuple[str | None, 
     return None, None, "output"
 
 
+def _sealed_problem(kinds: Mapping[str, str]) -> Any:
+    """The check of ``options.sealed`` against the kinds a ruleset declares: each one known, none twice."""
+    allowed = "；".join(f"{k}（{v}）" for k, v in kinds.items()) or "none"
+
+    def problem(values: list[str]) -> schema.Problem:
+        for i, v in enumerate(values):
+            if v not in kinds:
+                return i, (f"{v!r} is not a roll kind this ruleset can seal; the kinds it can seal: {allowed}"
+                           f"{schema.did_you_mean(v, list(kinds))}")
+            if v in values[:i]:
+                return i, f"{v!r} is listed twice"
+        return None
+    return problem
+
+
+def _sealed(path: Path, doc: Mapping[str, Any], rs: Ruleset[Any]) -> list[str] | None:
+    """The kinds ``options.sealed`` names, checked against the ruleset's
+    :attr:`~anko_writer.ruleset.Ruleset.sealable` (None: the key is absent)."""
+    options = doc.get("options")
+    if not isinstance(options, Mapping) or SEALED not in options:
+        return None
+    at = schema.At(path, "", yamlio.position(doc), CampaignError).value(doc, "options").value(options, SEALED)
+    kinds = dict(rs.sealable)
+    if not kinds:
+        at.fail(f"the {rs.name} ruleset declares no roll kind a host may seal (remove the key)")
+    found: list[str] = schema.Check(schema.List(schema.Str()), _sealed_problem(kinds)).check(options[SEALED], at)
+    return found
+
+
+@contextmanager
+def _without(mapping: Any, key: str) -> Iterator[None]:
+    """``mapping`` without ``key`` while the block runs, then as it was (the key back in its place)."""
+    if not isinstance(mapping, MutableMapping) or key not in mapping:
+        yield
+        return
+    place = list(mapping).index(key)
+    value = mapping.pop(key)
+    try:
+        yield
+    finally:
+        if hasattr(mapping, "insert"):  # a ruamel mapping: the key goes back where it was
+            mapping.insert(place, key, value)
+        else:
+            mapping[key] = value
+
+
 def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any]]:
-    """Find the document's ruleset and validate the document against its schema."""
+    """Find the document's ruleset and validate the document against its schema; ``options.sealed`` (the roll
+    kinds the host seals) is checked by the core against the kinds the ruleset declares, and kept in the
+    validated ``options`` only when the host set it."""
     if not isinstance(doc, Mapping):
         raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
     name = _required_str(path, doc, "ruleset")
@@ -146,9 +195,16 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any
         rs = ruleset_registry.get(name)
     except ruleset_registry.UnknownRuleset as exc:
         raise CampaignError(_where(path, doc, "ruleset"), "ruleset", str(exc)) from None
-    data = schema.validate(doc, rs.campaign_schema(rs.resources(path.parent)), path)
+    sealed = _sealed(path, doc, rs)
+    options = doc.get("options")
+    alone = sealed is not None and isinstance(options, Mapping) and len(options) == 1
+    with _without(options, SEALED), _without(doc if alone else None, "options"):
+        data = schema.validate(doc, rs.campaign_schema(rs.resources(path.parent)), path)
     if not isinstance(data, dict):
         raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
+    if sealed is not None:
+        options = data.get("options")
+        data["options"] = {**(options if isinstance(options, dict) else {}), SEALED: sealed}
     return rs, data
 
 

@@ -1,9 +1,9 @@
 """The ``anko-writer`` command line: load a campaign, simulate, render chapters, write them safely.
 
 Every expected failure (:class:`~anko_writer.errors.AnkoError`, an unexpected ``OSError`` or
-``UnicodeError``) is printed as one line, ``error: <message>``, on stderr with exit status 1 and no
+``UnicodeError``) is printed as one line, ``错误：<message>``, on stderr with exit status 1 and no
 traceback. A usage error (a missing or bad option, an unknown command, ``--season x``) is one line
-too, with exit status 2: ``error: missing option '--season' (see 'anko-writer season --help')``.
+too, with exit status 2: ``错误：missing option '--season' (see 'anko-writer season --help')``.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ USAGE_ERROR = 2
 
 
 def _say(message: str) -> None:
-    """Print ``error: message`` as one line on stderr."""
-    typer.echo(f"error: {' '.join(str(message).split())}", err=True)
+    """Print ``错误：message`` as one line on stderr."""
+    typer.echo(f"错误：{' '.join(str(message).split())}", err=True)
 
 
 def _os_message(exc: OSError) -> str:
@@ -240,7 +240,7 @@ app = typer.Typer(
 
 @contextmanager
 def _errors() -> Iterator[None]:
-    """Report AnkoError / OSError / UnicodeError as one ``error:`` line on stderr and exit with status 1."""
+    """Report AnkoError / OSError / UnicodeError as one ``错误：`` line on stderr and exit with status 1."""
     try:
         yield
     except AnkoError as exc:
@@ -252,7 +252,7 @@ def _errors() -> Iterator[None]:
 
 
 def _fail(message: str) -> None:
-    """Print ``error: message`` (one line) to stderr and exit 1."""
+    """Print ``错误：message`` (one line) to stderr and exit 1."""
     _say(message)
     raise typer.Exit(1)
 
@@ -426,10 +426,10 @@ def _write(out: Path, files: dict[str, str], force: bool) -> None:
 
     written = output.write_files(out, files, force)
     for path in written:
-        typer.echo(f"wrote {_shown(path)}")
+        typer.echo(f"已写入 {_shown(path)}")
     unchanged = len(files) - len(written)
     if unchanged:
-        typer.echo(f"unchanged: {unchanged} file{'s' if unchanged != 1 else ''} in {_shown(out)}")
+        typer.echo(f"未改动：{_shown(out)} 里的 {unchanged} 个文件")
 
 
 def _start(rs: Ruleset[Any], resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
@@ -484,7 +484,7 @@ def check(campaign: CampaignArg) -> None:
 
     with _errors():
         c = load_campaign(campaign)
-        typer.echo(f"ok: {campaign} ({_described(c)})")
+        typer.echo(f"通过：{campaign}（{_described(c)}）")
     _warn(c)
 
 
@@ -506,7 +506,7 @@ def _described(c: Campaign) -> str:
 def _warn(c: Campaign) -> None:
     """A weak seed is a warning on stderr after the command did its work (the host's choice to keep)."""
     if (why := c.seed_warning()) is not None:
-        typer.echo(f"warning: {why}", err=True)
+        typer.echo(f"警告：{why}", err=True)
 
 
 def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force: bool,
@@ -695,9 +695,9 @@ def export(
             files = mark_new(files, folder, fresh)
             written = output.write_files(outdir, files, force, replace_under=folder)
     posts = post_count(files)
-    typer.echo(f"{posts} post(s) in {_shown(outdir / folder)} ({len(written)} written); "
-               f"post them in the order of {INDEX}"
-               + (f"; readers check hidden dice with {VERIFY_PAGE}" if f"{folder}/{VERIFY_PAGE}" in files else ""))
+    typer.echo(f"{_shown(outdir / folder)} 里共 {posts} 帖（写入 {len(written)} 个文件）；"
+               f"按 {INDEX} 的顺序发帖"
+               + (f"；读者用 {VERIFY_PAGE} 核对暗骰" if f"{folder}/{VERIFY_PAGE}" in files else ""))
     if fresh:
         typer.echo(f"自上次导出以来新出或改过的帖子 {len(fresh)} 个（{INDEX} 里标着「新」）：")
         for rel in fresh:
@@ -757,16 +757,16 @@ def tally(
         typer.echo(text, nl=False)
         if post is not None:
             for path in _tally_post(post, ballot.key, text, count):
-                typer.echo(f"wrote {_shown(path)}")
+                typer.echo(f"已写入 {_shown(path)}")
         if not write:
-            typer.echo(f"\nnothing written (add --write to write the result into {_shown(campaign)})")
+            typer.echo(f"\n没有写入战役文件（加 --write 把结果写进 {_shown(campaign)}）")
             return
         written = write_campaign(campaign, count, force)
     typer.echo("")
     if not written:
-        typer.echo(f"nothing to write: no question was decided; {_shown(campaign)} is unchanged")
+        typer.echo(f"没有可写的：没有一项决出结果；{_shown(campaign)} 未改动")
     for line in written:
-        typer.echo(f"wrote {_shown(campaign)}: {line}")
+        typer.echo(f"已写入 {_shown(campaign)}：{line}")
 
 
 def _tally_post(folder: Path, key: str, text: str, count: Any) -> list[Path]:
@@ -850,10 +850,10 @@ def audit(
     for line in auditing.terminal_lines(meta, sections):
         typer.echo(line)
     played = seasons * seasons_per_run
-    typer.echo(f"{played} season(s) in {took:.1f} s ({played / took:.2f} seasons/s, "
-               f"{'dask' if scheduler else f'{jobs} job(s)'})")
+    typer.echo(f"模拟了 {played} 个赛季，用时 {took:.1f} 秒（每秒 {played / took:.2f} 个赛季，"
+               f"{'Dask 集群' if scheduler else f'{jobs} 个进程'}）")
     for path in paths:
-        typer.echo(f"wrote {_shown(path)}")
+        typer.echo(f"已写入 {_shown(path)}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -934,7 +934,7 @@ def new(
                             seed=campaign.seed)
         for path, text in ((yaml_path, made.yaml_text), (md_path, md)):
             output.atomic_write(path, text)
-            typer.echo(f"wrote {_shown(path)}")
+            typer.echo(f"已写入 {_shown(path)}")
     # the file name is the ruleset's (the 群英杯 romanises the city: 哈洛温 → halloween.yaml): say it once more
     typer.echo(f"战役文件是 {_shown(yaml_path)}，第零章是 {_shown(md_path)}；之后的命令都用这个战役文件，"
                f"例如 anko-writer check {_shown(yaml_path)}")

@@ -11,7 +11,7 @@ import importlib
 import pkgutil
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 from importlib.metadata import entry_points
@@ -71,6 +71,18 @@ class Ruleset(ABC, Generic[StateT]):
     def info(self) -> RulesetInfo:
         """What the core needs to know beyond the rules (override it; the default has only the name)."""
         return RulesetInfo(self.name)
+
+    @property
+    def sealable(self) -> Mapping[str, str]:
+        """The roll kinds a host may seal or show (``options.sealed``): kind → what it seals, in Chinese
+        (empty: the ruleset lets the host choose none; what it seals is then its own rule)."""
+        return {}
+
+    @property
+    def sealed_by_default(self) -> tuple[str, ...]:
+        """The kinds sealed when the campaign sets no ``options.sealed`` (every sealable kind unless
+        overridden): the ruleset's behaviour before the host could choose."""
+        return tuple(self.sealable)
 
     def resources(self, campaign_dir: Path | None) -> Resources:
         """The search path of this ruleset's templates and tables, ``campaign_dir`` first."""
@@ -162,6 +174,25 @@ class Ruleset(ABC, Generic[StateT]):
         return 12
 
 
+SEALED = "sealed"
+"""The key under ``options`` that names the roll kinds the host seals."""
+
+
+def sealed_kinds(data: Mapping[str, Any], default: Iterable[str]) -> frozenset[str]:
+    """The roll kinds a validated campaign seals: its ``options.sealed`` when the host set it, else
+    ``default`` (the ruleset's :attr:`Ruleset.sealed_by_default`).
+
+    >>> sorted(sealed_kinds({"options": {"sealed": ["shootout"]}}, ("injury", "shootout")))
+    ['shootout']
+    >>> sorted(sealed_kinds({"options": {}}, ("injury", "shootout")))
+    ['injury', 'shootout']
+    """
+    options = data.get("options")
+    if isinstance(options, Mapping) and isinstance(options.get(SEALED), (list, tuple)):
+        return frozenset(options[SEALED])
+    return frozenset(default)
+
+
 class UnknownRuleset(AnkoError):
     """The campaign names a ruleset that is not installed."""
 
@@ -237,6 +268,6 @@ def names() -> list[str]:
     return sorted(_REGISTRY)
 
 
-__all__ = ["CAMPAIGN_FIELDS", "AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle",
+__all__ = ["CAMPAIGN_FIELDS", "SEALED", "AnyRuleset", "BrokenRuleset", "Chapter", "ChapterKey", "Currency", "KeyStyle",
            "NewCampaign", "NewOption", "Record", "Ruleset", "RulesetInfo", "Run", "SeasonRun", "Start", "StateT",
-           "Units", "UnknownRuleset", "get", "names"]
+           "Units", "UnknownRuleset", "get", "names", "sealed_kinds"]

@@ -160,7 +160,7 @@ def one_error_line(res: subprocess.CompletedProcess[str], *needles: str) -> str:
     assert res.returncode == 1, (res.returncode, res.stdout, res.stderr)
     assert "Traceback" not in res.stdout + res.stderr
     lines = [line for line in res.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert len(lines) == 1 and lines[0].startswith("错误："), res.stderr
     for needle in needles:
         assert needle in lines[0], lines[0]
     return lines[0]

@@ -25,11 +25,13 @@ class Figure:
 
 @dataclass
 class Table:
-    """A table of a report section for the HTML page: caption, header and rows of plain cells."""
+    """A table of a report section for the HTML page: caption, header, rows of plain cells, and one sentence
+    saying what the table means for a host (printed under the caption)."""
 
     caption: str
     header: list[str]
     rows: list[list[Any]]
+    note: str = ""
 
 
 @dataclass

@@ -11,6 +11,7 @@ import base64
 import html
 import io
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +41,44 @@ def require_plots() -> None:
         found = False
     if not found:
         raise AnkoError(f"audit 要用绘图库 matplotlib，这里没有装：请运行 {AUDIT_EXTRA}")
+
+
+CJK_FONTS = ("Noto Sans CJK SC", "Source Han Sans SC", "Noto Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+             "Microsoft YaHei", "SimHei", "PingFang SC", "Hiragino Sans GB", "Heiti SC", "Noto Serif CJK SC",
+             "AR PL UMing CN")
+"""Fonts that draw Chinese, tried in this order for the plots' labels (the first one installed is used)."""
+
+_FONT: list[str | None] = []
+_CJK_FILE = re.compile(r"cjk|wqy|sourcehan|simhei|msyh|pingfang|hiragino|uming|ukai|droidsansfallback", re.I)
+"""The file names of fonts that may draw Chinese (added when matplotlib's font list does not hold them)."""
+
+
+def cjk_font() -> str | None:
+    """The first installed font of :data:`CJK_FONTS` as matplotlib finds it (None: none is, and the plots are
+    labelled in English rather than in boxes)."""
+    if not _FONT:
+        from matplotlib import font_manager
+
+        def first() -> str | None:
+            have = {f.name for f in font_manager.fontManager.ttflist}
+            return next((name for name in CJK_FONTS if name in have), None)
+
+        found = first()
+        if found is None:  # matplotlib's font list predates the font: add the system's Chinese font files
+            for path in font_manager.findSystemFonts():
+                if _CJK_FILE.search(Path(path).name):
+                    try:
+                        font_manager.fontManager.addfont(path)
+                    except (OSError, RuntimeError, ValueError):
+                        continue
+            found = first()
+        _FONT.append(found)
+    return _FONT[0]
+
+
+def label(zh: str, en: str) -> str:
+    """A plot's label: ``zh`` when a Chinese font is installed (:func:`cjk_font`), else ``en``."""
+    return zh if cjk_font() is not None else en
 
 
 FLAG_P = 0.001
@@ -76,16 +115,18 @@ def dice_section(samples: Sequence[Record]) -> Section:
     """The core's section: every dice table looked up, each row's hits against its width (chi-square)."""
     tests = {key: table_test(t) for key, t in merge_rows(samples).items()}
     flagged = [k for k, t in tests.items() if t["flagged"] or t["never_fired"]]
-    lines = [f"dice tables: {len(tests)} looked up, {sum(t['lookups'] for t in tests.values())} lookups; "
-             f"off their widths (p < {FLAG_P}) or a row never fired: {len(flagged)}"]
-    lines += [f"  {k}: chi2 {tests[k]['statistic']} df {tests[k]['df']} p {tests[k]['p']:.2g}"
-              + (f", never: {', '.join(tests[k]['never_fired'])}" if tests[k]["never_fired"] else "")
+    lines = [f"骰表：查了 {len(tests)} 张，共 {sum(t['lookups'] for t in tests.values())} 次；"
+             f"各行出现次数与骰面宽度不符（p < {FLAG_P}）或有一行从没掷到的：{len(flagged)} 张"]
+    lines += [f"  {k}：卡方 {tests[k]['statistic']}，自由度 {tests[k]['df']}，p {tests[k]['p']:.2g}"
+              + (f"，从没掷到：{'、'.join(tests[k]['never_fired'])}" if tests[k]["never_fired"] else "")
               for k in flagged[:8]]
-    table = Table("Dice tables: rows fired against their widths", ["table", "dice", "lookups", "chi2", "df", "p",
-                                                                   "rows never fired"],
+    table = Table("骰表：每行掷到的次数对比它占的骰面", ["骰表", "骰子", "查表次数", "卡方", "自由度", "p",
+                                                "从没掷到的行"],
                   [[k, t["dice"], t["lookups"], t["statistic"], t["df"], f"{t['p']:.3g}",
-                    ", ".join(t["never_fired"])] for k, t in tests.items()])
-    return Section("dice_tables", "Dice tables", {"flag_p": FLAG_P, "tables": tests}, lines, [table],
+                    "、".join(t["never_fired"])] for k, t in tests.items()],
+                  f"每张骰表各行被掷到的次数应与它占的骰面成比例：p 很小（小于 {FLAG_P}）或有一行从没掷到，"
+                  "说明这张表的写法或查法可能有错，值得主持人核对。")
+    return Section("dice_tables", "骰表", {"flag_p": FLAG_P, "tables": tests}, lines, [table],
                    [_p_values_figure(tests)] if tests else [])
 
 
@@ -97,15 +138,21 @@ def _p_values_figure(tests: dict[str, Record]) -> Figure:
     ax.barh(range(len(keys)), [max(tests[k]["p"], 1e-12) for k in keys], color="#4a7ab5")
     ax.set_xscale("log")
     ax.axvline(FLAG_P, color="#c0392b", linestyle="--")
-    ax.set_yticks(range(len(keys)), [k.rsplit("/", 1)[-1].split(":")[0] for k in keys], fontsize=6)  # no CJK glyphs
-    ax.set_xlabel("chi-square p-value (rows against their widths)")
-    return Figure("Chi-square p-value per dice table (dashed: the flag line)", png(fig))
+    ax.set_yticks(range(len(keys)), [k.rsplit("/", 1)[-1].split(":")[0] for k in keys], fontsize=6)
+    ax.set_xlabel(label("卡方检验的 p 值（各行对比骰面宽度）", "chi-square p-value (rows against their widths)"))
+    return Figure("每张骰表的卡方 p 值（虚线：低于它就要核对）", png(fig))
 
 
 def new_figure(width: float = 6.4, height: float = 3.6) -> MplFigure:
     """A matplotlib figure drawn off-screen (no display, no pyplot state)."""
+    import matplotlib
     from matplotlib.figure import Figure as MplFigure
 
+    font = cjk_font()
+    if font is not None:  # the labels are Chinese (label()): draw them with a font that has the glyphs
+        matplotlib.rcParams["font.sans-serif"] = [font, "DejaVu Sans"]
+        matplotlib.rcParams["font.family"] = "sans-serif"
+        matplotlib.rcParams["axes.unicode_minus"] = False
     return MplFigure(figsize=(width, height), dpi=100, layout="constrained")
 
 
@@ -127,14 +174,26 @@ def _cell(value: Any) -> str:
     return html.escape(f"{value:.4g}" if isinstance(value, float) else str(value))
 
 
+def _title(meta: Record) -> str:
+    """The report's heading: ``规则审计：recht.yaml`` (the run's own title when it names no campaign)."""
+    return f"规则审计：{meta['campaign']}" if meta.get("campaign") else str(meta.get("title", "规则审计"))
+
+
+META = {"ruleset": "规则集", "campaign": "战役", "replicates": "独立重复次数", "seasons_per_run": "每次连打的赛季数",
+        "from_season": "从第几个赛季打起", "seasons": "打完的赛季数", "version": "版本", "seed": "种子"}
+"""How the report names the run's description keys (an unknown key is shown as it is)."""
+
+
 def report_html(meta: Record, sections: Sequence[Section]) -> str:
-    """``report.html``: one self-contained page, every plot a PNG data URI, nothing loaded from elsewhere."""
-    out = ["<!DOCTYPE html>", '<html><head><meta charset="utf-8">',
-           f"<title>{html.escape(str(meta.get('title', 'audit')))}</title>",
+    """``report.html``: one self-contained page in Chinese, every plot a PNG data URI, nothing loaded from
+    elsewhere; each table carries the sentence saying what it means (:attr:`Table.note`)."""
+    title = html.escape(_title(meta))
+    out = ["<!DOCTYPE html>", '<html lang="zh-CN"><head><meta charset="utf-8">', f"<title>{title}</title>",
            "<style>body{font-family:sans-serif;max-width:60em;margin:auto}table{border-collapse:collapse;"
-           "margin:1em 0}td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}img{max-width:100%}</style>",
-           "</head><body>", f"<h1>{html.escape(str(meta.get('title', 'audit')))}</h1>", "<ul>"]
-    out += [f"<li>{html.escape(str(k))}: {_cell(v)}</li>" for k, v in meta.items() if k != "title"]
+           "margin:1em 0}td,th{border:1px solid #bbb;padding:2px 6px;font-size:90%}img{max-width:100%}"
+           "p.note{color:#444;margin:.2em 0 0}</style>",
+           "</head><body>", f"<h1>{title}</h1>", "<ul>"]
+    out += [f"<li>{html.escape(META.get(str(k), str(k)))}：{_cell(v)}</li>" for k, v in meta.items() if k != "title"]
     out.append("</ul>")
     for s in sections:
         out.append(f'<h2 id="{html.escape(s.key)}">{html.escape(s.title)}</h2>')
@@ -144,6 +203,8 @@ def report_html(meta: Record, sections: Sequence[Section]) -> str:
             out.append(f'<figure><img alt="{html.escape(fig.caption)}" src="data:image/png;base64,{data}">'
                        f"<figcaption>{html.escape(fig.caption)}</figcaption></figure>")
         for t in s.tables:
+            if t.note:
+                out.append(f'<p class="note">{html.escape(t.note)}</p>')
             out.append(f"<table><caption>{html.escape(t.caption)}</caption><tr>"
                        + "".join(f"<th>{_cell(h)}</th>" for h in t.header) + "</tr>")
             out += ["<tr>" + "".join(f"<td>{_cell(c)}</td>" for c in row) + "</tr>" for row in t.rows]
@@ -163,12 +224,12 @@ def write_report(folder: Path, meta: Record, sections: Sequence[Section]) -> lis
 
 def terminal_lines(meta: Record, sections: Sequence[Section]) -> list[str]:
     """The short summary the terminal prints: the run, then each section's few lines."""
-    lines = [f"{meta.get('title', 'audit')}: {meta['replicates']} replicate(s) × {meta['seasons_per_run']} "
-             f"season(s) from season {meta['from_season']}"]
+    lines = [f"{_title(meta)}：独立重复 {meta['replicates']} 次，每次从第 {meta['from_season']} 个赛季起"
+             f"连打 {meta['seasons_per_run']} 个赛季"]
     for s in sections:
         lines += s.lines
     return lines
 
 
-__all__ = ["FLAG_P", "dice_section", "merge_rows", "new_figure", "png", "report_html", "report_json",
-           "table_test", "terminal_lines", "write_report"]
+__all__ = ["CJK_FONTS", "FLAG_P", "META", "cjk_font", "dice_section", "label", "merge_rows", "new_figure", "png",
+           "report_html", "report_json", "table_test", "terminal_lines", "write_report"]

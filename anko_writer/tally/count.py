@@ -40,6 +40,7 @@ from ..ballot import (
     vote_keys,
 )
 from ..dice import Dice
+from . import ngadice
 from .replies import Reply, Thread
 
 RULES = (
@@ -148,6 +149,8 @@ class Count:
     """The replies file's encoding (empty: not read from a file)."""
     hosts: tuple[str, ...] = ()
     """The host's names, whose replies never count."""
+    dice: tuple[ngadice.Check, ...] = ()
+    """Readers' NGA ``[dice]`` rolls recomputed from the saved page (empty: not an NGA page, or no dice)."""
 
     def decisions(self) -> list[Result]:
         """The questions that write a value."""
@@ -329,7 +332,8 @@ def count_votes(replies: Sequence[Reply], ballot: Ballot, seed: int,
     results = tuple(count_question(q, ballot, counted, seed) for q in ballot.questions)
     return Count(ballot, len(replies), tuple(counted), tuple(superseded), tuple(late), tuple(undated),
                  tuple(unreadable), tuple(problems), tuple(others), results, tuple(aside),
-                 replies.encoding if isinstance(replies, Thread) else "", tuple(host))
+                 replies.encoding if isinstance(replies, Thread) else "", tuple(host),
+                 replies.dice if isinstance(replies, Thread) else ())
 
 
 __all__ = ["ASIDE", "Aside", "Candidate", "Cast", "Count", "Problem", "RULES", "Result", "count_question", "count_votes", "shown",

@@ -28,6 +28,7 @@ from ..resources import builtin_dir, shipped_or_file
 from ..schema import Check, Field, List, Map, Str, validate
 from ..textfile import read_bytes
 from ..yamlio import load_yaml
+from . import ngadice
 from .encoding import decode_replies
 
 ORDER = ("nga", "discuz", "tieba", "plain")
@@ -287,6 +288,8 @@ class Thread(list[Reply]):
         self.outside = outside
         self.hosts = hosts
         """The host's names the layout gives (``hosts``)."""
+        self.dice: tuple[ngadice.Check, ...] = ()
+        """Readers' NGA ``[dice]`` rolls recomputed from a saved NGA page (:mod:`.ngadice`)."""
 
     def host(self) -> str | None:
         """The thread starter: the author of the thread's first post, when the page holds it."""
@@ -650,13 +653,16 @@ def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, Thread]
     reads it; a file none reads is a LayoutError naming the file and its first lines."""
     text, encoding = decode_replies(read_bytes(path, LayoutError), path, LayoutError)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    page = None
     if looks_like_html(text) or path.suffix.lower() in (".html", ".htm"):
-        text = html_text(text)
+        page, text = text, html_text(text)
     tried = [load_layout(layout)] if layout is not None else [load_layout(n) for n in shipped()]
     for lay in tried:
         replies = _reads(text, lay) if lay.shipped else _reads_limited(text, lay, path)
         if replies:
             replies.encoding = encoding
+            if page is not None and lay.name == "nga" and ngadice.has_dice(page):
+                replies.dice = ngadice.check_page(page)
             return lay, replies
     first = [line.strip() for line in text.split("\n") if line.strip()][:FIRST_LINES]
     names = ", ".join(x.name for x in tried)

@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 from ..ballot import Question
+from . import ngadice
 from .count import ASIDE, RULES, Cast, Count, Result, shown
 from .replies import Reply
 
@@ -96,6 +97,20 @@ def question_table(r: Result) -> list[str]:
     return out
 
 
+def dice_lines(checks: tuple[ngadice.Check, ...]) -> list[str]:
+    """The readers' NGA ``[dice]`` rolls, recomputed: one line per post, the faked and typed ones first
+    (nothing when the page is not a saved NGA page or holds no dice)."""
+    if not checks:
+        return []
+    tally = {k: sum(c.status == k for c in checks) for k in ngadice.STATUS}
+    summary = "，".join(f"{name} {tally[k]}" for k, name in ngadice.STATUS.items() if tally[k])
+    order = ("bad", "typed", "unknown", "ok", "rolled")
+    items = sorted(checks, key=lambda c: order.index(c.status))
+    return [f"### 读者的 NGA 骰子：{len(checks)} 楼（{summary}）", "",
+            "NGA 的 [dice] 由作者 uid、帖子 tid、回复 pid 三个编号决定，谁都能照着重算：「不符」是页面上的结果被改过，"
+            "「手打」是没有骰子标签、自己写的结果。", ""] + [f"- {safe(ngadice.describe(c))}" for c in items] + [""]
+
+
 def format_count(count: Count, source: str, layout: str, until: datetime.datetime | None) -> str:
     """The whole output: heading, tables, lists, rules and what would be written."""
     b = count.ballot
@@ -142,6 +157,7 @@ def format_count(count: Count, source: str, layout: str, until: datetime.datetim
         if items:
             out += [""] + [f"- {x}" for x in items]
         out.append("")
+    out += dice_lines(count.dice)
     out += ["### 计票规则", ""] + [f"- {x}" for x in RULES] + [""]
     out += ["### 写入战役文件", ""]
     for r in count.results:
@@ -181,4 +197,4 @@ def voters_csv(count: Count) -> str:
     return "\ufeff" + "".join(",".join(_csv_cell(x) for x in r) + "\r\n" for r in rows)
 
 
-__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "format_count", "question_table", "safe", "voters_csv"]
+__all__ = ["VOTERS_SHOWN", "ZEROS_SHOWN", "dice_lines", "format_count", "question_table", "safe", "voters_csv"]

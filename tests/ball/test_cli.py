@@ -38,7 +38,7 @@ def test_new_writes_a_commented_campaign_and_chapter0(campaign: Path) -> None:
     # the readers play ATK: DEF's opening is shown
     assert "【安价 g1t1】" in ch0 and "安价：第一轮" in ch0 and "第一回合 · AI（DEF）" in ch0
     assert prose(ch0) == []
-    assert run("check", campaign).startswith(f"ok: {campaign}")
+    assert run("check", campaign).startswith(f"通过：{campaign}")
 
 
 def test_new_refuses_a_bad_side(tmp_path: Path) -> None:
@@ -88,7 +88,7 @@ def test_verify_and_export(game_one: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     shutil.copytree(game_one, out)
     run("verify", out)
-    assert "post(s)" in run("export", out, "--forum", "nga")
+    assert "帖（写入" in run("export", out, "--forum", "nga")
     posts = sorted((out / "export/nga").rglob("*.bbcode"))
     assert posts and "[collapse=全部合法行动]" in "".join(p.read_text(encoding="utf-8") for p in posts)
     run("export", out, "--forum", "html")

@@ -37,7 +37,7 @@ def test_new_writes_a_commented_league(league: Path) -> None:
     chapter0 = (league.parent / "league-chapter0.md").read_text(encoding="utf-8")
     assert "银鹰队" in chapter0 and "「1D20＝" in chapter0 and "老罗" in chapter0
     assert prose(chapter0) == []
-    assert run("check", league).startswith(f"ok: {league}")
+    assert run("check", league).startswith(f"通过：{league}")
 
 
 def test_new_refuses_an_unknown_race(tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ def test_export(season_one: Path, tmp_path: Path, forum: str) -> None:
     out = tmp_path / "out"
     shutil.copytree(season_one, out)
     said = run("export", out, "--forum", forum)
-    assert "post(s)" in said
+    assert "帖（写入" in said
     assert "verified" in run("verify", out)
 
 

@@ -37,5 +37,5 @@ def test_a_hostile_state_file_is_one_located_line(league: Path, season_one: Path
     res = arc_two(league, out)
     assert res.returncode == 1 and "Traceback" not in res.stderr, res.stderr
     lines = res.stderr.strip().splitlines()
-    assert len(lines) == 1 and re.match(rf"error: {re.escape(str(state))}{message}", lines[0]), res.stderr
+    assert len(lines) == 1 and re.match(rf"错误：{re.escape(str(state))}{message}", lines[0]), res.stderr
     assert not (out / "s02").exists()

@@ -30,7 +30,7 @@ def _season_two(league: Path, season_one: Path, tmp_path: Path, edit: tuple[str,
     said = res.output + (res.stderr or "")
     assert res.exit_code == 1 and "Traceback" not in said and not (out / "s02").exists(), said
     lines = list(dict.fromkeys(ln for ln in said.splitlines() if ln.strip()))  # output and stderr may both hold it
-    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    assert len(lines) == 1 and lines[0].startswith("错误："), lines
     return lines[0], text
 
 
@@ -70,7 +70,7 @@ def test_an_unknown_lasting_injury_is_located(injury: str, league: Path, season_
 def test_a_state_file_of_another_season_is_located(league: Path, season_one: Path, tmp_path: Path) -> None:
     said, text = _season_two(league, season_one, tmp_path, ("\nseason: 1\n", "\nseason: 2\n"))
     line = _line_of(text, "\nseason: 2\n") + 1
-    assert said.startswith(f"error: {tmp_path / 'out/s01/state-end.yaml'}:{line}:9: season: ") or \
+    assert said.startswith(f"错误：{tmp_path / 'out/s01/state-end.yaml'}:{line}:9: season: ") or \
         re.search(rf"state-end.yaml:{line}:9: season: this state file lies in season 1's folder but is the end of "
                   "season 2", said), said
 

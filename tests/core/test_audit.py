@@ -209,3 +209,36 @@ def test_the_collector_is_paused_once_however_nested() -> None:
         assert not gc.isenabled()  # a process that had it off keeps it off
     finally:
         gc.enable()
+
+
+def test_the_report_is_in_chinese_with_a_sentence_per_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    from anko_writer.audit import report
+
+    section = Section("x", "比赛", {"a": 1}, ["一行"], [Table("各队的概率", ["俱乐部"], [["甲"]], "每支球队拿冠军的比例。")])
+    page = report_html({"title": "audit of c.yaml", "campaign": "c.yaml", "replicates": 3, "seasons_per_run": 1}, [section])
+    assert '<html lang="zh-CN">' in page and "<h1>规则审计：c.yaml</h1>" in page
+    assert "<li>独立重复次数：3</li>" in page and "<li>每次连打的赛季数：1</li>" in page
+    note = page.index('<p class="note">每支球队拿冠军的比例。</p>')
+    assert note < page.index("<caption>各队的概率</caption>")
+    lines = report.terminal_lines({"campaign": "c.yaml", "replicates": 3, "seasons_per_run": 2, "from_season": 1}, [])
+    assert lines == ["规则审计：c.yaml：独立重复 3 次，每次从第 1 个赛季起连打 2 个赛季"]
+
+
+def test_plot_labels_are_chinese_only_when_a_chinese_font_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from anko_writer.audit import report
+
+    assert report.cjk_font() in (*report.CJK_FONTS, None)
+    monkeypatch.setattr(report, "_FONT", ["Noto Sans CJK SC"])
+    assert report.label("占比赛的比例", "share of matches") == "占比赛的比例"
+    monkeypatch.setattr(report, "_FONT", [None])  # no font draws Chinese: English, never boxes
+    assert report.label("占比赛的比例", "share of matches") == "share of matches"
+    fig = report.new_figure()
+    fig.add_subplot().set_xlabel(report.label("进球", "goals"))
+    assert report.png(fig).startswith(b"\x89PNG")
+
+
+def test_the_dice_section_speaks_chinese() -> None:
+    section = dice_section([])
+    assert section.title == "骰表" and section.lines[0].startswith("骰表：查了 0 张")
+    (table,) = section.tables
+    assert table.header[0] == "骰表" and "骰面" in table.note

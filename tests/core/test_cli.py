@@ -124,7 +124,7 @@ def assert_one_line_error(result: Result, *needles: str) -> None:
     assert "Traceback" not in result.output
     assert isinstance(result.exception, SystemExit)
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
+    assert len(lines) == 1 and lines[0].startswith("错误："), result.stderr
     for needle in needles:
         assert needle in lines[0]
 
@@ -152,7 +152,7 @@ def test_help_is_english() -> None:
 def test_check_ok(camp: Path) -> None:
     result = invoke("check", camp)
     assert result.exit_code == 0
-    assert result.stdout == f"ok: {camp} (fake: 雷希特)\n"
+    assert result.stdout == f"通过：{camp}（fake: 雷希特）\n"
 
 
 def test_check_never_prints_the_seed(camp: Path) -> None:
@@ -160,7 +160,7 @@ def test_check_never_prints_the_seed(camp: Path) -> None:
     for seed in ("506843264357733541", "1267"):
         camp.write_text(CAMPAIGN.replace("seed: 7", f"seed: {seed}"), encoding="utf-8")
         result = invoke("check", camp)
-        assert result.exit_code == 0 and result.stdout == f"ok: {camp} (fake: 雷希特)\n"
+        assert result.exit_code == 0 and result.stdout == f"通过：{camp}（fake: 雷希特）\n"
         assert seed not in result.stdout + result.stderr
     assert "seed: the seed has only 4 digits" in result.stderr
 
@@ -194,7 +194,7 @@ def test_real_entry_point_prints_one_line(tmp_path: Path) -> None:
         capture_output=True, text=True, cwd=Path(__file__).resolve().parents[2],
     )
     assert proc.returncode == 1
-    assert proc.stdout == "" and proc.stderr.count("\n") == 1 and proc.stderr.startswith("error: ")
+    assert proc.stdout == "" and proc.stderr.count("\n") == 1 and proc.stderr.startswith("错误：")
 
 
 # --- month and season -----------------------------------------------------------------------------
@@ -205,7 +205,7 @@ def test_month_writes_chapter_and_json(camp: Path) -> None:
     assert result.exit_code == 0, result.output
     out = camp.parent / "out"
     assert files_under(out) == {"s01/m02.md", "s01/m02.json", "manifest.json"}
-    assert result.stdout.splitlines() == [f"wrote {out / 's01/m02.json'}", f"wrote {out / 's01/m02.md'}"]
+    assert result.stdout.splitlines() == [f"已写入 {out / 's01/m02.json'}", f"已写入 {out / 's01/m02.md'}"]
     md = (out / "s01/m02.md").read_text(encoding="utf-8")
     assert md.startswith("# 第一赛季 · 第二月　雷希特\n") and "〔揭晓｜编号 s1/m1#2｜1D100＝" in md
     data = json.loads((out / "s01/m02.json").read_text(encoding="utf-8"))
@@ -216,7 +216,7 @@ def test_month_is_reproducible_and_unchanged_files_are_not_rewritten(camp: Path)
     assert invoke("month", camp, "--season", "1", "--month", "1").exit_code == 0
     before = (camp.parent / "out/s01/m01.md").read_bytes()
     again = invoke("month", camp, "--season", "1", "--month", "1")
-    assert again.exit_code == 0 and again.stdout.startswith("unchanged: 2 files")
+    assert again.exit_code == 0 and again.stdout.startswith("未改动：") and "的 2 个文件" in again.stdout
     assert (camp.parent / "out/s01/m01.md").read_bytes() == before
 
 
@@ -308,7 +308,7 @@ def test_out_option_wins(camp: Path, tmp_path: Path, monkeypatch: pytest.MonkeyP
     result = invoke("month", camp, "--season", "1", "--month", "3", "--out", "elsewhere")
     assert result.exit_code == 0, result.output
     assert files_under(tmp_path / "elsewhere") == {"s01/m03.md", "s01/m03.json", "manifest.json"}
-    assert result.stdout.splitlines()[0] == "wrote elsewhere/s01/m03.json"
+    assert result.stdout.splitlines()[0] == "已写入 elsewhere/s01/m03.json"
     assert not (tmp_path / "posts").exists()
 
 
@@ -324,7 +324,7 @@ def test_new_writes_campaign_and_chapter0(tmp_path: Path, monkeypatch: pytest.Mo
     assert result.exit_code == 0, result.output
     assert files_under(target) == {"club.yaml", "club-chapter0.md"}
     assert (target / "club-chapter0.md").read_text(encoding="utf-8").startswith("# 第零赛季 · 第零月　雷希特\n")
-    assert invoke("check", target / "club.yaml").stdout == f"ok: {target / 'club.yaml'} (fake: 雷希特)\n"
+    assert invoke("check", target / "club.yaml").stdout == f"通过：{target / 'club.yaml'}（fake: 雷希特）\n"
     (target / "club.yaml").write_text("# 主持人改过\n" + CAMPAIGN, encoding="utf-8")
     again = invoke("new", target, "--city", "雷希特", "--seed", "11", "--ruleset", "fake")
     assert_one_line_error(again, "club.yaml", "already exists", "--force")

@@ -92,26 +92,26 @@ def test_subprocess_missing_option_is_one_line_exit_2(camp: Path) -> None:
                           capture_output=True, text=True, cwd=ROOT)
     assert proc.returncode == 2
     assert proc.stdout == ""
-    assert proc.stderr == "error: 缺少选项 '--month'（见 'python -m anko_writer month --help'）\n"
+    assert proc.stderr == "错误：缺少选项 '--month'（见 'python -m anko_writer month --help'）\n"
 
 
 def test_subprocess_unknown_command_is_one_line_exit_2() -> None:
     proc = subprocess.run([sys.executable, "-m", "anko_writer", "frobnicate"], capture_output=True, text=True, cwd=ROOT)
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert proc.stderr == "error: 没有命令 'frobnicate'（见 'python -m anko_writer --help'）\n"
+    assert proc.stderr == "错误：没有命令 'frobnicate'（见 'python -m anko_writer --help'）\n"
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(("season", "{camp}"), "error: 缺少选项 '--season'（见 'anko-writer season --help'）"),
-     (("month",), "error: 缺少参数 'CAMPAIGN'（见 'anko-writer month --help'）"),
-     (("season", "{camp}", "--season"), "error: 选项 '--season' 后面缺少它的值（见 'anko-writer season --help'）"),
+    [(("season", "{camp}"), "错误：缺少选项 '--season'（见 'anko-writer season --help'）"),
+     (("month",), "错误：缺少参数 'CAMPAIGN'（见 'anko-writer month --help'）"),
+     (("season", "{camp}", "--season"), "错误：选项 '--season' 后面缺少它的值（见 'anko-writer season --help'）"),
      (("month", "{camp}", "--seson", "1", "--month", "1"),
-      "error: 没有选项 --seson；是否想用 --season？（见 'anko-writer month --help'）"),
-     (("seasn",), "error: 没有命令 'seasn'；是否想用 'season'？（见 'anko-writer --help'）"),
-     (("--bogus",), "error: 没有选项 --bogus（见 'anko-writer --help'）"),
+      "错误：没有选项 --seson；是否想用 --season？（见 'anko-writer month --help'）"),
+     (("seasn",), "错误：没有命令 'seasn'；是否想用 'season'？（见 'anko-writer --help'）"),
+     (("--bogus",), "错误：没有选项 --bogus（见 'anko-writer --help'）"),
      (("season", "{camp}", "--season", "1", "extra"),
-      "error: 多余的参数（extra）（见 'anko-writer season --help'）")],
+      "错误：多余的参数（extra）（见 'anko-writer season --help'）")],
 )
 def test_usage_errors_are_one_line_exit_2(camp: Path, args: tuple[str, ...], message: str) -> None:
     result = invoke(*(a.format(camp=camp) for a in args))
@@ -121,7 +121,7 @@ def test_usage_errors_are_one_line_exit_2(camp: Path, args: tuple[str, ...], mes
 
 def test_non_integer_season_is_a_usage_error(camp: Path) -> None:
     line = one_line(invoke("season", camp, "--season", "x"), 2)
-    assert line.startswith("error: '--season' 的值无效：")
+    assert line.startswith("错误：'--season' 的值无效：")
     assert line.endswith("（见 'anko-writer season --help'）")
     assert PLAYED == [] and not (camp.parent / "out").exists()
 
@@ -130,7 +130,7 @@ def test_main_reports_usage_errors_in_one_line(camp: Path, monkeypatch: pytest.M
                                                capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run_main(monkeypatch, capsys, "month", camp, "--season", "two", "--month", "1")
     assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("error: '--season' 的值无效：")
+    assert err.count("\n") == 1 and err.startswith("错误：'--season' 的值无效：")
     assert err.endswith(" month --help'）\n")
 
 
@@ -145,7 +145,7 @@ def test_main_help_and_version_exit_0(monkeypatch: pytest.MonkeyPatch, capsys: p
 def test_main_bad_input_still_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "missing.yaml"
-    assert run_main(monkeypatch, capsys, "check", missing) == (1, "", f"error: {missing}: file not found\n")
+    assert run_main(monkeypatch, capsys, "check", missing) == (1, "", f"错误：{missing}: file not found\n")
 
 
 def test_bare_command_prints_help() -> None:
@@ -160,16 +160,16 @@ def test_bare_command_prints_help() -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(("season", "--season", "0"), "error: --season: expected 1–99, got 0"),
-     (("season", "--season", "-1"), "error: --season: expected 1–99, got -1"),
-     (("season", "--season=-7"), "error: --season: expected 1–99, got -7"),
-     (("season", "--season", "100"), "error: --season: expected 1–99, got 100"),
-     (("month", "--season", "0", "--month", "1"), "error: --season: expected 1–99, got 0"),
-     (("month", "--season", "-1", "--month", "1"), "error: --season: expected 1–99, got -1"),
-     (("month", "--season", "100", "--month", "1"), "error: --season: expected 1–99, got 100"),
-     (("month", "--season", "1", "--month", "0"), "error: --month: expected 1–3, got 0"),
-     (("month", "--season", "1", "--month", "-2"), "error: --month: expected 1–3, got -2"),
-     (("month", "--season", "1", "--month", "13"), "error: --month: expected 1–3, got 13")],
+    [(("season", "--season", "0"), "错误：--season: expected 1–99, got 0"),
+     (("season", "--season", "-1"), "错误：--season: expected 1–99, got -1"),
+     (("season", "--season=-7"), "错误：--season: expected 1–99, got -7"),
+     (("season", "--season", "100"), "错误：--season: expected 1–99, got 100"),
+     (("month", "--season", "0", "--month", "1"), "错误：--season: expected 1–99, got 0"),
+     (("month", "--season", "-1", "--month", "1"), "错误：--season: expected 1–99, got -1"),
+     (("month", "--season", "100", "--month", "1"), "错误：--season: expected 1–99, got 100"),
+     (("month", "--season", "1", "--month", "0"), "错误：--month: expected 1–3, got 0"),
+     (("month", "--season", "1", "--month", "-2"), "错误：--month: expected 1–3, got -2"),
+     (("month", "--season", "1", "--month", "13"), "错误：--month: expected 1–3, got 13")],
 )
 def test_out_of_range_is_refused_before_simulating(camp: Path, args: tuple[str, ...], message: str) -> None:
     command, *options = args
@@ -190,8 +190,8 @@ def test_month_range_follows_the_ruleset(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setitem(ruleset_mod._REGISTRY, "purasbar", RULESET)
     path = campaign_file(tmp_path)
     monkeypatch.setattr(RULESET.__class__, "play_season", lambda *a, **k: PLAYED.append(0))
-    assert one_line(invoke("month", path, "--season", "1", "--month", "13"), 1) == "error: --month: expected 1–12, got 13"
-    assert one_line(invoke("month", path, "--season", "1", "--month", "0"), 1) == "error: --month: expected 1–12, got 0"
+    assert one_line(invoke("month", path, "--season", "1", "--month", "13"), 1) == "错误：--month: expected 1–12, got 13"
+    assert one_line(invoke("month", path, "--season", "1", "--month", "0"), 1) == "错误：--month: expected 1–12, got 0"
     assert PLAYED == [] and not (tmp_path / "out").exists()
 
 
@@ -208,7 +208,7 @@ def _with_output(camp: Path, value: str) -> int:
 def test_output_outside_the_campaign_folder_is_refused(camp: Path, tmp_path: Path, command: tuple[str, ...]) -> None:
     line = _with_output(camp, "../elsewhere")
     assert one_line(invoke(command[0], camp, *command[1:]), 1) == (
-        f"error: {camp}:{line}:9: output: '../elsewhere' points outside the campaign folder; "
+        f"错误：{camp}:{line}:9: output: '../elsewhere' points outside the campaign folder; "
         "pass --out to write there")
     assert PLAYED == []
     assert not (tmp_path / "elsewhere").exists() and not (camp.parent / "out").exists()
@@ -218,7 +218,7 @@ def test_absolute_output_is_refused(camp: Path, tmp_path: Path) -> None:
     target = tmp_path / "abs"
     line = _with_output(camp, str(target))
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"error: {camp}:{line}:9: output: '{target}' points outside the campaign folder; pass --out to write there")
+        f"错误：{camp}:{line}:9: output: '{target}' points outside the campaign folder; pass --out to write there")
     assert not target.exists()
 
 
@@ -227,7 +227,7 @@ def test_output_through_a_symlink_out_is_refused(camp: Path, tmp_path: Path) -> 
     (camp.parent / "posts").symlink_to(tmp_path / "outside", target_is_directory=True)
     line = _with_output(camp, "posts/fake")
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"error: {camp}:{line}:9: output: 'posts/fake' points outside the campaign folder; pass --out to write there")
+        f"错误：{camp}:{line}:9: output: 'posts/fake' points outside the campaign folder; pass --out to write there")
     assert files_under(tmp_path / "outside") == set()
 
 
@@ -235,7 +235,7 @@ def test_default_out_symlinked_outside_is_refused(camp: Path, tmp_path: Path) ->
     (tmp_path / "outside").mkdir()
     (camp.parent / "out").symlink_to(tmp_path / "outside", target_is_directory=True)
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"error: {camp}: the default output folder {camp.parent / 'out'} is a symlink to outside the campaign "
+        f"错误：{camp}: the default output folder {camp.parent / 'out'} is a symlink to outside the campaign "
         "folder; pass --out to write there")
     assert files_under(tmp_path / "outside") == set()
 
@@ -282,7 +282,7 @@ def test_symlinked_template_out_of_the_folder_is_refused(camp: Path, tmp_path: P
     link.unlink()
     link.symlink_to(tmp_path / "secret" / "key.txt")
     line = one_line(invoke("month", camp, "--season", "1", "--month", "1"), 1)
-    assert line == (f"error: {link}: symlink to {tmp_path / 'secret' / 'key.txt'}, outside {folder}; "
+    assert line == (f"错误：{link}: symlink to {tmp_path / 'secret' / 'key.txt'}, outside {folder}; "
                     "a campaign's override files must lie inside its override folder")
     assert not (camp.parent / "out").exists()
 
@@ -292,7 +292,7 @@ def test_symlinked_override_folder_is_refused(camp: Path, tmp_path: Path) -> Non
     folder.rename(tmp_path / "shared")
     folder.symlink_to(tmp_path / "shared", target_is_directory=True)
     line = one_line(invoke("season", camp, "--season", "1"), 1)
-    assert line == (f"error: {folder}: symlink to {tmp_path / 'shared'}, outside the campaign folder {camp.parent}; "
+    assert line == (f"错误：{folder}: symlink to {tmp_path / 'shared'}, outside the campaign folder {camp.parent}; "
                     "an override folder must lie inside its campaign folder")
     assert not (camp.parent / "out").exists()
 
@@ -324,7 +324,7 @@ def test_symlink_loop_in_override_folder_is_one_error(camp: Path) -> None:
     os.symlink(folder / "b", folder / "a")
     os.symlink(folder / "a", folder / "b")
     line = one_line(invoke("month", camp, "--season", "1", "--month", "1"), 1)
-    assert line.startswith(f"error: {folder / 'a'}: cannot follow symlink: ")
+    assert line.startswith(f"错误：{folder / 'a'}: cannot follow symlink: ")
 
 
 # --- files read and unexpected errors -------------------------------------------------------------
@@ -336,7 +336,7 @@ def test_gbk_state_file_is_a_located_error(camp: Path) -> None:
     data = "season: 1\nclub: 雷希特\n".encode("gbk")
     state.write_bytes(data)
     assert one_line(invoke("season", camp, "--season", "2"), 1) == (
-        f"error: {state}: not UTF-8 text (byte 0x{'雷'.encode('gbk')[0]:02x} at line 2)")
+        f"错误：{state}: not UTF-8 text (byte 0x{'雷'.encode('gbk')[0]:02x} at line 2)")
     assert PLAYED == []
     assert files_under(camp.parent / "out") == {"s01/state-end.yaml"}
 
@@ -347,13 +347,13 @@ def test_unexpected_unicode_and_os_errors_are_one_line(camp: Path, monkeypatch: 
 
     monkeypatch.setattr("anko_writer.campaign.load_campaign", bad_text)
     assert one_line(invoke("check", camp), 1) == (
-        "error: text encoding error: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
+        "错误：text encoding error: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
 
     def denied(path: Any) -> Any:
         raise PermissionError(13, "Permission denied", "/srv/x.yaml")
 
     monkeypatch.setattr("anko_writer.campaign.load_campaign", denied)
-    assert one_line(invoke("check", camp), 1) == "error: /srv/x.yaml: Permission denied"
+    assert one_line(invoke("check", camp), 1) == "错误：/srv/x.yaml: Permission denied"
 
 
 def test_os_error_outside_a_command_block_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -362,4 +362,4 @@ def test_os_error_outside_a_command_block_is_one_line(tmp_path: Path, monkeypatc
         raise OSError(5, "Input/output error")
 
     monkeypatch.setattr("anko_writer.hidden.format_report", broken)
-    assert one_line(invoke("verify", tmp_path), 1) == "error: Input/output error"
+    assert one_line(invoke("verify", tmp_path), 1) == "错误：Input/output error"

@@ -33,7 +33,7 @@ def test_a_fifo_as_the_campaign_is_one_line_and_no_hang(tmp_path: Path, command:
     fifo = tmp_path / "campaign.yaml"
     os.mkfifo(fifo)
     res = cli(command[0], fifo, *command[1:], timeout=30)
-    one_error_line(res, f"error: {fifo}: is a pipe (FIFO), not a regular file")
+    one_error_line(res, f"错误：{fifo}: is a pipe (FIFO), not a regular file")
 
 
 @POSIX

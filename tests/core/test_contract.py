@@ -86,4 +86,4 @@ def test_new_city_is_short_for_option_city(tmp_path: Path) -> None:
     assert len(made) == 2 and made == sorted(p.name for p in (tmp_path / "b").iterdir())
     assert all((tmp_path / "a" / n).read_bytes() == (tmp_path / "b" / n).read_bytes() for n in made)
     none = runner.invoke(app, ["new", str(tmp_path / "c")])
-    assert none.exit_code == 2 and none.stderr.startswith("error: 缺少选项 '--city'")
+    assert none.exit_code == 2 and none.stderr.startswith("错误：缺少选项 '--city'")

@@ -128,7 +128,7 @@ def test_month_killed_after_staging_leaves_out_as_it_was(real: dict[str, Path], 
     assert tree(out) == before  # byte for byte, the dead run's lock file and stage gone too
     res = cli("month", CAMPAIGN, "--season", "1", "--month", "2", "--out", out)
     assert res.exit_code == 0, res.output
-    assert res.stdout.count("wrote ") == 2
+    assert res.stdout.count("已写入 ") == 2
     assert tree(out) == tree(real["month2"])
 
 
@@ -144,7 +144,7 @@ def test_season_killed_mid_commit_is_finished_by_the_next_run(real: dict[str, Pa
     assert half["manifest.json"] == before["manifest.json"]
     res = cli("season", CAMPAIGN, "--season", "1", "--out", out)  # no --force needed
     assert res.exit_code == 0, res.output
-    assert "wrote " not in res.stdout and "unchanged: " in res.stdout  # the journal finished it all
+    assert "已写入 " not in res.stdout and "未改动：" in res.stdout  # the journal finished it all
     assert tree(out) == tree(real["season"])
     assert not leftovers(out)
 
@@ -283,7 +283,7 @@ def test_second_cli_run_is_refused_at_once(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=120)  # held for the whole test: a waiting run would hang here
         assert tree(out) == before
     assert proc.returncode == 1
-    assert err == f"error: {out}: another anko-writer run (pid {os.getpid()}) is writing here; wait for it to finish\n"
+    assert err == f"错误：{out}: another anko-writer run (pid {os.getpid()}) is writing here; wait for it to finish\n"
     assert not out.exists()  # the lock's folder was ours and stayed empty
 
 
@@ -360,7 +360,7 @@ def test_symlink_refused_by_the_cli(real: dict[str, Path], tmp_path: Path) -> No
     (out / "s01").symlink_to(tmp_path / "elsewhere")
     res = cli("month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out)
     assert res.exit_code == 1
-    assert res.stderr == (f"error: {out / 's01'}: is a symbolic link; anko-writer does not write through links "
+    assert res.stderr == (f"错误：{out / 's01'}: is a symbolic link; anko-writer does not write through links "
                           "(replace it by a real file or folder)\n")
     assert os.listdir(tmp_path / "elsewhere") == [] and sorted(os.listdir(out)) == ["s01"]
 
@@ -461,4 +461,4 @@ def test_a_very_deep_manifest_is_one_located_error(tmp_path: Path, command: str)
             "month": ["month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out]}[command]
     res = cli(*args)
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
-    assert res.output == f"error: {out / 'manifest.json'}: unreadable manifest (nested too deeply); restore it or use --force\n"
+    assert res.output == f"错误：{out / 'manifest.json'}: unreadable manifest (nested too deeply); restore it or use --force\n"

@@ -380,7 +380,7 @@ def test_a_chapter_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
     (out / "s01" / "m02.md").symlink_to(secret)
     code, output, posts = _export(out, "nga")
     assert code == 1 and "机密" not in output and "Traceback" not in output
-    assert output == f"error: {out / 's01' / 'm02.md'}: is a link that leaves {out}; not read\n"
+    assert output == f"错误：{out / 's01' / 'm02.md'}: is a link that leaves {out}; not read\n"
     assert not (out / "export").exists()
     res = CliRunner().invoke(app, ["verify", str(out)])
     assert res.exit_code == 1 and "机密" not in res.output and "is a link that leaves" in res.output
@@ -405,7 +405,7 @@ def test_a_profile_linked_out_of_its_folder_is_never_read(tmp_path: Path) -> Non
     out = _chapters(tmp_path / "out")
     code, output, _ = _export(out, str(link))
     assert code == 1 and "机密" not in output and "sshd" not in output
-    assert output == f"error: {link}: is a link that leaves {link.parent}; not read\n"
+    assert output == f"错误：{link}: is a link that leaves {link.parent}; not read\n"
 
 
 def _profile(tmp_path: Path, **changes: str) -> Path:
@@ -432,7 +432,7 @@ def test_a_limit_smaller_than_the_header_is_a_located_error(tmp_path: Path) -> N
     out = _chapters(tmp_path / "out", "# 第一月　测试\n\n" + "很长的一段话。" * 3000 + "\n")
     code, output, posts = _export(out, str(mine))
     assert code == 1 and posts == ""
-    assert output == (f"error: {_at(mine, 'limit: ')}: limit: 10 leaves no room for a post after its header "
+    assert output == (f"错误：{_at(mine, 'limit: ')}: limit: 10 leaves no room for a post after its header "
                       "('[color=gray]第一月（99/99）[/color]' alone is 32); raise it, or set 0 for no limit\n")
 
 

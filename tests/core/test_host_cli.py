@@ -90,7 +90,7 @@ def test_a_dash_for_standard_input_is_a_usage_error(args: tuple[str, ...], tmp_p
     result = CliRunner().invoke(app, list(args), input="")
     lines = result.stderr.splitlines()
     assert result.exit_code == 2 and len(lines) == 1, result.output
-    assert lines[0].startswith("error: ") and "「-」（标准输入）不能当路径" in lines[0] and f" {args[0]} --help" in lines[0]
+    assert lines[0].startswith("错误：") and "「-」（标准输入）不能当路径" in lines[0] and f" {args[0]} --help" in lines[0]
     assert not Path("-").exists()
 
 
@@ -143,7 +143,7 @@ def test_a_gbk_console_prints_a_chinese_error(tmp_path: Path) -> None:
                          cwd=tmp_path, env=_env(PYTHONIOENCODING="gbk"), timeout=120)
     err = res.stderr.decode("gbk")
     assert res.returncode == 1 and "Traceback" not in err and "UnicodeEncodeError" not in err
-    assert err.startswith("error: 雷希特") and err.count("\n") == 1 and "file not found" in err
+    assert err.startswith("错误：雷希特") and err.count("\n") == 1 and "file not found" in err
 
 
 def test_a_gbk_console_prints_what_it_cannot_show_as_a_mark(tmp_path: Path) -> None:
@@ -153,7 +153,7 @@ def test_a_gbk_console_prints_what_it_cannot_show_as_a_mark(tmp_path: Path) -> N
     res = subprocess.run([sys.executable, "-m", "anko_writer", "check", str(campaign)], capture_output=True,
                          cwd=tmp_path, env=_env(PYTHONIOENCODING="gbk"), timeout=120)
     assert res.returncode == 0, res.stderr.decode("gbk", "replace")
-    assert res.stdout.decode("gbk") == f"ok: {campaign} (ball: ? 雷希特)\n"
+    assert res.stdout.decode("gbk") == f"通过：{campaign}（ball: ? 雷希特）\n"
 
 
 def _hidden(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess[str]:
@@ -166,7 +166,7 @@ def _hidden(modules: tuple[str, ...], *args: str) -> subprocess.CompletedProcess
 def test_audit_without_its_extra_is_a_one_line_hint(tmp_path: Path) -> None:
     res = _hidden(("matplotlib",), "audit", str(RECHT), "--seasons", "1", "--out", str(tmp_path / "a"))
     assert res.returncode == 1 and res.stdout == ""
-    assert res.stderr == 'error: audit 要用绘图库 matplotlib，这里没有装：请运行 pip install "anko-writer[audit]"\n'
+    assert res.stderr == '错误：audit 要用绘图库 matplotlib，这里没有装：请运行 pip install "anko-writer[audit]"\n'
     assert not (tmp_path / "a").exists()
 
 
@@ -174,7 +174,7 @@ def test_audit_on_a_cluster_without_dask_is_a_one_line_hint(tmp_path: Path) -> N
     res = _hidden(("distributed", "dask"), "audit", str(RECHT), "--seasons", "1", "--out", str(tmp_path / "a"),
                   "--scheduler", "tcp://127.0.0.1:9")
     assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert res.stderr.strip() == 'error: --scheduler 要用 Dask，这里没有装：请运行 pip install "anko-writer[cluster]"'
+    assert res.stderr.strip() == '错误：--scheduler 要用 Dask，这里没有装：请运行 pip install "anko-writer[cluster]"'
 
 
 def test_writing_needs_no_plotting_library(tmp_path: Path) -> None:

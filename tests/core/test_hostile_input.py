@@ -58,7 +58,7 @@ def test_a_billion_laughs_in_a_campaign_is_a_campaign_error(tmp_path: Path) -> N
     with pytest.raises(CampaignError, match=r"bomb\.yaml:11:14: aliases expand this document by 12,345,678,990 values"):
         load_campaign(path)
     res = _python_m("check", str(path))
-    assert res.returncode == 1 and "error: " in res.stdout + res.stderr and "Traceback" not in res.stdout + res.stderr
+    assert res.returncode == 1 and "错误：" in res.stdout + res.stderr and "Traceback" not in res.stdout + res.stderr
 
 
 def test_a_few_aliases_are_fine() -> None:
@@ -148,7 +148,7 @@ def test_check_refuses_a_campaign_whose_override_table_throws_a_billion_dice(tmp
     line = text[: text.index("dice: 1000000000D6")].count("\n") + 1
     res = _python_m("check", str(camp))
     assert res.returncode == 1
-    assert (f"error: {folder / 'colours.yaml'}:{line}:7: dice: dice expression '1000000000D6': one throw may have "
+    assert (f"错误：{folder / 'colours.yaml'}:{line}:7: dice: dice expression '1000000000D6': one throw may have "
             f"at most 100 dice, got 1000000000") in res.stdout + res.stderr
 
 
@@ -414,7 +414,7 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
     state.write_text(text, encoding="utf-8")
     res = _python_m("season", str(camp), "--season", "2", "--out", str(out))
     assert res.returncode == 1
-    assert f"error: {state}:{line}:{col}: league[1].city: {b!r} is not this club's city" in res.stdout + res.stderr
+    assert f"错误：{state}:{line}:{col}: league[1].city: {b!r} is not this club's city" in res.stdout + res.stderr
     assert "Traceback" not in res.stdout + res.stderr
     assert not (out / "s02").exists()
 
@@ -433,7 +433,7 @@ def test_a_control_character_in_a_campaign_is_one_located_line(tmp_path: Path, c
     text = camp.read_text(encoding="utf-8")
     camp.write_text(text + f"# 注释{char}[31m\n", encoding="utf-8")
     line = text.count("\n") + 1
-    one_error_line(_python_m("check", str(camp)), f"error: {camp}:{line}:5: {name} is not allowed in YAML")
+    one_error_line(_python_m("check", str(camp)), f"错误：{camp}:{line}:5: {name} is not allowed in YAML")
 
 
 @pytest.mark.parametrize(("char", "name"), CONTROLS)
@@ -443,7 +443,7 @@ def test_a_control_character_in_an_override_table_is_one_located_line(tmp_path: 
     folder.mkdir(parents=True)
     text = (ROOT / "tables" / "purasbar" / "colours.yaml").read_text(encoding="utf-8")
     (folder / "colours.yaml").write_text(f"# {char}\n" + text, encoding="utf-8")
-    one_error_line(_python_m("check", str(camp)), f"error: {folder / 'colours.yaml'}:1:3: {name}")
+    one_error_line(_python_m("check", str(camp)), f"错误：{folder / 'colours.yaml'}:1:3: {name}")
 
 
 def _season_two(camp: Path, out: Path, state_text: str) -> subprocess.CompletedProcess[str]:
@@ -475,7 +475,7 @@ def test_a_very_deep_list_in_a_state_file_is_one_located_line(season_end: tuple[
     camp, text = season_end
     res = _season_two(camp, tmp_path / "out", text + f"deep: {deep}\n")
     message = one_error_line(res, "mappings and lists nested more than 64 deep")
-    assert re.match(rf"error: {re.escape(str(tmp_path / 'out' / 's01' / 'state-end.yaml'))}:\d+:\d+: ", message)
+    assert re.match(rf"错误：{re.escape(str(tmp_path / 'out' / 's01' / 'state-end.yaml'))}:\d+:\d+: ", message)
 
 
 def test_a_fast_loaded_document_is_never_deeper_than_the_limit() -> None:

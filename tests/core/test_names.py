@@ -144,7 +144,7 @@ def test_check_refuses_a_player_name_with_a_space(tmp_path: Path) -> None:
     res = _check(path)
     assert res.returncode == 1
     out = res.stdout + res.stderr
-    assert f"error: {path}:{line}:{col}: players[0].name: '卡尔 穆勒' may not contain a space " \
+    assert f"错误：{path}:{line}:{col}: players[0].name: '卡尔 穆勒' may not contain a space " \
            f"(it would break a roll id or seal line)" in out
     assert "Traceback" not in out
 
@@ -188,7 +188,7 @@ def test_tables_refuse_names_that_would_break_a_roll_id(tmp_path: Path, table: s
     assert message == f"{at}: {expected}"
     if "may not contain a space" in expected:
         res = _check(camp)
-        assert res.returncode == 1 and f"error: {message}" in res.stdout + res.stderr
+        assert res.returncode == 1 and f"错误：{message}" in res.stdout + res.stderr
 
 def test_a_name_pool_has_at_most_as_many_names_as_a_die_has_faces(tmp_path: Path) -> None:
     many = ", ".join(f"名{i}" for i in range(1001))
@@ -222,7 +222,7 @@ def test_check_refuses_a_club_name_holding_bbcode(tmp_path: Path) -> None:
     path, line, col = _edit(tmp_path, WHERE["club.name"], evil)
     res = _check(path)
     assert res.returncode == 1 and "Traceback" not in res.stderr
-    assert res.stderr == (f"error: {path}:{line}:{col}: club.name: {evil!r} may not contain '[' "
+    assert res.stderr == (f"错误：{path}:{line}:{col}: club.name: {evil!r} may not contain '[' "
                           f"(it would be read as forum markup)\n")
 
 
@@ -260,5 +260,5 @@ def test_new_refuses_an_option_that_breaks_its_line(tmp_path: Path, value: str, 
     res = subprocess.run([sys.executable, "-m", "anko_writer", "new", str(tmp_path / "c"), "--ruleset", "ball",
                           "--option", f"title={value}"], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert res.returncode == 2 and "Traceback" not in res.stderr
-    assert res.stderr.startswith(f"error: --option title: {value!r} {problem}")
+    assert res.stderr.startswith(f"错误：--option title: {value!r} {problem}")
     assert not (tmp_path / "c").exists()

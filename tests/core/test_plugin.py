@@ -46,7 +46,7 @@ def duel(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("duel")
     made = cli(site, "new", folder, "--ruleset", "coinduel", "--option", "name=阿尔托", "--seed", SEED, cwd=folder)
     assert made.returncode == 0, made.stderr
-    assert "wrote duel.yaml" in made.stdout and "wrote duel-chapter0.md" in made.stdout
+    assert "已写入 duel.yaml" in made.stdout and "已写入 duel-chapter0.md" in made.stdout
     return folder
 
 
@@ -70,13 +70,13 @@ def test_new_and_check(site: Path, duel: Path) -> None:
     chapter0 = (duel / "duel-chapter0.md").read_text(encoding="utf-8")
     assert "10枚金币" in chapter0 and "「1D4＝" in chapter0
     ok = cli(site, "check", "duel.yaml", cwd=duel)
-    assert ok.returncode == 0 and ok.stdout == "ok: duel.yaml (coinduel: 阿尔托的掷币决斗)\n", ok.stderr
+    assert ok.returncode == 0 and ok.stdout == "通过：duel.yaml（coinduel: 阿尔托的掷币决斗）\n", ok.stderr
 
 
 def test_chapter_arcs_and_verify(site: Path, duel: Path) -> None:
     one = cli(site, "chapter", "duel.yaml", "--arc", "1", "--part", "2", cwd=duel)
     assert one.returncode == 0, one.stderr
-    assert sorted(one.stdout.splitlines()) == ["wrote out/d01/b02.json", "wrote out/d01/b02.md"]
+    assert sorted(one.stdout.splitlines()) == ["已写入 out/d01/b02.json", "已写入 out/d01/b02.md"]
     for arc in (1, 2):
         whole = cli(site, "arc", "duel.yaml", "--arc", str(arc), cwd=duel)
         assert whole.returncode == 0, whole.stderr
@@ -124,12 +124,12 @@ def test_bad_input(site: Path, duel: Path, tmp_path: Path) -> None:
                    encoding="utf-8")
     checked = cli(site, "check", bad, cwd=tmp_path)
     assert checked.returncode == 1 and "Traceback" not in checked.stderr
-    assert checked.stderr.startswith("error: ") and "purse" in checked.stderr and len(checked.stderr.splitlines()) == 1
+    assert checked.stderr.startswith("错误：") and "purse" in checked.stderr and len(checked.stderr.splitlines()) == 1
     far = cli(site, "chapter", "duel.yaml", "--arc", "1", "--part", "4", cwd=duel)
-    assert (far.returncode, far.stderr) == (1, "error: --part: expected 1–3, got 4\n")
+    assert (far.returncode, far.stderr) == (1, "错误：--part: expected 1–3, got 4\n")
     nameless = cli(site, "new", tmp_path / "x", "--ruleset", "coinduel", cwd=tmp_path)
     assert nameless.returncode == 2
-    assert nameless.stderr == ("error: 缺少选项 '--option name=…'（our duellist's name）"
+    assert nameless.stderr == ("错误：缺少选项 '--option name=…'（our duellist's name）"
                                "（见 'python -m anko_writer new --help'）\n")
     unknown = cli(site, "new", tmp_path / "x", "--ruleset", "coinduel", "--option", "name=甲", "--option",
                   "nmae=乙", cwd=tmp_path)

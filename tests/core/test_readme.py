@@ -168,7 +168,7 @@ def test_each_ruleset_starts_as_the_table_says(row: list[str], tmp_path: Path) -
     """The table's ``new`` writes a campaign of that ruleset that checks; its shipped campaign checks and plays."""
     (args,) = commands(row[3].strip("`"))
     new = ok(args, tmp_path)
-    written = [line.split(" ", 1)[1] for line in new.stdout.splitlines() if line.startswith("wrote ") and line.endswith(".yaml")]
+    written = [line.split(" ", 1)[1] for line in new.stdout.splitlines() if line.startswith("已写入 ") and line.endswith(".yaml")]
     checked = ok(["check", *written], tmp_path)
     assert f"({row[0].strip('`')}" in checked.stdout
     shipped = row[4].strip("`")

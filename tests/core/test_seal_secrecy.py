@@ -279,7 +279,7 @@ def test_a_refusal_is_one_located_line(tmp_path: Path, coinduel: Ruleset) -> Non
         mp.undo()
     assert res.exit_code == 1
     lines = [ln for ln in (res.stderr or res.output).splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: d01/b01.json: the value of sealed roll"), lines
+    assert len(lines) == 1 and lines[0].startswith("错误：d01/b01.json: the value of sealed roll"), lines
     assert not (tmp_path / "out" / "d01").exists()
 
 

@@ -132,7 +132,7 @@ def test_html_export_writes_the_page(tmp_path: Path, script: list[str]) -> None:
     out = _chapters(tmp_path)
     res = CliRunner().invoke(app, ["export", str(out), "--forum", "html", *script])
     assert res.exit_code == 0, res.output
-    assert "1 post(s)" in res.output and vp.VERIFY_PAGE in res.output
+    assert "共 1 帖" in res.output and vp.VERIFY_PAGE in res.output
     folder = out / "export" / ("html-hant" if script else "html")
     page = (folder / vp.VERIFY_PAGE).read_text(encoding="utf-8")
     assert page == (to_traditional(vp.verify_page(), "tw") if script else vp.verify_page())

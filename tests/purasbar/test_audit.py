@@ -88,8 +88,8 @@ def test_html_report_embeds_pngs_and_links_nowhere(reports: Path) -> None:
 
 def test_terminal_summary(reports: Path) -> None:
     text = (reports / "j1.txt").read_text(encoding="utf-8")
-    assert "雷希特竞技 (ours, tier S): title" in text
-    assert "seasons/s" in text and "wrote " in text
+    assert "雷希特竞技（我方，S 档）：联赛冠军" in text
+    assert "每秒" in text and "已写入 " in text
 
 
 def test_chained_seasons(tmp_path: Path) -> None:
@@ -112,7 +112,7 @@ def test_chained_seasons(tmp_path: Path) -> None:
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["audit", str(BUILT_IN), *args, "--out", str(tmp_path)])
     assert res.exit_code == 1
-    assert res.output.strip().startswith("error: ") and message in res.output and "Traceback" not in res.output
+    assert res.output.strip().startswith("错误：") and message in res.output and "Traceback" not in res.output
     assert not (tmp_path / "report.json").exists()
 
 
@@ -121,4 +121,4 @@ def test_a_scheduler_that_is_not_there(tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.setattr("anko_writer.audit.runner.CONNECT_TIMEOUT", 1.0)
     res = CliRunner().invoke(app, ["audit", str(BUILT_IN), "--seasons", "1", "--out", str(tmp_path),
                                    "--scheduler", "tcp://127.0.0.1:9"])
-    assert res.exit_code == 1 and "error: --scheduler" in res.output, res.output
+    assert res.exit_code == 1 and "错误：--scheduler" in res.output, res.output

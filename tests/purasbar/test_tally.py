@@ -104,7 +104,7 @@ def test_the_month_cycle_post_replies_tally_write_next_month(three: tuple[Path, 
     assert load_campaign(camp).data["decisions"]["s1m4"] == {"formation": winner, "conflict": True}
 
     code, _, stderr = _cli(*args, "--write")  # the host's decision now: not overwritten silently
-    assert code == 1 and stderr.startswith("error: ") and "decisions.s1m4.formation" in stderr and "--force" in stderr
+    assert code == 1 and stderr.startswith("错误：") and "decisions.s1m4.formation" in stderr and "--force" in stderr
     assert camp.read_text(encoding="utf-8") == after
     assert _cli(*args, "--write", "--force")[0] == 0 and camp.read_text(encoding="utf-8") == after
 
@@ -122,7 +122,7 @@ def test_bad_input_is_one_error_line(three: tuple[Path, int], tmp_path: Path) ->
     code, _, stderr = _cli("tally", str(camp), str(REPLIES / "plain-s1m4.txt"), "--chapter", "s1m9", "--out", str(out))
     assert code == 1 and "no chapter under" in stderr and "s1m4" in stderr  # names the votes it found
     code, _, stderr = _cli("tally", str(camp), str(junk), "--chapter", "s1m4", "--until", "tomorrow")
-    assert code == 2 and stderr.startswith("error: ") and "--until" in stderr
+    assert code == 2 and stderr.startswith("错误：") and "--until" in stderr
 
 
 def test_a_vote_that_breaks_the_campaign_is_refused(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...audit.plugin import AuditPlugin, Figure, Section, Table
-from ...audit.report import new_figure, png
+from ...audit.report import label, new_figure, png
 from ...audit.stats import chi_square, mean_sd, odds, z_score
 from ...chapters import Chapter, ChapterKey, Record, Run
 from ...dice import DiceExpr
@@ -122,6 +122,12 @@ LINEUP_KEYS = ("lineups", "with_stand_ins", "stand_ins", "keepers_forward", "kee
                "unfillable", "other_fits", "beyond_formation", "avoidable_lineups", "avoidable_stand_ins", "ours_lineups",
                "ours_with_stand_ins", "ours_avoidable", "keepers_avoidable")
 """What the line-up numbers add up (every side of every match at kick-off)."""
+LINEUP_CN = {"lineups": "首发", "with_stand_ins": "有人替位", "stand_ins": "替位人次", "keepers_forward": "门将踢前锋",
+             "keepers_outfield": "门将踢外场", "unfillable": "阵型排不满", "other_fits": "换阵型排得满",
+             "beyond_formation": "替位多于所需", "avoidable_lineups": "本可避免", "avoidable_stand_ins": "本可避免人次",
+             "ours_lineups": "我方首发", "ours_with_stand_ins": "我方有人替位", "ours_avoidable": "我方本可避免",
+             "keepers_avoidable": "门将替位本可避免"}
+"""How the report's line-up table heads each column."""
 
 
 def _lineups(months: Iterable[Chapter], ours: str) -> Record:
@@ -419,6 +425,10 @@ def _drift_report(replicates: list[list[Record]]) -> Record:
             "our_total_ability": {str(i): round(sum(v) / len(v), 2) for i, v in sorted(ours.items())}}
 
 
+COMPETITION = {"league": "联赛", "swiss": "群英杯瑞士轮", "knockout": "群英杯淘汰赛"}
+"""How the report names each competition."""
+
+
 def _pct(o: Record) -> str:
     """``12.3 % [9.1–16.0]`` from an :func:`odds` record."""
     return f"{o['p'] * 100:.1f} % [{o['lo'] * 100:.1f}–{o['hi'] * 100:.1f}]"
@@ -465,18 +475,20 @@ class PurasbarAudit(AuditPlugin):
         total = {k: sum(a[k] for a in by_index.values()) for k in LINEUP_KEYS}
         shared = [n for seasons in replicates for s in seasons for n in s["names"]["shared_per_month"]]
         twice = sum(s["names"]["ids_twice"] for seasons in replicates for s in seasons)
-        names = (f"names shared by two clubs: {sum(shared) / max(1, len(shared)):.2f} a month (at most "
-                 f"{max(shared, default=0)}); ids held by two players: {twice}")
-        lines = [f"line-ups {total['lineups']}: {total['with_stand_ins']} with a starter out of position "
-                 f"({total['stand_ins']} starts), {total['keepers_forward']} goalkeepers at FW "
-                 f"({total['keepers_outfield']} at an outfield slot); formation unfillable {total['unfillable']} "
-                 f"(another fits: {total['other_fits']}); more stand-ins than the formation needs "
-                 f"{total['beyond_formation']}; avoidable stand-ins in {total['avoidable_lineups']} "
-                 f"line-ups ({total['avoidable_stand_ins']} starts)", names]
-        cols = ["season", *LINEUP_KEYS]
-        table = Table("Kick-off line-ups by season (every side of every match)", cols,
-                      [[i, *(a[k] for k in LINEUP_KEYS)] for i, a in sorted(by_index.items())])
-        return Section("lineups", "Line-ups (000 §3.4, §7.1)",
+        names = (f"两家俱乐部同名的球员：平均每月 {sum(shared) / max(1, len(shared)):.2f} 对（最多 "
+                 f"{max(shared, default=0)} 对）；两名球员共用一个编号：{twice} 次")
+        lines = [f"首发 {total['lineups']} 次：{total['with_stand_ins']} 次有人打非本位置"
+                 f"（{total['stand_ins']} 人次），门将踢前锋 {total['keepers_forward']} 次"
+                 f"（踢其他外场位置 {total['keepers_outfield']} 次）；阵型排不满 {total['unfillable']} 次"
+                 f"（换个阵型排得满：{total['other_fits']} 次）；替位的人比阵型所需还多 "
+                 f"{total['beyond_formation']} 次；本可避免的替位 {total['avoidable_lineups']} "
+                 f"次（{total['avoidable_stand_ins']} 人次）", names]
+        cols = ["赛季", *(LINEUP_CN.get(k, k) for k in LINEUP_KEYS)]
+        table = Table("各赛季的首发阵容（每场比赛的双方）", cols,
+                      [[i, *(a[k] for k in LINEUP_KEYS)] for i, a in sorted(by_index.items())],
+                      "每列数一数首发时出现某种情况的次数：替位、门将踢外场、排不满阵型越少越好，"
+                      "「本可避免」的不为零说明排阵容的规则有改进余地。")
+        return Section("lineups", "首发阵容（000 §3.4、§7.1）",
                        {"total": total, "by_season": {str(i): a for i, a in sorted(by_index.items())},
                         "names_shared_per_month": shared, "ids_twice": twice},
                        lines, [table])
@@ -485,20 +497,23 @@ class PurasbarAudit(AuditPlugin):
         """Title, cup and bottom-three odds per club and per tier."""
         clubs, tiers = _club_odds(seasons)
         ours = next((c for c in clubs if c["ours"]), None)
-        lines = [f"seasons played: {len(seasons)}"]
+        lines = [f"模拟的赛季：{len(seasons)} 个"]
         if ours is not None:
-            lines.append(f"{ours['club']} (ours, tier {ours['tier']}): title {_pct(ours['title'])}, "
-                         f"cup {_pct(ours['cup'])}, bottom three {_pct(ours['bottom_three'])}")
-        lines.append("title favourites: " + ", ".join(f"{c['club']} {c['title']['p'] * 100:.1f} %" for c in clubs[:3]))
-        lines.append("title by tier: " + ", ".join(f"{t} {_pct(v['title_share'])}" for t, v in tiers.items()))
-        table = Table("Odds per club (95 % Wilson intervals)", ["club", "tier", "title", "cup", "bottom three"],
-                      [[c["club"] + (" (ours)" if c["ours"] else ""), c["tier"], _pct(c["title"]), _pct(c["cup"]),
-                        _pct(c["bottom_three"])] for c in clubs])
-        tier_table = Table("Odds per city tier", ["tier", "clubs", "title share", "cup share",
-                                                  "bottom three per club"],
+            lines.append(f"{ours['club']}（我方，{ours['tier']} 档）：联赛冠军 {_pct(ours['title'])}，"
+                         f"群英杯冠军 {_pct(ours['cup'])}，倒数三名 {_pct(ours['bottom_three'])}")
+        lines.append("夺冠热门：" + "、".join(f"{c['club']} {c['title']['p'] * 100:.1f} %" for c in clubs[:3]))
+        lines.append("各档城市的夺冠份额：" + "、".join(f"{t} {_pct(v['title_share'])}" for t, v in tiers.items()))
+        table = Table("各队的概率（方括号里是 95 % 威尔逊区间）", ["俱乐部", "档次", "联赛冠军", "群英杯冠军", "倒数三名"],
+                      [[c["club"] + ("（我方）" if c["ours"] else ""), c["tier"], _pct(c["title"]), _pct(c["cup"]),
+                        _pct(c["bottom_three"])] for c in clubs],
+                      "每支球队在模拟的赛季里拿联赛冠军、群英杯冠军和落到倒数三名的比例；方括号是真实概率大概率所在的范围，"
+                      "赛季模拟得越多越窄。")
+        tier_table = Table("各档城市的概率", ["档次", "俱乐部数", "联赛冠军份额", "群英杯冠军份额",
+                                       "每队倒数三名"],
                            [[t, v["clubs"], _pct(v["title_share"]), _pct(v["cup_share"]),
-                             _pct(v["bottom_three_per_club"])] for t, v in tiers.items()])
-        return Section("odds", "Title, cup and bottom-three odds", {"seasons": len(seasons), "clubs": clubs,
+                             _pct(v["bottom_three_per_club"])] for t, v in tiers.items()],
+                           "同一档的城市合在一起看：档次越高，冠军份额应当越大，倒数三名越少；若相反，说明档次的强弱没有体现出来。")
+        return Section("odds", "夺冠、群英杯与倒数三名的概率", {"seasons": len(seasons), "clubs": clubs,
                                                                     "tiers": tiers},
                        lines, [tier_table, table], [_tier_figure(tiers)] if tiers else [])
 
@@ -507,21 +522,23 @@ class PurasbarAudit(AuditPlugin):
         comps = {k: _match_report(v) for k, v in _sum_matches(seasons).items()}
         lines = []
         for k, r in comps.items():
-            lines.append(f"{k}: {r['goals_per_match']} goals/match; shots/attack {r['shots_per_attack']} "
-                         f"(§5.1 implies {r['implied_shots_per_attack']}, z {r['shots_z']}); conversion "
-                         f"{r['conversion']} (implied {r['implied_conversion']}, z {r['conversion_z']}); "
-                         f"home win {r['home']['win']['p'] * 100:.1f} %")
+            lines.append(f"{COMPETITION.get(k, k)}：场均进球 {r['goals_per_match']}；每次进攻射门 {r['shots_per_attack']}"
+                         f"（按 §5.1 应为 {r['implied_shots_per_attack']}，z {r['shots_z']}）；射门转化率 "
+                         f"{r['conversion']}（应为 {r['implied_conversion']}，z {r['conversion_z']}）；"
+                         f"主场胜率 {r['home']['win']['p'] * 100:.1f} %")
         errors = sum(r["formula_errors"] for r in comps.values())
-        lines.append(f"attacks whose value is not §5.1.1's sum: {errors}")
-        table = Table("Matches against 000 §5.1", ["competition", "matches", "goals/match", "shots/attack",
-                                                   "implied", "z", "conversion", "implied", "z", "home win",
-                                                   "draw", "away win"],
-                      [[k, r["matches"], r["goals_per_match"], r["shots_per_attack"], r["implied_shots_per_attack"],
+        lines.append(f"攻势值不等于 §5.1.1 各项之和的进攻：{errors} 次")
+        table = Table("比赛数据对照 000 §5.1", ["赛事", "场次", "场均进球", "每次进攻射门",
+                                          "规则应为", "z", "射门转化率", "规则应为", "z", "主胜",
+                                          "平", "客胜"],
+                      [[COMPETITION.get(k, k), r["matches"], r["goals_per_match"], r["shots_per_attack"], r["implied_shots_per_attack"],
                         r["shots_z"], r["conversion"], r["implied_conversion"], r["conversion_z"],
                         _pct(r["home"]["win"]), _pct(r["home"]["draw"]), _pct(r["home"]["loss"])]
-                       for k, r in comps.items()])
+                       for k, r in comps.items()],
+                      "模拟出的射门与进球，对比按规则书 §5.1 的骰子算出的应有值：z 的绝对值在 3 以内算正常，"
+                      "更大说明引擎与规则书对不上。")
         figs = [_goals_figure(comps)] if comps else []
-        return Section("matches", "Matches (000 §5.1)", {"competitions": comps, "formula_errors": errors},
+        return Section("matches", "比赛（000 §5.1）", {"competitions": comps, "formula_errors": errors},
                        lines, [table], figs)
 
     def _money(self, replicates: list[list[Record]], seasons: list[Record]) -> Section:
@@ -529,41 +546,47 @@ class PurasbarAudit(AuditPlugin):
         money = _money_report(replicates)
         business = _business_report(seasons)
         last = money["by_month"][-1] if money["by_month"] else None
-        lines = [f"bankruptcy {_pct(money['bankruptcy'])}, owner exit {_pct(money['owner_exit'])}, "
-                 f"§11.3 countdown reached {_pct(money['bankruptcy_stage_reached'])}"]
+        lines = [f"破产 {_pct(money['bankruptcy'])}，老板撤资 {_pct(money['owner_exit'])}，"
+                 f"进入 §11.3 破产倒计时 {_pct(money['bankruptcy_stage_reached'])}"]
         if last is not None:
-            lines.append(f"funds at month {last['month']}: median {last['funds']['median']:,} P$ "
-                         f"[p10 {last['funds']['p10']:,}, p90 {last['funds']['p90']:,}]; R median {last['R_median']}")
-        lines.append(f"Appendix B events against their monthly ranges: {business['events']} fired, chi2 "
-                     f"{business['statistic']} df {business['df']} p {business['p']:.3g}")
-        table = Table("Funds and the §6.2.3 R band at each month's start",
-                      ["month", "p10", "median", "p90", "R median", *BANDS],
+            lines.append(f"第 {str(last['month']).replace('.', ' 赛季第 ', 1)} 月的资金：中位数 {last['funds']['median']:,} P$"
+                         f"〔p10 {last['funds']['p10']:,}，p90 {last['funds']['p90']:,}〕；R 中位数 {last['R_median']}")
+        lines.append(f"附录 B 经营事件对照每月的骰面：发生 {business['events']} 次，卡方 "
+                     f"{business['statistic']}，自由度 {business['df']}，p {business['p']:.3g}")
+        table = Table("每月月初的资金与 §6.2.3 的 R 档",
+                      ["月份（赛季.月）", "p10", "中位数", "p90", "R 中位数", *BANDS],
                       [[r["month"], r["funds"]["p10"], r["funds"]["median"], r["funds"]["p90"], r["R_median"],
-                        *(r["bands"][b] for b in BANDS)] for r in money["by_month"]])
-        events = Table("Appendix B events: fired against the faces their rows held", ["event", "fired", "expected"],
-                       [[r["key"], r["fired"], r["expected"]] for r in business["rows"]])
+                        *(r["bands"][b] for b in BANDS)] for r in money["by_month"]],
+                      "我方每月月初的资金：中间一半的赛季落在 p10 与 p90 之间（P$，不带千位分隔），右边几列是处于各 R 档的赛季比例；"
+                      "资金一路下滑、R 档越来越差，说明经济规则对球队太苛刻。")
+        events = Table("附录 B 经营事件：实际发生次数对比它们占的骰面", ["事件", "发生", "应有"],
+                       [[r["key"], r["fired"], r["expected"]] for r in business["rows"]],
+                       "每种经营事件发生的次数应与它在表里占的骰面相当；差得很远的一行说明那张表的写法或查法可能有错。")
         figs = [_funds_figure(money["by_month"])] if money["by_month"] else []
-        return Section("money", "Money (000 §6.2.3, §11.3)", {**money, "business_events": business}, lines,
+        return Section("money", "资金（000 §6.2.3、§11.3）", {**money, "business_events": business}, lines,
                        [table, events], figs)
 
     def _drift(self, replicates: list[list[Record]]) -> Section:
         """Ability drift by position and age band."""
         drift = _drift_report(replicates)
         parts = [f"{r['position']} {r['age']} {r['mean']:+.2f}" for r in drift["overall"] if r["players"]]
-        lines = ["main-ability change over a season: " + ", ".join(parts)]
+        lines = ["一个赛季里主能力的变化：" + "、".join(parts)]
         league = drift["league_means"]
         if "0" in league and len(league) > 1:
             last = max(league, key=int)
-            lines.append(f"league mean main ability, season 1 start → season {last} end: " + ", ".join(
+            lines.append(f"联赛平均主能力，第 1 赛季初 → 第 {last} 赛季末：" + "、".join(
                 f"{pos} {league['0'][pos]:.1f} → {league[last][pos]:.1f}" for pos in MAIN))
-        means = Table("League mean main ability by position (0 = season 1's first month; n = season n's end)",
-                      ["season", *MAIN], [[k, *(v[pos] for pos in MAIN)] for k, v in league.items()])
-        table = Table("Main-ability change over a season (month 1 → settlement)",
-                      ["position", "age", "players", "mean", "sd"],
-                      [[r["position"], r["age"], r["players"], r["mean"], r["sd"]] for r in drift["overall"]])
-        ours = Table("Our total ability at each season's end (mean over replicates)", ["season", "total"],
-                     [[k, v] for k, v in drift["our_total_ability"].items()])
-        return Section("drift", "Ability drift", drift, lines, [table, means, ours])
+        means = Table("各位置的联赛平均主能力（0 = 第 1 赛季第一个月；n = 第 n 赛季末）",
+                      ["赛季", *MAIN], [[k, *(v[pos] for pos in MAIN)] for k, v in league.items()],
+                      "全联赛球员主能力的平均值一季季怎样变：大体持平说明成长与衰老相抵，一路涨或一路跌说明能力会失控。")
+        table = Table("一个赛季里主能力的变化（第 1 月 → 赛季结算）",
+                      ["位置", "年龄", "球员数", "平均变化", "标准差"],
+                      [[r["position"], r["age"], r["players"], r["mean"], r["sd"]] for r in drift["overall"]],
+                      "按位置和年龄段看一个赛季里主能力平均涨了多少：年轻的应当涨、年长的应当跌。")
+        ours = Table("我方每个赛季末的能力总和（各次重复的平均）", ["赛季", "总和"],
+                     [[k, v] for k, v in drift["our_total_ability"].items()],
+                     "我方全队能力的总和一季季怎样变，看球队是在变强还是在变弱。")
+        return Section("drift", "能力漂移", drift, lines, [table, means, ours])
 
 
 def _tier_figure(tiers: dict[str, Record]) -> Figure:
@@ -576,11 +599,12 @@ def _tier_figure(tiers: dict[str, Record]) -> Figure:
         ps = [tiers[t][what]["p"] for t in names]
         err = [[p - tiers[t][what]["lo"] for p, t in zip(ps, names, strict=True)],
                [tiers[t][what]["hi"] - p for p, t in zip(ps, names, strict=True)]]
-        ax.bar(xs, ps, width=0.38, color=colour, yerr=err, capsize=3, label=what.replace("_", " "))
-    ax.set_xticks(range(len(names)), [f"tier {t}" for t in names])
-    ax.set_ylabel("share of seasons")
+        ax.bar(xs, ps, width=0.38, color=colour, yerr=err, capsize=3,
+               label=label({"title_share": "联赛冠军", "cup_share": "群英杯冠军"}[what], what.replace("_", " ")))
+    ax.set_xticks(range(len(names)), [label(f"{t} 档", f"tier {t}") for t in names])
+    ax.set_ylabel(label("占赛季的比例", "share of seasons"))
     ax.legend()
-    return Figure("Title and cup share per city tier (95 % Wilson intervals)", png(fig))
+    return Figure("各档城市的联赛冠军与群英杯冠军份额（误差线：95 % 威尔逊区间）", png(fig))
 
 
 def _goals_figure(comps: dict[str, Record]) -> Figure:
@@ -589,11 +613,11 @@ def _goals_figure(comps: dict[str, Record]) -> Figure:
     ax = fig.add_subplot()
     for k, r in comps.items():
         n = max(1, r["matches"])
-        ax.plot(range(11), [c / n for c in r["goal_histogram"]], marker="o", label=k)
-    ax.set_xlabel("goals in the match (10 = 10 or more)")
-    ax.set_ylabel("share of matches")
+        ax.plot(range(11), [c / n for c in r["goal_histogram"]], marker="o", label=label(COMPETITION.get(k, k), k))
+    ax.set_xlabel(label("一场的总进球（10 = 10 个及以上）", "goals in the match (10 = 10 or more)"))
+    ax.set_ylabel(label("占比赛的比例", "share of matches"))
     ax.legend()
-    return Figure("Goals per match", png(fig))
+    return Figure("每场比赛的进球数分布", png(fig))
 
 
 def _funds_figure(series: list[Record]) -> Figure:
@@ -603,19 +627,19 @@ def _funds_figure(series: list[Record]) -> Figure:
     xs = range(len(series))
     top.fill_between(xs, [r["funds"]["p10"] for r in series], [r["funds"]["p90"] for r in series],
                      color="#a6c4e5", label="p10–p90")
-    top.plot(xs, [r["funds"]["median"] for r in series], color="#1f4e8c", label="median")
-    top.set_ylabel("funds (P$)")
+    top.plot(xs, [r["funds"]["median"] for r in series], color="#1f4e8c", label=label("中位数", "median"))
+    top.set_ylabel(label("资金（P$）", "funds (P$)"))
     top.legend()
     base = [0.0] * len(series)
     for b, colour in zip(BANDS, ("#2e8b57", "#9acd32", "#f0ad4e", "#c0392b"), strict=False):
         vals = [r["bands"][b] for r in series]
         bottom.bar(xs, vals, bottom=base, color=colour, label=b, width=0.9)
         base = [x + v for x, v in zip(base, vals, strict=False)]
-    bottom.set_ylabel("R band share")
+    bottom.set_ylabel(label("R 档占比", "R band share"))
     bottom.set_xticks(list(xs)[::3], [r["month"] for r in series][::3], fontsize=7)
-    bottom.set_xlabel("season.month")
+    bottom.set_xlabel(label("赛季.月", "season.month"))
     bottom.legend(fontsize=7, ncols=4)
-    return Figure("Our funds and the §6.2.3 R band at each month's start", png(fig))
+    return Figure("我方每月月初的资金与 §6.2.3 的 R 档", png(fig))
 
 
 __all__ = ["PurasbarAudit"]

@@ -101,6 +101,13 @@ class Purasbar(Ruleset[State]):
 
         return play_season(self.name, data, state, until.arc, until.part, resources, publish, keep_state)
 
+    @property
+    def sealable(self) -> Mapping[str, str]:
+        """The 群英杯's sealable roll kinds (000 §5.8.4): the injury response and the late shoot-out kicks."""
+        from .season.world import SEALABLE
+
+        return SEALABLE
+
     def audit(self) -> AuditPlugin:
         """The 群英杯's audit metrics (:mod:`.audit`)."""
         from .audit import PurasbarAudit

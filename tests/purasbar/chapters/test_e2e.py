@@ -97,7 +97,7 @@ def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, old: str, new:
     res = _season(camp, out)
     assert res.exit_code == 1
     lines = [line for line in res.output.splitlines() if line.strip()]
-    assert len(lines) == 1 and lines[0].startswith(f"error: {camp}:") and needle in lines[0]
+    assert len(lines) == 1 and lines[0].startswith(f"错误：{camp}:") and needle in lines[0]
     assert "Traceback" not in res.output and not out.exists()
 
 
@@ -133,6 +133,6 @@ def test_new_then_check(tmp_path: Path) -> None:
     camp = tmp_path / "c" / "miyuin.yaml"
     assert camp.exists() and (tmp_path / "c" / "miyuin-chapter0.md").exists()
     res = runner.invoke(app, ["check", str(camp)])
-    assert res.exit_code == 0 and "ok" in res.output
+    assert res.exit_code == 0 and res.output.startswith("通过：")
     res = runner.invoke(app, ["new", str(tmp_path / "d"), "--city", "火星", "--seed", "5"])
     assert res.exit_code == 1 and "unknown city" in res.output

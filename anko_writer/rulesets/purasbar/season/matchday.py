@@ -104,6 +104,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
         counts[c.name] = counts.get(c.name, 0) + 1
     venue = 0 if neutral else VENUE_BONUS
     knock = competition == "knockout"
+    hide = knock and "shootout" in world.sealed  # options.sealed
     life = world.life if ours else None
     depth = MatchDepth()
     pre = None
@@ -112,9 +113,9 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
         pre = pre_match(world, life, key, depth, us, them)
     found = {c.name: needs(c) for c in (home, away)}  # the squads do not change before kick-off
     picks = {c.name: None if c.ours else ai_formation(c, found[c.name]) for c in (home, away)}
-    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, knock),
+    hs, h_temps = prepare(world.dice, key, home, home.formation, venue, plan_for(home, decisions, hide),
                           found[home.name])
-    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, knock),
+    as_, a_temps = prepare(world.dice, key, away, away.formation, -venue, plan_for(away, decisions, hide),
                            found[away.name])
     for s in (hs, as_):
         pick = picks[s.club.name]

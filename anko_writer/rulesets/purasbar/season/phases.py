@@ -173,7 +173,7 @@ def _in_play_injury(world: World, side: Side, entry: Mapping[str, Any], key: str
 def pre_match(world: World, life: Life, key: str, depth: MatchDepth, ours: Any, theirs: Any) -> dict[str, Any]:
     """The §6.3.1 pre-match check (before the line-ups, so a pre-match injury keeps a player out)."""
     rec = check(world.dice, f"{key}/events", 0, depth, life.coach.resume_modifier(life.tables.people),
-                True, life.tables.match_events)
+                "injury" in world.sealed, life.tables.match_events)
     pending: dict[str, list[dict[str, Any]]] = {"us": [], "them": []}
     if rec and rec.get("triggered"):
         rec["applied"] = []
@@ -197,7 +197,7 @@ def slice_hook(world: World, life: Life, key: str, depth: MatchDepth,
 
     def on_point(n: int, home: Side, away: Side) -> list[MatchEventRecord]:
         """Check slice ``n``; apply the event to the side it concerns."""
-        rec = check(world.dice, f"{key}/events", n, depth, resume, True, life.tables.match_events)
+        rec = check(world.dice, f"{key}/events", n, depth, resume, "injury" in world.sealed, life.tables.match_events)
         if rec is None:
             return []
         if rec.get("triggered"):

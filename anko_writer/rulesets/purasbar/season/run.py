@@ -11,7 +11,7 @@ from ....arcs import Arc, Part
 from ....ballot import deadline_of
 from ....errors import AnkoError
 from ....resources import Resources
-from ....ruleset import Chapter, SeasonRun
+from ....ruleset import Chapter, SeasonRun, sealed_kinds
 from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
@@ -40,7 +40,7 @@ from .recap import recap
 from .settlement import settle
 from .story import stories
 from .windows import market_list, post_market, window_budget, window_phase
-from .world import World, new_world, open_books
+from .world import SEALABLE, World, new_world, open_books
 
 
 def _month_record(world: World, month: int, played: dict[str, Any],
@@ -216,6 +216,7 @@ class Season:
         source = start_data(data, state) if state is not None else data
         tables = load_purasbar_tables(resources)
         world = new_world(source, data["seed"], season, tables)
+        world.sealed = sealed_kinds(data, SEALABLE)
         open_books(world, source, tables)
         world.life = life_from_campaign(source, tables, world.ours.ledger)
         book = SealBook(arc_word="season")

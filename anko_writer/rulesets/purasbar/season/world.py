@@ -32,6 +32,13 @@ AI_STUBBORNNESS = "1D100"
 """Designed: an AI coach's stubbornness (固执, used by §7.4.3) is one D100 at the club's creation."""
 
 
+SEALABLE = {
+    "injury": "比赛中不利事件（核心重伤等）的主教练应对骰：球员伤停多久，到揭晓的那个月才公布",
+    "shootout": "我方淘汰赛点球大战第五轮起的罚球与扑救骰：点球大战结束时揭晓",
+}
+"""The roll kinds a host may seal (``options.sealed``, 000 §5.8.4); both are sealed unless the campaign says."""
+
+
 @dataclass
 class World:
     """Everything a season mutates: clubs, fixtures, results and what readers have been shown."""
@@ -63,6 +70,8 @@ class World:
     """What the months' headlines carry on (streaks, signings, what headed each month: :mod:`.headlines`)."""
     cast: Casting = field(default_factory=Casting)
     """Who the months' chapters follow and what they remember of them (:mod:`.cast`)."""
+    sealed: frozenset[str] = frozenset(SEALABLE)
+    """The roll kinds of :data:`SEALABLE` the campaign seals (``options.sealed``)."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
