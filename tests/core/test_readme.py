@@ -170,7 +170,7 @@ def test_each_ruleset_starts_as_the_table_says(row: list[str], tmp_path: Path) -
     new = ok(args, tmp_path)
     written = [line.split(" ", 1)[1] for line in new.stdout.splitlines() if line.startswith("已写入 ") and line.endswith(".yaml")]
     checked = ok(["check", *written], tmp_path)
-    assert f"({row[0].strip('`')}" in checked.stdout
+    assert f"（{row[0].strip('`')}:" in checked.stdout
     shipped = row[4].strip("`")
     shutil.copytree(ROOT / Path(shipped).parent, tmp_path / "shipped", ignore=shutil.ignore_patterns("out"))
     campaign = tmp_path / "shipped" / Path(shipped).name
