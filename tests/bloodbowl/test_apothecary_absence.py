@@ -67,7 +67,7 @@ def test_the_kept_casualty_row_decides_the_next_match(league: Path, tmp_path: Pa
     text = next(t for rel, t in md.items() if rel.endswith(".md"))
     line = next(ln for ln in text.splitlines() if ln.startswith(f"{name}：伤亡骰「D68＝41」"))
     assert "严重受伤，缺席下一场" in line and "取较轻的一次" in line
-    assert line.endswith(("重伤，本场无法再上场。" if saved else "严重受伤，缺席下一场。"))
+    assert line.endswith("重伤，本场无法再上场。" if saved else "严重受伤，缺席下一场。")
     # the story's reveal sentence is told from the roster's truth
     kinds = [r["kind"] for r in ch[SEALED_PART + 1].results["story"]["reveals"]]
     assert ("reveal_fine" if saved else "reveal_miss") in kinds
