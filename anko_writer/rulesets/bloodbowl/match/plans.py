@@ -179,13 +179,16 @@ def score_now(ai: AI) -> bool:
 
 def stall_square(ai: AI, c: Player) -> Square | None:
     """Where the carrier waits: a square he walks to with no die, from which he still walks in with no die
-    next turn (at most MA squares short of the line), out of every opponent's reach; the nearest the line."""
+    next turn (at most MA squares short of the line), out of every opponent's reach; the nearest the line, off
+    the sidelines, the fewest steps, the least sideways."""
     st = ai.st
     r = reach(st, c, 0, moves=c.ma)
     good = [s for s in r if 0 < ai.progress(s) <= c.ma and not can_be_reached(st, ai.side, s)]
     if not good:
         return None
-    return min(good, key=lambda s: (ai.progress(s), r[s][1], s))
+    assert c.sq is not None
+    y = c.sq[1]
+    return min(good, key=lambda s: (ai.progress(s), int(s[1] <= 2 or s[1] >= 14), r[s][1], abs(s[1] - y), s))
 
 
 # ------------------------------------------------------------------ passes and hand-offs
