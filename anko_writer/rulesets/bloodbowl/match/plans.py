@@ -213,11 +213,11 @@ def scoring_pass(ai: AI, c: Player) -> bool:
     for q in _receivers(ai, c):
         assert q.sq is not None
         options: list[tuple[Square, list[Square], bool]] = []
+        r = reach(st, q, 0)
+        ends = [s for s in r if s[0] == end]
         if not q.moved:
-            r = reach(st, q, 0)
-            options += [(s, path_to(r, s), True) for s in r if s[0] == end]
-        r_after = reach(st, q, 0)
-        if any(s[0] == end for s in r_after) and st.tackle_zones(q.sq, ai.side) == 0:
+            options += [(s, path_to(r, s), True) for s in ends]
+        if ends and st.tackle_zones(q.sq, ai.side) == 0:
             options.append((q.sq, [], False))
         for to, path, run_first in options:
             ch = pass_chance(st, c, to, q)
