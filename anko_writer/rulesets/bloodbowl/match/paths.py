@@ -6,7 +6,7 @@ from __future__ import annotations
 import heapq
 
 from . import rules
-from .model import DIRS, Player, Square, State, adjacent, neighbours
+from .model import Player, Square, State, adjacent, neighbours
 from .sheets import Side
 
 Reach = dict[Square, tuple[int, int, Square | None]]
@@ -44,30 +44,28 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
     normal = max(0, p.ma - used)
     limit = p.ma + 2 - used if moves is None else min(moves, p.ma + 2 - used)
     ball = st.ball.sq if st.ball.carrier is None else None
-    best: Reach = {p.sq: (0, 0, None)}
-    heap: list[tuple[int, int, Square]] = [(0, 0, p.sq)]
-    grid = st.grid
+    start = p.sq
+    best: Reach = {start: (0, 0, None)}
+    heap: list[tuple[int, int, Square]] = [(0, 0, start)]
+    grid, get, pop, push, cached = st.grid, best.get, heapq.heappop, heapq.heappush, _NEAR.get
     while heap:
-        rolls, steps, sq = heapq.heappop(heap)
-        if best[sq][0] != rolls or best[sq][1] != steps or steps >= limit:
+        rolls, steps, sq = pop(heap)
+        b = best[sq]
+        if b[0] != rolls or b[1] != steps or steps >= limit:
             continue
-        if sq == ball and not through_ball and sq != p.sq:
+        if sq == ball and not through_ball and sq != start:
             continue
-        cost_r = rolls + (1 if sq in tz else 0) + (1 if steps >= normal else 0)
+        cost_r = rolls + (sq in tz) + (steps >= normal)
         if cost_r > max_rolls:
             continue
-        x, y = sq
-        for dx, dy in DIRS:
-            nx, ny = x + dx, y + dy
-            if nx < 1 or nx > 26 or ny < 1 or ny > 15:
-                continue
-            n = (nx, ny)
+        nxt = steps + 1
+        for n in cached(sq) or _near(sq):  # the on-pitch neighbours, in DIRS order
             if n in grid:
                 continue
-            old = best.get(n)
-            if old is None or cost_r < old[0] or (cost_r == old[0] and steps + 1 < old[1]):
-                best[n] = (cost_r, steps + 1, sq)
-                heapq.heappush(heap, (cost_r, steps + 1, n))
+            old = get(n)
+            if old is None or cost_r < old[0] or (cost_r == old[0] and nxt < old[1]):
+                best[n] = (cost_r, nxt, sq)
+                push(heap, (cost_r, nxt, n))
     return best
 
 
@@ -84,12 +82,16 @@ def path_to(r: Reach, sq: Square) -> list[Square]:
 def block_odds(st: State, att: Player, dfn: Player, frm: Square | None = None) -> float:
     """How good a block is for the attacker from ``frm``: +dice if he chooses, 0.5 for one die, −dice if not."""
     assert dfn.sq is not None
-    a = sum(1 for q in st.on_field(att.side) if q is not att and rules._free_helper(st, q, dfn))
+    dx, dy = dfn.sq
+    a = sum(1 for q in st.on_field(att.side) if q is not att and q.sq is not None and q.sq != dfn.sq
+            and abs(q.sq[0] - dx) <= 1 and abs(q.sq[1] - dy) <= 1 and rules._free_helper(st, q, dfn))
     where = frm or att.sq
     assert where is not None
+    wx, wy = where
     d = 0
     for q in st.on_field(dfn.side):
-        if q is dfn or not q.standing or q.sq is None or not adjacent(q.sq, where):
+        if q is dfn or not q.standing or q.sq is None or q.sq == where or abs(q.sq[0] - wx) > 1 \
+                or abs(q.sq[1] - wy) > 1:
             continue
         if q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (1 if att.sq and adjacent(att.sq, q.sq)
                                                                           else 0) <= 0:
