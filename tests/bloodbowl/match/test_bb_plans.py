@@ -205,3 +205,27 @@ def test_every_ai_foul_is_by_a_spare_player_with_an_assist(seed: int) -> None:
             foul = next((r for r in a["rolls"] if r["kind"] == "foul" and r.get("dice")), None)
             if foul is not None:
                 assert sum(foul["modifiers"].values()) >= plans.FOUL_ASSISTS
+
+
+@settings(max_examples=60, deadline=None)
+@given(hs.lists(hs.tuples(hs.integers(1, 26), hs.integers(1, 15), hs.booleans(), hs.sampled_from(["standing", "prone"])),
+                min_size=1, max_size=22, unique_by=lambda t: (t[0], t[1])),
+       hs.integers(0, 8), hs.integers(0, 3), hs.booleans())
+def test_the_no_roll_search_is_the_cheapest_first_search(spots: list[tuple[int, int, bool, str]], moved: int,
+                                                          ma_less: int, through: bool) -> None:
+    """With no risky roll allowed, the breadth-first search gives the heap's squares, steps, paths and order."""
+    from anko_writer.rulesets.bloodbowl.match import paths
+
+    st = state()
+    for i, (x, y, home, how) in enumerate(spots):
+        put(st, f"P{i:02d}", "home" if home else "away", (x, y), ma=8 - ma_less, state=how)
+    st.ball.sq = (13, 8) if (13, 8) not in st.grid else None
+    p = st.players["P00"]
+    p.moved = min(moved, p.ma)
+    tz = paths.tz_map(st, p.side)
+    normal, limit = max(0, p.ma - p.moved), p.ma + 2 - p.moved
+    ball = None if through else st.ball.sq
+    assert p.sq is not None
+    fast = paths._reach_free(st, p.sq, tz, normal, limit, ball)
+    slow = paths._reach_search(st, p.sq, tz, normal, limit, ball, 0)
+    assert list(fast.items()) == list(slow.items())

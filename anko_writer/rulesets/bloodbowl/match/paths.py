@@ -45,6 +45,14 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
     limit = p.ma + 2 - used if moves is None else min(moves, p.ma + 2 - used)
     ball = st.ball.sq if st.ball.carrier is None else None
     start = p.sq
+    if max_rolls == 0:
+        return _reach_free(st, start, tz, normal, limit, None if through_ball else ball)
+    return _reach_search(st, start, tz, normal, limit, None if through_ball else ball, max_rolls)
+
+
+def _reach_search(st: State, start: Square, tz: dict[Square, int], normal: int, limit: int, ball: Square | None,
+                  max_rolls: int) -> Reach:
+    """:func:`reach`'s cheapest-first search (rolls, then steps, then the square)."""
     best: Reach = {start: (0, 0, None)}
     heap: list[tuple[int, int, Square]] = [(0, 0, start)]
     grid, get, pop, push, cached = st.grid, best.get, heapq.heappop, heapq.heappush, _NEAR.get
@@ -53,7 +61,7 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
         b = best[sq]
         if b[0] != rolls or b[1] != steps or steps >= limit:
             continue
-        if sq == ball and not through_ball and sq != start:
+        if sq == ball and sq != start:
             continue
         cost_r = rolls + (sq in tz) + (steps >= normal)
         if cost_r > max_rolls:
@@ -66,6 +74,30 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
             if old is None or cost_r < old[0] or (cost_r == old[0] and nxt < old[1]):
                 best[n] = (cost_r, nxt, sq)
                 push(heap, (cost_r, nxt, n))
+    return best
+
+
+def _reach_free(st: State, start: Square, tz: dict[Square, int], normal: int, limit: int,
+                ball: Square | None) -> Reach:
+    """:func:`reach` with no risky roll allowed: every step costs nothing, so the cheapest-first search is a
+    breadth-first one, each ring in square order (the order the heap pops them: the same squares, steps and
+    paths)."""
+    best: Reach = {start: (0, 0, None)}
+    grid, cached = st.grid, _NEAR.get
+    ring = [start]
+    steps = 0
+    while ring:
+        nxt: list[Square] = []
+        if steps < limit:
+            for sq in sorted(ring):
+                if (sq == ball and sq != start) or sq in tz or steps >= normal:
+                    continue
+                for n in cached(sq) or _near(sq):
+                    if n not in grid and n not in best:
+                        best[n] = (0, steps + 1, sq)
+                        nxt.append(n)
+        ring = nxt
+        steps += 1
     return best
 
 
