@@ -2,16 +2,19 @@
 
 The AI decides by rules a chapter can state, in this order each team turn:
 
-1. the carrier scores if he can reach the end zone with no die (a real coach would not risk the ball);
+1. the carrier scores if he can reach the end zone with no die and the clock says now (the race plans of
+   :mod:`.plans`: behind, the last turn, or an opponent could reach him);
 2. if the enemy holds the ball, the best blitzer blitzes the carrier (up to two risky rolls);
 3. the plan's ``blitz_first`` target, else the best blitz with two or more dice for us and no risky roll;
 4. every block with two or three dice we choose (three before two);
 5. a loose ball is picked up by the player with the fewest risky rolls and the best pick-up target;
-6. our carrier advances to the safest forward square (cage: behind the front; pass play: a receiver runs
-   into the end zone and the carrier throws); on the team's last turn he tries to score whatever it costs;
-7. team-mates form a cage on the carrier's four diagonals, the rest advance (or close on the enemy carrier
-   or the loose ball);
-8. bash and kill-the-thrower plans foul a prone opponent and take one-die blocks last; others never do;
+6. our carrier, by the plan: a pass or hand-off to a team-mate who then scores, a pass past the line
+   (``pass`` plans), a run in with one risky roll (three on the last turn), a wait a square short of the
+   line when the clock says later, else the most forward safe square (``cage``: one four free team-mates
+   can cage; others: off the sidelines);
+7. team-mates form a cage on the carrier's four diagonals, receivers of ``pass`` plans get open, the rest
+   advance (or close on the enemy carrier or the loose ball);
+8. the foul that pays (every plan); bash and kill-the-thrower plans then take one-die blocks;
 9. prone players stand up.
 
 Ties are broken by player id, so the same position always gives the same choice.
