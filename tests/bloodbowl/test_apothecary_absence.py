@@ -9,6 +9,7 @@ D68 is forced to 41 (严重受伤，缺席下一场); the apothecary's to 23 (�
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +81,19 @@ def test_the_kept_casualty_row_decides_the_next_match(league: Path, tmp_path: Pa
     if not saved:
         assert not _acted(nxt, pid) and not _acted(ch[SEALED_PART + 3].results, pid)
         assert name in ch[SEALED_PART + 3].results["post"]["ours"]["recovered"]
+
+
+def test_an_open_casualty_line_says_the_apothecary_follows(season_one: Path) -> None:
+    """In a turn's fold, an open D68 the apothecary rolled again says so (「队医随后重掷」), and the next line is
+    the apothecary's die with the row that counts, so the first row's 「缺席下一场」 is never the last word."""
+    seen = 0
+    for md in sorted(season_one.glob("s01/h*.md")):
+        lines = md.read_text(encoding="utf-8").splitlines()
+        data = json.loads(md.with_suffix(".json").read_text(encoding="utf-8"))
+        rolled = sum(1 for c in data["casualties"] if c["outcome"].get("apothecary") and not c["outcome"].get("sealed_by"))
+        marked = [i for i, ln in enumerate(lines) if "，队医随后重掷」" in ln]
+        assert len(marked) == rolled, md.name
+        for i in marked:
+            assert "「队医重掷伤亡骰：D68＝" in lines[i + 1] and ("取这一次" in lines[i + 1] or "保留第一次" in lines[i + 1])
+        seen += rolled
+    assert seen, "the test league's season 1 has no open casualty the apothecary rolled again: re-pin"
