@@ -1,96 +1,109 @@
-"""Time the Blood Bowl match engine alone: AI-vs-AI games per CPU-second, beside botbowl's random-vs-random.
+"""The Blood Bowl match engine, AI against AI: games per CPU second beside the reference loop, and what the
+coaches' plans make of the games per race (never asserted in a test).
 
-Usage: ``python benchmarks/bloodbowl_engine.py [--games N]`` (default 10). Plays N games, each two halves
-of :func:`anko_writer.rulesets.bloodbowl.match.api.play_half` between fresh human and orc rosters (the
-second half from the first's ``carry``, the other side kicking), with the engine's scripted AI on both
-sides (cage against bash, as the review timed it). Prints CPU seconds per game (``time.process_time``),
-games per CPU-second and the time per game as a ratio to :func:`benchmarks.reference.reference` (one
-million ``randint`` calls), the cheaper of the loops run before and after.
-
-botbowl cannot be installed here (``pip install .`` fails with ``invalid command 'bdist_wheel'``, and it
-needs numpy and gym), so its figure is the performance review's (``../shared/reviews/perf.md`` §4):
-random vs random, ``fast_mode``, pathfinding off, 0.054 s CPU a game (18.6 games per CPU-second) on this
-machine, where the in-process reference loop used here took about 0.25 s (perf.md §1). Issue 29's goal: our engine at
-least as fast per game as botbowl's, on the same machine. Not like for like: a botbowl step is one random
-decision, one of ours a whole planned move or block.
+Usage: ``python benchmarks/bloodbowl_engine.py [--games N]``: every ordered pair of the four races plays N
+matches (two halves, fresh rosters with an apothecary, each side the plan its race has in ``league.yaml``).
+Printed: CPU seconds per game and games per CPU second, their ratio to one million ``random.randint(1, 100)``
+timed in the same run, then per race touchdowns for and against, casualties inflicted, passes, completions,
+hand-offs and fouls per match, and the share of 0–0 matches.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import itertools
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anko_writer.dice import Dice  # noqa: E402
-from anko_writer.rulesets.bloodbowl.match.api import HalfInput, PlayerSheet, TeamSheet, play_half  # noqa: E402
-from anko_writer.rulesets.bloodbowl.match.data import load_tables  # noqa: E402
+from anko_writer.rulesets.bloodbowl.match.api import HalfInput, HalfResult, Plan, play_half  # noqa: E402
 from benchmarks.reference import reference  # noqa: E402
+from tests.bloodbowl.match.scen import team  # noqa: E402  (the tests' roster builder)
+
+RACES = ("human", "orc", "dwarf", "skaven")
+STYLE = {"human": "pass", "orc": "bash", "dwarf": "cage", "skaven": "pass"}
+"""``tables/bloodbowl/league.yaml``'s ``ai_style``."""
 
 
-def cpu_reference() -> float:
-    """CPU seconds of :func:`reference` (its own figure is wall time, which a loaded machine stretches)."""
-    began = time.process_time()
+def plan(race: str, half: int, lead: int) -> Plan:
+    """The league's AI plan (``league/teams.py: ai_plan``) for a fresh roster."""
+    setup = "balanced" if half == 1 or lead == 0 else ("defensive" if lead > 0 else "offensive")
+    return {"rerolls": "ball_only", "setup": setup, "style": STYLE[race]}  # type: ignore[typeddict-item]
+
+
+def match(home: str, away: str, seed: int) -> tuple[HalfResult, HalfResult]:
+    """Both halves of one match."""
+    h = dataclasses.replace(team(home, "H"), apothecary=True)
+    a = dataclasses.replace(team(away, "A"), apothecary=True)
+    d = Dice(seed)
+    first = play_half(HalfInput(f"m{seed}/h1", h, a, 1, (0, 0), "away",
+                                {"home": plan(home, 1, 0), "away": plan(away, 1, 0)}), d)
+    lead = first.score[0] - first.score[1]
+    second = play_half(HalfInput(f"m{seed}/h2", first.home, first.away, 2, first.score, "away",
+                                 {"home": plan(home, 2, lead), "away": plan(away, 2, -lead)}, first.carry), d)
+    return first, second
+
+
+def tally(per: dict[str, dict[str, int]], home: str, away: str, halves: tuple[HalfResult, HalfResult]) -> None:
+    """Add one match to ``per``."""
+    score = halves[1].score
+    names = {"home": halves[0].home.name, "away": halves[0].away.name}
+    for side, race, mine, theirs in (("home", home, score[0], score[1]), ("away", away, score[1], score[0])):
+        row = per[race]
+        row["matches"] += 1
+        row["td"] += mine
+        row["td_against"] += theirs
+        row["zero"] += int(mine == theirs == 0)
+        other = names["away" if side == "home" else "home"]
+        for h in halves:
+            rec: dict[str, Any] = h.record
+            row["cas"] += sum(1 for c in rec["casualties"] if c["team"] == other)
+            for t in rec["turns"]:
+                if t["side"] != side:
+                    continue
+                for a in t["actions"]:
+                    got = a["ball"]["carrier"]
+                    row["passes"] += a["kind"] == "pass"
+                    row["completions"] += int(a["kind"] == "pass" and got is not None and got != a["player"]
+                                              and got[0] == a["player"][0])
+                    row["handoffs"] += a["kind"] == "handoff"
+                    row["fouls"] += a["kind"] == "foul"
+
+
+def main() -> None:
+    """Play, time and print."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=5, help="matches for each ordered pair of races")
+    n = ap.parse_args().games
+    t = time.process_time()
     reference()
-    return time.process_time() - began
-
-BOTBOWL_GAME_CPU = 0.054
-"""The review's botbowl random-vs-random game, CPU seconds (perf.md §4)."""
-BOTBOWL_REFERENCE = 0.25
-"""The in-process reference loop (:func:`benchmarks.reference.reference`) on the review's machine, seconds (perf.md §1)."""
-POSITIONALS = {"human": {"catcher": 2, "thrower": 1, "blitzer": 2}, "orc": {"thrower": 1, "black_orc": 2, "blitzer": 2}}
-"""The starting rosters: these positionals, then linemen to twelve (as ``tests/bloodbowl/match/scen.py``)."""
-
-
-def team(race: str, name: str, ours: bool) -> TeamSheet:
-    """A fresh roster of twelve: the race's :data:`POSITIONALS`, then linemen."""
-    positions = load_tables().rosters[race]["positions"]
-    players: list[PlayerSheet] = []
-    for pos in positions:
-        for _ in range(POSITIONALS[race].get(pos["key"], 0)):
-            players.append(PlayerSheet(f"{name}-{len(players) + 1:02d}", f"{pos['name']}{len(players) + 1}",
-                                       pos["name"], pos["MA"], pos["ST"], pos["AG"], pos["AV"], list(pos["skills"])))
-    line = positions[0]
-    while len(players) < 12:
-        players.append(PlayerSheet(f"{name}-{len(players) + 1:02d}", f"{line['name']}{len(players) + 1}",
-                                   line["name"], line["MA"], line["ST"], line["AG"], line["AV"], []))
-    return TeamSheet(name, race, ours, 3, players)
-
-
-def game(seed: int) -> tuple[int, int]:
-    """One AI-vs-AI game of two halves on seed ``seed``: the final score."""
-    dice = Dice(seed)
-    home, away = team("human", "H", True), team("orc", "A", False)
-    plans = {"home": {"style": "cage"}, "away": {"style": "bash"}}
-    first = play_half(HalfInput(f"g{seed}/h1", home, away, 1, (0, 0), "away", plans), dice)  # type: ignore[arg-type]
-    second = play_half(HalfInput(f"g{seed}/h2", home, away, 2, first.score, "home", plans,  # type: ignore[arg-type]
-                                 carry=first.carry), dice)
-    return second.score
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Parse arguments, run the benchmark and print plain text."""
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=10, help="games played (default 10)")
-    args = parser.parse_args(argv)
-    game(10**6)  # warm: tables loaded, code paths run once
-    ref = cpu_reference()
-    began = time.process_time()
-    for seed in range(args.games):
-        game(seed)
-    per = (time.process_time() - began) / args.games
-    ref = min(ref, cpu_reference())
-    ours, theirs = per / ref, BOTBOWL_GAME_CPU / BOTBOWL_REFERENCE
-    print(f"ours (AI vs AI, {args.games} games): {per:.3f} s CPU a game, {1 / per:.1f} games per CPU-s, "
-          f"{ours:.3f} × reference a game (reference {ref:.3f} s)")
-    print(f"botbowl random vs random (review, not measurable here): {BOTBOWL_GAME_CPU:.3f} s CPU a game, "
-          f"{1 / BOTBOWL_GAME_CPU:.1f} games per CPU-s, {theirs:.3f} × its reference")
-    print(f"ours ÷ botbowl per game: {ours / theirs:.2f} (goal ≤ 1.00)")
-    return 0
+    ref = time.process_time() - t  # CPU seconds, the games' clock
+    keys = ("matches", "td", "td_against", "cas", "passes", "completions", "handoffs", "fouls", "zero")
+    per = {r: dict.fromkeys(keys, 0) for r in RACES}
+    seed, cpu = 0, 0.0
+    for home, away in itertools.permutations(RACES, 2):
+        for _ in range(n):
+            seed += 1
+            t = time.process_time()
+            halves = match(home, away, seed)
+            cpu += time.process_time() - t
+            tally(per, home, away, halves)
+    games = seed
+    print(f"reference loop {ref:.3f} CPU s; {games} games, {cpu / games * 1000:.1f} ms CPU a game "
+          f"({games / cpu:.2f} games per CPU s), {cpu / games / ref:.3f} reference loops a game")
+    tds = sum(r["td"] for r in per.values())
+    zero = sum(r["zero"] for r in per.values()) // 2
+    print(f"{tds / games:.2f} touchdowns a match, 0–0 {100 * zero / games:.0f} %")
+    for race, r in per.items():
+        m = r["matches"]
+        print(f"{race:7s} " + "  ".join(f"{k} {r[k] / m:.2f}" for k in keys[1:-1]))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -239,3 +239,22 @@ def test_the_rules_post_marks_the_designed_sections(season_one: Path) -> None:
     assert "## 设计补充" in md
     for part in ("传球", "重掷", "协助", "犯规", "开球表", "队医", "大个子", "升级"):
         assert f"**{part}（设计）**" in md, part
+
+
+def test_the_rules_post_states_the_ai_plans_with_their_numbers(season_one: Path) -> None:
+    """Issue 26: the AI coaches' race plans are in the post's 设计补充, each number as the code has it."""
+    from anko_writer.rulesets.bloodbowl.match import ai, plans
+
+    md = (season_one / "rules.md").read_text(encoding="utf-8")
+    design = md.split("## 设计补充", 1)[1].split("\n## ", 1)[0]
+    assert "**AI 教练的打法（设计）**" in design
+    for part in ("时钟", "传球得分（人类、鼠人", "越线传球（人类、鼠人）", "递球得分", "笼阵（矮人、兽人）", "值得的犯规（所有种族）"):
+        assert f"**{part}" in design, part
+    stated = {"至少一半": plans.PASS_ODDS == 0.5, "只要百分之十五": plans.LAST_TURN_ODDS == 0.15,
+              "至少六成": plans.ADVANCE_ODDS == 0.6, "至少向前推进四格": plans.ADVANCE_GAIN == 4,
+              "最多两名接球手": plans.DEEP == 2, "至少多一个": plans.FOUL_ASSISTS == 1,
+              "破甲的机会至少四成": plans.FOUL_BREAK == 0.4, "四名空闲队友三格以内": ai.CAGE_MATES == 4,
+              "掷一次闪避或冲刺": plans.SCORE_ROLLS == 1}
+    for words, same in stated.items():
+        assert words in design and same, words
+    assert plans.PASS_STYLES == ("pass",) and plans.CAGE_STYLES == ("cage",)

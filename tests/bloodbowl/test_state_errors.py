@@ -34,12 +34,21 @@ def _season_two(league: Path, season_one: Path, tmp_path: Path, edit: tuple[str,
     return lines[0], text
 
 
+def _add_seal(season_one: Path, seal: str) -> tuple[str, str]:
+    """The edit that puts ``seal`` first among season 1's carried seals (an empty list, or before the seals
+    the season itself carried)."""
+    text = (season_one / "s01/state-end.yaml").read_text(encoding="utf-8")
+    if "seals: []" in text:
+        return "seals: []", "seals:\n  - " + seal
+    return "\nseals:\n", "\nseals:\n  - " + seal + "\n"
+
+
 def _line_of(text: str, needle: str) -> int:
     return text[:text.index(needle)].count("\n") + 1
 
 
 def test_a_carried_seal_without_at_is_located(league: Path, season_one: Path, tmp_path: Path) -> None:
-    said, text = _season_two(league, season_one, tmp_path, ("seals: []", "seals:\n  - " + SEAL))
+    said, text = _season_two(league, season_one, tmp_path, _add_seal(season_one, SEAL))
     assert re.search(rf"state-end.yaml:{_line_of(text, SEAL)}:\d+: seals\[0\]: .*'at'", said), said
 
 
@@ -50,7 +59,7 @@ def test_a_malformed_carried_seal_is_located(edit: tuple[str, str], key: str, le
                                              tmp_path: Path) -> None:
     """The core's seal schema (seals.SEAL_RECORD) checks every field of a carried seal, not only ``at``."""
     seal = SEAL.replace('"due"', '"at": [1, 5], "due"').replace(*edit)
-    said, text = _season_two(league, season_one, tmp_path, ("seals: []", "seals:\n  - " + seal))
+    said, text = _season_two(league, season_one, tmp_path, _add_seal(season_one, seal))
     assert re.search(rf"state-end.yaml:{_line_of(text, seal)}:\d+: {key}: ", said), said
 
 

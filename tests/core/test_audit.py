@@ -131,7 +131,7 @@ def test_html_embeds_pngs_and_loads_nothing() -> None:
 
 def test_a_ruleset_without_metrics_says_so() -> None:
     with pytest.raises(AnkoError, match="does not support audit"):
-        registry.get("bloodbowl").audit()
+        registry.get("engage").audit()
 
 
 class _Arcs:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ...arcs import replay
+from ...audit.plugin import AuditPlugin
 from ...ballot import deadline_of
 from ...campaign import Campaign
 from ...chapters import ChapterKey, KeyStyle
@@ -100,6 +101,12 @@ class Bloodbowl(Ruleset[dict[str, Any]]):
         state = replay(start, until.arc, lambda k, st: season(k, st, PARTS),
                        lambda text, k: self.load_state(text, "state-end.yaml", resources))
         return season(until.arc, state, until.part)
+
+    def audit(self) -> AuditPlugin:
+        """Blood Bowl's audit metrics (:mod:`.audit`): per-race match figures against real play."""
+        from .audit import BloodbowlAudit
+
+        return BloodbowlAudit()
 
     def _season(self, campaign: Campaign, data: Mapping[str, Any], season: int, last: int,
                 resources: Resources) -> Run:

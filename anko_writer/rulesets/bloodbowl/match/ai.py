@@ -2,16 +2,19 @@
 
 The AI decides by rules a chapter can state, in this order each team turn:
 
-1. the carrier scores if he can reach the end zone with no die (a real coach would not risk the ball);
+1. the carrier scores if he can reach the end zone with no die and the clock says now (the race plans of
+   :mod:`.plans`: behind, the last turn, or an opponent could reach him);
 2. if the enemy holds the ball, the best blitzer blitzes the carrier (up to two risky rolls);
 3. the plan's ``blitz_first`` target, else the best blitz with two or more dice for us and no risky roll;
 4. every block with two or three dice we choose (three before two);
 5. a loose ball is picked up by the player with the fewest risky rolls and the best pick-up target;
-6. our carrier advances to the safest forward square (cage: behind the front; pass play: a receiver runs
-   into the end zone and the carrier throws); on the team's last turn he tries to score whatever it costs;
-7. team-mates form a cage on the carrier's four diagonals, the rest advance (or close on the enemy carrier
-   or the loose ball);
-8. bash and kill-the-thrower plans foul a prone opponent and take one-die blocks last; others never do;
+6. our carrier, by the plan: a pass or hand-off to a team-mate who then scores, a pass past the line
+   (``pass`` plans), a run in with one risky roll (three on the last turn), a wait a square short of the
+   line when the clock says later, else the most forward safe square (``cage``: one four free team-mates
+   can cage; others: off the sidelines);
+7. team-mates form a cage on the carrier's four diagonals, receivers of ``pass`` plans get open, the rest
+   advance (or close on the enemy carrier or the loose ball);
+8. the foul that pays (every plan); bash and kill-the-thrower plans then take one-die blocks;
 9. prone players stand up.
 
 Ties are broken by player id, so the same position always gives the same choice.
@@ -19,104 +22,16 @@ Ties are broken by player id, so the same position always gives the same choice.
 
 from __future__ import annotations
 
-import heapq
-import math
 from collections.abc import Callable
 
 from ....dice import Dice
-from . import rules
-from .model import ATTACKS, DIRS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
+from . import plans, rules
+from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
+from .paths import Reach, block_odds, path_to, reach, tz_map
 from .sheets import Side
 
-Reach = dict[Square, tuple[int, int, Square | None]]
-"""Square → (risky rolls, steps, previous square) of the best way there."""
-
-
-def tz_map(st: State, side: Side) -> dict[Square, int]:
-    """Enemy tackle zones on every square, for ``side``'s players."""
-    out: dict[Square, int] = {}
-    for q in st.players.values():
-        if q.side != side and q.state == "standing" and q.sq is not None:
-            for n in _near(q.sq):
-                out[n] = out.get(n, 0) + 1
-    return out
-
-
-def _near(sq: Square) -> tuple[Square, ...]:
-    """``sq``'s on-pitch neighbours, shared (not to be changed)."""
-    found = _NEAR.get(sq)
-    if found is None:
-        found = _NEAR[sq] = tuple(neighbours(sq))
-    return found
-
-
-_NEAR: dict[Square, tuple[Square, ...]] = {}
-
-
-def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
-    """Every square ``p`` can walk to this action with at most ``max_rolls`` dodges and GFIs (cheapest first)."""
-    assert p.sq is not None
-    tz = tz_map(st, p.side)
-    used = p.moved
-    if p.state == "prone" and not p.has("jump_up"):
-        used = 3 if p.ma >= 3 else p.ma
-    normal = max(0, p.ma - used)
-    limit = p.ma + 2 - used if moves is None else min(moves, p.ma + 2 - used)
-    ball = st.ball.sq if st.ball.carrier is None else None
-    best: Reach = {p.sq: (0, 0, None)}
-    heap: list[tuple[int, int, Square]] = [(0, 0, p.sq)]
-    grid = st.grid
-    while heap:
-        rolls, steps, sq = heapq.heappop(heap)
-        if best[sq][0] != rolls or best[sq][1] != steps or steps >= limit:
-            continue
-        if sq == ball and not through_ball and sq != p.sq:
-            continue
-        cost_r = rolls + (1 if sq in tz else 0) + (1 if steps >= normal else 0)
-        if cost_r > max_rolls:
-            continue
-        x, y = sq
-        for dx, dy in DIRS:
-            nx, ny = x + dx, y + dy
-            if nx < 1 or nx > 26 or ny < 1 or ny > 15:
-                continue
-            n = (nx, ny)
-            if n in grid:
-                continue
-            old = best.get(n)
-            if old is None or cost_r < old[0] or (cost_r == old[0] and steps + 1 < old[1]):
-                best[n] = (cost_r, steps + 1, sq)
-                heapq.heappush(heap, (cost_r, steps + 1, n))
-    return best
-
-
-def path_to(r: Reach, sq: Square) -> list[Square]:
-    """The squares walked to ``sq`` (without the start)."""
-    out: list[Square] = []
-    cur: Square | None = sq
-    while cur is not None and r[cur][2] is not None:
-        out.append(cur)
-        cur = r[cur][2]
-    return out[::-1]
-
-
-def block_odds(st: State, att: Player, dfn: Player, frm: Square | None = None) -> float:
-    """How good a block is for the attacker from ``frm``: +dice if he chooses, 0.5 for one die, −dice if not."""
-    assert dfn.sq is not None
-    a = sum(1 for q in st.on_field(att.side) if q is not att and rules._free_helper(st, q, dfn))
-    where = frm or att.sq
-    assert where is not None
-    d = 0
-    for q in st.on_field(dfn.side):
-        if q is dfn or not q.standing or q.sq is None or not adjacent(q.sq, where):
-            continue
-        if q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (1 if att.sq and adjacent(att.sq, q.sq)
-                                                                          else 0) <= 0:
-            d += 1
-    n, chooser = rules.block_dice(att.st + a, dfn.st + d)
-    if n == 1:
-        return 0.5
-    return float(n) if chooser == "attacker" else -float(n)
+CAGE_MATES = 4
+"""Free team-mates within three squares a cage needs around a square the carrier goes to."""
 
 
 class Actions:
@@ -278,9 +193,9 @@ class AI:
             fn()
 
     def score(self) -> None:
-        """1. Score with no die if the carrier can."""
+        """1. Score with no die if the carrier can and the clock says now (:func:`.plans.score_now`)."""
         c = self.st.carrier()
-        if c is None or c.side != self.side or c.acted or c.state != "standing":
+        if c is None or c.side != self.side or c.acted or c.state != "standing" or not plans.score_now(self):
             return
         self.try_score(c, 0)
 
@@ -386,22 +301,35 @@ class AI:
         self.acts.move(p, path)
 
     def carrier_moves(self) -> None:
-        """6. The carrier: pass play, a hand-off or a run into the end zone on the last turn, else the
-        safest forward square."""
+        """6. The carrier, by the race plan (:mod:`.plans`): a pass or hand-off to a scorer when the clock
+        says score, a pass past the line, a run into the end zone on the last turn, a wait a square short of
+        it when ahead with turns left, else the safest forward square (behind the cage's front)."""
         c = self.st.carrier()
-        if c is None or c.side != self.side or c.state != "standing" or not self.live():
+        if c is None or c.side != self.side or c.state != "standing" or not self.live() or c.acted:
             return
-        if not c.acted and (self.style == "pass" or self.last_turn()) and self.pass_play(c):
+        now = plans.score_now(self)
+        passing = self.style in plans.PASS_STYLES
+        if now and (passing or self.last_turn()) and plans.scoring_pass(self, c):
             return
-        if c.acted:
+        if now and plans.handoff_scorer(self, c, 3 if self.last_turn() else 0):
             return
-        if self.last_turn() and self.try_score(c, 3):
+        if passing and plans.advance_pass(self, c):
             return
-        if self.last_turn() and self.hand_to_scorer(c):
+        if c.acted or not self.live():
             return
-        marked = self.st.tackle_zones(c.sq or (0, 0), self.side) > 0
+        if now and self.try_score(c, 3 if self.last_turn() else plans.SCORE_ROLLS):
+            return
+        wait = None if now else plans.stall_square(self, c)
+        if wait is not None:
+            if wait != c.sq:
+                self.acts.move(c, path_to(reach(self.st, c, 0, moves=c.ma), wait))
+            return
+        if not now and self.try_score(c, 0):
+            return
+        assert c.sq is not None
+        marked = self.st.tackle_zones(c.sq, self.side) > 0
         r = reach(self.st, c, 1 if marked else 0)
-        limit = self.front() if self.style == "cage" else None
+        limit = self.front() if self.style in plans.CAGE_STYLES else None
         best_sq = min(r, key=lambda s: self.carrier_square_cost(s, r, limit))
         path = path_to(r, best_sq)
         if path:
@@ -413,49 +341,24 @@ class AI:
               and self.st.ball.carrier != q.id]
         return (min(xs) + 1) if xs else 0
 
+    def covered(self, s: Square) -> bool:
+        """In a cage: enough free team-mates (unmarked, standing, yet to act) within three squares of ``s`` to
+        fill its diagonals (:data:`CAGE_MATES`; all of them when fewer are free)."""
+        free = [q for q in self.mine() if q.state == "standing" and q.sq is not None and not q.moved
+                and self.st.ball.carrier != q.id and not self.st.tackle_zones(q.sq, self.side)]
+        near = sum(1 for q in free if q.sq is not None and distance(q.sq, s) <= 3)
+        return near >= min(CAGE_MATES, len(free))
+
     def carrier_square_cost(self, s: Square, r: Reach, limit: int | None) -> tuple[int, ...]:
-        """Tackle zones first, then enemies within two squares, then progress (kept behind the front)."""
+        """Risky rolls and tackle zones first; in a cage, a square the free team-mates can cage, then progress,
+        the sidelines kept away, enemies within two squares; else the sidelines, progress, the enemies near."""
         tz = self.st.tackle_zones(s, self.side)
         near = sum(1 for q in self.st.on_field(other(self.side)) if q.standing and q.sq and distance(q.sq, s) <= 2)
         prog = self.progress(s)
+        edge = int(s[1] <= 2 or s[1] >= 14)
         if limit is not None:
-            prog = max(prog, limit)
-        return (r[s][0], tz, near, prog, r[s][1], s[0], s[1])
-
-    def pass_play(self, c: Player) -> bool:
-        """A receiver runs unmarked into the end zone, then the carrier throws to him."""
-        st = self.st
-        if st.flags.pass_ or c.sq is None:
-            return False
-        at = c.sq
-        for q in self.mine():
-            if q is c or q.state != "standing" or q.moved:
-                continue
-            r = reach(st, q, 0)
-            ends = [s for s in r if s[0] == ATTACKS[self.side] and st.tackle_zones(s, self.side) == 0]
-            ends = [s for s in ends if (rng := rules.pass_range(c.sq, s)) is not None and rng[1] >= -1
-                    and rules.interceptor(st, c, s) is None]
-            if not ends:
-                continue
-            best = min(ends, key=lambda s: (math.hypot(s[0] - at[0], s[1] - at[1]), s))
-            if not self.acts.move(q, path_to(r, best)):
-                return True
-            return self.acts.pass_(c, [], best) or True
-        return False
-
-    def hand_to_scorer(self, c: Player) -> bool:
-        """Last turn: hand the ball to an adjacent team-mate who can still reach the end zone."""
-        if self.st.flags.handoff or c.sq is None:
-            return False
-        for q in self.mine():
-            if q is c or q.state != "standing" or q.sq is None or not adjacent(q.sq, c.sq):
-                continue
-            if self.progress(q.sq) <= q.ma + 2:
-                self.acts.handoff(c, [], q)
-                if self.live() and self.st.ball.carrier == q.id:
-                    self.try_score(q, 3)
-                return True
-        return False
+            return (r[s][0], tz, int(not self.covered(s)), prog, edge, near, r[s][1], s[0], s[1])
+        return (r[s][0], tz, edge, prog, near, r[s][1], s[0], s[1])
 
     def support(self) -> None:
         """7. Cage the carrier; the others advance with him, close on the enemy carrier or the loose ball."""
@@ -463,6 +366,8 @@ class AI:
         c = st.carrier()
         if c is not None and c.side == self.side and c.sq is not None:
             self.cage(c)
+            if self.style in plans.PASS_STYLES:
+                plans.get_open(self, c)
         for p in self.mine():
             if not self.live():
                 return
@@ -512,10 +417,11 @@ class AI:
         return b
 
     def risky(self) -> None:
-        """8. Bash and kill-the-thrower plans: a foul, then one-die blocks."""
+        """8. The foul that pays (every plan, :func:`.plans.foul_pays`); bash and kill-the-thrower plans then
+        take one-die blocks."""
+        plans.foul_pays(self)
         if self.style not in ("bash", "kill_thrower"):
             return
-        self.foul()
         for p in self.mine():
             if not self.live():
                 return
@@ -525,27 +431,6 @@ class AI:
                 if block_odds(self.st, p, q) >= 0.5:
                     self.acts.block(p, q)
                     break
-
-    def foul(self) -> None:
-        """Foul the prone opponent with the most assists for us (no risky roll), once a turn."""
-        st = self.st
-        if st.flags.foul:
-            return
-        downs = [q for q in st.on_field(other(self.side)) if q.state in ("prone", "stunned")]
-        best = None
-        for p in self.mine():
-            if p.state != "standing" or p.moved or st.ball.carrier == p.id:
-                continue
-            r = reach(st, p, 0, moves=p.ma)
-            for v in downs:
-                assert v.sq is not None
-                for sq in neighbours(v.sq):
-                    if sq in r:
-                        key = (r[sq][1], p.id, v.id)
-                        if best is None or key < best[0]:
-                            best = (key, p, path_to(r, sq), v)
-        if best is not None:
-            self.acts.foul(best[1], best[2], best[3])
 
     def stand_up(self) -> None:
         """9. Prone players stand up (a move action with no squares)."""
