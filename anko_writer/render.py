@@ -294,6 +294,9 @@ class Phraser:
         text = self._options(event)[i]
         if self.env is None or _PLAIN_TEXT.fullmatch(text):
             return text
+        filled = _filled(text, variables)
+        if filled is not None:
+            return filled
         try:
             return _compiled(self.env, text).render(**variables)
         except jinja2.TemplateError as exc:
@@ -303,6 +306,52 @@ class Phraser:
 _PLAIN_TEXT = re.compile(r"[^{\r]*")
 """A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
 ``\n``): it renders as itself, so it is neither compiled nor rendered."""
+
+
+_SLOT = re.compile(r"\{\{[ \t]*([^\W\d]\w*)[ \t]*\}\}")
+"""A phrasing's ``{{ name }}``: a variable alone, no filter, no whitespace control."""
+_JINJA_WORDS = frozenset({"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
+                          "else", "for", "recursive", "import", "with", "without", "context", "as", "from"})
+"""Names Jinja's parser reads as a constant or an operator, never as a variable."""
+_SLOT_TYPES = frozenset({str, int, float, bool})
+"""Values a slot is filled with as ``str(value)``, as the compiled template's ``{{ name }}`` writes them."""
+_SLOTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+
+
+def _slots(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A phrasing's text between its slots and the slots' names, when it is text and ``{{ name }}`` alone
+    (None: anything else Jinja would read, kept for the compiler).
+
+    >>> _slots("{{ 人 }}把他视作引路人。")
+    (('', '把他视作引路人。'), ('人',))
+    >>> _slots("第{{ n | cn_num }}名") is None, _slots("{{{ x }}") is None, _slots("{{ true }}") is None
+    (True, True, True)
+    """
+    if text in _SLOTS:
+        return _SLOTS[text]
+    parts = _SLOT.split(text)
+    texts, names = tuple(parts[0::2]), tuple(parts[1::2])
+    plain = all("{" not in t and "\r" not in t for t in texts) and all(
+        n.isidentifier() and n not in _JINJA_WORDS for n in names) and not any(t.startswith("}") for t in texts[1:])
+    found = _SLOTS[text] = (texts, names) if plain else None
+    return found
+
+
+def _filled(text: str, variables: Mapping[str, Any]) -> str | None:
+    """``text`` rendered without compiling it, when it is text and ``{{ name }}`` slots whose every value is a
+    plain scalar in ``variables`` (the output the compiled phrasing gives; None: compile it)."""
+    slots = _slots(text)
+    if slots is None:
+        return None
+    texts, names = slots
+    out = [texts[0]]
+    for name, after in zip(names, texts[1:], strict=True):
+        value = variables.get(name, _MISSING)
+        if type(value) not in _SLOT_TYPES:
+            return None
+        out.append(str(value))
+        out.append(after)
+    return "".join(out)
 
 
 _PHRASE_CACHE: weakref.WeakKeyDictionary[SandboxedEnvironment, dict[str, jinja2.Template]] = (
