@@ -395,8 +395,17 @@ def _load_bank_yaml(path: Path, text: str) -> Any:
 
 def load_phrases(path: Path, text: str | None = None) -> dict[str, list[str]]:
     """Read a phrase bank (``text``: the file's text, when already read): a mapping of event keys to a
-    phrasing or a list of phrasings."""
-    data = _load_bank_yaml(path, read_text(path, TableError) if text is None else text)
+    phrasing or a list of phrasings. libyaml reads it first (issue 29); on any problem the locating parser
+    reads it again to name where."""
+    text = read_text(path, TableError) if text is None else text
+    try:
+        return _bank(path, yamlio.load_plain_fast(text))
+    except (yamlio.FastPathError, TableError):
+        return _bank(path, _load_bank_yaml(path, text))
+
+
+def _bank(path: Path, data: Any) -> dict[str, list[str]]:
+    """The checked bank of a loaded phrase file."""
     if data is None:
         return {}
     if not isinstance(data, Mapping):
