@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -147,12 +148,75 @@ def _plain_params(params: list[Any]) -> list[Any]:
     return params
 
 
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+"""An integer option's value that every integer parser reads the same way."""
+_SLOW = object()
+
+
+def _quick(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
+    """A parameter's value as Typer's Pydantic coercion gives it, for a plain ``int``, ``str``, ``bool`` or
+    ``Path`` (its existence checks made by Typer's own :func:`coerce_cli_path`); :data:`_SLOW` otherwise."""
+    kind = type(value)
+    if annotation is bool and kind is bool or annotation is str and kind is str:
+        return value
+    if annotation is int and info.min is None and info.max is None and not info.clamp:
+        if kind is int:
+            return value
+        if kind is str and _INT.fullmatch(value):
+            return int(value)
+    if annotation is Path and info.path_type is None and _param_types is not None:
+        if kind is str and value:
+            value = Path(value)
+        if isinstance(value, Path):
+            try:  # Typer's own checks; what they refuse, Typer's own coercion words
+                return _param_types.coerce_cli_path(value, info, path_type=Path, param=param, ctx=ctx)
+            except click_exc.ClickException:
+                return _SLOW
+    return _SLOW
+
+
+try:  # Typer 0.29 builds a Pydantic TypeAdapter for every parameter it parses: 70 ms of a command's start
+    from typer import _coercion, _param_types
+except ImportError:  # pragma: no cover - another Typer coerces as it does
+    _coercion = _param_types = None  # type: ignore[assignment]
+_LeanParam: Any = None
+if _coercion is not None:
+    @dataclass(frozen=True)
+    class _LeanParam(_coercion.RuntimeParam):  # type: ignore[no-redef]
+        """Typer's coercion of one parameter, without Pydantic for a plain value (issue 29: ``--version``
+        and ``check`` start in a third of the reference loop); anything else, an error among them, is
+        Typer's own (the same messages)."""
+
+        descriptor: Any = None
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            """The value, quickly when :func:`_quick` can; else as Typer's Pydantic coercion gives it."""
+            found = _quick(self.annotation, self.parameter_info, value, param, ctx)
+            if found is not _SLOW:
+                return found
+            typer_own = _coercion.build_runtime_param(self.descriptor)
+            param._runtime_param = typer_own
+            return typer_own._coerce_value(value, param=param, ctx=ctx)
+
+
+def _lean(params: list[Any]) -> list[Any]:
+    """The parameters, each coerced by a :class:`_LeanParam` (once; a Typer without one: as they are)."""
+    if _LeanParam is None:
+        return params
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is not None and getattr(param, "_runtime_param", False) is None:
+            param._runtime_param = _LeanParam(annotation=descriptor.annotation,
+                                              parameter_info=descriptor.parameter_info, descriptor=descriptor)
+    return params
+
+
 class _ChineseHelp:
     """The help of a command or of the group: Chinese words, no ``<bool>`` after a flag, ``用法：``."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        """The command's parameters with :func:`_plain_params` applied."""
-        return _plain_params(super().get_params(ctx))  # type: ignore[misc]
+        """The command's parameters with :func:`_plain_params` and :func:`_lean` applied."""
+        return _lean(_plain_params(super().get_params(ctx)))  # type: ignore[misc]
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         """The usage line, led by ``用法：``."""
