@@ -25,9 +25,7 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from . import __version__
-from .chapters import ChapterKey
 from .errors import AnkoError, CampaignError, OutputError
-from .provenance import commitment_line
 from .runtime import tune_gc
 
 # Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
@@ -439,6 +437,7 @@ def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
     """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none), and chapter 0
     (:func:`opening_file`)."""
     from . import ruleset as ruleset_registry
+    from .provenance import commitment_line
     from .render import render_chapter
 
     try:
@@ -514,6 +513,7 @@ def _play(campaign: Campaign, season: int, last_month: int, out: Path,
     """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
     state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
     from . import ruleset as ruleset_registry
+    from .chapters import ChapterKey
 
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
@@ -1007,6 +1007,8 @@ def new(
 
 def _describe_ruleset(rs: Ruleset[Any]) -> list[str]:
     """Lines of ``rulesets``: the name and title, the chapter key's words and paths, the ``new`` options."""
+    from .chapters import ChapterKey
+
     info = rs.info
     u, style = info.units, info.keys
     head = f"{rs.name}" + (f"  {info.title}" if info.title else "")
