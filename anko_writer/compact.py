@@ -314,17 +314,15 @@ class _Compactor:
                 v = {k: x for k, x in v.items() if k not in drop}
             if not v or not known.issuperset(v):
                 return None
-            row = []
-            for k in fields:
-                x: Any = v.get(k)
+            row: list[Any] = list(map(v.get, fields))
+            for i, x in enumerate(row):
                 kind = type(x)
                 if kind is dict:
-                    x = self.record(x, inner, k)
+                    row[i] = self.record(x, inner, fields[i])
                 elif kind is list:
-                    x = self.items(x, inner, k)
+                    row[i] = self.items(x, inner, fields[i])
                 elif kind is str and inner is not None and x[:1] in _REF_STARTS:
                     raise ValueError(f"{x!r} inside {inner!r} would read as a roll reference")
-                row.append(x)
             end = len(row)
             while end and row[end - 1] is None:
                 end -= 1
