@@ -95,3 +95,18 @@ def test_a_broken_phrase_bank_is_still_a_located_error(tmp_path: Path) -> None:
     with pytest.raises(TableError) as err:
         render.load_phrases(bank)
     assert str(err.value).startswith(f"{bank}:2:7")
+
+
+def test_the_blood_bowl_tables_read_the_same_on_both_paths(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blood Bowl's rosters, skills and dice tables: the same whichever parser reads them."""
+    from anko_writer.rulesets.bloodbowl.match import data
+
+    monkeypatch.setenv(cache.ENV, "off")
+    data.load_tables.cache_clear()
+    fast = data.load_tables()
+    data.load_tables.cache_clear()
+    _located_only(monkeypatch)
+    try:
+        assert data.load_tables() == fast and fast.rosters and fast.skills
+    finally:
+        data.load_tables.cache_clear()
