@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -24,9 +25,7 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
 from . import __version__
-from .chapters import ChapterKey
 from .errors import AnkoError, CampaignError, OutputError
-from .provenance import commitment_line
 from .runtime import tune_gc
 
 # Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
@@ -147,12 +146,75 @@ def _plain_params(params: list[Any]) -> list[Any]:
     return params
 
 
+_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+"""An integer option's value that every integer parser reads the same way."""
+_SLOW = object()
+
+
+def _quick(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
+    """A parameter's value as Typer's Pydantic coercion gives it, for a plain ``int``, ``str``, ``bool`` or
+    ``Path`` (its existence checks made by Typer's own :func:`coerce_cli_path`); :data:`_SLOW` otherwise."""
+    kind = type(value)
+    if annotation is bool and kind is bool or annotation is str and kind is str:
+        return value
+    if annotation is int and info.min is None and info.max is None and not info.clamp:
+        if kind is int:
+            return value
+        if kind is str and _INT.fullmatch(value):
+            return int(value)
+    if annotation is Path and info.path_type is None and _param_types is not None:
+        if kind is str and value:
+            value = Path(value)
+        if isinstance(value, Path):
+            try:  # Typer's own checks; what they refuse, Typer's own coercion words
+                return _param_types.coerce_cli_path(value, info, path_type=Path, param=param, ctx=ctx)
+            except click_exc.ClickException:
+                return _SLOW
+    return _SLOW
+
+
+try:  # Typer 0.29 builds a Pydantic TypeAdapter for every parameter it parses: 70 ms of a command's start
+    from typer import _coercion, _param_types
+except ImportError:  # pragma: no cover - another Typer coerces as it does
+    _coercion = _param_types = None  # type: ignore[assignment]
+_LeanParam: Any = None
+if _coercion is not None:
+    @dataclass(frozen=True)
+    class _LeanParam(_coercion.RuntimeParam):  # type: ignore[no-redef]
+        """Typer's coercion of one parameter, without Pydantic for a plain value (issue 29: ``--version``
+        and ``check`` start in a third of the reference loop); anything else, an error among them, is
+        Typer's own (the same messages)."""
+
+        descriptor: Any = None
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            """The value, quickly when :func:`_quick` can; else as Typer's Pydantic coercion gives it."""
+            found = _quick(self.annotation, self.parameter_info, value, param, ctx)
+            if found is not _SLOW:
+                return found
+            typer_own = _coercion.build_runtime_param(self.descriptor)
+            param._runtime_param = typer_own
+            return typer_own._coerce_value(value, param=param, ctx=ctx)
+
+
+def _lean(params: list[Any]) -> list[Any]:
+    """The parameters, each coerced by a :class:`_LeanParam` (once; a Typer without one: as they are)."""
+    if _LeanParam is None:
+        return params
+    for param in params:
+        descriptor = getattr(param, "type_descriptor", None)
+        if descriptor is not None and getattr(param, "_runtime_param", False) is None:
+            param._runtime_param = _LeanParam(annotation=descriptor.annotation,
+                                              parameter_info=descriptor.parameter_info, descriptor=descriptor)
+    return params
+
+
 class _ChineseHelp:
     """The help of a command or of the group: Chinese words, no ``<bool>`` after a flag, ``用法：``."""
 
     def get_params(self, ctx: Any) -> list[Any]:
-        """The command's parameters with :func:`_plain_params` applied."""
-        return _plain_params(super().get_params(ctx))  # type: ignore[misc]
+        """The command's parameters with :func:`_plain_params` and :func:`_lean` applied."""
+        return _lean(_plain_params(super().get_params(ctx)))  # type: ignore[misc]
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         """The usage line, led by ``用法：``."""
@@ -375,6 +437,7 @@ def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
     """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none), and chapter 0
     (:func:`opening_file`)."""
     from . import ruleset as ruleset_registry
+    from .provenance import commitment_line
     from .render import render_chapter
 
     try:
@@ -450,6 +513,7 @@ def _play(campaign: Campaign, season: int, last_month: int, out: Path,
     """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
     state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
     from . import ruleset as ruleset_registry
+    from .chapters import ChapterKey
 
     rs = ruleset_registry.get(campaign.ruleset)
     resources = campaign.resources()
@@ -943,6 +1007,8 @@ def new(
 
 def _describe_ruleset(rs: Ruleset[Any]) -> list[str]:
     """Lines of ``rulesets``: the name and title, the chapter key's words and paths, the ``new`` options."""
+    from .chapters import ChapterKey
+
     info = rs.info
     u, style = info.units, info.keys
     head = f"{rs.name}" + (f"  {info.title}" if info.title else "")

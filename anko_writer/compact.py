@@ -132,25 +132,32 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     runs: list[list[Any]] = []
     last: tuple[str, int] | None = None
     base = ""
+    run: list[Any] = []
+    plain = len(ROLL_FIELDS)
     for r in rolls:
         rid = str(r["id"])
         head, _, num = rid.rpartition("#")
         n = int(num) if num.isdigit() else -1
-        if last is None or n < 0 or last != (head, n - 1):
-            runs.append([rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid])
-            base = base if runs[-1][0] != rid else _stem(rid)
+        if last is None or n < 0 or last[0] != head or last[1] != n - 1:
+            run = [rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid]
+            runs.append(run)
+            base = base if run[0] != rid else _stem(rid)
         last = (head, n) if n >= 0 else None
-        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > len(ROLL_FIELDS) else None
-        kind = [r["purpose"], r["expr"], *([extra] if extra else [])]
-        name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
-        known = kinds.setdefault(name, (kind, len(kinds)))
+        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > plain else None
+        if extra:
+            name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True))
+        else:
+            name = (r["purpose"], r["expr"], "")
+        known = kinds.get(name)
+        if known is None:
+            known = kinds[name] = ([r["purpose"], r["expr"], *([extra] if extra else [])], len(kinds))
         dice = r["dice"]
-        row = [known[1], dice[0] if isinstance(dice, list) and len(dice) == 1 else dice]
+        row = [known[1], dice[0] if type(dice) is list and len(dice) == 1 else dice]
         if r["hidden"]:
             row += [r["total"], True]
-        elif dice is None or r["total"] != sum(dice):
+        elif dice is None or r["total"] != (dice[0] if len(dice) == 1 else sum(dice)):
             row.append(r["total"])
-        runs[-1].append(row)
+        run.append(row)
     words: dict[str, int] = {}
     listed = [_worded(k, words) for k, _ in kinds.values()]
     return {**({WORDS: list(words)} if words else {}), KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k in listed],
@@ -198,13 +205,18 @@ def _is_ref(text: str) -> bool:
 
 
 class _Compactor:
-    """Rules 1 and 3 over one chapter: the roll ids it may refer to and the declared columns."""
+    """Rules 1 and 3 over one chapter: the roll ids it may refer to and the declared columns.
+
+    One walk, each value built once: a list of records under a declared key goes straight to its rows
+    (issue 29: the generic walk was a quarter of a season's process)."""
 
     def __init__(self, ids: Collection[str], columns: Columns, records: Columns, drop: Collection[str]) -> None:
         self.ids = ids
         self.columns = columns
+        self.column_sets = {k: frozenset(v) for k, v in columns.items()}
         self.records = records
-        self.drop = drop
+        self.record_sets = {k: frozenset(v) for k, v in records.items()}
+        self.drop = frozenset(drop)
         """Keys left out wherever they are (a ruleset's prose for its chapters)."""
         self.used: dict[str, list[str]] = {}
         """The declared columns a table used (the chapter's ``columns``)."""
@@ -218,26 +230,38 @@ class _Compactor:
             return self.record(obj, base, key)
         if kind is list:
             return self.items(obj, base, key)
-        if kind is str and base is not None and _is_ref(obj):
+        if kind is str and base is not None and obj[:1] in _REF_STARTS:
             raise ValueError(f"{obj!r} inside {base!r} would read as a roll reference")
         return obj
 
-    def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
-        """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
+    def _own(self, obj: dict[str, Any], base: str | None) -> tuple[bool, str | None, str | None]:
+        """(whether ``obj`` is a roll reference, what it is written as, the base below it) for a record."""
         own = obj.get("id")
         if type(own) is str:
             if own in self.ids and "expr" in obj and "total" in obj:
-                return own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own
+                return True, own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own, base
             base = own
-        if is_table(obj):
+        if ROWS in obj and len(obj) <= 2 and set(obj) <= _TABLE_KEYS:
             raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
-        declared = self.records.get(key) if key is not None else None
-        if declared is not None and obj and all(k in declared for k in obj):
-            self.used_records[str(key)] = list(declared)
+        return False, None, base
+
+    def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
+        """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
+        ref, text, base = self._own(obj, base)
+        if ref:
+            return text
+        if key is not None and key in self.records and obj and self.record_sets[key].issuperset(obj):
+            declared = self.records[key]
+            self.used_records[key] = list(declared)
             return _trim([self.value(obj.get(k), base, k) for k in declared])
+        return self._fields(obj, base)
+
+    def _fields(self, obj: dict[str, Any], base: str | None) -> dict[str, Any]:
+        """The record's values compacted, its dropped keys left out."""
         out = {}
+        drop = self.drop
         for k, v in obj.items():
-            if k in self.drop:
+            if k in drop:
                 continue
             kind = type(v)
             if kind is dict:
@@ -251,10 +275,21 @@ class _Compactor:
 
     def items(self, obj: list[Any], base: str | None, key: str | None) -> Any:
         """A list: a table when rule 1 applies."""
-        if not any(type(v) is dict or type(v) is list for v in obj):  # scalars: checked, copied
+        nested = False
+        for v in obj:
+            kind = type(v)
+            if kind is dict or kind is list:
+                nested = True
+                break
+        if not nested:  # scalars: checked, copied
             return [self.value(v, base, None) for v in obj] if base is not None else list(obj)
+        if key is not None and key in self.columns:
+            rows = self._declared(obj, base, key)
+            if rows is not None:
+                self.used[key] = list(self.columns[key])
+                return {ROWS: rows}
         items = [self.value(v, base, None) for v in obj]
-        if not all(isinstance(v, dict) and v and SEALED_BY not in v for v in items):
+        if not all(type(v) is dict and v and SEALED_BY not in v for v in items):
             return items
         declared = self.columns.get(key) if key is not None else None
         if declared is not None and all(k in declared for v in items for k in v):
@@ -263,6 +298,39 @@ class _Compactor:
         if len(items) < 2:
             return items
         return table(items, tuple(dict.fromkeys(k for v in items for k in v)))
+
+    def _declared(self, obj: list[Any], base: str | None, key: str) -> list[Any] | None:
+        """The rows of a list under a declared key, each record straight to its row; None when one item is
+        not a plain record of declared fields (a roll reference, a sealed record, another field …)."""
+        fields, known, drop = self.columns[key], self.column_sets[key], self.drop
+        rows = []
+        for v in obj:
+            if type(v) is not dict or SEALED_BY in v:
+                return None
+            ref, _, inner = self._own(v, base)
+            if ref:
+                return None
+            if drop and not drop.isdisjoint(v):
+                v = {k: x for k, x in v.items() if k not in drop}
+            if not v or not known.issuperset(v):
+                return None
+            row: list[Any] = list(map(v.get, fields))
+            for i, x in enumerate(row):
+                kind = type(x)
+                if kind is dict:
+                    row[i] = self.record(x, inner, fields[i])
+                elif kind is list:
+                    row[i] = self.items(x, inner, fields[i])
+                elif kind is str and inner is not None and x[:1] in _REF_STARTS:
+                    raise ValueError(f"{x!r} inside {inner!r} would read as a roll reference")
+            end = len(row)
+            while end and row[end - 1] is None:
+                end -= 1
+            rows.append(row[:end] if end < len(row) else row)
+        return rows
+
+
+_TABLE_KEYS = frozenset({FIELDS, ROWS})
 
 
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,

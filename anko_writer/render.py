@@ -294,6 +294,9 @@ class Phraser:
         text = self._options(event)[i]
         if self.env is None or _PLAIN_TEXT.fullmatch(text):
             return text
+        filled = _filled(text, variables)
+        if filled is not None:
+            return filled
         try:
             return _compiled(self.env, text).render(**variables)
         except jinja2.TemplateError as exc:
@@ -303,6 +306,52 @@ class Phraser:
 _PLAIN_TEXT = re.compile(r"[^{\r]*")
 """A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
 ``\n``): it renders as itself, so it is neither compiled nor rendered."""
+
+
+_SLOT = re.compile(r"\{\{[ \t]*([^\W\d]\w*)[ \t]*\}\}")
+"""A phrasing's ``{{ name }}``: a variable alone, no filter, no whitespace control."""
+_JINJA_WORDS = frozenset({"true", "false", "none", "True", "False", "None", "and", "or", "not", "in", "is", "if",
+                          "else", "for", "recursive", "import", "with", "without", "context", "as", "from"})
+"""Names Jinja's parser reads as a constant or an operator, never as a variable."""
+_SLOT_TYPES = frozenset({str, int, float, bool})
+"""Values a slot is filled with as ``str(value)``, as the compiled template's ``{{ name }}`` writes them."""
+_SLOTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+
+
+def _slots(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """A phrasing's text between its slots and the slots' names, when it is text and ``{{ name }}`` alone
+    (None: anything else Jinja would read, kept for the compiler).
+
+    >>> _slots("{{ 人 }}把他视作引路人。")
+    (('', '把他视作引路人。'), ('人',))
+    >>> _slots("第{{ n | cn_num }}名") is None, _slots("{{{ x }}") is None, _slots("{{ true }}") is None
+    (True, True, True)
+    """
+    if text in _SLOTS:
+        return _SLOTS[text]
+    parts = _SLOT.split(text)
+    texts, names = tuple(parts[0::2]), tuple(parts[1::2])
+    plain = all("{" not in t and "\r" not in t for t in texts) and all(
+        n.isidentifier() and n not in _JINJA_WORDS for n in names) and not any(t.startswith("}") for t in texts[1:])
+    found = _SLOTS[text] = (texts, names) if plain else None
+    return found
+
+
+def _filled(text: str, variables: Mapping[str, Any]) -> str | None:
+    """``text`` rendered without compiling it, when it is text and ``{{ name }}`` slots whose every value is a
+    plain scalar in ``variables`` (the output the compiled phrasing gives; None: compile it)."""
+    slots = _slots(text)
+    if slots is None:
+        return None
+    texts, names = slots
+    out = [texts[0]]
+    for name, after in zip(names, texts[1:], strict=True):
+        value = variables.get(name, _MISSING)
+        if type(value) not in _SLOT_TYPES:
+            return None
+        out.append(str(value))
+        out.append(after)
+    return "".join(out)
 
 
 _PHRASE_CACHE: weakref.WeakKeyDictionary[SandboxedEnvironment, dict[str, jinja2.Template]] = (
@@ -346,8 +395,17 @@ def _load_bank_yaml(path: Path, text: str) -> Any:
 
 def load_phrases(path: Path, text: str | None = None) -> dict[str, list[str]]:
     """Read a phrase bank (``text``: the file's text, when already read): a mapping of event keys to a
-    phrasing or a list of phrasings."""
-    data = _load_bank_yaml(path, read_text(path, TableError) if text is None else text)
+    phrasing or a list of phrasings. libyaml reads it first (issue 29); on any problem the locating parser
+    reads it again to name where."""
+    text = read_text(path, TableError) if text is None else text
+    try:
+        return _bank(path, yamlio.load_plain_fast(text))
+    except (yamlio.FastPathError, TableError):
+        return _bank(path, _load_bank_yaml(path, text))
+
+
+def _bank(path: Path, data: Any) -> dict[str, list[str]]:
+    """The checked bank of a loaded phrase file."""
     if data is None:
         return {}
     if not isinstance(data, Mapping):

@@ -45,9 +45,10 @@ from pathlib import Path
 from typing import Any
 
 from .dice import Dice, DiceExpr, Roll
-from .errors import DiceError, TableError
-from .schema import At, Data, Field, Invalid, List, Map, Node, Scalar, Str, did_you_mean, show, validate
-from .yamlio import load_yaml, position
+from .errors import DiceError, InputError, TableError
+from .schema import At, Data, Field, Invalid, List, Map, Node, Scalar, Str, did_you_mean, show, validate, validate_text
+from .textfile import read_text
+from .yamlio import FastPathError, load_plain_fast_lines, load_yaml_text, position
 
 _ENUMERATE_LIMIT = 10_000
 """Dice with at most this many face combinations have their totals enumerated exactly."""
@@ -358,14 +359,16 @@ def _row(data: dict[str, Any], line: int) -> Row:
 
 
 def _build_rows(
-    raw: Any, data: dict[str, Any], expr: DiceExpr, effects: Collection[str] | None, at: At
+    raw: Any, data: dict[str, Any], expr: DiceExpr, effects: Collection[str] | None, at: At,
+    lines: list[int] | None = None,
 ) -> tuple[Row, ...]:
-    """Rows checked for bounds, overlaps, effect kinds and full coverage of the possible totals."""
+    """Rows checked for bounds, overlaps, effect kinds and full coverage of the possible totals (``lines``:
+    the rows' lines, when ``raw`` is plain data that carries none)."""
     coverage = _Coverage(expr, possible_totals(expr))
     raw_rows = raw["rows"]
     for i, row_data in enumerate(data["rows"]):
         row_at = at.value(raw, "rows").item(raw_rows, i)
-        row = _row(row_data, (position(raw_rows, i) or (0, 0))[0])
+        row = _row(row_data, lines[i] if lines is not None else (position(raw_rows, i) or (0, 0))[0])
         coverage.add(row, row_at.value(raw_rows[i], "range"))
         problem = _effect_problem(row.effect, effects)
         if problem:
@@ -379,18 +382,30 @@ def _build_rows(
 def load_table(path: Path, effects: Collection[str] | None = None) -> DiceTable:
     """Load and check a dice table; ``effects`` (if given) is the set of effect kinds allowed.
 
-    Raises :class:`TableError` at the first problem, with ``file:line:col`` and the key path.
+    Raises :class:`TableError` at the first problem, with ``file:line:col`` and the key path. libyaml reads
+    the file first (issue 29: a cold run parsed 44 files with the locating parser); on any problem the
+    locating parser reads it again to name where.
     """
-    raw = load_yaml(Path(path), TableError)
-    data = validate(raw, TABLE_SCHEMA, path, TableError)
-    expr = DiceExpr.parse(data["dice"])
-    rows = _build_rows(raw, data, expr, effects, At(path, "", position(raw), TableError))
+    text = read_text(Path(path), TableError)
+    try:
+        raw, lines = load_plain_fast_lines(text, "rows")
+        data = TABLE_SCHEMA.check(raw, At(path, "", None, TableError))
+        if len(lines) != len(data["rows"]):
+            raise FastPathError("the rows' lines")
+        expr = DiceExpr.parse(data["dice"])
+        rows = _build_rows(raw, data, expr, effects, At(path, "", None, TableError), lines)
+    except (FastPathError, InputError, DiceError):
+        raw = load_yaml_text(text, Path(path), TableError)
+        data = validate(raw, TABLE_SCHEMA, path, TableError)
+        expr = DiceExpr.parse(data["dice"])
+        rows = _build_rows(raw, data, expr, effects, At(path, "", position(raw), TableError))
     return DiceTable(data.get("name") or Path(path).stem, data["source"], expr, rows, Path(path))
 
 
 def load_data(path: Path, schema: Node) -> Any:
-    """Load a non-dice data table (a city list, a name pool) checked against ``schema``; raise TableError."""
-    return validate(load_yaml(Path(path), TableError), schema, path, TableError)
+    """Load a non-dice data table (a city list, a name pool) checked against ``schema``; raise TableError
+    (libyaml first, the locating parser on any problem, as :func:`~anko_writer.schema.validate_text`)."""
+    return validate_text(read_text(Path(path), TableError), schema, path, TableError)
 
 
 __all__ = [

@@ -426,21 +426,40 @@ def load_plain_fast(text: str) -> Any:
     Traceback (most recent call last):
     anko_writer.yamlio.FastPathError: duplicate key
     """
+    return load_plain_fast_lines(text)[0]
+
+
+def load_plain_fast_lines(text: str, key: str | None = None) -> tuple[Any, list[int]]:
+    """:func:`load_plain_fast`, with the 1-based line of each item of the list under the top-level ``key``
+    (a table's rows, whose lines its later errors name; empty when there is no such list).
+
+    >>> load_plain_fast_lines("name: x\\nrows:\\n  - a: 1\\n\\n  - {a: 2}\\n", "rows")
+    ({'name': 'x', 'rows': [{'a': 1}, {'a': 2}]}, [3, 5])
+    """
     if len(text) * 3 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise FastPathError("too large")
     if _ALIAS.search(text):
         raise FastPathError("anchors or aliases")
     if _deep_text(text):  # libyaml's composer recurses in C: a deep enough nesting crashes the process
         raise FastPathError("deep nesting")
+    loader = _FastLoader(text)
     try:
-        data = _pyyaml.load(text, Loader=_FastLoader)  # noqa: S506 (a safe loader)
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
     except FastPathError:
         raise
     except Exception as err:  # a syntax error, an unknown tag, a nesting too deep …
         raise FastPathError(str(err)) from None
+    finally:
+        loader.dispose()
     if _depth(data) > MAX_DEPTH:  # the locating parser names where (nothing walks a deeper document)
         raise FastPathError("deep nesting")
-    return data
+    lines: list[int] = []
+    if key is not None and isinstance(node, _pyyaml.MappingNode):
+        for k, v in node.value:
+            if k.value == key and isinstance(v, _pyyaml.SequenceNode):
+                lines = [item.start_mark.line + 1 for item in v.value]
+    return data, lines
 
 
 _DASHES = re.compile(rf"(?:[-?][ \t]+){{{MAX_DEPTH},}}")
@@ -484,4 +503,5 @@ def _depth(data: Any) -> int:
 __all__ = [
     "Pos", "MAX_BYTES", "MAX_DEPTH", "ALIAS_BUDGET", "MAX_INT_DIGITS", "AliasError", "UnknownTagError",
     "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml", "FastPathError", "load_plain_fast",
+    "load_plain_fast_lines",
 ]

@@ -1,4 +1,4 @@
-"""Time a whole season: load the campaign, simulate, render every chapter and dump the JSON.
+"""Time a whole season: load the campaign, simulate, render every chapter, build and dump the JSON.
 
 Usage: ``python benchmarks/season.py [CAMPAIGN] [--runs N] [--seasons S] [--profile]`` (default
 ``campaigns/recht.yaml``, 3 runs, seasons 1–3). Each season k > 1 starts from season k − 1's
@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from anko_writer import output, ruleset  # noqa: E402
+from anko_writer import output, ruleset, secrecy  # noqa: E402
 from anko_writer.campaign import load_campaign  # noqa: E402
 from anko_writer.cli import chapter_context, index_file  # noqa: E402
 from anko_writer.render import render_chapter  # noqa: E402
@@ -72,10 +72,10 @@ def run_once(path: Path, season: int, start: tuple[int, object] | None = None) -
     t.add("simulate", time.perf_counter() - begin)
     for chapter in run.chapters:
         t0 = time.perf_counter()
-        render_chapter(resources, chapter.template, chapter_context(chapter, campaign))
+        md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
         t.add("render", time.perf_counter() - t0)
         t0 = time.perf_counter()
-        output.dump_json(chapter.public if chapter.public is not None else chapter.results)  # what is written
+        output.dump_json(secrecy.masked(chapter.json_record(), secrecy.still_sealed(md)))  # what is written
         t.add("json", time.perf_counter() - t0)
     t0 = time.perf_counter()
     index_file(resources, run, campaign, season)

@@ -186,7 +186,7 @@ def test_writing_needs_no_plotting_library(tmp_path: Path) -> None:
 
 
 HEAVY = ("matplotlib", "dask", "distributed", "numpy", "jinja2", "ruamel", "yaml", "markdown_it", "opencc", "rich",
-         "filelock")
+         "filelock", "pydantic", "hashlib")
 """Libraries ``--version`` and ``--help`` need not load (issue 29: start-up is part of every command's time)."""
 
 

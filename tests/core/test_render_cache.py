@@ -9,6 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jinja2 import StrictUndefined
 from jinja2.sandbox import SandboxedEnvironment
 
 from anko_writer import cache, render, resources
@@ -59,7 +62,7 @@ def run(root: Path) -> str:
 FILES = {
     "t.md.j2": "{% import 'm.j2' as m with context %}{{ m.line(n) }}\n{{ phrase('goal', 1, who=who) }}\n",
     "m.j2": "{% macro line(n) %}第{{ n }}轮{% endmacro %}",
-    "phrases.yaml": "goal: '{{ who }}破门！'\n",
+    "phrases.yaml": "goal: '{{ who | trim }}破门！'\n",  # a filter: compiled (a bare slot is filled)
 }
 
 
@@ -208,3 +211,36 @@ def test_a_dicts_attributes_count_as_steps_and_unsafe_ones_are_refused(tmp_path:
         render_chapter(res, "t.md.j2", {"d": {"a": 1, "b": 2}})
     with pytest.raises(TemplateError, match="built a value of 1,000,001 characters"):
         render_chapter(res, "v.md.j2", {"d": {"a": "x" * 1_000_001}})
+
+
+SLOT_TEXT = st.one_of(st.text(alphabet="ab 甲。\n\t}", max_size=6), st.text(alphabet="a{}%#-", max_size=3))
+SLOT_NAME = st.sampled_from(["who", "who", "n", "n", "人", "人", "true", "x1", "none", "missing"])
+SCALAR = st.one_of(st.text(max_size=4), st.integers(-5, 99), st.booleans(), st.floats(allow_nan=False),
+                   st.text(alphabet="{}%#", max_size=3))
+SLOT_VALUE = st.one_of(SCALAR, SCALAR, SCALAR, st.none(), st.lists(st.integers(), max_size=2))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(SLOT_TEXT, SLOT_NAME, st.sampled_from(["{{ %s }}", "{{ %s }}", "{{%s}}", "{{\t%s }}", "{{- %s }}"])),
+                min_size=1, max_size=4), SLOT_TEXT,
+       st.fixed_dictionaries({k: SLOT_VALUE for k in ("who", "n", "人")},
+                             optional={k: SLOT_VALUE for k in ("true", "x1", "none")}))
+def test_a_phrasing_filled_without_compiling_reads_as_the_compiled_one(
+        parts: list[tuple[str, str, str]], tail: str, variables: dict[str, Any]) -> None:
+    """Issue 29: a phrasing of text and ``{{ name }}`` slots is filled without Jinja, exactly as the compiled
+    phrasing renders in the chapter's sandbox; anything else (a filter, ``{``, a constant, a value that is not
+    a plain scalar, a name not given) goes to the compiler."""
+    text = "".join(before + slot % name for before, name, slot in parts) + tail
+    filled = render._filled(text, variables)
+    if filled is None:
+        return
+    env = BoundedEnvironment(undefined=StrictUndefined, autoescape=False, keep_trailing_newline=True,
+                             trim_blocks=True, lstrip_blocks=True)
+    assert filled == env.from_string(text).render(**variables)
+
+
+def test_a_bare_slot_phrasing_is_not_compiled(tmp_path: Path, cache_dir: Path, compiles: list[str]) -> None:
+    """The usual phrasing (``{{ who }}破门！``) costs no compile, cold or warm; a filter still compiles."""
+    write(tmp_path / "templates" / "fake", {**FILES, "phrases.yaml": "goal: '{{ who }}破门！'\n"})
+    assert run(tmp_path) == "第3轮\n穆勒破门！\n"
+    assert not any("破门" in source for source in compiles) and len(compiles) == 2

@@ -1,0 +1,82 @@
+"""Issue 29: a parameter's plain value is coerced without Pydantic, exactly as Typer's own coercion does it;
+anything else (a bad value among them) is left to Typer, so its messages stay the same."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer.main
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer import _click as click
+from typer import _coercion
+from typer._click.exceptions import ClickException
+
+from anko_writer import cli
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _params() -> dict[str, Any]:
+    """The ``season`` and ``verify`` commands' parameters, by name."""
+    group: Any = typer.main.get_command(cli.app)
+    ctx = click.Context(group)
+    found = {}
+    for name in ("season", "verify", "audit"):
+        command = group.get_command(ctx, name)
+        assert command is not None
+        found.update({f"{name}.{p.name}": p for p in command.get_params(click.Context(command))})
+    return found
+
+
+PARAMS = _params()
+
+
+def _outcome(coerce: Any, value: Any, param: Any) -> tuple[str, Any]:
+    """What coercing ``value`` gives: ("ok", value) or ("error", the error's class and message)."""
+    try:
+        return "ok", coerce(value, param=param, ctx=None)
+    except ClickException as exc:
+        return "error", (type(exc).__name__, exc.format_message())
+
+
+VALUES = st.one_of(st.sampled_from(["0", "1", "-3", "007", "+4", " 5", "1_000", "x", "", "1e3", "12345678901234567890",
+                                    "campaigns", "campaigns/recht.yaml", "./campaigns//recht.yaml", "没有", "-"]),
+                   st.text(alphabet="0123456789-+_ ./a", max_size=6), st.integers(-10, 10), st.booleans())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(sorted(PARAMS)), VALUES)
+def test_a_plain_value_is_coerced_as_typer_coerces_it(name: str, value: Any) -> None:
+    """Whatever the value, the lean coercion's outcome (value or message) is Typer's own."""
+    param = PARAMS[name]
+    descriptor = param.type_descriptor
+    lean = cli._LeanParam(annotation=descriptor.annotation, parameter_info=descriptor.parameter_info,
+                          descriptor=descriptor)
+    own = _coercion.build_runtime_param(descriptor)
+    saved = param._runtime_param
+    try:
+        assert _outcome(lean._coerce_value, value, param) == _outcome(own._coerce_value, value, param)
+    finally:
+        param._runtime_param = saved
+
+
+def test_check_and_version_import_no_pydantic() -> None:
+    """``--version`` and ``check`` never import Pydantic (Typer's coercion of a plain value needs none)."""
+    code = ("import sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
+            "try:\n    runpy.run_module('anko_writer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+            "print('pydantic' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+@pytest.mark.parametrize("args", [["season", "campaigns/recht.yaml", "--season", "x"],
+                                  ["season", "campaigns/recht.yaml", "--season", "1_0x"]])
+def test_a_bad_value_keeps_typers_message(args: list[str]) -> None:
+    """A value the lean path does not take gets Typer's (Chinese-worded) error, exit status 2."""
+    done = subprocess.run([sys.executable, "-m", "anko_writer", *args], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 2 and "'--season' 的值无效：应为整数" in done.stderr
