@@ -109,8 +109,8 @@ def goals(campaign: Path) -> list[Goal]:
 
 DELEGATES = (
     Delegate("audit seasons/s", "≥ 12 seasons/s", ("benchmarks/audit.py",)),
-    Delegate("Blood Bowl per game", "≤ botbowl", ("benchmarks/bloodbowl.py", "benchmarks/bb.py")),
-    Delegate("BALL nodes/s", "≥ python-chess perft", ("benchmarks/ball.py",)),
+    Delegate("Blood Bowl per game", "≤ botbowl", ("benchmarks/bloodbowl_engine.py",)),
+    Delegate("BALL nodes/s", "≥ python-chess perft", ("benchmarks/ball_perft.py",)),
 )
 """The goals other parts measure, by the scripts they write."""
 
