@@ -11,8 +11,8 @@ test_life_chapters.py.
 from __future__ import annotations
 
 import copy
-import json
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
