@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anko_writer.dice import Dice
-from anko_writer.hidden import Fact, fact_commitment, prose_mismatches, scan
+from anko_writer.hidden import Fact, fact_commitment, prose_mismatches, scan, verify_dir
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar.match.penalties import HIDDEN_FROM_PAIR, KICKS, REST, shootout
@@ -106,6 +106,21 @@ def test_the_block_is_printed_as_one_commitment_and_opens_at_the_reveal(root: Pa
     for k in (k for k in so["kicks"] if k["hidden"]):
         assert f"- 第{k['pair']}轮 {k['taker']}「1D20＝{k['taker_roll']['total']}」" in after
     assert "**点球大战 甲队 6 : 5 乙队，甲队胜出。**" in after
+
+
+def test_verify_checks_the_block_and_catches_a_changed_later_kick(root: Path, tmp_path: Path) -> None:
+    """``verify`` opens the three seals; a later kick's die changed in the fact's reveal no longer opens it."""
+    so = _play([True] * 4, [*MISS, *MISS, *SCORE, *MISS])
+    md = _render(root, so)
+    (tmp_path / "s01").mkdir()
+    post = tmp_path / "s01" / "m12.md"
+    post.write_text(md, encoding="utf-8")
+    report = verify_dir(tmp_path)
+    assert report.ok and report.checked == 3 and not report.sealed, report.problems
+    assert so["sealed_rest"]["fact"] == [[1, 20], [20, 1], [1, 20]]
+    post.write_text(md.replace("事实＝[[1,20],[20,1],[1,20]]", "事实＝[[1,20],[20,1],[20,1]]"), encoding="utf-8")
+    bad = verify_dir(tmp_path)
+    assert not bad.ok and any("does not match its commitment" in p for p in bad.problems)
 
 
 faces = st.lists(st.integers(1, 20), min_size=60, max_size=60)
