@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -470,49 +471,64 @@ def test_extra_time_is_announced(chapters: Any) -> None:
     assert text.index("进入加时赛") < text.index("**加时上半场")
 
 
+def _block(so: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The shoot-out's public kicks, and its sealed ones (the first sealed kick, then the sealed rest)."""
+    return [k for k in so["kicks"] if not k["hidden"]], [k for k in so["kicks"] if k["hidden"]]
+
+
 def test_shootout_kicks_all_appear_in_order(chapters: Any) -> None:
+    """Public kicks with their dice, in order; from the first sealed kick on (000 §5.8.4, designed): that kick
+    with its two sealed dice, then one line and one commitment for the rest, and no other kick before the reveal."""
     results, md = chapters[12]
     m = _shootout_match(results)
     so = m["shootout"]
-    assert any(k["hidden"] for k in so["kicks"]) and max(k["pair"] for k in so["kicks"]) > 5
-    lines = match_text(md, m).splitlines()
+    public, secret = _block(so)
+    assert secret and max(k["pair"] for k in so["kicks"]) > 5 and so["kicks"] == public + secret
+    text = match_text(md, m)
+    before = text[:text.index("**点球大战落幕，揭开封存的罚球**")]
+    lines = before.splitlines()
     pos = find_line(lines, 0, f"先罚骰{roll_text(so['first_roll'])}", f"→ {so['first']}先罚")
     tally = [0, 0]
-    for k in so["kicks"]:
+    for k in public:
         tally[k["side"]] += k["scored"]
         pos = find_line(lines, pos + 1, f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝")
-        line = lines[pos]
-        verdict = "罚进！" if k["scored"] else "罚失！"
-        if k["hidden"]:  # 000 §5.8.4: nothing of what the kick did until the shoot-out ends
-            assert line.startswith(f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝？？？」+ {k['taker_bonus']} 对 门将 "
-                                   f"{k['keeper']}「1D20＝？？？」+ {k['keeper_bonus']}。"), line
-            assert "罚进" not in line and "罚失" not in line and " : " not in line
-            seals, _ = scan("\n".join(lines[pos + 1: pos + 3]))
-            assert [s.roll_id for s in seals] == [k["taker_roll"]["id"], k["keeper_roll"]["id"]]
-        else:
-            assert line.startswith(f"- 点球第{k['pair']}轮 {k['taker']}{roll_text(k['taker_roll'])}+ {k['taker_bonus']} = "
-                                   f"{k['taker_value']} 对 门将 {k['keeper']}{roll_text(k['keeper_roll'])}+ "
-                                   f"{k['keeper_bonus']} = {k['keeper_value']}，{verdict}"), line
-            assert f"（{tally[0]} : {tally[1]}）" in line
-    assert tally == so["score"]
+        assert lines[pos].startswith(f"- 点球第{k['pair']}轮 {k['taker']}{roll_text(k['taker_roll'])}+ {k['taker_bonus']} = "
+                                     f"{k['taker_value']} 对 门将 {k['keeper']}{roll_text(k['keeper_roll'])}+ "
+                                     f"{k['keeper_bonus']} = {k['keeper_value']}，{'罚进！' if k['scored'] else '罚失！'}"
+                                     f"（{tally[0]} : {tally[1]}）"), lines[pos]
+    k = secret[0]
+    pos = find_line(lines, pos + 1, f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝")
+    assert lines[pos].startswith(f"- 点球第{k['pair']}轮 {k['taker']}「1D20＝？？？」+ {k['taker_bonus']} 对 门将 "
+                                 f"{k['keeper']}「1D20＝？？？」+ {k['keeper_bonus']}。"), lines[pos]
+    rest = lines[pos:]
+    assert sum("点球第" in line for line in rest) == 1 and not any("罚进" in ln or "罚失" in ln for ln in rest)
+    seals, _ = scan("\n".join(rest))
+    rid = so["sealed_rest"]["id"]
+    assert [s.roll_id for s in seals] == [k["taker_roll"]["id"], k["keeper_roll"]["id"], rid]
+    assert [s.kind for s in seals] == ["v1", "v1", "fact"]
+    for other in secret[1:]:  # who kicked after the first sealed kick is not told before the reveal
+        assert other["taker"] not in "\n".join(rest[1:])
     assert f"**点球大战 {m['home']} {so['score'][0]} : {so['score'][1]} {m['away']}，{so['winner']}胜出。**" in md
 
 
 def test_sealed_kicks_are_revealed_as_the_shootout_ends(chapters: Any) -> None:
+    """The reveal opens the first sealed kick's two dice and the rest's commitment, whose fact is every later
+    kick's [taker die, keeper die]; then every sealed kick is told with its dice, the check and the score."""
     results, md = chapters[12]
     m = _shootout_match(results)
     so = m["shootout"]
+    _, secret = _block(so)
     text = match_text(md, m)
-    head = text.index("**点球大战落幕，揭开封存的")
+    head = text.index("**点球大战落幕，揭开封存的罚球**")
     before, after = text[:head], text[head:]
+    ids = [secret[0]["taker_roll"]["id"], secret[0]["keeper_roll"]["id"], so["sealed_rest"]["id"]]
     seals, reveals = scan(before)
-    hidden = [k for k in so["kicks"] if k["hidden"]]
-    ids = [r["id"] for k in hidden for r in (k["taker_roll"], k["keeper_roll"])]
     assert [s.roll_id for s in seals] == ids and not reveals
-    assert "罚进" not in before[before.index(f"- 点球第{hidden[0]['pair']}轮"):]
     _, opened = scan(after)
     assert [r.roll_id for r in opened] == ids
-    assert [r.value for r in opened] == [r["total"] for k in hidden for r in (k["taker_roll"], k["keeper_roll"])]
+    assert [r.value for r in opened[:2]] == [secret[0]["taker_roll"]["total"], secret[0]["keeper_roll"]["total"]]
+    assert json.loads(opened[2].payload) == [[k["taker_roll"]["total"], k["keeper_roll"]["total"]] for k in secret[1:]]
+    assert all(r.matches(s) for r, s in zip(opened, seals, strict=True))
     tally = [0, 0]
     for k in so["kicks"]:
         tally[k["side"]] += k["scored"]
@@ -533,8 +549,7 @@ def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_
     assert (out / "s01/index.md").read_text(encoding="utf-8") == index_md
     report = verify_dir(out)
     assert report.ok, report.problems
-    kicks = sum(2 for r, _ in chapters.values() for m in r["matches"] if m.get("shootout")
-                for k in m["shootout"]["kicks"] if k["hidden"])
+    kicks = sum(3 for r, _ in chapters.values() for m in r["matches"] if (m.get("shootout") or {}).get("sealed_rest"))
     assert report.checked == sum(len(r["sealed"]) for r, _ in chapters.values()) + kicks and not report.sealed
     assert season.summary["pending"] == [] and "尚未揭晓" not in index_md
 
@@ -644,8 +659,9 @@ def test_roll_off_for_eighth_place_is_narrated(chapters: Any, campaign: Any, res
 def test_month_chapter_reveals_earlier_seals(chapters: Any, campaign: Any, res: Resources) -> None:
     """A chapter opens with the hidden rolls due that month (here month 12's kicks, as if carried over)."""
     results = copy.deepcopy(chapters[11][0])
-    sealed = [r for m in chapters[12][0]["matches"] if m.get("shootout") for k in m["shootout"]["kicks"]
-              if k["hidden"] for r in (k["taker_roll"], k["keeper_roll"])]
+    firsts = [next(k for k in m["shootout"]["kicks"] if k["hidden"]) for m in chapters[12][0]["matches"]
+              if (m.get("shootout") or {}).get("sealed_rest")]  # a shoot-out's first sealed kick has its own seals
+    sealed = [r for k in firsts for r in (k["taker_roll"], k["keeper_roll"])]
     assert sealed
     results["reveals"] = [{**r, "sealed_in": 12, "sealed_season": 1, "moment": None, "outcome": None, "back": None}
                           for r in sealed]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ....dice import Dice
+from ....hidden import Fact
 from ..models import Player
-from .records import KickRecord, ShootoutRecord
+from .records import KickRecord, SealedRest, ShootoutRecord
 
 KICKS = 5
 """000 §5.4.2: five takers each, best of five."""
@@ -15,6 +16,10 @@ PEN_DIE = "1D20"
 HIDDEN_FROM_PAIR = 5
 """000 §5.8.4 via the issue: in a knockout shoot-out of ours, the fifth pair on and every sudden-death
 pair are decisive and sealed."""
+REST = "后续"
+"""The id of a shoot-out's sealed rest is the shoot-out's key and ``#后续`` (:func:`sealed_rest`)."""
+REST_PURPOSE = "点球大战封存的后续各脚"
+"""What the sealed rest is, as its record names it."""
 
 
 def takers(on_pitch: list[Player], order: list[str] | None) -> tuple[list[Player], str]:
@@ -55,8 +60,29 @@ def shootout(dice: Dice, key: str, sides: tuple[str, str], kickers: tuple[list[P
                          hide and pair >= HIDDEN_FROM_PAIR)
             kicks.append(kick)
             goals[s] += kick["scored"]
-    return {"first": sides[order[0]], "first_roll": first.to_json(), "kicks": kicks,
-            "score": goals, "winner": sides[0] if goals[0] > goals[1] else sides[1]}
+    rec: ShootoutRecord = {"first": sides[order[0]], "first_roll": first.to_json(), "kicks": kicks,
+                           "score": goals, "winner": sides[0] if goals[0] > goals[1] else sides[1]}
+    rest = sealed_rest(key, kicks)
+    if rest is not None:
+        rec["sealed_rest"] = rest
+    return rec
+
+
+def sealed_rest(key: str, kicks: list[KickRecord]) -> SealedRest | None:
+    """Every kick after the first sealed one, as one secret fact (None when no kick is sealed).
+
+    DESIGNED (000 §5.8.4): whether a kick after a sealed one is taken at all depends on the sealed dice,
+    so those kicks are not sealed one by one (the number of seal lines would tell the result). The first
+    sealed kick is always taken (the four public pairs did not decide the shoot-out), so its two dice keep
+    their own seals; the rest is one commitment to the list of ``[taker die, keeper die]`` in kicking
+    order, empty when the first sealed kick ended the shoot-out.
+    """
+    hidden = [k for k in kicks if k["hidden"]]
+    if not hidden:
+        return None
+    fact = Fact(f"{key}#{REST}", [[k["taker_roll"]["total"], k["keeper_roll"]["total"]] for k in hidden[1:]],
+                REST_PURPOSE)
+    return {"id": fact.id, "purpose": fact.purpose, "fact": fact.payload, "hidden": True}
 
 
 def _over(goals: list[int], kicks: list[KickRecord], pair: int) -> bool:

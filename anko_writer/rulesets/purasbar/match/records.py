@@ -388,6 +388,16 @@ class KickRecord(TypedDict):
     scored: int
 
 
+class SealedRest(TypedDict):
+    """A shoot-out's kicks after its first sealed one, committed as one secret fact (designed, §5.8.4): the
+    record :meth:`~anko_writer.hidden.Fact.to_json` makes, its payload ``[taker die, keeper die]`` per kick."""
+
+    id: str
+    purpose: str
+    fact: list[list[int]]
+    hidden: bool
+
+
 class ShootoutRecord(TypedDict):
     """000 §5.4.2: a shoot-out — who kicked first, the kicks, the score and the winner."""
 
@@ -400,6 +410,8 @@ class ShootoutRecord(TypedDict):
     """Every player of one side retired injured: no kicks are taken."""
     order_source: NotRequired[dict[str, str]]
     """``home`` / ``away`` → ``vote`` or ``ai`` (set by the engine)."""
+    sealed_rest: NotRequired[SealedRest]
+    """Set when a kick is sealed: the kicks after the first sealed one as one commitment (:func:`penalties.sealed_rest`)."""
 
 
 # ------------------------------------------------------------------ the match
