@@ -12,7 +12,7 @@ from typing import Any
 from anko_writer.compact import expand
 from tests.main_text import main_lines
 
-MINUTES = {1: "1′–18′", 2: "20′–45′", 3: "45′+", 4: "46′–65′", 5: "66′–90′", 6: "90′+", 7: "91′–105′", 8: "106′–120′"}
+MINUTES = {1: "1′–18′", 2: "20′–45′", 3: "45′+", 4: "46′–64′", 5: "66′–90′", 6: "90′+", 7: "91′–105′", 8: "106′–120′"}
 """Slice → its minutes (000 §5.2), written out here so that the replay does not use the story code."""
 MAIN_TEXT_MAX = 8000
 """Issue 27: a chapter's main text (outside folds, code and the vote) stays under this many characters."""
@@ -107,6 +107,7 @@ def test_a_month_post_opens_with_story_and_closes_with_a_look_ahead(three: tuple
         assert len(main) < MAIN_TEXT_MAX, (rec["month"], len(main))
         vote = rec.get("vote")
         if vote:
+            assert "\n## 下月看点\n" in md and ":::: vote" in md, (rec["month"], heads)
             ahead = md[md.index("\n## 下月看点\n"):md.index(":::: vote")]
             for o in vote.get("opponents") or []:
                 assert o["team"] in ahead, (rec["month"], o["team"])

@@ -35,6 +35,8 @@ MINUTES = {n: m for n, (_, m) in enumerate(SLICES + EXTRA_SLICES, 1)}
 """Slice number → its minutes (000 §5.2, §5.4.1)."""
 WHEN = {m: name for name, m in SLICES + EXTRA_SLICES}
 """A slice's minutes → its name (上半场补时)."""
+FIRST_HALF = {MINUTES[n] for n in range(1, HALF_SLICE + 1)}
+"""The minutes of the first half's slices."""
 
 
 class Beat(TypedDict):
@@ -243,7 +245,7 @@ def story(m: Record, club: str) -> Story:
     if not comeback:
         cands.append((100, len(order) + 1.0, _beat("fulltime", side, [us, them], verdict=verdict,
                                                    number=abs(us - them))))
-    chosen = sorted(cands, key=lambda c: -c[0])[:MAX_BEATS]
+    chosen = _trim(sorted(cands, key=lambda c: -c[0])[:MAX_BEATS], verdict, half)
     chosen += _runs(chosen, goals, order, minute)
     beats = [b for _, _, b in sorted(chosen, key=lambda c: c[1])]
     for b in beats:  # a rare goal another sentence already told (the opener, the winner) is only remarked on
@@ -251,6 +253,24 @@ def story(m: Record, club: str) -> Story:
                                                  and o["minute"] == b["minute"] for o in beats):
             b["verdict"] = "same_" + b["side"]
     return {"beats": beats, "goals": goals, "halftime": half}
+
+
+def _trim(chosen: list[tuple[int, float, Beat]], verdict: str, half: list[int]) -> list[tuple[int, float, Beat]]:
+    """The chosen beats without the ones another beat already says (issue 27: a short paragraph): the clean sheet of
+    a big win (its score says it), and the half-time score when the opener was the half's only goal.
+
+    >>> told = [(90, 0.0, _beat("opener", "us", [1, 0], minute="1′–18′")), (70, 0.5, _beat("halftime", "us", [1, 0])),
+    ...         (65, 1.6, _beat("clean_sheet", "us", [3, 0]))]
+    >>> [b["kind"] for _, _, b in _trim(told, "win_big", [1, 0])]
+    ['opener']
+    """
+    def said(b: Beat) -> bool:
+        if b["kind"] == "clean_sheet":
+            return verdict.endswith("_big")
+        if b["kind"] == "halftime" and sum(half) == 1:
+            return any(o["kind"] == "opener" and o["minute"] in FIRST_HALF for _, _, o in chosen)
+        return False
+    return [c for c in chosen if not said(c[2])]
 
 
 def _covers(b: Beat, goals: dict[int, Goal], order: list[int], minute: Any) -> set[int]:
