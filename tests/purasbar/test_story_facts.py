@@ -111,3 +111,23 @@ def test_a_month_post_opens_with_story_and_closes_with_a_look_ahead(three: tuple
             ahead = md[md.index("\n## 下月看点\n"):md.index(":::: vote")]
             for o in vote.get("opponents") or []:
                 assert o["team"] in ahead, (rec["month"], o["team"])
+
+
+def test_no_checkable_die_is_dropped_by_the_folds(three: tuple[Path, int]) -> None:
+    """Every die of the month's club life and of our matches (the JSON's rolls under ``s1/mMM/``) is printed in the
+    post as often as it was thrown, in the main text or in a fold; the AI clubs' window decisions, name picks and the
+    market's generation dice (printed as whole lines of a table) are left out, as before issue 27."""
+    from anko_writer.render import dice
+    out, _ = three
+    checked = 0
+    for rec, md in _months(out):
+        need: dict[str, int] = {}
+        for r in rec["rolls"]:
+            rid = r["id"]
+            if not rid.startswith(f"s1/m{rec['month']:02d}/") or re.search(r"/window/(ai|trial)/|/name#|/market/", rid):
+                continue
+            need[dice(r)] = need.get(dice(r), 0) + 1
+        for text, n in need.items():
+            assert md.count(text) >= n, (rec["month"], text)
+            checked += n
+    assert checked > 150
