@@ -292,7 +292,7 @@ def _runs(chosen: list[tuple[int, float, Beat]], goals: dict[int, Goal], order: 
     >>> g[0]["first_half"] = g[1]["first_half"] = True
     >>> told = [(90, 0.0, _beat("opener", "them", [0, 1], player="甲", minute="1′–18′"))]
     >>> [(b["kind"], b["verdict"], b["number"], b["score"]) for _, _, b in _runs(told, g, [0, 1], ["1′–18′", "20′–45′"].__getitem__)]
-    [('run', 'them', 1, [0, 2])]
+    [('run', 'them_one', 1, [0, 2])]
     """
     told: set[int] = set()
     for _, _, b in chosen:
@@ -309,7 +309,8 @@ def _runs(chosen: list[tuple[int, float, Beat]], goals: dict[int, Goal], order: 
             side = sides.pop() if len(sides) == 1 else "both"
             last = run[-1]
             # before the half-time beat (at pos − 0.5) when the run closes the first half
-            out.append((0, pos - 0.55, _beat("run", side, goals[last]["score"], minute=minute(last),
+            verdict = side + ("_one" if len(run) == 1 else "")  # one goal and a string of them read differently
+            out.append((0, pos - 0.55, _beat("run", side, goals[last]["score"], verdict=verdict, minute=minute(last),
                                               number=len(run))))
             run = [i] if i != -1 and i not in told else []
     return out
