@@ -96,8 +96,10 @@ def test_the_reviews_false_sentences_do_not_come_back(three: tuple[Path, int]) -
 def test_a_month_post_opens_with_story_and_closes_with_a_look_ahead(three: tuple[Path, int]) -> None:
     """The first section is the vote's result, then the matches; the checkable detail follows; months with a vote
     end their main text with 下月看点, which names each of next month's opponents; the main text is short."""
+    from anko_writer.export.doc import parse
     out, _ = three
     for rec, md in _months(out):
+        parse(md)  # the folds close where they should: none inside another
         heads = re.findall(r"^## (.+)$", md, re.M)
         first = [h for h in heads if h not in ("隐藏骰揭晓", "赛季准备")][0]
         assert first == ("开帖安价" if rec["month"] == 1 else "上月安价"), (rec["month"], heads)
