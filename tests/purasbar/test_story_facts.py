@@ -148,3 +148,40 @@ def test_a_seasons_main_text_is_varied(three: tuple[Path, int]) -> None:
     v = measure_folder(out / "s01")
     assert v.sentences > 300 and v.share >= SHARE, (f"{v.share:.1%}", v.top)
     assert v.top[0][1] <= MOST, v.top
+
+
+def test_the_settlement_opens_with_the_seasons_story(three: tuple[Path, int]) -> None:
+    """``end.md`` tells the season and its farewells (every player of ours who retired or left on a free) before the
+    first of its twelve steps, with no die in that opening."""
+    out, _ = three
+    for season in (1, 2, 3):
+        path = out / f"s{season:02d}" / "end.md"
+        md = path.read_text(encoding="utf-8")
+        st = expand(json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))["settlement"]
+        opening = md.split("\n## ", 1)[0]
+        gone = list(st["ageing"]["ageing"].get("retired") or [])
+        gone += [c["player"] for c in st["contracts"]["ours"] if c["outcome"] == "free"]
+        assert all(name in opening for name in gone), (season, gone)
+        assert not re.search(r"「[^」]*＝", opening) and len(opening.splitlines()) >= 3
+
+
+def test_the_title_match_gets_a_paragraph(three: tuple[Path, int]) -> None:
+    """In a season we win the league (the built-in campaign's third), the last league month's main text tells the
+    title: our points, the runner-up by name with the gap, and the runner-up's own score that round."""
+    out, _ = three
+    won = 0
+    for season in (1, 2, 3):
+        path = out / f"s{season:02d}" / "m11.md"
+        rec = expand(json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))
+        top, second = rec["standings"][0], rec["standings"][1]
+        if top["team"] != rec["club"]:
+            continue
+        won += 1
+        main = "\n".join(main_lines(path.read_text(encoding="utf-8")))
+        last = rec["matches"][rec["our_matches"][-1]]
+        theirs = next(m for m in rec["matches"] if m["competition"] == "league" and m["round"] == last["round"]
+                      and second["team"] in (m["home"], m["away"]))
+        line = next(ln for ln in main.splitlines() if second["team"] in ln and str(top["points"]) in ln
+                    and f"{theirs['score'][0]} : {theirs['score'][1]}" in ln)
+        assert str(top["points"] - second["points"]) in line, line
+    assert won >= 1
