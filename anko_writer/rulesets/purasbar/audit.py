@@ -118,6 +118,50 @@ def _matches(months: Iterable[Chapter]) -> dict[str, Record]:
     return out
 
 
+BEAT_KINDS = ("keeper_goal", "defender_goal", "hat_trick", "comeback", "big_win")
+"""The story beats whose rarity the headlines rank by (issue 27): counted per club and match, one at most each."""
+
+BEAT_MARGIN = 3
+"""A big win's margin (season.headlines.BIG_MARGIN)."""
+
+
+def _side_beats(m: Record, team: str) -> set[str]:
+    """The beats ``team`` had in match ``m``: a goal from its keeper's or a defender's slot, a hat-trick, a win
+    after trailing, a win by :data:`BEAT_MARGIN` or more."""
+    out: set[str] = set()
+    goals: dict[str, int] = {}
+    us = them = worst = 0
+    for a in m["attacks"]:
+        if not a["goal"]:
+            continue
+        ours = a["team"] == team
+        us, them = (us + 1, them) if ours else (us, them + 1)
+        worst = max(worst, them - us)
+        if ours:
+            goals[a["shooter"]] = goals.get(a["shooter"], 0) + 1
+            pos = a.get("shooter_pos")
+            out |= {"keeper_goal"} if pos == "GK" else {"defender_goal"} if pos == "DF" else set()
+    if any(n >= 3 for n in goals.values()):
+        out.add("hat_trick")
+    if m.get("winner") == team and worst > 0 and not m.get("penalties"):
+        out.add("comeback")
+    if us - them >= BEAT_MARGIN:
+        out.add("big_win")
+    return out
+
+
+def _beats(months: Iterable[Chapter]) -> Record:
+    """Club-matches played and, per beat kind, club-matches that had it (every club, every competition)."""
+    acc: Record = {"club_matches": 0, **dict.fromkeys(BEAT_KINDS, 0)}
+    for ch in months:
+        for m in ch.results["matches"]:
+            for team in (m["home"], m["away"]):
+                acc["club_matches"] += 1
+                for kind in _side_beats(m, team):
+                    acc[kind] += 1
+    return acc
+
+
 LINEUP_KEYS = ("lineups", "with_stand_ins", "stand_ins", "keepers_forward", "keepers_outfield",
                "unfillable", "other_fits", "beyond_formation", "avoidable_lineups", "avoidable_stand_ins", "ours_lineups",
                "ours_with_stand_ins", "ours_avoidable", "keepers_avoidable")
@@ -250,7 +294,7 @@ def _season(run: Run, tiers: dict[str, str]) -> Record:
             "tiers": {c["name"]: tiers.get(c["city"], "?") for c in first_clubs},
             "order": [r["team"] for r in last.results["standings"]], "cup": cup,
             "matches": _matches(months), "lineups": _lineups(months, ours), "names": _names(months),
-            "money": _money(months, end), "business": _business(months),
+            "money": _money(months, end), "business": _business(months), "beats": _beats(months),
             "drift": _drift(first_clubs, last.results["clubs"]),
             "position_means": {"start": _position_means(first_clubs), "end": _position_means(last.results["clubs"])},
             "our_abilities": sum(our_end["abilities"].values())}
@@ -462,7 +506,23 @@ class PurasbarAudit(AuditPlugin):
         replicates = [s["seasons"] for s in samples]
         seasons = [s for r in replicates for s in r]
         return [self._odds(seasons), self._matches(seasons), self._lineups(replicates),
-                self._money(replicates, seasons), self._drift(replicates)]
+                self._money(replicates, seasons), self._drift(replicates), self._beats(seasons)]
+
+    def _beats(self, seasons: list[Record]) -> Section:
+        """How often each story beat happens to a club (issue 27's rarity table, ``beat-frequency.yaml``)."""
+        played = sum(s["beats"]["club_matches"] for s in seasons)
+        clubs = sum(len(s["tiers"]) for s in seasons)
+        rows = {k: {"events": sum(s["beats"][k] for s in seasons)} for k in BEAT_KINDS}
+        for r in rows.values():
+            r["per_club_match"] = _ratio(r["events"], played)
+            r["per_club_season"] = _ratio(r["events"], clubs, 3)
+        lines = [f"club-matches {played} over {clubs} club-seasons: " + ", ".join(
+            f"{k} {r['per_club_season']} a club-season" for k, r in rows.items())]
+        table = Table("Story beats per club (every club, every competition)",
+                      ["beat", "club-matches with it", "per club-match", "per club-season"],
+                      [[k, r["events"], r["per_club_match"], r["per_club_season"]] for k, r in rows.items()])
+        return Section("beats", "Story beats (issue 27)", {"club_matches": played, "club_seasons": clubs,
+                                                          "kinds": rows}, lines, [table])
 
     def _lineups(self, replicates: list[list[Record]]) -> Section:
         """Kick-off line-ups by season index: stand-ins, keepers up front, avoidable stand-ins."""

@@ -560,7 +560,7 @@ def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_
 def test_month_12_follows_the_cup_days(chapters: Any) -> None:
     results, md = chapters[12]
     assert results["rounds"] == [] and results["vote"] is None
-    cup = section(md, "四、群英杯")
+    cup = section(md, "群英杯")
     pos = 0
     for d in results["cup_days"]:
         title = f"### 瑞士轮第{d['round']}轮（第{d['week']}周）" if d["competition"] == "swiss" else \
@@ -584,7 +584,7 @@ def test_month_12_follows_the_cup_days(chapters: Any) -> None:
 
 def test_month_12_swiss_table_and_bracket(chapters: Any) -> None:
     results, md = chapters[12]
-    cup = section(md, "四、群英杯")
+    cup = section(md, "群英杯")
     table = cup[cup.index("### 瑞士轮积分榜"):]
     rows = [ln for ln in table.splitlines() if re.match(r"^\| \d+ \|", ln)][:24]
     assert len(rows) == 24 and "| 对手积分 |" in table
@@ -674,7 +674,7 @@ def test_month_chapter_reveals_earlier_seals(chapters: Any, campaign: Any, res: 
     assert all(r.matches(by_id[r.roll_id]) for r in reveals)
     for r in sealed:
         assert f"第十二月封存的「{r['purpose']}」**：「{r['expr']}＝{r['total']}」" in part
-    assert md.index("## 隐藏骰揭晓") < md.index("## 一、") < md.index("## 下月安价")
+    assert md.index("## 隐藏骰揭晓") < md.index("## 上月安价") < md.index("## 月初判定") < md.index("## 下月安价")
 
 
 def test_month_12_reminds_the_final_league_ranking(chapters: Any) -> None:
@@ -716,7 +716,7 @@ def test_month_one_publishes_the_schedule(chapters: Any) -> None:
 
 def test_coach_decision_states_the_rules(chapters: Any) -> None:
     for month, (results, md) in chapters.items():
-        part = section(md, "三、主教练决策")
+        part = section(md, "主教练决策")
         choice = results["choice"]
         # the rule itself is in the rules post (rules.md); month 1 spells out where, later months say the line
         if month == 1:
@@ -780,7 +780,7 @@ def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: R
     assert choice["source"] == "vote" and choice["adaptation"]
     md = render_ctx(res, ch.template, {**ch.results, "results": ch.results, "seed": campaign.seed,
                                            "campaign": data})
-    part = section(md, "三、主教练决策")
+    part = section(md, "主教练决策")
     assert "安价结果" in part and "4 4 2 平衡" in part
     ad = choice["adaptation"]
     label = {("tendency", -1): "战术倾向一致", ("tendency", 1): "与战术倾向相悖",
@@ -795,12 +795,12 @@ def test_vote_result_is_announced_with_the_adaptation_roll(campaign: Any, res: R
 def test_voted_orders_are_narrated(voted: Any) -> None:
     _, chs = voted
     results, md = chs[3]
-    part = section(md, "三、主教练决策")
+    part = section(md, "主教练决策")
     assert "临场安价" in part and "第4切片前（不论比分）变阵 4 4 2" in part and "体力低于 45" in part
     assert "按安价" in md
     results, md = chs[12]
     order = _votes(SEED)[1]
-    assert f"点球顺序：{order[0]}、{order[1]}" in section(md, "三、主教练决策")
+    assert f"点球顺序：{order[0]}、{order[1]}" in section(md, "主教练决策")
     for m in our_matches(results):
         if m["shootout"]:
             side = "home" if m["home"] == results["club"] else "away"
@@ -812,7 +812,7 @@ def test_voted_orders_are_narrated(voted: Any) -> None:
 
 def test_month_end_rest_returns_injuries_and_tired(chapters: Any) -> None:
     for _month, (results, md) in chapters.items():
-        part = section(md, "五、月末结算")
+        part = section(md, "月末结算")
         for p in results["tired"]:
             assert f"{p['name']}（" in part and str(p["stamina"]) in part
         if results["tired"]:

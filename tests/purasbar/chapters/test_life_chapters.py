@@ -36,7 +36,7 @@ VOTES = ("decisions:\n"
          "  s1m8: {owner: intervene, conflict: true}\n")
 """The readers' votes: the owner intervenes and the readers call a contest (000 §4.5.3) in four months;
 in month 6 they pick an action the club cannot carry out yet (no transfer window: the row's fallback)."""
-PHASES = ["一、月初判定", "二、老板行动", "三、主教练决策", "四、", "五、月末结算"]
+PHASES = ["月初判定", "老板行动", "主教练决策", "四、", "月末结算"]
 
 
 def dice(roll: dict[str, Any]) -> str:
@@ -151,21 +151,22 @@ def chapter0(story: Any, res: Resources) -> tuple[dict[str, Any], str]:
 def test_phase_headings_follow_the_month_order(chapters: Any) -> None:
     for month, (results, md) in chapters.items():
         heads = re.findall(r"^## (.+)$", md, re.M)
-        phases = [h for h in heads if re.match(r"^[一二三四五]、", h)]
+        # issue 27: the story first (the vote's result, the matches), then the checkable detail in its order
+        phases = [h for h in heads if h in ("月初判定", "老板行动", "主教练决策", "群英杯", "比赛日", "月末结算")]
         has_matches = bool(results["our_matches"] or results.get("rounds"))
-        want = ["一、月初判定", "二、老板行动", "三、主教练决策"]
-        want += (["四、群英杯"] if month == LAST_MONTH else ["四、比赛日"]) if has_matches else []
-        want += ["五、月末结算"]
+        want = (["群英杯"] if month == LAST_MONTH else ["比赛日"]) if has_matches else []
+        want += ["月初判定", "老板行动", "主教练决策"]
+        want += ["月末结算"]
         assert phases == want, (month, phases)
         order = [heads.index(h) for h in phases]
         assert order == sorted(order), month
-        assert heads.index("五、月末结算") < heads.index("联赛最终排名" if month == LAST_MONTH else "积分榜")
+        assert heads.index("月末结算") < heads.index("联赛最终排名" if month == LAST_MONTH else "积分榜")
         if "隐藏骰揭晓" in heads:  # 000 §5.8.4: told first, in force from the chapter's start
-            assert heads.index("隐藏骰揭晓") < heads.index("一、月初判定")
+            assert heads.index("隐藏骰揭晓") < heads.index(phases[0])
         if "下月安价" in heads:
             assert heads[-1] == "下月安价"
         if month == 1:
-            assert heads.index("赛季准备") < heads.index("一、月初判定")
+            assert heads.index("赛季准备") < heads.index(phases[0])
         assert find_problems(md) == [], (month, find_problems(md)[:3])
 
 
@@ -196,7 +197,7 @@ def test_every_life_die_of_the_month_is_printed(chapters: Any) -> None:
 def test_business_dice_and_results_appear_in_order(chapters: Any) -> None:
     triggered = 0
     for month, (results, md) in chapters.items():
-        part = section(md, "一、月初判定")
+        part = section(md, "月初判定")
         b = results["life"]["business"]
         f = b["finances"]
         assert (f"账上 {render.money(f['funds'])}，本季到期开支 {render.money(f['bill']['total'])}" in part
@@ -244,7 +245,7 @@ def test_business_dice_and_results_appear_in_order(chapters: Any) -> None:
 def test_month_one_shows_the_forced_external_event(chapters: Any) -> None:
     results, md = chapters[1]
     x = results["life"]["external"]
-    part = section(md, "一、月初判定")
+    part = section(md, "月初判定")
     assert part.index("**经营事件判定**") < part.index("**外部环境**")
     ev = x["event"]
     assert f"外部环境骰{dice(x['roll'])}→ {ev['range'].replace('-', '–')} **{ev['name']}**" in part
@@ -278,7 +279,7 @@ def test_owner_action_dice_and_effect(chapters: Any) -> None:
     voted = fallback = 0
     for _month, (results, md) in chapters.items():
         o = results["life"]["owner"]
-        part = section(md, "二、老板行动")
+        part = section(md, "老板行动")
         _action_lines(part, o, "行动骰")
         voted += bool(o["vote"])
         fallback += bool(o["fallback"])
@@ -301,7 +302,7 @@ def test_coach_decision_dice_and_conflict_formulas(chapters: Any) -> None:
     contests = 0
     for month, (results, md) in chapters.items():
         c = results["life"]["coach"]
-        part = section(md, "三、主教练决策")
+        part = section(md, "主教练决策")
         _action_lines(part, c, "决策骰")
         cf = c["conflict"]
         if cf:
@@ -450,7 +451,7 @@ def test_scouting_boost_and_drills_are_told_before_kickoff(chapters: Any) -> Non
 def test_month_end_morale_and_training(chapters: Any) -> None:
     grew = 0
     for month, (results, md) in chapters.items():
-        part = section(md, "五、月末结算")
+        part = section(md, "月末结算")
         end = results["life"]["end"]
         mo = end["morale"]
         assert (f"士气 {num(mo['before'])} {render.signed(mo['drift'])}（每月向 0 回落）"
@@ -570,7 +571,7 @@ def test_rare_records_render(chapters: Any, story: Any, res: Resources) -> None:
         life["coach"]["carried_out"] = winner != "owner"
         md = render_ctx(res, "chapter.md.j2", _context(results, data))
         assert find_problems(md) == [], find_problems(md)[:3]
-        part = section(md, "一、月初判定")
+        part = section(md, "月初判定")
         assert "**至暗时刻**专属表" in part and "归零" in part and "追加外部判定" in part and "{{" not in part
         assert (f"- 老板方 = 控制欲 {cf['owner']['control']} + {dice(cf['owner']['roll'])} + "
                 f"{cf['owner']['affinity']}/20 = {owner_total}") in md

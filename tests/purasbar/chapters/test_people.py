@@ -27,9 +27,9 @@ def _people(lines: list[str]) -> str:
 
 
 def _section(md: str, title: str) -> str:
-    """A section's main text up to its fold."""
+    """A section's text up to its full table (issue 27: the neighbours and the bottom are in a fold above it)."""
     body = md.split(f"## {title}\n", 1)[1]
-    return body.split("::: fold", 1)[0]
+    return body.split("::: fold 完整积分榜", 1)[0]
 
 
 def _seasons(out: Path) -> list[list[tuple[dict[str, Any], str]]]:

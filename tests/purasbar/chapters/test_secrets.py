@@ -223,8 +223,8 @@ def test_the_reveal_tells_what_the_die_decided(sealed_month: tuple[Path, int, st
     assert rw["outcome"]["absence"]["weeks_base"] == 9 and rh["outcome"]["absence"]["weeks_base"] == 3
     md_w = _published(worse, camp)[f"s01/m{month + 1:02d}.md"]
     md_h = _published(halved, camp)[f"s01/m{month + 1:02d}.md"]
-    assert "应对失误，伤情加重" in md_w and "损害减半" in md_h.split("## 一、")[0]
-    assert md_w.index("## 隐藏骰揭晓") < md_w.index("## 一、")  # told first: in force from the start
+    assert "应对失误，伤情加重" in md_w and "损害减半" in md_h.split("## 月初判定")[0]
+    assert md_w.index("## 隐藏骰揭晓") < md_w.index("## 上月安价")  # told first: in force from the start
 
 
 # ---------------------------------------------------------------------------------------------
@@ -334,6 +334,6 @@ def test_a_seal_carried_into_the_next_season_is_retold_there(tmp_path: Path) -> 
     (r,) = [r for r in first.results["reveals"] if r["id"] == carried[0]["id"]]
     assert r["moment"]["player"] and r["outcome"]["absence"]["weeks"] >= 1 and r["back"] is None
     md = _published(first, path)["s02/m01.md"]
-    part = md[md.index("## 隐藏骰揭晓"):md.index("## 一、")]
+    part = md[md.index("## 隐藏骰揭晓"):md.index("## 上月安价")]
     assert f"第一赛季第{'一二三四五六七八九十'[r['sealed_in'] - 1]}月对{r['moment']['opponent']}的那场比赛" in part
     assert f"「1D100＝{r['total']}」" in part and "已不在伤病名单上" in part

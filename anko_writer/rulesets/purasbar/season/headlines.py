@@ -31,6 +31,7 @@ from ....kit import story
 from ..club.achievements import CUP_STAGES, result, trailed
 from ..competition.calendar import CUP_MONTH
 from ..competition.schedule import ROUNDS_BY_MONTH
+from . import rarity
 
 Record = dict[str, Any]
 
@@ -147,13 +148,13 @@ def _match_events(m: Record, club: str, totals: dict[str, int]) -> list[Headline
     if res == "loss" and -gap >= GIANT_GAP:
         out.append(_event("upset_loss", 50 + min(-gap // 2, 25), opp, other=opp, score=score, number=-gap))
     if margin >= BIG_MARGIN:
-        out.append(_event("big_win", 40 + 4 * (margin - BIG_MARGIN), opp, other=opp, score=score, number=margin))
+        out.append(_event("big_win", rarity.of("big_win") + 4 * (margin - BIG_MARGIN), opp, other=opp, score=score, number=margin))
     if -margin >= BIG_MARGIN:
         out.append(_event("heavy_defeat", 40 + 4 * (-margin - BIG_MARGIN), opp, other=opp, score=score,
                           number=-margin))
     if res == "win" and trailed(m, club):
         behind = _behind(m, club)
-        out.append(_event("comeback", 50 + 8 * behind, opp, other=opp, score=score, number=behind))
+        out.append(_event("comeback", rarity.of("comeback") + 8 * (behind - 1), opp, other=opp, score=score, number=behind))
     goals: dict[str, int] = {}
     slots: dict[str, str] = {}
     for a in m["attacks"]:
@@ -163,10 +164,11 @@ def _match_events(m: Record, club: str, totals: dict[str, int]) -> list[Headline
                 slots.setdefault(a["shooter"], a["shooter_pos"])
     for name, n in sorted(goals.items()):
         if n >= 3:
-            out.append(_event("hat_trick", 70 + 4 * (n - 3), name, other=opp, player=name, score=score, number=n))
+            out.append(_event("hat_trick", rarity.of("hat_trick") + 4 * (n - 3), name, other=opp, player=name, score=score, number=n))
         if name in slots:
             keeper = slots[name] == "GK"
-            out.append(_event("keeper_goal" if keeper else "defender_goal", (88 if keeper else 55) + 3 * (n - 1),
+            kind = "keeper_goal" if keeper else "defender_goal"  # issue 27: as rare as the world has it
+            out.append(_event(kind, rarity.of(kind) + 3 * (n - 1),
                               name, other=opp, player=name, score=score, number=n, what=slots[name]))
     return out
 

@@ -124,9 +124,11 @@ def business_phase(world: World, life: Life, month: int) -> dict[str, Any]:
                 rec["env_applied"] = {"target": rec["env"], "percent": env_modifier(life.environment, rec["env"]),
                                       "before": before, "after": effect["amount"]}
             rec["applied"] = apply(life.target(world, key), effect)
-            cost = (rec.get("branch") or {}).get("cost")
-            if cost:
-                life.ledger.post(world.season, month, "staff_training", -cost)
+            branch = rec.get("branch") or {}
+            if branch.get("cost"):
+                # a discounted facility upgrade (§6.2.3) is booked as what it is, not as staff training (issue 27)
+                kind = "facility_upgrade" if branch.get("branch") == "discount" else "staff_training"
+                life.ledger.post(world.season, month, kind, -branch["cost"])
     return {"finances": money, "checks": records, "depth": life.depth["business"].value}
 
 

@@ -35,6 +35,8 @@ MINUTES = {n: m for n, (_, m) in enumerate(SLICES + EXTRA_SLICES, 1)}
 """Slice number → its minutes (000 §5.2, §5.4.1)."""
 WHEN = {m: name for name, m in SLICES + EXTRA_SLICES}
 """A slice's minutes → its name (上半场补时)."""
+FIRST_HALF = {MINUTES[n] for n in range(1, HALF_SLICE + 1)}
+"""The minutes of the first half's slices."""
 
 
 class Beat(TypedDict):
@@ -42,7 +44,8 @@ class Beat(TypedDict):
 
     kind: str
     """opener, equaliser, lead_change, winner, comeback, late_winner, late_equaliser, hat_trick, brace,
-    rare_keeper, rare_defender, halftime, clean_sheet, goalless, fulltime."""
+    rare_keeper, rare_defender, halftime, clean_sheet, goalless, fulltime, and ``run`` for goals no other beat
+    tells (side ``both`` when both teams scored in it)."""
     side: str
     """``us`` or ``them``: whose beat it is (``level`` for a level half-time or a draw)."""
     verdict: str
@@ -73,6 +76,10 @@ class Goal(TypedDict):
     """``keeper`` or ``defender`` for a goal from those slots, else None."""
     score: list[int]
     """The score after it, our goals first."""
+    shooter: str
+    """Who scored it."""
+    first_half: bool
+    """Scored before half-time (a run of untold goals never spans the break)."""
 
 
 class Story(TypedDict):
@@ -115,7 +122,8 @@ def goal_states(m: Record, club: str) -> dict[int, Goal]:
         state = ("opener" if us + them == 1 else "equaliser" if after == 0 else "pull_back" if after < 0
                  else "lead" if after == 1 else "extend")
         out[i] = {"state": state, "side": "us" if ours else "them", "late": a["slice"] >= LATE_SLICE,
-                  "rare": RARE_SLOTS.get(a.get("shooter_pos") or ""), "score": [us, them]}
+                  "rare": RARE_SLOTS.get(a.get("shooter_pos") or ""), "score": [us, them],
+                  "shooter": str(a.get("shooter") or ""), "first_half": a["slice"] <= HALF_SLICE}
     return out
 
 
@@ -237,13 +245,75 @@ def story(m: Record, club: str) -> Story:
     if not comeback:
         cands.append((100, len(order) + 1.0, _beat("fulltime", side, [us, them], verdict=verdict,
                                                    number=abs(us - them))))
-    chosen = sorted(cands, key=lambda c: -c[0])[:MAX_BEATS]
+    chosen = _trim(sorted(cands, key=lambda c: -c[0])[:MAX_BEATS], verdict, half)
+    chosen += _runs(chosen, goals, order, minute)
     beats = [b for _, _, b in sorted(chosen, key=lambda c: c[1])]
     for b in beats:  # a rare goal another sentence already told (the opener, the winner) is only remarked on
         if b["kind"].startswith("rare_") and any(o is not b and o["player"] == b["player"]
                                                  and o["minute"] == b["minute"] for o in beats):
             b["verdict"] = "same_" + b["side"]
     return {"beats": beats, "goals": goals, "halftime": half}
+
+
+def _trim(chosen: list[tuple[int, float, Beat]], verdict: str, half: list[int]) -> list[tuple[int, float, Beat]]:
+    """The chosen beats without the ones another beat already says (issue 27: a short paragraph): the clean sheet of
+    a big win (its score says it), and the half-time score when the opener was the half's only goal.
+
+    >>> told = [(90, 0.0, _beat("opener", "us", [1, 0], minute="1′–18′")), (70, 0.5, _beat("halftime", "us", [1, 0])),
+    ...         (65, 1.6, _beat("clean_sheet", "us", [3, 0]))]
+    >>> [b["kind"] for _, _, b in _trim(told, "win_big", [1, 0])]
+    ['opener']
+    """
+    def said(b: Beat) -> bool:
+        if b["kind"] == "clean_sheet":
+            return verdict.endswith("_big")
+        if b["kind"] == "halftime" and sum(half) == 1:
+            return any(o["kind"] == "opener" and o["minute"] in FIRST_HALF for _, _, o in chosen)
+        return False
+    return [c for c in chosen if not said(c[2])]
+
+
+def _covers(b: Beat, goals: dict[int, Goal], order: list[int], minute: Any) -> set[int]:
+    """The goals a beat tells: its scorer's goal at its minute (all of them for a brace or a hat-trick)."""
+    if b["kind"] in ("brace", "hat_trick"):
+        return {i for i in order if goals[i]["side"] == b["side"] and goals[i].get("shooter") == b["player"]}
+    if b["player"] is None or b["kind"] in ("halftime", "fulltime", "comeback", "goalless", "clean_sheet"):
+        return set()
+    return {i for i in order if goals[i].get("shooter") == b["player"] and minute(i) == b["minute"]
+            and goals[i]["score"] == b["score"]}
+
+
+def _runs(chosen: list[tuple[int, float, Beat]], goals: dict[int, Goal], order: list[int],
+          minute: Any) -> list[tuple[int, float, Beat]]:
+    """A ``run`` beat for each stretch of goals no chosen beat tells (issue 27: a story never skips a goal):
+    who scored in it (``us``, ``them`` or ``both``), how many, the score after it and the minutes of its last goal.
+
+    >>> g = {0: {"side": "them", "score": [0, 1], "shooter": "甲"}, 1: {"side": "them", "score": [0, 2], "shooter": "乙"}}
+    >>> g[0]["first_half"] = g[1]["first_half"] = True
+    >>> told = [(90, 0.0, _beat("opener", "them", [0, 1], player="甲", minute="1′–18′"))]
+    >>> [(b["kind"], b["verdict"], b["number"], b["score"]) for _, _, b in _runs(told, g, [0, 1], ["1′–18′", "20′–45′"].__getitem__)]
+    [('run', 'them_one', 1, [0, 2])]
+    """
+    told: set[int] = set()
+    for _, _, b in chosen:
+        told |= _covers(b, goals, order, minute)
+    out: list[tuple[int, float, Beat]] = []
+    run: list[int] = []
+    for pos, i in enumerate(order + [-1]):
+        crosses = bool(run) and i != -1 and goals[i].get("first_half") != goals[run[-1]].get("first_half")
+        if i != -1 and i not in told and not crosses:
+            run.append(i)
+            continue
+        if run:
+            sides = {goals[j]["side"] for j in run}
+            side = sides.pop() if len(sides) == 1 else "both"
+            last = run[-1]
+            # before the half-time beat (at pos − 0.5) when the run closes the first half
+            verdict = side + ("_one" if len(run) == 1 else "")  # one goal and a string of them read differently
+            out.append((0, pos - 0.55, _beat("run", side, goals[last]["score"], verdict=verdict, minute=minute(last),
+                                              number=len(run))))
+            run = [i] if i != -1 and i not in told else []
+    return out
 
 
 def stories(record: Record) -> dict[str, Story]:
