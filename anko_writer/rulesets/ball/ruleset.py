@@ -24,7 +24,6 @@ from ...ruleset import NewCampaign, Ruleset, Start
 from ...schema import Node
 from . import board
 from .game import api
-from .game.ai import EXPLANATION
 from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game, vote_position
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
@@ -56,6 +55,7 @@ INFO = RulesetInfo(
     allowed_words=frozenset({"ATK", "DEF", "BALL"}),
     new_options=(NewOption("side", "the side the readers play: ATK or DEF", required=False, default="ATK"),
                  NewOption("cards", "card mode: on or off", required=False, default="off"),
+                 NewOption("ai_strength", "how far the AI looks ahead: 1, 2 or 3", required=False, default="2"),
                  NewOption("title", "the thread's title (default: BALL 安科：读者执 SIDE)", required=False)),
     filters={"board": _board, "label": _label, "stacks": _stacks})
 
@@ -97,7 +97,8 @@ class Ball(Ruleset[None]):
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The designed numbers the rules post prints."""
-        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), "ai_rule": EXPLANATION,
+        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS),
+                "ai_rule": api.EXPLANATIONS[Setup.of(campaign.data).strength], "ai_strength": Setup.of(campaign.data).strength,
                 **game_facts()}
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[None] | None = None) -> Run:
