@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...arcs import Arc
 from ...ballot import Ballot, OrderParser, register_notation
@@ -29,6 +29,9 @@ from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
 from .story import chapter_story
 from .votes import ACTIONS, actions_parser
+
+if TYPE_CHECKING:
+    from ...audit.plugin import AuditPlugin
 
 PARTS = TURN_LIMIT // 2
 """Chapters a game has at most: one readers' turn each under the designed turn limit."""
@@ -100,6 +103,12 @@ class Ball(Ruleset[None]):
         return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS),
                 "ai_rule": api.EXPLANATIONS[Setup.of(campaign.data).strength], "ai_strength": Setup.of(campaign.data).strength,
                 **game_facts()}
+
+    def audit(self) -> AuditPlugin:
+        """BALL's audit metrics (:mod:`.audit`): AI-vs-AI games, card mode off and on."""
+        from .audit import BallAudit
+
+        return BallAudit()
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[None] | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""
