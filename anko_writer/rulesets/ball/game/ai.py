@@ -125,6 +125,8 @@ class Choice:
     """The turns the line expects after the AI's own (the opponent's reply first), each in notation."""
     leaf: Position | None = None
     """The position the score belongs to (None: strength 1, where it is the end of the chosen actions)."""
+    nodes: int = 0
+    """Positions the search made (strength 2 and 3; at most its budget)."""
 
 
 def _ordinary(pos: Position) -> list[Action]:
@@ -197,7 +199,7 @@ def _searched(pos: Position, strength: int) -> Choice:
     for turn in found.replies:
         done, own = found.steps[own:own + len(turn)], own + len(turn)
         replies.append("，".join(write(a, at) for at, a in done))
-    return Choice(line, found.value, score_parts(found.leaf, side), replies, found.leaf)
+    return Choice(line, found.value, score_parts(found.leaf, side), replies, found.leaf, found.nodes)
 
 
 RECOVERY = frozenset({"stand_up", "release"})
