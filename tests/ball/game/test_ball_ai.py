@@ -22,7 +22,7 @@ from anko_writer.rulesets.ball.game.rules import (
     standard_position,
     validate,
 )
-from anko_writer.rulesets.ball.game.search import Search, evaluate
+from anko_writer.rulesets.ball.game.search import END, Search, evaluate
 
 
 def play_ai_game(pos: api.Position) -> api.Position:
@@ -175,3 +175,27 @@ def test_a_touchdown_in_reach_at_every_strength() -> None:
     for strength in STRENGTHS:
         c = choose(pos, strength)
         assert c.score == 1000 and play_turn(pos, c.actions).touchdown == "ATK"
+
+
+def _line_leaf(pos: api.Position, line: tuple[object, ...]) -> api.Position:
+    """A search's line replayed by the rules (its last closing only marks the leaf)."""
+    b = Board.of(pos)
+    for k, m in enumerate(line):
+        if m == END:
+            if k == len(line) - 1:
+                break
+            pos = end_phase(pos)
+        else:
+            pos = perform(pos, b.action(m))  # type: ignore[arg-type]
+    return pos
+
+
+def test_a_budget_that_runs_out_anywhere_leaves_the_line_true() -> None:
+    # DEF has a piece down and a stack to release: the budget can run out inside a recovery phase of the search
+    pos = board({"ATK-X1": "E5", "ATK-O1": "G9 top", "DEF-X1": "G9 bottom", "DEF-X2": "F10 down", "DEF-S1": "I11",
+                 "ATK-X2": "D8 down", "DEF-X3": "C11"}, ball="ATK-X1")
+    for budget in (1, 7, 60, 400, 3000, 20000):
+        found = Search(pos, 2, budget).run()
+        assert found.nodes <= budget + 1 and found.leaf == _line_leaf(pos, found.line)
+        assert evaluate(Board.of(found.leaf), 0) == found.value == score_parts(found.leaf, "ATK")["total"]
+        assert Board.of(pos).position() == pos and found.steps[0][0] == pos if found.steps else True

@@ -185,7 +185,7 @@ def _searched(pos: Position, strength: int) -> Choice:
     side = pos.to_move
     search = Search(pos, *SEARCH[strength])
     if pos.phase == "recovery":
-        tasks = [search.b.action(t) for t, _ in search.recover()]
+        tasks = [search.b.action(t) for t, _ in search.recover(counted=False)]
         parts = score_parts(search.b.position(), side)
         return Choice(tasks, parts["total"], parts)
     found = search.run()

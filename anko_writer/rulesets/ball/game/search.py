@@ -208,16 +208,19 @@ class Search:
         if turns == 1:
             return evaluate(b, self.side), ()
         undo_end = b.end()
-        tasks = self.recover()
-        undo_next = b.end()
+        tasks: list[tuple[Move, Undo]] = []
+        undo_next = None
         line: tuple[Move, ...] = ()
-        try:
+        try:  # the budget may run out anywhere below: the board is put back all the same
+            self.recover(done=tasks)
+            undo_next = b.end()
             if b.turn > TURN_LIMIT:
                 value = evaluate(b, self.side)
             else:
                 value, line = self._turn(turns - 1, alpha, beta, ply + 1 + len(tasks))
         finally:
-            b.unend(undo_next)
+            if undo_next is not None:
+                b.unend(undo_next)
             for _, undo in reversed(tasks):
                 b.unmake(undo)
             b.unend(undo_end)
@@ -237,10 +240,11 @@ class Search:
         self.table[key] = (value, -1 if value <= alpha else 1 if value >= beta else 0, line)
         return value, line
 
-    def recover(self) -> list[tuple[Move, Undo]]:
-        """Resolve the recovery phase greedily for the side to move; the tasks made and their undos."""
+    def recover(self, counted: bool = True, done: list[tuple[Move, Undo]] | None = None) -> list[tuple[Move, Undo]]:
+        """Resolve the recovery phase greedily for the side to move; the tasks made and their undos, added to
+        ``done`` as they are made (each a node of the budget when ``counted``: not once the search is over)."""
         b = self.b
-        done: list[tuple[Move, Undo]] = []
+        done = [] if done is None else done
         while tasks := b.generate():
             mover, best = b.to_move, None
             for t in tasks:
@@ -250,7 +254,8 @@ class Search:
                 if best is None or value > best[0]:
                     best = (value, t)
             assert best is not None
-            self._tick()
+            if counted:
+                self._tick()
             done.append((best[1], b.make(best[1])))
         return done
 
@@ -278,7 +283,7 @@ class Search:
         leaf = b.position()
         if closes == 0 and not b.over():  # one turn searched: the AI's recovery, after its leaf
             b.end()
-            for t, _ in self.recover():
+            for t, _ in self.recover(counted=False):
                 turns[0].append(b.action(t))
         return Found(value, tuple(line), depth, self.nodes, tuple(turns[0]),
                      tuple(tuple(t) for t in turns[1:] if t), leaf, tuple(steps))
