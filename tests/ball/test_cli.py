@@ -183,7 +183,7 @@ def test_the_ai_strength_changes_the_ai(campaign: Path, tmp_path: Path) -> None:
         reasons[strength] = [t["reason"] for t in rec["turns"] if t["coach"] == "ai"]
         rules = (folder / "out/rules.md").read_text(encoding="utf-8")
         assert f"（强度 {strength}，" in rules and prose(rules) == []
-    assert all("预计接下来" not in r for r in reasons[1]) and any("预计接下来对方" in r for r in reasons[2])
+    assert all("预计接下来" not in r for r in reasons[1]) and any(re.search("预计接下来 (ATK|DEF)「", r) for r in reasons[2])
 
 
 def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path: Path) -> None:

@@ -130,7 +130,7 @@ def _replay_leaf(pos: api.Position, c: Choice) -> api.Position:
     """Play the AI's own turn, then each expected reply's actions and tasks in order (the last turn's action
     phase only: where the search stopped)."""
     pos = play_turn(pos, c.actions)
-    for k, text in enumerate(c.replies):
+    for k, (_, text) in enumerate(c.replies):
         for word in text.split("，"):
             a = parse_or_none(word, pos)
             if a is None:

@@ -49,12 +49,12 @@ SEARCH: dict[int, tuple[int, int]] = {2: (2, 40_000), 3: (3, 400_000)}
 """Designed: strength → (turns searched at most, budget of nodes: actions and tasks made)."""
 EXPLANATIONS: dict[int, str] = {
     1: EXPLANATION,
-    2: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条",
+    2: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：",
                            "AI 向前看两个回合：本回合的每条路线之后，再设想对方最不利于它的应对，取应对之后评分最高的一条"
-                           "（α-β 剪枝，每回合最多 40000 步，步数用完就取已算完的最好路线）"),
-    3: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条",
+                           "（α-β 剪枝，每回合最多 40000 步，步数用完就取已算完的最好路线）。"),
+    3: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：",
                            "AI 向前看三个回合：本回合、对方最不利于它的应对、它自己的下一回合，取评分最高的一条"
-                           "（α-β 剪枝，每回合最多 400000 步，步数用完就取已算完的最好路线）"),
+                           "（α-β 剪枝，每回合最多 400000 步，步数用完就取已算完的最好路线）。"),
 }
 """The rules post's sentence for each strength."""
 
@@ -121,8 +121,9 @@ class Choice:
     score: int
     parts: dict[str, int] = field(default_factory=dict)
     """:func:`score_parts` of :attr:`leaf`: their ``total`` is :attr:`score`."""
-    replies: list[str] = field(default_factory=list)
-    """The turns the line expects after the AI's own (the opponent's reply first), each in notation."""
+    replies: list[tuple[Team, str]] = field(default_factory=list)
+    """The turns the line expects after the AI's own (the opponent's reply first): the side and its moves in
+    notation (each side names its own pieces)."""
     leaf: Position | None = None
     """The position the score belongs to (None: strength 1, where it is the end of the chosen actions)."""
     nodes: int = 0
@@ -195,10 +196,10 @@ def _searched(pos: Position, strength: int) -> Choice:
         line.append(Action("", "convert_pe", pa=pa))
     line += [a for a in found.actions if a.kind in RECOVERY]
     own = len(found.actions)
-    replies: list[str] = []
-    for turn in found.replies:
+    replies: list[tuple[Team, str]] = []
+    for k, turn in enumerate(found.replies):
         done, own = found.steps[own:own + len(turn)], own + len(turn)
-        replies.append("，".join(write(a, at) for at, a in done))
+        replies.append((other(side) if k % 2 == 0 else side, "，".join(write(a, at) for at, a in done)))
     return Choice(line, found.value, score_parts(found.leaf, side), replies, found.leaf, found.nodes)
 
 
@@ -240,8 +241,7 @@ def explain(c: Choice, rule: bool = True, strength: int = 1) -> str:
     detail = "，".join(f"{PART_NAMES[k]} {_signed(v)}" for k, v in c.parts.items() if k != "total")
     value = _signed(c.score) if c.score < 0 else str(c.score)
     if c.replies:
-        who = ("对方", "己方再", "对方再")
-        expect = "；".join(f"{who[min(i, 2)]}「{r}」" for i, r in enumerate(c.replies))
+        expect = "，然后".join(f" {team}「{moves}」" for team, moves in c.replies)
         score = f"本回合所选路线评分 {value}：预计接下来{expect}，之后的局面（{detail}）。"
     else:
         score = f"本回合所选路线评分 {value}（{detail}）。"
