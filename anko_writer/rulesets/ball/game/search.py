@@ -127,7 +127,7 @@ class Search:
             self.best = line
             if not complete or abs(value) >= WIN:
                 break
-        if found is None:  # not even one turn in the budget: the first legal line
+        if found is None:  # not even one first move searched in the budget: no action, the position as it stands
             found = (evaluate(self.b, self.side), (), 0)
         return self._found(*found)
 
