@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.dice import Dice
-from anko_writer.rulesets.ball.audit import LOPSIDED, OPENING_TURNS, _opening, audit_game, summarise
+from anko_writer.rulesets.ball.audit import LOPSIDED, OPENING_TURNS, audit_game, opening, summarise
 from anko_writer.rulesets.ball.game import api
 from tests.ball.conftest import new_campaign
 
@@ -25,12 +25,12 @@ def test_a_game_is_a_function_of_its_seed() -> None:
     # the AI plays no cards, so card mode on plays the same game from the same opening
     assert {k: v for k, v in audit_game(11, True, 1, 10).items() if k != "cards"} == \
         {k: v for k, v in a.items() if k != "cards"}
-    openings = {_opening(api.standard_position(), Dice(seed), "ball/opening").pieces for seed in range(6)}
+    openings = {opening(api.standard_position(), Dice(seed), "ball/opening").pieces for seed in range(6)}
     assert len(openings) > 1  # the seed varies the opening (no other die anywhere)
 
 
 def test_the_opening_is_plain_moves_only() -> None:
-    pos = _opening(api.standard_position(), Dice(5), "ball/opening")
+    pos = opening(api.standard_position(), Dice(5), "ball/opening")
     assert pos.turn == OPENING_TURNS + 1 and pos.to_move == "DEF"
     assert all(p.state == "able" for p in pos.pieces) and any(p.ball and p.id == "ATK-X5" for p in pos.pieces)
 

@@ -31,7 +31,7 @@ LOPSIDED = 0.9
 """A side winning more than this share of a mode's games "wins almost always" (the report says so)."""
 
 
-def _opening(pos: Position, dice: Dice, key: str) -> Position:
+def opening(pos: Position, dice: Dice, key: str) -> Position:
     """:data:`OPENING_TURNS` turns of two random plain moves each (no recovery task can arise from them)."""
     for turn in range(1, OPENING_TURNS + 1):
         for k in range(2):
@@ -49,7 +49,7 @@ def _holder_side(pos: Position) -> str | None:
 
 def audit_game(seed: int, cards: bool, strength: int, turn_limit: int) -> Record:
     """One audit game: the opening from ``seed``, then the AI at ``strength`` on both sides."""
-    pos = _opening(api.standard_position(cards), Dice(seed), "ball/opening")
+    pos = opening(api.standard_position(cards), Dice(seed), "ball/opening")
     changes, held = 0, _holder_side(pos)
     while pos.touchdown is None and pos.turn <= turn_limit:
         pos = api.play_turn(pos, api.ai_turn(pos, strength))
@@ -128,4 +128,4 @@ def _pct(o: Record) -> str:
     return f"{o['p'] * 100:.1f} % ({o['lo'] * 100:.1f}–{o['hi'] * 100:.1f})"
 
 
-__all__ = ["LOPSIDED", "OPENING_TURNS", "BallAudit", "audit_game", "summarise"]
+__all__ = ["LOPSIDED", "OPENING_TURNS", "BallAudit", "audit_game", "opening", "summarise"]
