@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.rulesets.ball.game import api
-from anko_writer.rulesets.ball.game.ai import EXPLANATION, PART_NAMES, SEARCH, STRENGTHS, Choice, choose, explain, score_parts
+from anko_writer.rulesets.ball.game.ai import EXPLANATION, EXPLANATIONS, PART_NAMES, SEARCH, STRENGTHS, Choice, choose, explain, score_parts
 from anko_writer.rulesets.ball.game.engine import Board
 from anko_writer.rulesets.ball.game.notation import parse
 from anko_writer.rulesets.ball.game.rules import (
@@ -23,6 +23,7 @@ from anko_writer.rulesets.ball.game.rules import (
     validate,
 )
 from anko_writer.rulesets.ball.game.search import END, Search, evaluate
+from anko_writer.rulesets.ball.play import DEFAULT_STRENGTH
 
 
 def play_ai_game(pos: api.Position) -> api.Position:
@@ -167,7 +168,9 @@ def test_the_search_is_deterministic_and_bounded() -> None:
     a, b = Search(pos, *SEARCH[2]).run(), Search(pos, *SEARCH[2]).run()
     assert a == b and a.nodes <= SEARCH[2][1] + 1
     assert SEARCH == {2: (2, 40_000), 3: (3, 400_000)}  # the designed depths and budgets (docs/rules-coverage.md)
-    assert STRENGTHS == (1, 2, 3)
+    assert STRENGTHS == (1, 2, 3) and DEFAULT_STRENGTH == 2
+    for strength, (_, budget) in SEARCH.items():  # the rules post states each budget as it is
+        assert f"最多 {budget} 步" in EXPLANATIONS[strength]
 
 
 def test_a_touchdown_in_reach_at_every_strength() -> None:
