@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from anko_writer.rulesets.ball.game import api
-from anko_writer.rulesets.ball.game.ai import EXPLANATION
+from anko_writer.rulesets.ball.game.ai import EXPLANATIONS
 from anko_writer.rulesets.ball.game.rules import KIND_ORDER
 from tests.ball.conftest import new_campaign, prose, run
 
@@ -35,11 +35,12 @@ KINDS = {
 
 
 def play(folder: Path, side: str, cards: bool, moves: str, turn_limit: int | None = None) -> Path:
-    """``new`` then ``arc --arc 1`` for a campaign with ``moves``: the game's output folder."""
+    """``new`` then ``arc --arc 1`` for a campaign with ``moves``: the game's output folder. A short campaign
+    (``turn_limit``) plays against the one-turn AI (strength 1): its votes were written for that AI's replies."""
     camp = new_campaign(folder, side, cards)
     text = camp.read_text(encoding="utf-8").replace("moves: {}\n", moves)
     if turn_limit is not None:
-        text = text.replace("turn_limit: 40", f"turn_limit: {turn_limit}")
+        text = text.replace("turn_limit: 40", f"turn_limit: {turn_limit}").replace("ai_strength: 2", "ai_strength: 1")
     camp.write_text(text, encoding="utf-8")
     run("arc", camp, "--arc", "1")
     return folder / "out"
@@ -128,4 +129,4 @@ def test_the_ai_states_its_reason(games: dict[str, Path]) -> None:
     turns = rec["turns"]  # type: ignore[index]
     assert all(t["reason"].startswith("本回合所选路线评分") for t in turns if t["coach"] == "ai")  # type: ignore[index]
     assert "AI 试遍本回合" not in md  # the scoring rule is stated once, in the rules post
-    assert EXPLANATION in (games["atk"] / "rules.md").read_text(encoding="utf-8")
+    assert EXPLANATIONS[2] in (games["atk"] / "rules.md").read_text(encoding="utf-8")

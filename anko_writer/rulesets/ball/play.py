@@ -28,6 +28,10 @@ from .game import api
 from .game.api import Action, IllegalMove, Position, Team
 from .votes import CARD_KINDS, PIECE, RECOVERY_KINDS, ball_ballot
 
+STRENGTHS = api.STRENGTHS
+"""The AI strengths a campaign may choose (``options.ai_strength``)."""
+DEFAULT_STRENGTH = 2
+"""Designed: the AI looks at the readers' best reply unless the campaign says otherwise."""
 TURN_LIMIT = api.turn_limit()
 """The game's turn limit (both sides' turns counted): no touchdown by then and DEF wins."""
 LIMIT_WINNER: Team = "DEF"
@@ -59,13 +63,13 @@ class Game(Protocol):
     def write(self, action: Action, pos: Position) -> str:
         """The notation of ``action``."""
 
-    def ai_turn(self, pos: Position) -> list[Action]:
-        """The AI's actions for the turn to move, recovery tasks included."""
+    def ai_turn(self, pos: Position, strength: int = 1) -> list[Action]:
+        """The AI's actions for the turn to move, recovery tasks included (at ``strength`` 1–3)."""
 
     def to_json(self, pos: Position) -> dict[str, object]:
         """DESIGN §12's POSITION."""
 
-    def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
+    def ai_plan(self, pos: Position, strength: int = 1) -> tuple[list[Action], str]:
         """The AI's actions and ``ai_explain``'s sentence (its chosen line's score parts), from one search."""
 
     def winner(self, pos: Position) -> Team | None:
@@ -85,13 +89,16 @@ class Setup:
     """Votes keyed ``g<game>t<part>``: a list of moves, or ``{actions: [...], recovery: [...]}``."""
     deadline: str = DEADLINE
     """When a chapter's vote closes, as its vote block states it."""
+    strength: int = DEFAULT_STRENGTH
+    """``options.ai_strength``: how far the AI looks ahead (:data:`.game.ai.STRENGTHS`)."""
 
     @classmethod
     def of(cls, data: Mapping[str, Any]) -> Setup:
         """The setup of a validated campaign."""
         opts = data.get("options", {})
         return cls(data["side"], bool(opts.get("cards", False)), int(opts.get("turn_limit", TURN_LIMIT)),
-                   int(opts.get("games", 1)), data.get("moves", {}), deadline_of(data))
+                   int(opts.get("games", 1)), data.get("moves", {}), deadline_of(data),
+                   int(opts.get("ai_strength", DEFAULT_STRENGTH)))
 
     @property
     def ai(self) -> Team:
@@ -222,7 +229,7 @@ class Table:
     def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
         """The AI's plan for ``pos`` (card actions only in card mode) and its sentence; searched once."""
         if self._planned is None or self._planned[0] is not pos:
-            plan, reason = self.game.ai_plan(pos)
+            plan, reason = self.game.ai_plan(pos, self.setup.strength)
             self._planned = (pos, ([a for a in plan if self.setup.cards or a.kind not in CARD_KINDS], reason))
         return self._planned[1]
 
@@ -263,7 +270,7 @@ class Table:
             legal = self.game.legal_actions(self.pos)
             if not legal:
                 return out
-            plan = self.game.ai_turn(self.pos)
+            plan = self.game.ai_turn(self.pos, self.setup.strength)
             choice = plan[0] if plan and plan[0] in legal else legal[0]
             rec = self.step(choice, "a recovery task")
             rec["auto"] = auto
@@ -529,6 +536,7 @@ def check_votes(game: Game, setup: Setup) -> None:
             raise VoteError(("moves", late), f"game {arc} ended in chapter {ended} ({how}); no chapter {late} follows")
 
 
-__all__ = ["CARD_KINDS", "Game", "GameStory", "RECOVERY_KINDS", "Setup", "TURN_LIMIT", "Table", "VoteError",
+__all__ = ["CARD_KINDS", "DEFAULT_STRENGTH", "STRENGTHS",
+           "Game", "GameStory", "RECOVERY_KINDS", "Setup", "TURN_LIMIT", "Table", "VoteError",
            "action_record", "check_votes", "effects", "facts", "game_facts", "motive", "opening", "other", "play_game", "shape", "vote_key",
            "vote_position"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ...arcs import Arc
 from ...ballot import Ballot, OrderParser, register_notation
@@ -24,12 +24,14 @@ from ...ruleset import NewCampaign, Ruleset, Start
 from ...schema import Node
 from . import board
 from .game import api
-from .game.ai import EXPLANATION
 from .play import CARD_KINDS, TURN_LIMIT, Game, Setup, game_facts, opening, play_game, vote_position
 from .setup.new import FILENAME, new_campaign
 from .setup.schema import campaign_schema
 from .story import chapter_story
 from .votes import ACTIONS, actions_parser
+
+if TYPE_CHECKING:
+    from ...audit.plugin import AuditPlugin
 
 PARTS = TURN_LIMIT // 2
 """Chapters a game has at most: one readers' turn each under the designed turn limit."""
@@ -56,6 +58,7 @@ INFO = RulesetInfo(
     allowed_words=frozenset({"ATK", "DEF", "BALL"}),
     new_options=(NewOption("side", "the side the readers play: ATK or DEF", required=False, default="ATK"),
                  NewOption("cards", "card mode: on or off", required=False, default="off"),
+                 NewOption("ai_strength", "how far the AI looks ahead: 1, 2 or 3", required=False, default="2"),
                  NewOption("title", "the thread's title (default: BALL 安科：读者执 SIDE)", required=False)),
     filters={"board": _board, "label": _label, "stacks": _stacks})
 
@@ -97,8 +100,15 @@ class Ball(Ruleset[None]):
 
     def rules_context(self, campaign: Campaign, resources: Resources) -> Mapping[str, object]:
         """The designed numbers the rules post prints."""
-        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS), "ai_rule": EXPLANATION,
+        return {"turn_limit_max": TURN_LIMIT, "parts": PARTS, "card_kinds": list(CARD_KINDS),
+                "ai_rule": api.EXPLANATIONS[Setup.of(campaign.data).strength], "ai_strength": Setup.of(campaign.data).strength,
                 **game_facts()}
+
+    def audit(self) -> AuditPlugin:
+        """BALL's audit metrics (:mod:`.audit`): AI-vs-AI games, card mode off and on."""
+        from .audit import BallAudit
+
+        return BallAudit()
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[None] | None = None) -> Run:
         """Game ``until.arc`` from the standard formation up to chapter ``until.part`` (or its end)."""

@@ -1,6 +1,12 @@
-"""The AI coach of BALL (003): a deterministic one-turn search with a score a chapter states in one sentence.
+"""The AI coach of BALL (003): a deterministic search with a score a chapter states in one sentence.
 
-The AI tries every line of its action phase — no action, one action, or two actions (2 PA) — and plays the line
+Three strengths (the campaign's ``options.ai_strength``, :data:`STRENGTHS`): 1 searches its own turn only (below);
+2 and 3 search two and three turns — its own, the opponent's reply, its own again — by alpha-beta on the fast
+board (:mod:`.search`) within a budget of nodes (:data:`SEARCH`), never the clock. Every strength scores the
+end of its line by the same :func:`score_parts`, and its sentence states the parts of the very position
+that score belongs to (with the reply it expects, when it looked that far).
+
+Strength 1 tries every line of its action phase — no action, one action, or two actions (2 PA) — and plays the line
 whose end position scores best for it (:data:`EXPLANATION`); ties go to the line met first in the fixed order of
 :func:`.rules.legal_actions` (two-action lines before the one-action line that starts them, doing nothing
 last). The recovery phase is then resolved greedily, one compulsory task at a time, by the same score. Card
@@ -12,7 +18,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from .model import Action, Position, Team
-from .rules import DIAG1, ORDINARY, ROWS, action_key, distance, game_over, generate, legal_actions, other, perform, two_square_moves
+from .rules import (
+    DIAG1,
+    ORDINARY,
+    ROWS,
+    TURN_LIMIT,
+    action_key,
+    distance,
+    game_over,
+    generate,
+    legal_actions,
+    other,
+    perform,
+    two_square_moves,
+)
+from .search import Search
+from .writing import write
 
 EXPLANATION = ("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：评分 = 己方减对方的"
                "（持球 20 + 持球者向达阵区推进的行数 ×10 − 持球者在对方一步之内 15 + 可行动棋子 ×3），"
@@ -20,6 +41,22 @@ EXPLANATION = ("AI 试遍本回合 0–2 个行动的所有组合，取评分最
 """The one sentence a chapter prints to explain the AI's choice."""
 EXPLANATION_KEY = "ball.ai.score"
 """A stable key for the explanation (for templates)."""
+
+
+STRENGTHS = (1, 2, 3)
+"""The AI strengths a campaign may choose."""
+SEARCH: dict[int, tuple[int, int]] = {2: (2, 40_000), 3: (3, 400_000)}
+"""Designed: strength → (turns searched at most, budget of nodes: actions and tasks made)."""
+EXPLANATIONS: dict[int, str] = {
+    1: EXPLANATION,
+    2: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：",
+                           "AI 向前看两个回合：本回合的每条路线之后，再设想对方最不利于它的应对，取应对之后评分最高的一条"
+                           "（α-β 剪枝，每回合最多 40000 步，步数用完就取已算完的最好路线）。"),
+    3: EXPLANATION.replace("AI 试遍本回合 0–2 个行动的所有组合，取评分最高的一条：",
+                           "AI 向前看三个回合：本回合、对方最不利于它的应对、它自己的下一回合，取评分最高的一条"
+                           "（α-β 剪枝，每回合最多 400000 步，步数用完就取已算完的最好路线）。"),
+}
+"""The rules post's sentence for each strength."""
 
 
 def progress(team: str, sq: str) -> int:
@@ -43,6 +80,8 @@ def score_parts(pos: Position, side: Team) -> dict[str, int]:
     if pos.touchdown is not None:
         return {"touchdown": 1000 if pos.touchdown == side else -1000, "total": 1000 if pos.touchdown == side
                 else -1000}
+    if pos.turn > TURN_LIMIT:  # the turn limit passed: the defence held, DEF wins (only a search looks so far)
+        return {"limit": 1000 if side == "DEF" else -1000, "total": 1000 if side == "DEF" else -1000}
     parts = {"ball": 0, "progress": 0, "threat": 0, "able": 0}
     sign = {side: 1, other(side): -1}
     holder, sq = None, pos.free_ball
@@ -81,16 +120,26 @@ class Choice:
     actions: list[Action]
     score: int
     parts: dict[str, int] = field(default_factory=dict)
+    """:func:`score_parts` of :attr:`leaf`: their ``total`` is :attr:`score`."""
+    replies: list[tuple[Team, str]] = field(default_factory=list)
+    """The turns the line expects after the AI's own (the opponent's reply first): the side and its moves in
+    notation (each side names its own pieces)."""
+    leaf: Position | None = None
+    """The position the score belongs to (None: strength 1, where it is the end of the chosen actions)."""
+    nodes: int = 0
+    """Positions the search made (strength 2 and 3; at most its budget)."""
 
 
 def _ordinary(pos: Position) -> list[Action]:
     return [a for a in legal_actions(pos) if a.kind in ORDINARY]
 
 
-def choose(pos: Position) -> Choice:
-    """The AI's turn for the side to move, by the search of the module docstring."""
+def choose(pos: Position, strength: int = 1) -> Choice:
+    """The AI's turn for the side to move, by the search of the module docstring at ``strength``."""
     if game_over(pos):
         return Choice([], 0)
+    if strength > 1:
+        return _searched(pos, strength)
     side = pos.to_move
     line: list[Action] = []
     if pos.phase == "action":
@@ -132,22 +181,48 @@ def choose(pos: Position) -> Choice:
     return Choice(line, parts["total"], parts)
 
 
-def ai_turn(pos: Position) -> list[Action]:
+def _searched(pos: Position, strength: int) -> Choice:
+    """Strength 2 or 3: the search's line (:mod:`.search`), the AI's own turn played, the rest expected."""
+    side = pos.to_move
+    search = Search(pos, *SEARCH[strength])
+    if pos.phase == "recovery":
+        tasks = [search.b.action(t) for t, _ in search.recover(counted=False)]
+        parts = score_parts(search.b.position(), side)
+        return Choice(tasks, parts["total"], parts)
+    found = search.run()
+    line = [a for a in found.actions if a.kind not in RECOVERY]
+    pa = pos.pa - sum(a.pa for a in line)
+    if pos.card_mode and pa > 0 and not (found.leaf.touchdown and not found.replies):
+        line.append(Action("", "convert_pe", pa=pa))
+    line += [a for a in found.actions if a.kind in RECOVERY]
+    own = len(found.actions)
+    replies: list[tuple[Team, str]] = []
+    for k, turn in enumerate(found.replies):
+        done, own = found.steps[own:own + len(turn)], own + len(turn)
+        replies.append((other(side) if k % 2 == 0 else side, "，".join(write(a, at) for at, a in done)))
+    return Choice(line, found.value, score_parts(found.leaf, side), replies, found.leaf, found.nodes)
+
+
+RECOVERY = frozenset({"stand_up", "release"})
+"""The recovery phase's task kinds."""
+
+
+def ai_turn(pos: Position, strength: int = 1) -> list[Action]:
     """The AI's actions for the turn to move (action phase, then recovery tasks)."""
-    return choose(pos).actions
+    return choose(pos, strength).actions
 
 
-def ai_explain(pos: Position) -> str:
+def ai_explain(pos: Position, strength: int = 1) -> str:
     """The sentence that explains the AI's choice, with the chosen line's score and its parts."""
-    return explain(choose(pos))
+    return explain(choose(pos, strength), strength=strength)
 
 
-def ai_plan(pos: Position) -> tuple[list[Action], str]:
+def ai_plan(pos: Position, strength: int = 1) -> tuple[list[Action], str]:
     """The AI's actions for the turn to move and the sentence a chapter prints for them (one search for
-    both): the chosen line's score by its parts; the scoring rule itself (:data:`EXPLANATION`) is stated
+    both): the chosen line's score by its parts; the scoring rule itself (:data:`EXPLANATIONS`) is stated
     once, in the rules post, not in every chapter."""
-    c = choose(pos)
-    return c.actions, explain(c, rule=False)
+    c = choose(pos, strength)
+    return c.actions, explain(c, rule=False, strength=strength)
 
 
 def _signed(v: int) -> str:
@@ -155,9 +230,19 @@ def _signed(v: int) -> str:
     return f"−{-v}" if v < 0 else f"+{v}"
 
 
-def explain(c: Choice, rule: bool = True) -> str:
-    """The sentence of :func:`ai_explain` for a chosen line ``c`` (with the scoring rule when ``rule``)."""
-    names = {"ball": "控球", "progress": "推进", "threat": "威胁", "able": "可行动", "touchdown": "达阵"}
-    detail = "，".join(f"{names[k]} {_signed(v)}" for k, v in c.parts.items() if k != "total")
-    score = f"本回合所选路线评分 {_signed(c.score) if c.score < 0 else c.score}（{detail}）。"
-    return f"{EXPLANATION}{score}" if rule else score
+PART_NAMES = {"ball": "控球", "progress": "推进", "threat": "威胁", "able": "可行动", "touchdown": "达阵",
+              "limit": "守满回合"}
+"""Each score part's name in the chapters."""
+
+
+def explain(c: Choice, rule: bool = True, strength: int = 1) -> str:
+    """The sentence of :func:`ai_explain` for a chosen line ``c`` (with the scoring rule when ``rule``): the
+    parts of the position its score belongs to, and the replies it expects (strength 2 and 3)."""
+    detail = "，".join(f"{PART_NAMES[k]} {_signed(v)}" for k, v in c.parts.items() if k != "total")
+    value = _signed(c.score) if c.score < 0 else str(c.score)
+    if c.replies:
+        expect = "，然后".join(f" {team}「{moves}」" for team, moves in c.replies)
+        score = f"本回合所选路线评分 {value}：预计接下来{expect}，之后的局面（{detail}）。"
+    else:
+        score = f"本回合所选路线评分 {value}（{detail}）。"
+    return f"{EXPLANATIONS[strength]}{score}" if rule else score

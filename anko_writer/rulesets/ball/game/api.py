@@ -9,7 +9,7 @@ seed writes them: a column letter A–M and a row 1–17 (``E5``).
 
 from __future__ import annotations
 
-from .ai import ai_explain, ai_plan, ai_turn
+from .ai import EXPLANATIONS, STRENGTHS, ai_explain, ai_plan, ai_turn
 from .model import Action, ActionKind, IllegalMove, Kind, Piece, Position, State, Team
 from .notation import parse, write
 from .rules import (
@@ -34,5 +34,5 @@ __all__ = [
     "action_to_json", "apply", "end_phase", "legal_actions", "play_turn", "standard_position", "to_json", "winner",
     "cards", "pe_table", "scoring_rows", "turn_limit", "usable", "usable_rule",
     "parse", "write",
-    "ai_explain", "ai_plan", "ai_turn",
+    "EXPLANATIONS", "STRENGTHS", "ai_explain", "ai_plan", "ai_turn",
 ]

@@ -347,7 +347,7 @@ def apply(pos: Position, action: Action) -> Position:
     """The position after ``action``; raises :class:`IllegalMove` unless it is one of :func:`legal_actions`."""
     if game_over(pos):
         raise IllegalMove("the game is over")
-    if action not in legal_actions(pos):
+    if action not in generate(pos):  # membership needs no order: no sort (the checked path stays fast)
         raise _illegal(pos, action, f"not a legal {action.kind} in the {pos.phase} phase")
     return perform(pos, action)
 

@@ -9,7 +9,7 @@ from ....ballot import DEADLINE
 from ....chapters import Chapter
 from ....errors import AnkoError
 from ....statefile import document, field
-from ..play import TURN_LIMIT, Game, Setup, game_facts, opening
+from ..play import DEFAULT_STRENGTH, STRENGTHS, TURN_LIMIT, Game, Setup, game_facts, opening
 
 FILENAME = "ball.yaml"
 """The campaign file ``new`` writes."""
@@ -27,6 +27,11 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         raise AnkoError(f"--option cards: expected on or off, got {options.get('cards')!r}")
     cards = SWITCH[cards_word]
     title = options.get("title") or f"BALL 安科：读者执 {side}"
+    word = options.get("ai_strength", str(DEFAULT_STRENGTH)).strip()
+    if word not in {str(s) for s in STRENGTHS}:
+        raise AnkoError(f"--option ai_strength: expected one of {', '.join(map(str, STRENGTHS))}, got "
+                        f"{options.get('ai_strength')!r}")
+    strength = int(word)
     text = document([
         "# BALL（003）安科战役：读者执一方，与 AI 对弈。没有骰子，每一步都由读者投票决定。",
         "ruleset: ball",
@@ -38,6 +43,8 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         field("cards", cards, 1, note="卡牌模式（PE）：true 开，false 关", gap=5),
         field("turn_limit", TURN_LIMIT, 1, gap=3,
               note=f"回合上限（双方回合合计，至多 {TURN_LIMIT}）；到时无人达阵，DEF 防守成功获胜"),
+        field("ai_strength", strength, 1, gap=4,
+              note="AI 的强度：1 只看本回合；2 再看读者最好的应对（默认）；3 多看一回合（较慢）"),
         "  games: 1         # 本战役共几局，每局从标准阵型重新开始",
         field("vote_deadline", DEADLINE, 1, note="安价的截止时间，写进每章的安价块（例：发帖后 48 小时）", gap=3),
         "# 读者投票：键为 g<局>t<轮>，值为这一轮我方按顺序执行的行动（写法见序章与开帖），例如：",
@@ -49,7 +56,7 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
         "# 计票后写在这里。",
         "moves: {}",
     ])
-    setup = Setup(side, cards)  # type: ignore[arg-type]
+    setup = Setup(side, cards, strength=strength)  # type: ignore[arg-type]
     results = {"ruleset": "ball", "arc": 0, "part": 0, "title": title, "readers": side, "ai": setup.ai,
                "cards": cards, "turn_limit": TURN_LIMIT, **game_facts(), **opening(game, setup)}
     return text, Chapter(0, 0, results, "chapter0.md.j2")

@@ -14,7 +14,7 @@ from typing import Any
 
 from ....ballot import DEADLINE
 from ....schema import At, Bool, Check, Child, DictOf, Enum, Field, Int, Line, List, Map, Node, Problem, Secret, Str, show
-from ..play import TURN_LIMIT, Game, Setup, VoteError, check_votes
+from ..play import DEFAULT_STRENGTH, STRENGTHS, TURN_LIMIT, Game, Setup, VoteError, check_votes
 
 KEY_PATTERN = r"g([1-9])t([1-9][0-9]?)"
 """A vote's key: ``g1t3`` (game 1, chapter 3)."""
@@ -79,12 +79,17 @@ def campaign_schema(game: Callable[[], Game]) -> Node:
             "turn_limit": Field(Int(min=2, max=TURN_LIMIT), default=TURN_LIMIT,
                                 doc="Turns of both sides a game lasts at most: the game's limit (40) or fewer; no "
                                     "touchdown by then and DEF wins (the game's rule: the defence held)."),
+            "ai_strength": Field(Int(min=1, max=max(STRENGTHS)), default=DEFAULT_STRENGTH,
+                                 doc="How far the AI looks ahead: 1 its own turn only; 2 also the readers' best "
+                                     "reply (the default); 3 a turn further (slower). Deterministic: a budget "
+                                     "of positions, never the clock."),
             "games": Field(Int(min=1, max=MAX_GAMES), default=1,
                            doc="Games in the campaign (arcs), each from the standard formation."),
             "vote_deadline": Field(Str(), default=DEADLINE,
                                    doc="When a chapter's vote closes, as its vote block states it (the tally "
                                        "counts votes up to it)."),
-        }), default={"cards": False, "turn_limit": TURN_LIMIT, "games": 1, "vote_deadline": DEADLINE},
+        }), default={"cards": False, "turn_limit": TURN_LIMIT, "ai_strength": DEFAULT_STRENGTH, "games": 1,
+                     "vote_deadline": DEADLINE},
             doc="Game options."),
         "moves": Field(
             DictOf(Str(pattern=KEY_PATTERN, pattern_doc="g<game>t<part>"),

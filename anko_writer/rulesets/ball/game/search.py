@@ -1,0 +1,289 @@
+"""BALL (003)'s stronger AI: an alpha-beta search over whole turns, the opponent's reply included, on the
+make/unmake board (:mod:`.engine`), within a budget of nodes (never the clock), so play stays deterministic.
+
+A *turn* of the search is one side's action phase (each ordinary action one step, closing the phase a step
+too), then its recovery phase resolved greedily (each compulsory task the one that scores best for its side,
+the first in the board's order on a tie), then the other side's turn. The leaves are scored by
+:func:`.ai.score_parts` (one sum, zero-sum: what is good for one side is as bad for the other) where the last
+searched turn's action phase ends; a touchdown ends the line at once. The AI's side takes the best line,
+the opponent the worst for it, and a line that cannot beat what is already known is cut (alpha-beta).
+
+Iterative deepening: one turn, then two (the opponent's reply), then three …, up to the strength's depth.
+Each step counts one node per action or task made; when the budget runs out mid-iteration the AI keeps the
+best line among the first moves this iteration searched to the end (the previous iteration's best is
+searched first), else the previous iteration's line. Moves are tried in a fixed order: the best of the
+previous iteration first, then the one that cut last time at the same level (a *killer*), then every other
+in the board's order; ties keep the move met first, so closing the phase (doing nothing more) comes last.
+
+Card mode: the search plays no cards and converts no PA (the AI converts its unused PA after its line, as
+the one-turn AI does); the opponent's cards are not foreseen.
+
+>>> from .rules import standard_position
+>>> found = Search(standard_position(), turns=1, budget=100_000).run()
+>>> found.depth, len(found.actions) > 0
+(1, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .engine import ABLE, DIST, REACH, ROW, Board, Move, Undo
+from .model import Action, Position
+from .rules import ROWS, TURN_LIMIT
+
+END: Move = (-1, -1, -1, -1, -1, -1, -1, -1, -1)
+"""A line's step that closes the phase."""
+WIN = 1000
+"""A touchdown's score (the one-turn AI's ``达阵 ±1000``)."""
+
+
+class OutOfNodes(Exception):
+    """The budget of nodes ran out."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """A search's result: its value, the line (the AI's turn, then the expected replies), the depth searched."""
+
+    value: int
+    """The line's score for the side that searched: :func:`.ai.score_parts` of :attr:`leaf`."""
+    line: tuple[Move, ...]
+    depth: int
+    """Turns searched to the end (1: the AI's own turn only)."""
+    nodes: int
+    """Nodes the whole search made."""
+    actions: tuple[Action, ...]
+    """The AI's own turn: its action phase and, if its line closes it, its recovery tasks."""
+    replies: tuple[tuple[Action, ...], ...]
+    """The turns that follow in the line (the opponent's expected reply, then …), each its actions."""
+    leaf: Position
+    """Where the line ends: the position the value scores."""
+    steps: tuple[tuple[Position, Action], ...]
+    """Every action and task of the line with the position it is played in (for its notation)."""
+
+
+def evaluate(b: Board, side: int) -> int:
+    """:func:`.ai.score_parts`'s total for side ``side`` (0 ATK, 1 DEF) on the board, computed in place."""
+    if b.touchdown >= 0:
+        return WIN if b.touchdown == side else -WIN
+    if b.turn > TURN_LIMIT:  # the defence held: DEF wins
+        return WIN if side == 1 else -WIN
+    h, able, threat = b.holder, 0, 0
+    if h >= 0:
+        team, at = b.side[h], b.sq[h]
+        for s, t, sd, k in zip(b.sq, b.st, b.side, b.kind, strict=True):
+            if t == ABLE:
+                able += 3 if sd == side else -3
+                if sd != team and not threat and at in REACH[k][s]:
+                    threat = 15
+        score = 20 + 10 * _progress(team, at) - threat
+    else:
+        at, near = b.free, [99, 99]
+        dist = DIST[at]
+        for s, t, sd in zip(b.sq, b.st, b.side, strict=True):
+            if t == ABLE:
+                able += 3 if sd == side else -3
+                if dist[s] < near[sd]:
+                    near[sd] = dist[s]
+        mover = b.to_move
+        team = mover if near[mover] < near[1 - mover] else 1 - mover
+        score = 20 + 10 * _progress(team, at) - 10 - 5 * near[team]
+    return able + (score if team == side else -score)
+
+
+def _progress(team: int, at: int) -> int:
+    """:func:`.ai.progress` of a square int."""
+    return ROW[at] - 1 if team == 0 else ROWS - ROW[at]
+
+
+class Search:
+    """One search from a position in its action phase (see the module docstring)."""
+
+    def __init__(self, pos: Position, turns: int, budget: int) -> None:
+        """Search ``turns`` turns deep at most, within ``budget`` nodes."""
+        self.pos, self.turns, self.budget = pos, turns, budget
+        self.b = Board.of(pos)
+        self.side = self.b.to_move
+        self.nodes = 0
+        self.killers: dict[tuple[int, int], Move] = {}
+        """The move that last cut at each level (turns left, PA left)."""
+        self.table: dict[tuple[int, ...], tuple[int, int, tuple[Move, ...]]] = {}
+        """Turn starts searched: value, bound (0 exact, 1 at least, −1 at most) and line."""
+        self.root_values: dict[Move, int] = {}
+        """The previous iteration's value of each first move (the root's order in the next)."""
+        self.best: tuple[Move, ...] = ()
+        """The previous iteration's line: its moves are tried first."""
+
+    def run(self) -> Found:
+        """Deepen turn by turn until the depth or the budget is reached; the deepest line found."""
+        found: tuple[int, tuple[Move, ...], int] | None = None
+        for depth in range(1, self.turns + 1):
+            try:
+                value, line, complete = self._root(depth)
+            except OutOfNodes:
+                break
+            found = (value, line, depth)
+            self.best = line
+            if not complete or abs(value) >= WIN:
+                break
+        if found is None:  # not even one first move searched in the budget: no action, the position as it stands
+            found = (evaluate(self.b, self.side), (), 0)
+        return self._found(*found)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfNodes
+
+    def _order(self, moves: list[Move], ply: int, level: tuple[int, int]) -> list[Move]:
+        """The previous line's move at this ply first, then the killer of this level, then the board's order."""
+        first = [m for m in (self.best[ply] if ply < len(self.best) else None, self.killers.get(level))
+                 if m is not None and m in moves]
+        return list(dict.fromkeys(first + moves)) if first else moves
+
+    def _root(self, depth: int) -> tuple[int, tuple[Move, ...], bool]:
+        """The root's best line at ``depth``; ``complete`` False when the budget cut it after some first moves."""
+        best: tuple[int, tuple[Move, ...]] | None = None
+        alpha = -10 * WIN
+        moves = [*self.b.generate(), END]
+        if self.root_values:  # the previous iteration's best first, then by its values (a stable sort)
+            moves.sort(key=lambda m: -self.root_values.get(m, -10 * WIN))
+        values: dict[Move, int] = {}
+        try:
+            for m in moves:
+                value, line = self._child(m, depth, alpha, 10 * WIN, 0)
+                values[m] = value
+                if best is None or value > best[0]:
+                    best = (value, (m, *line))
+                    alpha = value
+        except OutOfNodes:
+            if best is None:
+                raise
+            return best[0], best[1], False
+        assert best is not None
+        self.root_values = values
+        return best[0], best[1], True
+
+    def _child(self, m: Move, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """The value and line below move ``m`` (``END``: closing the action phase)."""
+        b = self.b
+        if m is END:
+            return self._close(turns, alpha, beta, ply)
+        self._tick()
+        undo = b.make(m)
+        try:
+            if b.touchdown >= 0:
+                return evaluate(b, self.side), ()
+            if b.pa == 0:  # nothing left to do but close the phase
+                value, line = self._close(turns, alpha, beta, ply + 1)
+                return value, (END, *line)
+            return self._node(turns, alpha, beta, ply + 1)
+        finally:
+            b.unmake(undo)
+
+    def _node(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """A node in an action phase: the best (own side) or worst (the opponent) of its moves and closing."""
+        mine = self.b.to_move == self.side
+        best: tuple[int, tuple[Move, ...]] | None = None
+        level = (turns, self.b.pa)
+        for m in [*self._order(self.b.generate(), ply, level), END]:
+            value, line = self._child(m, turns, alpha, beta, ply)
+            if best is None or (value > best[0] if mine else value < best[0]):
+                best = (value, (m, *line))
+                if mine:
+                    alpha = max(alpha, value)
+                else:
+                    beta = min(beta, value)
+                if alpha >= beta:
+                    if m is not END:
+                        self.killers[level] = m
+                    break
+        assert best is not None
+        return best
+
+    def _close(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """Close the action phase: a leaf on the last turn, else the greedy recovery and the next turn."""
+        b = self.b
+        if turns == 1:
+            return evaluate(b, self.side), ()
+        undo_end = b.end()
+        tasks: list[tuple[Move, Undo]] = []
+        undo_next = None
+        line: tuple[Move, ...] = ()
+        try:  # the budget may run out anywhere below: the board is put back all the same
+            self.recover(done=tasks)
+            undo_next = b.end()
+            if b.turn > TURN_LIMIT:
+                value = evaluate(b, self.side)
+            else:
+                value, line = self._turn(turns - 1, alpha, beta, ply + 1 + len(tasks))
+        finally:
+            if undo_next is not None:
+                b.unend(undo_next)
+            for _, undo in reversed(tasks):
+                b.unmake(undo)
+            b.unend(undo_end)
+        return value, (*(t for t, _ in tasks), END, *line)
+
+    def _turn(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """A turn's start, looked up first among the turn starts already searched (lines that reach the same
+        position by moves in another order): an exact value, or a bound that already decides."""
+        b = self.b
+        key = (turns, b.turn, b.holder, b.free, *b.sq, *b.st, *b.wd)
+        seen = self.table.get(key)
+        if seen is not None:
+            value, bound, line = seen
+            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
+                return value, line
+        value, line = self._node(turns, alpha, beta, ply)
+        self.table[key] = (value, -1 if value <= alpha else 1 if value >= beta else 0, line)
+        return value, line
+
+    def recover(self, counted: bool = True, done: list[tuple[Move, Undo]] | None = None) -> list[tuple[Move, Undo]]:
+        """Resolve the recovery phase greedily for the side to move; the tasks made and their undos, added to
+        ``done`` as they are made (each a node of the budget when ``counted``: not once the search is over)."""
+        b = self.b
+        done = [] if done is None else done
+        while tasks := b.generate():
+            mover, best = b.to_move, None
+            for t in tasks:
+                undo = b.make(t)
+                value = evaluate(b, mover)
+                b.unmake(undo)
+                if best is None or value > best[0]:
+                    best = (value, t)
+            assert best is not None
+            if counted:
+                self._tick()
+            done.append((best[1], b.make(best[1])))
+        return done
+
+    def _found(self, value: int, line: tuple[Move, ...], depth: int) -> Found:
+        """Replay ``line`` on the board (it is left there): the AI's own turn, the replies, the leaf, each step.
+
+        Two closings make a turn (the action phase's, then the recovery's); a line's last ``END`` only marks
+        the leaf. A line that stops inside the AI's turn (one turn searched) gets its greedy recovery."""
+        b = self.b
+        turns: list[list[Action]] = [[]]
+        steps: list[tuple[Position, Action]] = []
+        closes = 0
+        for k, m in enumerate(line):
+            if m is END:
+                if k == len(line) - 1:
+                    break
+                b.end()
+                closes += 1
+                if closes % 2 == 0:
+                    turns.append([])
+                continue
+            steps.append((b.position(), b.action(m)))
+            turns[-1].append(b.action(m))
+            b.make(m)
+        leaf = b.position()
+        if closes == 0 and not b.over():  # one turn searched: the AI's recovery, after its leaf
+            b.end()
+            for t, _ in self.recover(counted=False):
+                turns[0].append(b.action(t))
+        return Found(value, tuple(line), depth, self.nodes, tuple(turns[0]),
+                     tuple(tuple(t) for t in turns[1:] if t), leaf, tuple(steps))

@@ -1,0 +1,83 @@
+"""BALL (003): the make/unmake board (``game/engine.py``) plays exactly the rules of ``game/rules.py``."""
+
+from __future__ import annotations
+
+from ball_scen import board
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anko_writer.rulesets.ball.game.engine import Board, index
+from anko_writer.rulesets.ball.game.model import Position
+from anko_writer.rulesets.ball.game.rules import end_phase, game_over, generate, legal_actions, perform, standard_position
+
+
+def rules_perft(pos: Position, depth: int) -> int:
+    """The performance review's perft on frozen positions: every action, and closing the phase where legal."""
+    if depth == 0:
+        return 1
+    if game_over(pos):
+        return 0
+    actions = generate(pos)
+    n = sum(rules_perft(perform(pos, a), depth - 1) for a in actions)
+    if pos.phase == "action" or not actions:
+        n += rules_perft(end_phase(pos), depth - 1)
+    return n
+
+
+def test_perft_from_the_standard_formation() -> None:
+    b = Board.of(standard_position())
+    # the performance review's counts (its own generator and ours agree): 55 = 54 actions + closing the phase
+    assert [b.perft(d) for d in (1, 2, 3, 4, 5)] == [55, 2869, 3027, 25489, 1232091]
+    assert b.position() == standard_position()  # made and unmade back to where it started
+    assert [rules_perft(standard_position(), d) for d in (1, 2, 3, 4)] == [55, 2869, 3027, 25489]
+
+
+def test_perft_atk_to_move_matches_the_rules() -> None:
+    pos = end_phase(end_phase(standard_position()))
+    assert Board.of(pos).perft(2) == rules_perft(pos, 2) == 13896 + 158 + 1
+
+
+def test_perft_with_stacks_and_a_down_piece() -> None:
+    pos = board({"ATK-X1": "E5", "ATK-O1": "G7 top", "DEF-X1": "G7 bottom was_down", "DEF-X2": "F8 down",
+                 "DEF-S1": "I9"}, ball="ATK-X1")
+    for depth in (1, 2, 3, 4):
+        assert Board.of(pos).perft(depth) == rules_perft(pos, depth)
+
+
+def test_squares_are_ints() -> None:
+    assert index("A1") == 0 and index("M17") == 220 and index("B2") == 14
+
+
+def _same_moves(pos: Position) -> Board:
+    b = Board.of(pos)
+    assert b.position() == pos
+    assert sorted(map(repr, (b.action(m) for m in b.generate()))) == sorted(map(repr, generate(pos)))
+    assert b.can_end() == (pos.phase == "action" or not generate(pos))
+    return b
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_random_walks_play_the_same_on_both(data: st.DataObject) -> None:
+    pos = standard_position()
+    for _ in range(70):
+        if game_over(pos):
+            break
+        b = _same_moves(pos)
+        moves = b.generate()
+        for m in data.draw(st.lists(st.sampled_from(moves), max_size=4)) if moves else []:
+            undo = b.make(m)
+            assert b.position() == perform(pos, b.action(m))
+            b.unmake(undo)
+            assert b.position() == pos
+        acts = legal_actions(pos)
+        i = data.draw(st.integers(min_value=-1, max_value=len(acts) - 1))
+        if i < 0:
+            if pos.phase == "recovery" and acts:
+                continue
+            e = b.end()
+            assert b.position() == end_phase(pos)
+            b.unend(e)
+            pos = end_phase(pos)
+        else:
+            pos = perform(pos, acts[i])
