@@ -24,6 +24,7 @@ from ...audit.stats import chi_square, mean_sd, odds, z_score
 from ...chapters import Chapter, ChapterKey, Record, Run
 from ...dice import DiceExpr
 from ...resources import Resources
+from .audit_economy import economy_section, season_economy
 from .money.finance import R_BANDS
 from .setup.tables import load_purasbar_tables
 
@@ -244,7 +245,7 @@ def _season(run: Run, tiers: dict[str, str]) -> Record:
             "tiers": {c["name"]: tiers.get(c["city"], "?") for c in first_clubs},
             "order": [r["team"] for r in last.results["standings"]], "cup": cup,
             "matches": _matches(months), "lineups": _lineups(months, ours), "names": _names(months),
-            "money": _money(months, end), "business": _business(months),
+            "money": _money(months, end), "business": _business(months), "economy": season_economy(months, end),
             "drift": _drift(first_clubs, last.results["clubs"]),
             "position_means": {"start": _position_means(first_clubs), "end": _position_means(last.results["clubs"])},
             "our_abilities": sum(our_end["abilities"].values())}
@@ -447,7 +448,7 @@ class PurasbarAudit(AuditPlugin):
         replicates = [s["seasons"] for s in samples]
         seasons = [s for r in replicates for s in r]
         return [self._odds(seasons), self._matches(seasons), self._lineups(replicates),
-                self._money(replicates, seasons), self._drift(replicates)]
+                self._money(replicates, seasons), economy_section(replicates), self._drift(replicates)]
 
     def _lineups(self, replicates: list[list[Record]]) -> Section:
         """Kick-off line-ups by season index: stand-ins, keepers up front, avoidable stand-ins."""
