@@ -21,7 +21,9 @@ from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
+from ..match.formations import FORMATIONS
 from ..models import Player
+from ..money.ai_books import ai_sales
 from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
 from ..money.levy import collect_levy
 from ..transfers.contracts import season_contracts
@@ -194,7 +196,11 @@ def league_levy(world: World, bills_paid: dict[str, int]) -> dict[str, Any]:
     finance = world.life.finance
     rec = collect_levy(ledgers, bills_paid, finance.levy, finance.labels, world.season)
     ours = next((p for p in rec["paid"] if p["club"] == world.ours.name), None)
-    return {**rec, "ours": ours}
+    sales = [sale for club in world.clubs.values() if not club.ours
+             for sale in ai_sales(club, club.ledger, FORMATIONS[club.formation].counts(), finance.ai_books,
+                                  finance.bankruptcy["fire_sale_per_point"], finance.labels["forced_sale"],
+                                  world.season)]
+    return {**rec, "ours": ours, "ai_sales": sales}
 
 
 def league_money(world: World, bills_paid: dict[str, int]) -> list[dict[str, Any]]:
