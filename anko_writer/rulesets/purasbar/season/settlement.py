@@ -200,7 +200,7 @@ def league_levy(world: World, bills_paid: dict[str, int]) -> dict[str, Any]:
              for sale in ai_sales(club, club.ledger, FORMATIONS[club.formation].counts(), finance.ai_books,
                                   finance.bankruptcy["fire_sale_per_point"], finance.labels["forced_sale"],
                                   world.season)]
-    return {**rec, "ours": ours, "ai_sales": sales}
+    return {**rec, "ours": ours, "ai_sales": sales, "rules": dict(finance.levy)}
 
 
 def league_money(world: World, bills_paid: dict[str, int]) -> list[dict[str, Any]]:
