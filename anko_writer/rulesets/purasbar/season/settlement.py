@@ -264,6 +264,7 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
             called[name] = [y["name"] for y in extra]
     market = None
     if ending == "none":
+        world.market = [*world.market, *pool]  # the free agents' names are taken too: the new market's draw avoids them
         market = post_market(world, world.season + 1, summer_month(tables.transfers), tables, names)
         world.market += [p for p in pool if p.rolled]
     for club in world.clubs.values():
