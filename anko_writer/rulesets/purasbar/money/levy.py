@@ -1,7 +1,7 @@
 """The league's 财政调节 (designed 000 ch.11; numbers in ``tables/purasbar/finance.yaml`` ``levy``).
 
 After every club has paid its season bill (§4.4 steps 9–10), a club whose funds still exceed
-``free_multiple`` × that bill (R ≥ 2, 000 §6.2.3's 充裕 line, even after a whole season was paid) pays
+``free_multiple`` × that bill (shipped: 1, i.e. it could pay the whole next season and has more) pays
 ``percent``% of the excess, rounded down to ``round_to``, into the league's 团结基金. The fund is shared
 at once, in equal parts of at most ``share_max``, by the clubs whose funds are then below ``share_below``
 × their own bill (R < 1: a season they cannot pay); what is left stays with the league. A winning club
