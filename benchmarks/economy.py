@@ -1,7 +1,8 @@
 """The 群英杯's economy over multi-season runs for every one of the 24 cities (issue 15): which §6.2.3 R bands
 occur, who goes bankrupt, and whether money follows results.
 
-Usage: ``python benchmarks/economy.py [--replicates 2] [--seasons 3] [--jobs 2] [--host ai|careless]``. For
+Usage: ``python benchmarks/economy.py [--replicates 2] [--seasons 3] [--jobs 2] [--host ai|careless]
+[--cities 布拉斯,穆西卡]`` (``--cities``: only these, else all 24). For
 each city and replicate it generates the city's club with ``new`` (seed derived from the city and the
 replicate), plays the seasons chained through their state files and records our club's R band at every
 month's start, funds at each season's start and end, the league rank and the §11.3 stage. It prints the
@@ -169,10 +170,12 @@ def main() -> None:
     parser.add_argument("--replicates", type=int, default=2)
     parser.add_argument("--seasons", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cities", default="", help="comma-separated city names (default: all 24)")
     parser.add_argument("--host", choices=("ai", "careless"), default="ai",
                         help="who votes: nobody (the AI decides) or a careless host (see the module's docstring)")
     args = parser.parse_args()
-    cities = [c for c in _cities()]
+    chosen = {c for c in args.cities.split(",") if c}
+    cities = [c for c in _cities() if not chosen or c["city"] in chosen]
     jobs = [(c["city"], r) for c in cities for r in range(args.replicates)]
     with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
         runs = list(pool.map(run_city, *zip(*jobs, strict=False), [args.seasons] * len(jobs), [args.host] * len(jobs)))

@@ -24,6 +24,7 @@ from ...audit.stats import chi_square, mean_sd, odds, z_score
 from ...chapters import Chapter, ChapterKey, Record, Run
 from ...dice import DiceExpr
 from ...resources import Resources
+from .audit_economy import economy_section, season_economy
 from .money.finance import R_BANDS
 from .setup.tables import load_purasbar_tables
 
@@ -295,6 +296,7 @@ def _season(run: Run, tiers: dict[str, str]) -> Record:
             "order": [r["team"] for r in last.results["standings"]], "cup": cup,
             "matches": _matches(months), "lineups": _lineups(months, ours), "names": _names(months),
             "money": _money(months, end), "business": _business(months), "beats": _beats(months),
+            "economy": season_economy(months, end),
             "drift": _drift(first_clubs, last.results["clubs"]),
             "position_means": {"start": _position_means(first_clubs), "end": _position_means(last.results["clubs"])},
             "our_abilities": sum(our_end["abilities"].values())}
@@ -506,7 +508,8 @@ class PurasbarAudit(AuditPlugin):
         replicates = [s["seasons"] for s in samples]
         seasons = [s for r in replicates for s in r]
         return [self._odds(seasons), self._matches(seasons), self._lineups(replicates),
-                self._money(replicates, seasons), self._drift(replicates), self._beats(seasons)]
+                self._money(replicates, seasons), economy_section(replicates), self._drift(replicates),
+                self._beats(seasons)]
 
     def _beats(self, seasons: list[Record]) -> Section:
         """How often each story beat happens to a club (issue 27's rarity table, ``beat-frequency.yaml``)."""
@@ -516,12 +519,13 @@ class PurasbarAudit(AuditPlugin):
         for r in rows.values():
             r["per_club_match"] = _ratio(r["events"], played)
             r["per_club_season"] = _ratio(r["events"], clubs, 3)
-        lines = [f"club-matches {played} over {clubs} club-seasons: " + ", ".join(
-            f"{k} {r['per_club_season']} a club-season" for k, r in rows.items())]
-        table = Table("Story beats per club (every club, every competition)",
-                      ["beat", "club-matches with it", "per club-match", "per club-season"],
-                      [[k, r["events"], r["per_club_match"], r["per_club_season"]] for k, r in rows.items()])
-        return Section("beats", "Story beats (issue 27)", {"club_matches": played, "club_seasons": clubs,
+        lines = [f"{clubs} 个俱乐部赛季共 {played} 场俱乐部比赛：" + "，".join(
+            f"{k} 每个俱乐部赛季 {r['per_club_season']} 次" for k, r in rows.items())]
+        table = Table("每家俱乐部的故事节拍（所有俱乐部、所有赛事）",
+                      ["节拍", "出现过的俱乐部比赛", "每场俱乐部比赛", "每个俱乐部赛季"],
+                      [[k, r["events"], r["per_club_match"], r["per_club_season"]] for k, r in rows.items()],
+                      "一种故事节拍（门将进球、帽子戏法、逆转……）在整个联赛里多常见：叙述按这个频率判断什么算「罕见」。")
+        return Section("beats", "故事节拍（议题 27）", {"club_matches": played, "club_seasons": clubs,
                                                           "kinds": rows}, lines, [table])
 
     def _lineups(self, replicates: list[list[Record]]) -> Section:

@@ -75,7 +75,9 @@ def test_top_scorer_counts_and_record_signing_follow_the_json(three: tuple[Path,
                 if star["month"] > 0 and month > signed:
                     assert player in people and _has(people, star["goals"]), (month, people)
                     named += 1
-    assert named >= 2  # the built-in campaign's record signings scored after their windows in some months
+    # the built-in campaign's record signings scored after their windows in some months: the branch is
+    # exercised (re-pinned 2 → 1 by issue 26's 财政调节: the AI clubs' funds, so their record signings, changed)
+    assert named >= 1
 
 
 def test_the_standings_section_names_the_race(three: tuple[Path, int]) -> None:

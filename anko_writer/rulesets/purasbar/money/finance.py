@@ -74,9 +74,12 @@ BANKRUPTCY = Map({
     "owner_base": Field(Int(min=0)), "owner_wealth_divisor": Field(Int(min=1)), "cushion": Field(Int(min=0)),
     "fire_sale_per_point": Field(Int(min=0)),
 }, doc="11.3 bankruptcy chain (designed).")
+LEVY = Map({"free_multiple": Field(Int(min=1)), "percent": Field(Int(min=0, max=100)),
+            "round_to": Field(Int(min=1)), "share_below": Field(Int(min=0)), "share_max": Field(Int(min=0))},
+           doc="The league's 财政调节 at the settlement (designed, money/levy.py).")
 LABELS = ("gate_share_paid", "gate_share_received", "final_share", "sponsor", "broadcast", "league_prize",
           "cup_prize", "swiss_wins", "wages_core", "wages_role", "staff", "maintenance", "emergency_injection",
-          "forced_sale")
+          "forced_sale", "levy", "solidarity")
 """Ledger line labels finance.yaml must give."""
 FINANCE = Map({
     "source": Field(Str()),
@@ -92,6 +95,8 @@ FINANCE = Map({
                             "default_rank": Field(Int(min=1, max=LEAGUE_CLUBS))})),
     "ai_funds": Field(Map({"base": Field(Int(min=0)), "per_total": Field(Int(min=0)), "per_pbs": Field(Int(min=0))})),
     "bankruptcy": Field(BANKRUPTCY),
+    "levy": Field(LEVY),
+    "ai_books": Field(Map({"sales_max": Field(Int(min=0))}, doc="An AI club's sales in the red (money/ai_books.py).")),
     "labels": Field(Map({k: Field(Str()) for k in LABELS})),
 })
 """Schema of finance.yaml."""
@@ -113,6 +118,8 @@ class FinanceRules:
     ai_funds: dict[str, int] = field(default_factory=dict, hash=False)
     bankruptcy: dict[str, Any] = field(default_factory=dict, hash=False)
     labels: dict[str, str] = field(default_factory=dict, hash=False)
+    levy: dict[str, int] = field(default_factory=dict, hash=False)
+    ai_books: dict[str, int] = field(default_factory=dict, hash=False)
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> FinanceRules:
@@ -120,7 +127,7 @@ class FinanceRules:
         s = data["start_funds"]
         return cls(s["base"], s["die"], s["per_face"], data["staff_salary_per_level"], data["maintenance_per_level"],
                    data["stadium_per_total"], data["ticket"], data["sponsor"], data["broadcast"], data["ai_funds"],
-                   data["bankruptcy"], data["labels"])
+                   data["bankruptcy"], data["labels"], data["levy"], data["ai_books"])
 
 
 def load_finance(resources: Resources) -> FinanceRules:

@@ -21,8 +21,11 @@ from ..club.youth import promotions, top_up, youth_intake
 from ..competition.calendar import SETTLEMENT_MONTH
 from ..competition.standings import table
 from ..events.environment import youth_bonus
+from ..match.formations import FORMATIONS
 from ..models import Player
+from ..money.ai_books import ai_sales
 from ..money.finance import book_prizes, pay_maintenance, pay_salaries, payroll, prize_record, stadium_capacity
+from ..money.levy import collect_levy
 from ..transfers.contracts import season_contracts
 from ..transfers.transfers import summer_month
 from .month_money import bankruptcy_check
@@ -176,14 +179,34 @@ def bills(world: World, squads: dict[str, list[Player]]) -> dict[str, Any]:
     as they stood before the settlement (:func:`~..money.finance.payroll`): a player who retires or whose
     contract ends at the season's end is still paid for the season he played."""
     life, s = world.life, world.season
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"bills": {}}
     for club in world.clubs.values():
         staff = {r: m.level for r, m in life.staff.items()} if club.ours else {}
         upkeep = pay_maintenance(club.ledger, club, life.finance, s)
         pay = pay_salaries(club.ledger, club, staff, life.finance, s, squad=squads[club.name])
+        out["bills"][club.name] = upkeep["total"] + pay["total"]
         if club.ours:
             out["maintenance"], out["salaries"] = upkeep, pay
     return out
+
+
+def league_levy(world: World, bills_paid: dict[str, int]) -> dict[str, Any]:
+    """Designed step 10 (money/levy.py): the 财政调节 on funds above two season bills, shared by all."""
+    ledgers = {name: club.ledger for name, club in world.clubs.items()}
+    finance = world.life.finance
+    rec = collect_levy(ledgers, bills_paid, finance.levy, finance.labels, world.season)
+    ours = next((p for p in rec["paid"] if p["club"] == world.ours.name), None)
+    sales = [sale for club in world.clubs.values() if not club.ours
+             for sale in ai_sales(club, club.ledger, FORMATIONS[club.formation].counts(), finance.ai_books,
+                                  finance.bankruptcy["fire_sale_per_point"], finance.labels["forced_sale"],
+                                  world.season)]
+    return {**rec, "ours": ours, "ai_sales": sales, "rules": dict(finance.levy)}
+
+
+def league_money(world: World, bills_paid: dict[str, int]) -> list[dict[str, Any]]:
+    """Every club's funds after the settlement's money and the season bill it paid (audit's R bands)."""
+    return [{"club": name, "funds": club.ledger.balance, "bill": bills_paid[name]}
+            for name, club in world.clubs.items()]
 
 
 def settle(world: World, months: list[dict[str, Any]], tables: PurasbarTables,
@@ -212,13 +235,14 @@ def settle(world: World, months: list[dict[str, Any]], tables: PurasbarTables,
     paid = bills(world, squads)
     out["maintenance"] = paid["maintenance"]
     out["salaries"] = paid["salaries"]
+    out["levy"] = league_levy(world, paid["bills"])
     out["poaching"] = poaching(world.dice, f"s{world.season}/settle/poach", life.staff, life.affinity,
                                tables.people, names, league_names(world), tables.seasons)
     out["bankruptcy"] = bankruptcy_check(world, SETTLEMENT_MONTH)
     out["depth"] = depth_reset(world)
     out["next"] = next_season(world, pool, tables, names)
     out["season_money"] = {"by_kind": ours.ledger.by_kind(world.season), "net": ours.ledger.net(world.season),
-                           "balance": ours.ledger.balance}
+                           "balance": ours.ledger.balance, "league": league_money(world, paid["bills"])}
     return out
 
 
@@ -240,6 +264,7 @@ def next_season(world: World, pool: list[Any], tables: PurasbarTables, names: di
             called[name] = [y["name"] for y in extra]
     market = None
     if ending == "none":
+        world.market = [*world.market, *pool]  # the free agents' names are taken too: the new market's draw avoids them
         market = post_market(world, world.season + 1, summer_month(tables.transfers), tables, names)
         world.market += [p for p in pool if p.rolled]
     for club in world.clubs.values():
