@@ -312,13 +312,6 @@ class Roll(NamedTuple):
     reading: str = "sum"
     """How the faces were read (:attr:`Reading.token`: ``sum``, ``spread`` …)."""
 
-    def _reading_key(self) -> dict[str, str]:
-        """``{"reading": …}`` when the roll was read otherwise than its notation reads (else nothing, so a
-        sum's or a D68's record is what it always was)."""
-        if self.reading == "sum" or self.reading == own_reading(self.expr):
-            return {}
-        return {"reading": self.reading}
-
     def ref(self) -> RollJson:
         """A short reference to a public roll inside another record: ``{id, expr, total}``.
 
@@ -326,7 +319,11 @@ class Roll(NamedTuple):
         """
         if self.hidden:
             return self.to_json()
-        return {"id": self.id, "expr": self.expr, "total": self.total, **self._reading_key()}
+        out: RollJson = {"id": self.id, "expr": self.expr, "total": self.total}
+        reading = self.reading
+        if reading != "sum" and reading != own_reading(self.expr):  # not the notation's own: said
+            out["reading"] = reading
+        return out
 
     def to_json(self) -> RollJson:
         """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set
