@@ -187,6 +187,21 @@ class Arc:
         return Run(self.chapters, summary if summary is not None else {}, state_text)
 
 
+@dataclass
+class HandedRun(Run):
+    """A run that also hands its end state on as the object the next arc starts from (an audit's chained
+    arcs): what :meth:`~anko_writer.ruleset.Ruleset.load_state` would read from the state text, without the
+    text being written and parsed (the ruleset proves the two equal in a test)."""
+
+    state: object | None = None
+    """The end state as loaded (None: none handed; read :attr:`Run.state_text`)."""
+
+
+def handed_state(run: Run) -> object | None:
+    """The end state ``run`` hands on (:class:`HandedRun`), or None."""
+    return run.state if isinstance(run, HandedRun) else None
+
+
 def _public_of(results: Record, sealed: frozenset[str], publish: Publish) -> Callable[[], Record]:
     """The chapter's public JSON, built when it is written: the rolls sealed when it was played masked by
     the core, then the ruleset's publish step."""
@@ -270,4 +285,4 @@ class ArcRuleset(Ruleset[StateT]):
         return json.dumps(state, ensure_ascii=False, indent=1) + "\n"
 
 
-__all__ = ["Arc", "ArcRuleset", "Moments", "Part", "Publish", "replay"]
+__all__ = ["Arc", "ArcRuleset", "HandedRun", "Moments", "Part", "Publish", "handed_state", "replay"]

@@ -41,6 +41,8 @@ from typing import Any, NamedTuple
 
 from .errors import DiceError
 
+_LIMIT = 1 << 64
+"""A stream's words are 64-bit: values below 2^64."""
 _EXPR = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
 
 MAX_DICE = 100
@@ -168,6 +170,17 @@ class DiceExpr:
     """The faces of each die of a declared notation, in throwing order (``D68``: ``(6, 8)``); empty otherwise."""
     name: str = field(default="", repr=False)
     """A declared notation's own text (``D68``); empty for ``NdS±m``."""
+    _plain: bool = field(init=False, repr=False, compare=False)
+    _token: str = field(init=False, repr=False, compare=False)
+    _limit: int = field(init=False, repr=False, compare=False)
+    _text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # what every roll of this expression reads, worked out once (Dice.roll's fast path)
+        object.__setattr__(self, "_plain", self.count == 1 and not self.pool and self.reading == SUM)
+        object.__setattr__(self, "_token", self.reading.token)
+        object.__setattr__(self, "_limit", _LIMIT - (_LIMIT % self.sides) if self.sides >= 1 else _LIMIT)
+        object.__setattr__(self, "_text", self.text)
 
     @classmethod
     def parse(cls, text: str) -> DiceExpr:
@@ -299,13 +312,6 @@ class Roll(NamedTuple):
     reading: str = "sum"
     """How the faces were read (:attr:`Reading.token`: ``sum``, ``spread`` …)."""
 
-    def _reading_key(self) -> dict[str, str]:
-        """``{"reading": …}`` when the roll was read otherwise than its notation reads (else nothing, so a
-        sum's or a D68's record is what it always was)."""
-        if self.reading == "sum" or self.reading == own_reading(self.expr):
-            return {}
-        return {"reading": self.reading}
-
     def ref(self) -> RollJson:
         """A short reference to a public roll inside another record: ``{id, expr, total}``.
 
@@ -313,7 +319,11 @@ class Roll(NamedTuple):
         """
         if self.hidden:
             return self.to_json()
-        return {"id": self.id, "expr": self.expr, "total": self.total, **self._reading_key()}
+        out: RollJson = {"id": self.id, "expr": self.expr, "total": self.total}
+        reading = self.reading
+        if reading != "sum" and reading != own_reading(self.expr):  # not the notation's own: said
+            out["reading"] = reading
+        return out
 
     def to_json(self) -> RollJson:
         """The JSON record of DESIGN §5: ``{id, purpose, expr, dice, total, hidden}``, plus ``kind`` when set
@@ -326,11 +336,13 @@ class Roll(NamedTuple):
         >>> Roll("b1/r1#1", "减员骰", "3D6", (2, 3, 5), 4, reading="spread").to_json()["reading"]
         'spread'
         """
-        out = {"id": self.id, "purpose": self.purpose, "expr": self.expr, "dice": list(self.dice),
-               "total": self.total, "hidden": self.hidden}
-        if self.kind is not None:
-            out["kind"] = self.kind
-        out.update(self._reading_key())
+        rid, purpose, expr, dice, total, hidden, kind, reading = self
+        out: RollJson = {"id": rid, "purpose": purpose, "expr": expr, "dice": list(dice), "total": total,
+                         "hidden": hidden}
+        if kind is not None:
+            out["kind"] = kind
+        if reading != "sum" and reading != own_reading(expr):
+            out["reading"] = reading
         return out
 
     @classmethod
@@ -340,6 +352,10 @@ class Roll(NamedTuple):
         return cls(str(record["id"]), str(record.get("purpose", "")), expr, tuple(record.get("dice") or ()),
                    int(record["total"]), bool(record.get("hidden", False)), record.get("kind"),
                    str(record.get("reading") or own_reading(expr)))
+
+
+_new_roll = tuple.__new__
+"""A :class:`Roll` from its eight fields without the named tuple's own ``__new__`` (one call less a roll)."""
 
 
 class Printer:
@@ -384,7 +400,7 @@ class Stream:
     incomplete run of ``2^64 mod sides`` values, which is skipped (so every face is equally likely).
     """
 
-    __slots__ = ("seed", "key", "_prefix", "_block", "_words", "drawn")
+    __slots__ = ("seed", "key", "_prefix", "_block", "_words", "drawn", "rolls")
 
     def __init__(self, seed: int, key: str) -> None:
         self.seed = seed
@@ -392,14 +408,21 @@ class Stream:
         self._prefix = f"{seed}\x1f{key}\x1f".encode()
         self._block = 0
         self._words: list[int] = []
+        """The current block's unused words, the next one last."""
         self.drawn = 0
-        """How many values were taken (the next roll's index is ``drawn + 1``)."""
+        """How many values were taken."""
+        self.rolls = 0
+        """How many rolls :class:`Dice` made under this key (the next roll's id ends ``#{rolls + 1}``)."""
+
+    def _refill(self) -> None:
+        """The next block's four words into :attr:`_words` (in place: a caller may hold the list)."""
+        self._block += 1
+        d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
+        self._words.extend(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
 
     def _next64(self) -> int:
         if not self._words:
-            self._block += 1
-            d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
-            self._words = list(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
+            self._refill()
         return self._words.pop()
 
     def randint(self, sides: int) -> int:
@@ -407,14 +430,20 @@ class Stream:
         limit = _LIMITS.get(sides)
         if limit is None:
             limit = _LIMITS[sides] = _LIMIT - (_LIMIT % sides)
+        return self._face(sides, limit)
+
+    def _face(self, sides: int, limit: int) -> int:
+        """:meth:`randint` with the first skipped word value ``limit`` known."""
+        words = self._words
         while True:
-            v = self._words.pop() if self._words else self._next64()
+            if not words:
+                self._refill()
+            v = words.pop()
             if v < limit:
                 self.drawn += 1
                 return v % sides + 1
 
 
-_LIMIT = 1 << 64
 _LIMITS: dict[int, int] = {}
 """Per number of sides, the first word value of the incomplete run that :meth:`Stream.randint` skips."""
 _WORDS = struct.Struct(">4Q")
@@ -434,7 +463,6 @@ class Dice:
         self.seed = seed
         self._streams: dict[str, Stream] = {}
         self._fixed: list[_Fix] = []
-        self._counts: dict[str, int] = {}
         self.log: list[Roll] = []
         """Every roll in the order it was made."""
 
@@ -450,9 +478,9 @@ class Dice:
         self._fixed.append(_Fix(prefix, deque(values)))
         self._fixed = [fx for fx in self._fixed if fx.values]
 
-    def _face(self, key: str, sides: int) -> int:
-        if not self._fixed:
-            return self.stream(key).randint(sides)
+    def _face(self, stream: Stream, sides: int) -> int:
+        """The next face of a ``sides``-sided die on ``stream``: a fixed value if one waits for its key."""
+        key = stream.key
         for fx in self._fixed:
             if fx.values and key.startswith(fx.prefix):
                 v = fx.values.popleft()
@@ -460,23 +488,35 @@ class Dice:
                     self._fixed.remove(fx)
                 if not 1 <= v <= sides:
                     raise DiceError(f"fixed value {v} is not a face of a D{sides} (key {key})")
-                self.stream(key)  # keep stream creation identical with or without fixes
                 return v
-        return self.stream(key).randint(sides)
+        return stream.randint(sides)
 
     def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False,
              kind: str | None = None) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
         e = expr if isinstance(expr, DiceExpr) else _parse(expr)
-        if e.count == 1 and not e.pool and e.reading is SUM:
-            face = self._face(key, e.sides)
-            faces: tuple[int, ...] = (face,)
-            total = face + e.modifier
-        else:
-            faces = tuple(self._face(key, s) for s in e.die_sides())
+        s = self._streams.get(key)
+        if s is None:  # created before any fixed value is read: the same streams with or without fixes
+            s = self._streams[key] = Stream(self.seed, key)
+        if not e._plain:
+            faces = tuple([self._face(s, n) for n in e.die_sides()])
             total = e.total(faces)
-        n = self._counts[key] = self._counts.get(key, 0) + 1
-        r = Roll(f"{key}#{n}", purpose, e.text, faces, total, hidden, kind, e.reading.token)
+        elif self._fixed:
+            face = self._face(s, e.sides)
+            faces, total = (face,), face + e.modifier
+        else:  # one die summed and nothing fixed: the stream's draw inlined (most of a season's rolls)
+            words, limit, sides = s._words, e._limit, e.sides
+            while True:
+                if not words:
+                    s._refill()
+                v = words.pop()
+                if v < limit:
+                    break
+            s.drawn += 1
+            face = v % sides + 1
+            faces, total = (face,), face + e.modifier
+        s.rolls += 1
+        r = _new_roll(Roll, (f"{key}#{s.rolls}", purpose, e._text, faces, total, hidden, kind, e._token))
         self.log.append(r)
         return r
 

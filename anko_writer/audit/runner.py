@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .. import ruleset as ruleset_registry
+from ..arcs import handed_state
 from ..chapters import ChapterKey, Record
 from ..errors import AnkoError
 from ..resources import Resources
@@ -156,11 +157,12 @@ def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start:
     for arc in range(first, last + 1):
         run = plugin.play(rs, campaign, ChapterKey(arc, rs.parts(arc)), resources, start, arc < last)
         figures.append(plugin.figures(run, resources))
-        if arc == last or plugin.ended(run) or run.state_text is None:
+        state, text = handed_state(run), run.state_text
+        if arc == last or plugin.ended(run) or (state is None and text is None):
             break
-        text = run.state_text
-        del run  # the next arc starts from the state text alone: this arc's chapters can go now
-        start = (arc, rs.load_state(text, f"<end of arc {arc}>", resources))
+        del run  # the next arc starts from its end state alone: this arc's chapters can go now
+        # a handed state is the text's round trip without the text (HandedRun); else the text is read back
+        start = (arc, state if state is not None else rs.load_state(text or "", f"<end of arc {arc}>", resources))
     return figures
 
 

@@ -230,3 +230,47 @@ def test_weighted_pick_and_shuffle_is_a_permutation() -> None:
     d.fix(2, 1)
     order, rolls = shuffle(d, "k", ["ATK", "DEF", "MID"], "排序")
     assert order == ["DEF", "ATK", "MID"] and [r.expr for r in rolls] == ["1D3", "1D2"]
+
+
+def _formula(seed: int, key: str, sides: list[int]) -> list[int]:
+    """The stream as Stream's docstring defines it, written apart from it: block n is SHA-256 of
+    ``{seed}\\x1f{key}\\x1f{n}``, four big-endian 64-bit words each, a word in the last incomplete run skipped."""
+    import hashlib
+
+    words: list[int] = []
+    block, out = 0, []
+    for s in sides:
+        while True:
+            if not words:
+                block += 1
+                d = hashlib.sha256(f"{seed}\x1f{key}\x1f{block}".encode()).digest()
+                words = [int.from_bytes(d[i:i + 8], "big") for i in range(0, 32, 8)][::-1]
+            w = words.pop()
+            if w < 2**64 - 2**64 % s:
+                out.append(w % s + 1)
+                break
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**18), key=st.text(min_size=1, max_size=12),
+       exprs=st.lists(st.sampled_from(["1D30", "1D100", "D100", "1D6+2", "2D6", "3D100", "1D1", "1D3-1"]),
+                      min_size=1, max_size=25))
+def test_rolls_draw_the_documented_stream(seed: int, key: str, exprs: list[str]) -> None:
+    """Issue 29: a roll's fast path (one die, nothing fixed) and the general one both draw exactly the
+    documented stream, and the ids count the rolls of the key."""
+    d = Dice(seed)
+    rolls = [d.roll(key, e, "x") for e in exprs]
+    sides = [s for e in exprs for s in DiceExpr.parse(e).die_sides()]
+    assert [f for r in rolls for f in r.dice] == _formula(seed, key, sides)
+    assert [r.id for r in rolls] == [f"{key}#{i}" for i in range(1, len(exprs) + 1)]
+    assert all(r.total == DiceExpr.parse(e).total(r.dice) for r, e in zip(rolls, exprs, strict=True))
+
+
+def test_a_fixed_face_takes_no_value_from_the_stream() -> None:
+    """A fixed face leaves the stream where it was; the key's stream and roll count exist all the same."""
+    fixed, plain = Dice(3), Dice(3)
+    fixed.fix(4, prefix="a")
+    assert fixed.roll("a", "1D6", "x").dice == (4,) and "a" in fixed._streams
+    assert [fixed.roll("a", "1D6", "x").dice for _ in range(3)] == [plain.roll("a", "1D6", "x").dice for _ in range(3)]
+    assert fixed.log[-1].id == "a#4"

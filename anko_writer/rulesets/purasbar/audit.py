@@ -485,9 +485,11 @@ class PurasbarAudit(AuditPlugin):
 
     def play(self, ruleset: Any, campaign: Any, until: ChapterKey, resources: Resources, start: Any,
              chained: bool = True) -> Run:
-        """The season as :meth:`Purasbar.play` plays it, without the chapters' public JSON (and, when no
-        season follows it, without its end state)."""
-        run: Run = ruleset.play(campaign, until, resources, start=start, publish=False, keep_state=chained)
+        """The season as :meth:`Purasbar.play` plays it, without the chapters' public JSON or its state text;
+        when a season follows it, its end state handed on as an object (tests/purasbar/test_audit_handoff.py
+        proves it equal to the text's round trip)."""
+        run: Run = ruleset.play(campaign, until, resources, start=start, publish=False, keep_state=False,
+                                hand_state=chained)
         return run
 
     def ended(self, run: Run) -> bool:

@@ -121,24 +121,16 @@ class Player:
 
     def to_json(self) -> dict[str, Any]:
         """The DESIGN §5 player record."""
-        return {
-            **({"id": self.id} if self.id else {}),
-            "name": self.name,
-            "position": self.position,
-            "core": self.core,
-            "age": self.age,
-            **{a: self.attrs[a] for a in ATTRIBUTES},
-            "stamina": self.stamina,
-            "morale": self.morale,
-            "injured_weeks": self.injured_weeks,
-            "contract": self.contract,
-            "affinity": self.affinity,
-            "leader": self.leader,
-            "youth": self.youth,
-            "tag": self.tag,
-            "apps": self.apps,
-            "goals": self.goals,
-        }
+        rec: dict[str, Any] = {"id": self.id} if self.id else {}
+        rec["name"], rec["position"], rec["core"], rec["age"] = self.name, self.position, self.core, self.age
+        attrs = self.attrs
+        for a in ATTRIBUTES:  # built key by key, in this order (no unpacking: a month writes every squad)
+            rec[a] = attrs[a]
+        rec["stamina"], rec["morale"], rec["injured_weeks"] = self.stamina, self.morale, self.injured_weeks
+        rec["contract"], rec["affinity"], rec["leader"], rec["youth"] = (self.contract, self.affinity, self.leader,
+                                                                         self.youth)
+        rec["tag"], rec["apps"], rec["goals"] = self.tag, self.apps, self.goals
+        return rec
 
 
 @dataclass

@@ -90,16 +90,18 @@ class Purasbar(Ruleset[State]):
         return state_yaml(state)
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
-             publish: bool = True, keep_state: bool = True) -> SeasonRun:
+             publish: bool = True, keep_state: bool = True, hand_state: bool = False) -> SeasonRun:
         """Simulate months 1..until.part of season ``until.arc``: from ``start`` (the state at the end
         of an earlier season) or from the campaign, playing any season in between in memory.
 
         ``publish=False`` (the audit) leaves out each chapter's public JSON (sealed rolls masked);
-        ``keep_state=False`` (the audit's last season) leaves out the end state."""
+        ``keep_state=False`` (the audit) leaves out the end state's text; ``hand_state=True`` (the audit's
+        chained season) hands the end state on as the object its text loads as."""
         data, state = self._before(campaign, until.arc, resources, start, publish)
         from .season.run import play_season
 
-        return play_season(self.name, data, state, until.arc, until.part, resources, publish, keep_state)
+        return play_season(self.name, data, state, until.arc, until.part, resources, publish, keep_state,
+                           hand_state)
 
     @property
     def sealable(self) -> Mapping[str, str]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from ....arcs import Arc, Part
+from ....arcs import Arc, HandedRun, Part
 from ....ballot import deadline_of
 from ....errors import AnkoError
 from ....resources import Resources
@@ -16,7 +16,7 @@ from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
 from ..competition.standings import table
-from ..setup.state import ENDING_CN, player_from, snapshot, start_data, state_yaml
+from ..setup.state import ENDING_CN, handed_state, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
 from . import checkpoint
@@ -199,6 +199,8 @@ class Season:
     month: int = 0
     """The last month played (0: none yet)."""
     state_text: str | None = None
+    end_state: dict[str, Any] | None = None
+    """The end state handed to the next season as loaded (:func:`.setup.state.handed_state`; the audit)."""
 
     @property
     def book(self) -> SealBook:
@@ -270,17 +272,21 @@ class Season:
             results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
             part.results = results
 
-    def settle(self, ruleset: str, keep_state: bool = True) -> None:
-        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from
-        (``keep_state=False``: an audit's last season, which no season follows; no state text)."""
+    def settle(self, ruleset: str, keep_state: bool = True, hand_state: bool = False) -> None:
+        """000 §4.4 after month 12: the settlement chapter and the state the next season starts from, as
+        text (``keep_state``; False: an audit's season, whose text nobody reads) and, with ``hand_state``
+        (an audit's chained season), as the object the text would load as."""
         world, tables = self.world, self.tables
         end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names)
-        if not keep_state:
+        if not keep_state and not hand_state:
             return
         ending = end.results["settlement"]["next"]["ending"]
-        self.state_text = state_yaml(snapshot(world, self.source, fortunes=fortunes_of(world),
-                                              market=market_list(world, tables),
-                                              seals=carried_seals(self.book), ending=ending))
+        snap = snapshot(world, self.source, fortunes=fortunes_of(world), market=market_list(world, tables),
+                        seals=carried_seals(self.book), ending=ending)
+        if keep_state:
+            self.state_text = state_yaml(snap)
+        if hand_state:
+            self.end_state = handed_state(snap)
 
     def run(self, ruleset: str) -> SeasonRun:
         """The chapters played, the season's summary and (after a settlement) its end state."""
@@ -294,6 +300,8 @@ class Season:
                    "pending": self.arc.pending(),
                    "cup": _cup_summary(months),
                    "settlement": chapters[-1].results["settlement"] if len(chapters) > len(months) else None}
+        if self.end_state is not None:
+            return HandedRun(chapters, summary, state_text=self.state_text, state=self.end_state)
         return SeasonRun(chapters, summary, state_text=self.state_text)
 
 
@@ -354,16 +362,18 @@ def opening_vote(data: dict[str, Any], resources: Resources) -> dict[str, Any] |
 
 
 def play_season(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None, season: int, last_month: int,
-                resources: Resources, publish: bool = True, keep_state: bool = True) -> SeasonRun:
+                resources: Resources, publish: bool = True, keep_state: bool = True,
+                hand_state: bool = False) -> SeasonRun:
     """One season from its start (the campaign for season 1, else the previous season's state) to
     ``last_month``, with the settlement after month 12; ``publish=False`` (the audit): no public JSON;
-    ``keep_state=False`` (the audit's last season): no end state."""
+    ``keep_state=False`` (the audit): no state text; ``hand_state`` (the audit's chained season): the end
+    state handed on as an object (a :class:`~anko_writer.arcs.HandedRun`)."""
     played = Season.begin(data, state, season, resources)
     played.arc.public = publish
     while played.month < last_month:
         played.play_month()
     if last_month == SEASON_MONTHS:
-        played.settle(ruleset, keep_state)
+        played.settle(ruleset, keep_state, hand_state)
     return played.run(ruleset)
 
 

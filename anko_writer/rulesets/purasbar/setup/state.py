@@ -11,6 +11,7 @@ byte-identical (:func:`start_from_text`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -278,3 +279,17 @@ def snapshot(world: Any, campaign: dict[str, Any], *, fortunes: dict[str, Any], 
         "players": [player_data(p) for p in ours.players], "fortunes": fortunes, "market": market,
         "seals": seals, "league": [ai_club_data(world.clubs[n]) for n in world.order if not world.clubs[n].ours],
     }
+
+
+STATE_KEYS = ("season", "ending", "club", "coach", "owner", "staff", "affinity", "players", "fortunes", "market",
+              "league", "seals")
+"""The state's top-level keys in the order :func:`load_state_text` returns them (its schema's order)."""
+
+
+def handed_state(snap: dict[str, Any]) -> dict[str, Any]:
+    """The state :func:`load_state_text` reads from ``state_yaml(snap)``, without writing or parsing the text:
+    a copy of ``snap`` that shares no list or dict with it or with itself (as a parsed file shares none), in
+    the schema's key order. The audit hands it to the next season; a test proves it equal to the round trip.
+    """
+    plain = json.loads(json.dumps(snap, ensure_ascii=False))
+    return {k: plain[k] for k in STATE_KEYS}
