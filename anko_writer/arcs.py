@@ -166,11 +166,12 @@ class Arc:
         if self.book is not None:
             results["reveals"] = p.reveals
             results["sealed"] = p.sealed
-        public_of = None
+        public_of, sealed = None, None
         if self.public:
             sealed = self.book.sealed_ids() if self.book is not None else frozenset()
             public_of = _public_of(results, sealed, self.publish)
-        self.chapters.append(Chapter(self.arc, part, results, p.template, name, public_of=public_of, files=p.files))
+        self.chapters.append(Chapter(self.arc, part, results, p.template, name, public_of=public_of, files=p.files,
+                                     masked_for=sealed))
 
     def pending(self) -> list[Record]:
         """The arc summary's ``pending`` line: every roll still sealed, its faces and total hidden."""

@@ -113,6 +113,10 @@ class Chapter:
     the time (which rolls were sealed then)."""
     files: dict[str, str] = field(default_factory=dict)
     """Extra publishable files written beside the chapter: a plain file name (``t03.svg``) → its text."""
+    masked_for: frozenset[str] | None = field(default=None, compare=False, repr=False)
+    """The ids :attr:`public_of`'s record is masked for already (the arc loop masked it with the rolls sealed
+    at play time); None: the core never masked it. The core masks a record it builds so only for what is
+    not among these (:func:`premasked`)."""
 
     @property
     def key(self) -> ChapterKey:
@@ -135,6 +139,13 @@ class Chapter:
         if self.public is None and self.public_of is not None:
             self.public = self.public_of()
         return self.public if self.public is not None else self.results
+
+
+def premasked(chapter: Chapter) -> frozenset[str] | None:
+    """The ids the record :meth:`Chapter.json_record` is about to build is masked for already: the arc loop's
+    set, only while that record is still to be built by :attr:`Chapter.public_of` (a ``public`` set by other
+    code, or built earlier and perhaps changed since, is masked for nothing)."""
+    return chapter.masked_for if chapter.public is None and chapter.public_of is not None else None
 
 
 @dataclass
@@ -163,4 +174,4 @@ SeasonRun = Run
 """The name :class:`Run` had while every arc was a season."""
 
 __all__ = ["ARC_MAX", "Chapter", "ChapterKey", "DEFAULT_STYLE", "KeyStyle", "PART_MAX", "Record", "Run",
-           "SeasonRun"]
+           "SeasonRun", "premasked"]

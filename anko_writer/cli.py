@@ -360,12 +360,16 @@ def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
 def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
     """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
     from . import output, secrecy
+    from .chapters import premasked
     from .render import render_chapter
 
     md_rel, json_rel = _style(resources).paths(chapter.key)
     md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
     sealed = secrecy.still_sealed(md)  # DESIGN §10: the core masks what the chapter's seal lines keep sealed
-    public = secrecy.masked(chapter.json_record(), sealed)
+    already = premasked(chapter)  # the arc loop masked it at play time: not twice (issue 29)
+    public = chapter.json_record()
+    if already is None or not sealed <= already:
+        public = secrecy.masked(public, sealed)
     files = {md_rel: md, json_rel: output.dump_json(public)}
     folder = md_rel.rpartition("/")[0]
     for name, text in chapter.files.items():

@@ -3,6 +3,7 @@ anything else (a bad value among them) is left to Typer, so its messages stay th
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -67,11 +68,31 @@ def test_a_plain_value_is_coerced_as_typer_coerces_it(name: str, value: Any) -> 
 
 def test_check_and_version_import_no_pydantic() -> None:
     """``--version`` and ``check`` never import Pydantic (Typer's coercion of a plain value needs none)."""
-    code = ("import sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
-            "try:\n    runpy.run_module('anko_writer', run_name='__main__')\nexcept SystemExit:\n    pass\n"
-            "print('pydantic' in sys.modules)")
+    code = ("import atexit, sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
+            "atexit.register(lambda: print('pydantic' in sys.modules))\n"  # the quick exit runs atexit handlers
+            "runpy.run_module('anko_writer', run_name='__main__')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert done.stdout.strip().splitlines()[-1] == "False"
+
+
+CHECK_NEEDS_NOT = ("anko_writer.arcs", "anko_writer.rulesets.purasbar.setup.state",
+                   "anko_writer.rulesets.purasbar.season.run", "anko_writer.rulesets.purasbar.club.fans",
+                   "anko_writer.rulesets.purasbar.club.morale", "anko_writer.rulesets.purasbar.events.business",
+                   "anko_writer.render")
+"""Modules ``check`` of a 群英杯 campaign does without once the tables are in the cache: the arc loop, the state
+file's reader, the season, the table loaders, the renderer (issue 29: a check is as short as it can be)."""
+
+
+def test_check_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """A second ``check`` (the tables from the cache) imports none of :data:`CHECK_NEEDS_NOT`."""
+    code = ("import atexit, sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
+            f"atexit.register(lambda: print(sorted(set({CHECK_NEEDS_NOT!r}) & set(sys.modules))))\n"
+            "runpy.run_module('anko_writer', run_name='__main__')\n")
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                              check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
 
 
 @pytest.mark.parametrize("args", [["season", "campaigns/recht.yaml", "--season", "x"],

@@ -8,8 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...arcs import replay
-from ...chapters import ChapterKey
 from ...info import Currency, NewOption, RulesetInfo
 from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, SeasonRun, Start
@@ -17,12 +15,13 @@ from ...schema import Node, validate_text
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .glossary import cn, make_cn
 from .setup.campaign_schema import campaign_schema
-from .setup.state import load_state_text, state_yaml
 from .setup.tables import load_purasbar_tables
 
+# The arc loop and the state file's reader are imported where they are used (issue 29: ``check`` loads neither).
 if TYPE_CHECKING:
     from ...audit.plugin import AuditPlugin
     from ...campaign import Campaign
+    from ...chapters import ChapterKey
 
 State = dict[str, Any]
 """A season's end as :func:`.setup.state.load_state_text` validated it."""
@@ -82,11 +81,15 @@ class Purasbar(Ruleset[State]):
 
     def load_state(self, text: str, path: Path | str, resources: Resources) -> State:
         """A season's ``state-end.yaml`` validated (errors name file, line and key like the campaign's)."""
+        from .setup.state import load_state_text
+
         tables = load_purasbar_tables(resources)
         return load_state_text(text, path, [c["city"] for c in tables.cities], tables.people)
 
     def write_state(self, state: State) -> str:
         """A loaded ``state-end.yaml`` written again, as the season's settlement writes it."""
+        from .setup.state import state_yaml
+
         return state_yaml(state)
 
     def play(self, campaign: Campaign, until: ChapterKey, resources: Resources, start: Start[State] | None = None, *,
@@ -129,6 +132,8 @@ class Purasbar(Ruleset[State]):
     def _before(self, campaign: Campaign, arc: int, resources: Resources, start: Start[State] | None,
                 publish: bool = True) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """The campaign's data and the state season ``arc`` starts from (earlier seasons played in memory)."""
+        from ...arcs import replay
+
         data = campaign.data
         from .season.run import play_season  # the season runner is loaded only when a season is played (issue 29)
 

@@ -16,22 +16,14 @@ from ....errors import TableError
 from ....resources import Resources
 from ....tables import DiceTable
 from ....textfile import read_bytes
-from ..club.achievements import load_achievements
-from ..club.ageing import load_ageing
-from ..club.coach_decisions import load_coach_decisions
-from ..club.fans import load_fans
-from ..club.morale import load_morale
-from ..club.offseason import load_seasons
-from ..club.owner_actions import load_owner_actions
-from ..club.people import PeopleTables, load_people_tables
-from ..club.youth import load_youth
-from ..events.business import load_business_tables
-from ..events.environment import load_external
-from ..events.match_events import load_match_event_tables
+from ..club.people import PeopleTables
 from ..events.pool import EventTables
-from ..money.finance import FinanceRules, load_finance, load_prizes
-from ..transfers.market import TransferTables, load_transfer_tables
+from ..money.finance import FinanceRules
+from ..transfers.market import TransferTables
 from .data import Tables, load_tables, register_cities, tables_stamp
+
+# The loaders are imported by _read alone: a bundle from the disk cache needs only the classes it holds
+# (issue 29: ``check`` and ``month`` start without the modules that parse a table).
 
 
 @dataclass(frozen=True)
@@ -106,6 +98,22 @@ def _contents(stamp: tuple[tuple[str, int], ...]) -> list[bytes | str]:
 
 
 def _read(resources: Resources) -> PurasbarTables:
+    """Parse and validate every table file (the disk cache's build step)."""
+    from ..club.achievements import load_achievements
+    from ..club.ageing import load_ageing
+    from ..club.coach_decisions import load_coach_decisions
+    from ..club.fans import load_fans
+    from ..club.morale import load_morale
+    from ..club.offseason import load_seasons
+    from ..club.owner_actions import load_owner_actions
+    from ..club.people import load_people_tables
+    from ..club.youth import load_youth
+    from ..events.business import load_business_tables
+    from ..events.environment import load_external
+    from ..events.match_events import load_match_event_tables
+    from ..money.finance import load_finance, load_prizes
+    from ..transfers.market import load_transfer_tables
+
     base: Tables = load_tables(resources)
     return PurasbarTables(
         **{f.name: getattr(base, f.name) for f in fields(Tables)},
