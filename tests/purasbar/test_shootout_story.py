@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from anko_writer import cli
 from anko_writer.campaign import Campaign
 from anko_writer.chapters import ChapterKey
 from anko_writer.hidden import scan
 from anko_writer.render import phrase_bank
+from anko_writer.rulesets.purasbar.season import headlines, story
 from tests.contract import rulesets
 from tests.contract.sealing import blank, faces_with_another_total, forcing
 from tests.contract.test_sealed_option import _campaign
@@ -152,3 +155,37 @@ def test_without_the_seal_the_heading_and_story_tell_the_shootout(folder: Path) 
     story = md.split(heading + "\n")[1].strip().split("\n")[0]
     bank = phrase_bank(camp.resources())["story_fulltime_pens_win"]
     assert any(re.search(_pattern(p) + "$", story) for p in bank), story
+
+
+def _tie(winner: str, pens: list[int], sealed_kicks: bool, goals: list[str]) -> dict[str, Any]:
+    """A quarter-final 甲 — 乙 level after extra time, its goals scored by ``goals`` (team names) in turn."""
+    attacks = [{"slice": 1 + n % 8, "team": t, "goal": True, "shooter": f"{t}{n % 3}", "shooter_pos": "FW"}
+               for n, t in enumerate(goals)]
+    shootout: dict[str, Any] = {"winner": winner, "score": pens, **({"sealed_rest": {}} if sealed_kicks else {})}
+    return {"id": "qf", "home": "甲", "away": "乙", "score": [goals.count("甲"), goals.count("乙")], "winner": winner,
+            "penalties": pens, "extra_time": True, "competition": "knockout", "stage": "quarter_final",
+            "attacks": attacks, "lineups": {}, "shootout": shootout}
+
+
+def _month(tie: dict[str, Any]) -> dict[str, Any]:
+    """Month 12 with the tie, then (for 甲 only, as its winner) a semi-final lost 0 : 2."""
+    semi = {"id": "sf", "home": "甲", "away": "丙", "score": [0, 2], "winner": "丙", "penalties": None,
+            "extra_time": False, "competition": "knockout", "stage": "semi_final", "attacks": [], "lineups": {}}
+    ours = [0, 1] if tie["winner"] == "甲" else [0]
+    return {"month": 12, "club": "甲", "our_matches": ours, "clubs": [], "standings": [], "reveals": [],
+            "matches": [tie, semi], "champion": "丙"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(level=st.lists(st.sampled_from(["甲", "乙"]), max_size=5), pens=st.tuples(st.integers(0, 9), st.integers(0, 9)))
+def test_a_sealed_tie_heads_and_tells_the_same_whoever_wins_it(level: list[str], pens: tuple[int, int]) -> None:
+    """Hypothesis: a sealed tie (level: each side's goals mirrored) won by either side, on any shoot-out score,
+    gives the same headlines and the same story; unsealed, the story's verdict tells the winner."""
+    goals = level + ["乙" if t == "甲" else "甲" for t in level]
+    a, b = max(pens) + 1, min(pens)
+    won, lost = _tie("甲", [a, b], True, goals), _tie("乙", [b, a], True, goals)
+    assert headlines.rank(_month(won), headlines.fresh())[0] == headlines.rank(_month(lost), headlines.fresh())[0]
+    assert story.story(won, "甲")["beats"] == story.story(lost, "甲")["beats"]
+    assert story.story(won, "甲")["beats"][-1]["verdict"] == "pens_sealed"
+    told = [story.story(_tie(w, p, False, goals), "甲")["beats"][-1]["verdict"] for w, p in (("甲", [a, b]), ("乙", [b, a]))]
+    assert told == ["pens_win", "pens_loss"]
