@@ -186,8 +186,12 @@ def stage_name(m: dict[str, Any]) -> str:
 
 
 def notes(m: dict[str, Any], neutral: bool = True) -> str:
+    """What a tie needed beyond ninety minutes; in our match's heading (``neutral``) sealed kicks keep the
+    shoot-out's score for their reveal (000 §5.8.4)."""
     parts = (["中立场地"] if neutral and m["neutral"] else []) + (["加时"] if m["extra_time"] else [])
-    if m["penalties"]:
+    if m["penalties"] and neutral and "sealed_rest" in (m.get("shootout") or {}):
+        parts.append("点球大战")
+    elif m["penalties"]:
         parts.append(f"点球 {m['penalties'][0]} : {m['penalties'][1]}")
     return f"（{'，'.join(parts)}）" if parts else ""
 

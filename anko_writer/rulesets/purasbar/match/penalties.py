@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ....dice import Dice
 from ....hidden import Fact
@@ -83,6 +84,15 @@ def sealed_rest(key: str, kicks: list[KickRecord]) -> SealedRest | None:
     fact = Fact(f"{key}#{REST}", [[k["taker_roll"]["total"], k["keeper_roll"]["total"]] for k in hidden[1:]],
                 REST_PURPOSE)
     return {"id": fact.id, "purpose": fact.purpose, "fact": fact.payload, "hidden": True}
+
+
+def sealed(match: Mapping[str, Any]) -> bool:
+    """Whether a match's shoot-out has sealed kicks (000 §5.8.4): then its result is told only at the reveal.
+
+    >>> sealed({"shootout": {"sealed_rest": {}}}), sealed({"shootout": {}}), sealed({"shootout": None})
+    (True, False, False)
+    """
+    return "sealed_rest" in (match.get("shootout") or {})
 
 
 def _over(goals: list[int], kicks: list[KickRecord], pair: int) -> bool:

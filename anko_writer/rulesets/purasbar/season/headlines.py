@@ -31,6 +31,7 @@ from ....kit import story
 from ..club.achievements import CUP_STAGES, result, trailed
 from ..competition.calendar import CUP_MONTH
 from ..competition.schedule import ROUNDS_BY_MONTH
+from ..match.penalties import sealed
 from . import rarity
 
 Record = dict[str, Any]
@@ -141,6 +142,8 @@ def _match_events(m: Record, club: str, totals: dict[str, int]) -> list[Headline
     opp, score, res = _opponent(m, club), _score(m, club), result(m, club)
     margin = score[0] - score[1]
     base = {"win": 12, "draw": 8, "loss": 10}[res]
+    if sealed(m):  # 000 §5.8.4: a tie whose shoot-out is sealed has no result above its reveal, only its goals
+        return _goal_events(m, club, opp, score)
     out = [_event(res, base + min(abs(margin), 5), opp, other=opp, score=score)]
     gap = totals.get(opp, 0) - totals.get(club, 0)
     if res == "win" and gap >= GIANT_GAP:
@@ -155,6 +158,12 @@ def _match_events(m: Record, club: str, totals: dict[str, int]) -> list[Headline
     if res == "win" and trailed(m, club):
         behind = _behind(m, club)
         out.append(_event("comeback", rarity.of("comeback") + 8 * (behind - 1), opp, other=opp, score=score, number=behind))
+    return out + _goal_events(m, club, opp, score)
+
+
+def _goal_events(m: Record, club: str, opp: str, score: list[int]) -> list[Headline]:
+    """Our hat-tricks and the goals of our keeper or defenders in a match."""
+    out: list[Headline] = []
     goals: dict[str, int] = {}
     slots: dict[str, str] = {}
     for a in m["attacks"]:
@@ -262,8 +271,40 @@ def _runs(results: list[str], memo: Memo) -> tuple[int, int]:
     return win, loss
 
 
+def told_before_reveal(record: Record) -> Record | None:
+    """The month as a reader knows it above a sealed shoot-out's reveal (None: no shoot-out of ours is sealed).
+
+    000 §5.8.4: the tie is told as level after extra time (no winner, no shoot-out score), the matches after
+    it (later knockout rounds, which only its winner plays) and the cup's champion are left out, so nothing
+    the title or the opening says depends on a sealed kick.
+
+    >>> m = {"winner": "甲", "penalties": [4, 2], "shootout": {"sealed_rest": {}}}
+    >>> told_before_reveal({"matches": [{}, m, {}], "our_matches": [0, 1, 2], "champion": "甲"})
+    {'matches': [{}, {'winner': None, 'penalties': None, 'shootout': {'sealed_rest': {}}}, {}], 'our_matches': [0, 1]}
+    """
+    ours = list(record["our_matches"])
+    at = next((n for n, i in enumerate(ours) if sealed(record["matches"][i])), None)
+    if at is None:
+        return None
+    matches = list(record["matches"])
+    matches[ours[at]] = matches[ours[at]] | {"winner": None, "penalties": None}
+    return {k: v for k, v in record.items() if k != "champion"} | {"matches": matches, "our_matches": ours[:at + 1]}
+
+
 def rank(record: Record, memo: Memo) -> tuple[list[Headline], Memo]:
-    """The month's headlines, the one that heads it first, then most salient first; and the next memo."""
+    """The month's headlines, the one that heads it first, then most salient first; and the next memo.
+
+    A month with a sealed shoot-out of ours is ranked as :func:`told_before_reveal` tells it; what the
+    memo carries on (streaks, signings) is the whole month's, what headed it the told one's."""
+    told = told_before_reveal(record)
+    if told is None:
+        return _rank(record, memo)
+    events, heads = _rank(told, memo)
+    return events, {**_rank(record, memo)[1], "heads": heads["heads"], "seen": heads["seen"]}
+
+
+def _rank(record: Record, memo: Memo) -> tuple[list[Headline], Memo]:
+    """:func:`rank` of the month as given."""
     club = record["club"]
     ms = [record["matches"][i] for i in record["our_matches"]]
     totals = {c["name"]: c["total"] for c in record.get("clubs") or []}
@@ -325,4 +366,4 @@ class Told:
 
 
 __all__ = ["BIG_MARGIN", "GIANT_GAP", "Headline", "LAST_LEAGUE_MONTH", "LEAD", "LEAGUE_ROUNDS", "Memo", "NOTABLE",
-           "POINTS_FOR_WIN", "RECORD_FEE", "STREAK", "Told", "fold", "fresh", "rank"]
+           "POINTS_FOR_WIN", "RECORD_FEE", "STREAK", "Told", "fold", "fresh", "rank", "told_before_reveal"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from ..match.engine import EXTRA_SLICES, SLICES
+from ..match.penalties import sealed
 
 Record = dict[str, Any]
 
@@ -128,7 +129,11 @@ def goal_states(m: Record, club: str) -> dict[int, Goal]:
 
 
 def _verdict(m: Record, club: str, us: int, them: int) -> str:
-    """The full-time state: win_big, win, win_narrow, pens_win, draw, goalless, and the losses alike."""
+    """The full-time state: win_big, win, win_narrow, pens_win, draw, goalless, and the losses alike;
+    ``pens_sealed`` for a shoot-out whose kicks are sealed (000 §5.8.4: the story, above the reveal, only
+    says it goes to penalties)."""
+    if sealed(m):
+        return "pens_sealed"
     if m.get("penalties"):
         return "pens_win" if m.get("winner") == club else "pens_loss"
     margin = us - them
