@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
@@ -19,6 +20,7 @@ from anko_writer.rulesets.bloodbowl.league.season import SEALABLE, may_seal
 from tests.contract.sealing import chapter_files, play, with_delay
 
 ALL = ChapterKey(1, 10)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +77,17 @@ def test_open_casualties_show_the_die_the_sealed_run_reveals(league: Path, tmp_p
                   if r["id"] == first["roll"]["id"])
     same = next(c for p, c in ours if c["roll"]["id"] == first["roll"]["id"])
     assert same["outcome"]["code"] == reveal["outcome"]["code"]
+
+
+def test_an_open_casualtys_apothecary_goes_only_to_worse_than_badly_hurt(league: Path, tmp_path: Path) -> None:
+    """Thrown in the open, the coach sees the die: our apothecary re-rolls only a casualty worse than 重伤, as
+    the opponents' does (the sealed rule sends him to the first casualty because the coach cannot look)."""
+    path = _with_sealed(league, tmp_path, [])
+    rows = yaml.safe_load((ROOT / "tables/bloodbowl/casualty.yaml").read_text(encoding="utf-8"))["rows"]
+    light = next(r["text"] for r in rows if r["effect"] == "badly_hurt")
+    helped = [c for _, c in _ours(play(registry.get("bloodbowl"), path, ALL)) if c["outcome"].get("apothecary")]
+    assert helped, "no apothecary re-roll of ours in the open season: re-pin the seed"
+    assert all(c["outcome"]["apothecary"]["first"] != light for c in helped)
 
 
 def test_listing_the_kind_is_the_default(league: Path, tmp_path: Path) -> None:
