@@ -94,7 +94,7 @@ def test_chapter_arcs_and_verify(site: Path, duel: Path) -> None:
     assert opened["reveals"][0]["sealed_arc"] == 1 and opened["reveals"][0]["sealed_in"] == 3
     report = cli(site, "verify", out, cwd=duel)
     assert report.returncode == 0, report.stdout + report.stderr
-    assert "5 reveal" in report.stdout and "d2/b3/toss#1" in report.stdout
+    assert "核对了 5 次揭晓" in report.stdout and "d2/b3/toss#1" in report.stdout
     for md in out.rglob("*.md"):
         text = md.read_text(encoding="utf-8")
         assert find_problems(text, {"DUEL"}) == [], md
