@@ -336,3 +336,17 @@ def test_new_writes_campaign_and_chapter0(tmp_path: Path, monkeypatch: pytest.Mo
 def test_new_unknown_ruleset(tmp_path: Path) -> None:
     assert_one_line_error(invoke("new", tmp_path / "x", "--city", "雷希特", "--seed", "1", "--ruleset", "chess"), "chess")
     assert not (tmp_path / "x").exists()
+
+
+def test_rulesets_lists_each_sealable_kind_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rulesets`` names the chapter words in Chinese and every roll kind ``options.sealed`` may name, with what
+    it seals and whether it is sealed when the key is left out."""
+    kinds = {"injury": "伤病的应对骰", "toss": "掷币"}
+    monkeypatch.setattr(FakeRuleset, "sealable", property(lambda self: kinds))
+    monkeypatch.setattr(FakeRuleset, "sealed_by_default", property(lambda self: ("toss",)))
+    result = invoke("rulesets")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("fake\n  章节：--arc 是赛季（season），--part 是月（month）；s01/m01.md …\n"
+                             "  new --option city=…  home city（必填）\n"
+                             "  options.sealed 可写 injury：伤病的应对骰\n"
+                             "  options.sealed 可写 toss：掷币（不写这个键时封存）\n")

@@ -59,8 +59,8 @@ def test_not_installed_here() -> None:
 def test_rulesets_lists_the_plugin(site: Path, tmp_path: Path) -> None:
     listed = cli(site, "rulesets", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    assert "coinduel  掷币决斗\n  chapters: --arc = duel (场), --part = bout (局); d01/b01.md …\n" in listed.stdout
-    assert "  new --option name=…  our duellist's name (required)" in listed.stdout
+    assert "coinduel  掷币决斗\n  章节：--arc 是场（duel），--part 是局（bout）；d01/b01.md …\n" in listed.stdout
+    assert "  new --option name=…  our duellist's name（必填）" in listed.stdout
     assert "purasbar" in listed.stdout
 
 

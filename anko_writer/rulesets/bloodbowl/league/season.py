@@ -43,8 +43,8 @@ PARTS = 2 * ROUNDS
 """Chapters (halves of our matches) in a season."""
 
 SEALABLE = {
-    "casualty": "我方球员的伤亡骰（D68）和队医为他重掷的那一颗：揭晓之前这名球员写作伤情封存，"
-                "隔几章揭晓由延迟揭晓的章数定",
+    "casualty": "我方球员的伤亡骰（D68）和队医为他重掷的那一颗：这名球员写作伤情封存，"
+                "过一到两章（按揭晓延迟）再揭晓他的命运",
 }
 """The roll kinds a host may seal (``options.sealed``); sealed unless the campaign says (DESIGN §10)."""
 
