@@ -1010,17 +1010,21 @@ def new(
 
 
 def _describe_ruleset(rs: Ruleset[Any]) -> list[str]:
-    """Lines of ``rulesets``: the name and title, the chapter key's words and paths, the ``new`` options."""
+    """Lines of ``rulesets``, in Chinese: the name and title, the chapter key's words and paths, the ``new``
+    options, and the roll kinds ``options.sealed`` may name (those sealed when the key is left out marked)."""
     from .chapters import ChapterKey
 
     info = rs.info
     u, style = info.units, info.keys
     head = f"{rs.name}" + (f"  {info.title}" if info.title else "")
-    lines = [head, f"  chapters: --arc = {u.arc_en} ({u.arc_cn}), --part = {u.part_en} ({u.part_cn}); "
+    lines = [head, f"  章节：--arc 是{u.arc_cn}（{u.arc_en}），--part 是{u.part_cn}（{u.part_en}）；"
                    f"{style.paths(ChapterKey(1, 1))[0]} …"]
     for o in info.new_options:
-        need = "required" if o.required else f"default {o.default!r}" if o.default is not None else "optional"
-        lines.append(f"  new --option {o.name}=…  {o.help} ({need})")
+        need = "必填" if o.required else f"默认 {o.default!r}" if o.default is not None else "可不填"
+        lines.append(f"  new --option {o.name}=…  {o.help}（{need}）")
+    default = set(rs.sealed_by_default)
+    for kind, what in rs.sealable.items():
+        lines.append(f"  options.sealed 可写 {kind}：{what}{'（不写这个键时封存）' if kind in default else ''}")
     return lines
 
 

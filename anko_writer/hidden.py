@@ -400,7 +400,7 @@ class Reveal:
             try:  # JSON as every port reads it: no NaN or Infinity (JavaScript's JSON.parse refuses them)
                 json.loads(self.payload, parse_constant=_no_constant)
             except ValueError:
-                return f"reveal of {self.roll_id}: its fact is not JSON"
+                return f"{self.roll_id} 的揭晓：它的事实不是合法的 JSON"
             return None
         if self.kind != "v2" or not (m := _CORE_EXPR.fullmatch(self.expr)):
             return None
@@ -408,10 +408,10 @@ class Reveal:
         mod = int(m["mod"] or 0) * (-1 if m["sign"] == "-" else 1)
         shown = f"{self.expr}＝{','.join(map(str, self.faces))}→{self.value}"
         if len(self.faces) != count or max(self.faces) > sides:
-            return f"reveal of {self.roll_id} says {shown}, faces that {self.expr} cannot throw"
+            return f"{self.roll_id} 的揭晓写着 {shown}，这些点数不是 {self.expr} 掷得出来的"
         read = Reading.parse(self.reading).value(self.faces) + mod
         if read != self.value:
-            return f"reveal of {self.roll_id} says {shown}, but those faces read as {self.reading} give {read}"
+            return f"{self.roll_id} 的揭晓写着 {shown}，但这些点数按 {self.reading} 读法得 {read}"
         return None
 
 
@@ -462,7 +462,7 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
 
     >>> post = ["应对骰「1D100＝45」 + 3 = 48。", "〔揭晓｜编号 a#1｜1D100＝46｜盐 " + "0" * 32 + "〕"]
     >>> prose_mismatches(chr(10).join(post))
-    [(2, 'reveal of a#1 says 1D100＝46 but the post prints 「1D100＝45」 at line 1')]
+    [(2, 'a#1 的揭晓是 1D100＝46，但帖子第 1 行印的是「1D100＝45」')]
     >>> prose_mismatches(chr(10).join([post[0], "", post[1]]))
     []
     """
@@ -485,8 +485,8 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
             said = f"{m['faces']}→{m['value']}" if "faces" in m.re.groupindex else m["value"]
             faces, _, value = printed.rpartition("→")
             if int(value) != int(m["value"]) or (faces and "faces" in m.re.groupindex and faces != m["faces"]):
-                out.append((number, f"reveal of {m['id']} says {m['expr']}＝{said} but the post prints "
-                                    f"「{expr}＝{printed}」 at line {at}"))
+                out.append((number, f"{m['id']} 的揭晓是 {m['expr']}＝{said}，但帖子第 {at} 行印的是"
+                                    f"「{expr}＝{printed}」"))
     return out
 
 
@@ -552,7 +552,7 @@ def _post_text(path: Path, out: Path) -> str:
 def _collect(out: Path) -> list[Post]:
     """Read every post under ``out`` (chapters and exports), in posting order within each series."""
     if not out.is_dir():
-        raise VerifyError(f"{out}: not a directory")
+        raise VerifyError(f"{out}：不是文件夹")
     posts = []
     for path in sorted(out.rglob("*")):
         rel = path.relative_to(out)
@@ -575,7 +575,7 @@ def verify_dir(out: Path) -> VerifyReport:
     report = VerifyReport()
     first: dict[str, tuple[Seal, str]] = {}
     for post in posts:
-        report.problems += [f"{post.file}:{line}: malformed hidden-dice line {_snippet(snip)!r}" for line, snip in post.bad]
+        report.problems += [f"{post.file}:{line}: 暗骰行格式不对：「{_snippet(snip)}」" for line, snip in post.bad]
         report.problems += [f"{post.file}:{line}: {msg}" for line, msg in post.mismatches]
         for s in post.seals:
             where = f"{post.file}:{s.line}"
@@ -583,7 +583,7 @@ def verify_dir(out: Path) -> VerifyReport:
                 first[s.roll_id] = (s, where)
             elif _sealed_as(first[s.roll_id][0]) != _sealed_as(s):
                 report.problems.append(
-                    f"{where}: seal of {s.roll_id} conflicts with its earlier commitment at {first[s.roll_id][1]}"
+                    f"{where}: {s.roll_id} 的封存与前面 {first[s.roll_id][1]} 的承诺矛盾"
                 )
     revealed: set[str] = set()
     for post in posts:
@@ -600,8 +600,14 @@ def verify_dir(out: Path) -> VerifyReport:
 
 
 def _snippet(text: str, limit: int = 120) -> str:
-    """``text`` cut to ``limit`` characters for a report line (a malformed line may be any length)."""
-    return text if len(text) <= limit else text[:limit] + f"…(+{len(text) - limit} chars)"
+    """``text`` cut to ``limit`` characters for a report line (a malformed line may be any length), a character
+    that is not printable escaped (no terminal control reaches the screen).
+
+    >>> _snippet("〔封存\\x1b[2J", 5)
+    '〔封存\\\\x1b[…（后面还有 2 个字符）'
+    """
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text[:limit])
+    return shown if len(text) <= limit else shown + f"…（后面还有 {len(text) - limit} 个字符）"
 
 
 def _early_reveals(posts: list[Post]) -> list[str]:
@@ -619,8 +625,8 @@ def _early_reveals(posts: list[Post]) -> list[str]:
             for r in post.reveals:
                 at = sealed_at.get(r.roll_id)
                 if at is not None and (i, r.line) < at:
-                    problems.append(f"{post.file}:{r.line}: reveal of {r.roll_id} comes before its seal "
-                                    f"({series[at[0]].file}:{at[1]})")
+                    problems.append(f"{post.file}:{r.line}: {r.roll_id} 的揭晓贴在它的封存"
+                                    f"（{series[at[0]].file}:{at[1]}）之前")
     return problems
 
 
@@ -629,41 +635,43 @@ def _sealed_as(s: Seal) -> tuple[str, str, str, str]:
     return s.kind, s.expr, s.reading, s.commitment
 
 
-_KIND_WORDS = {"v1": "a v1 roll", "v2": "a v2 roll", "fact": "a fact"}
+_KIND_WORDS = {"v1": "第一版格式的骰子", "v2": "第二版格式的骰子", "fact": "事实"}
 
 
 def _check_reveal(r: Reveal, sealed: tuple[Seal, str] | None) -> str | None:
     """The problem with reveal ``r`` against its seal, or None if it opens it."""
     if sealed is None:
-        return f"reveal of {r.roll_id} has no commitment"
+        return f"{r.roll_id} 的揭晓没有对应的封存"
     seal, where = sealed
     if r.kind != seal.kind:
-        return (f"reveal of {r.roll_id} does not match its commitment (it reveals {_KIND_WORDS[r.kind]}, "
-                f"sealed as {_KIND_WORDS[seal.kind]} at {where})")
+        return (f"{r.roll_id} 的揭晓与承诺不符（揭晓的是{_KIND_WORDS[r.kind]}，{where} 封存的是"
+                f"{_KIND_WORDS[seal.kind]}）")
     if r.reading != seal.reading:
-        return (f"reveal of {r.roll_id} does not match its commitment (reading {r.reading}, sealed {seal.reading} "
-                f"at {where})")
+        return f"{r.roll_id} 的揭晓与承诺不符（揭晓的读法是 {r.reading}，{where} 封存的是 {seal.reading}）"
     if r.expr != seal.expr:
-        return f"reveal of {r.roll_id} does not match its commitment (expression {r.expr}, sealed {seal.expr} at {where})"
+        return f"{r.roll_id} 的揭晓与承诺不符（揭晓的骰式是 {r.expr}，{where} 封存的是 {seal.expr}）"
     if not r.matches(seal):
-        return f"reveal of {r.roll_id} does not match its commitment at {where}"
+        return f"{r.roll_id} 的揭晓与 {where} 的承诺不符"
     return None
 
 
 def format_report(report: VerifyReport) -> str:
-    """A short English summary: ``verified N reveals; M still sealed: …`` then one line per problem.
+    """A short summary in Chinese, for the host and the readers: ``核对了 N 次揭晓；M 项仍在封存：…``, then one
+    line per problem.
 
     >>> print(format_report(VerifyReport(2, [("s1/x#1", "out/s01/m01.md:9")], [])))
-    verified 2 reveals; 1 still sealed: s1/x#1 (out/s01/m01.md:9)
+    核对了 2 次揭晓；1 项仍在封存：s1/x#1（out/s01/m01.md:9）
+    >>> print(format_report(VerifyReport(1, [], ["out/s01/m02.md:4: x 的揭晓没有对应的封存"])))
+    核对了 1 次揭晓；0 项仍在封存
+    1 个问题：
+      out/s01/m02.md:4: x 的揭晓没有对应的封存
     """
-    noun = "reveal" if report.checked == 1 else "reveals"
-    head = f"verified {report.checked} {noun}; {len(report.sealed)} still sealed"
+    head = f"核对了 {report.checked} 次揭晓；{len(report.sealed)} 项仍在封存"
     if report.sealed:
-        head += ": " + ", ".join(f"{rid} ({where})" for rid, where in report.sealed)
+        head += "：" + "，".join(f"{rid}（{where}）" for rid, where in report.sealed)
     if not report.problems:
         return head
-    n = len(report.problems)
-    lines = [head, f"{n} problem{'s' if n != 1 else ''}:"]
+    lines = [head, f"{len(report.problems)} 个问题："]
     return "\n".join(lines + [f"  {p}" for p in report.problems])
 
 

@@ -179,3 +179,11 @@ def test_the_default_is_every_sealable_kind_and_the_key_is_kept_only_when_set(tm
     assert rs.sealed_by_default == tuple(rs.sealable) == ("injury", "shootout")
     assert "sealed" not in _campaign(rs, tmp_path, None).data["options"]
     assert _campaign(rs, tmp_path, ["shootout"]).data["options"]["sealed"] == ["shootout"]
+
+
+def test_the_hosts_guide_lists_every_sealable_kind() -> None:
+    """docs/guide/hidden-dice.md's table of kinds is each registered ruleset's ``sealable``, word for word."""
+    guide = (Path(__file__).resolve().parents[2] / "docs/guide/hidden-dice.md").read_text(encoding="utf-8")
+    rows = re.findall(r"(?m)^\| [^|]+ \| `([a-z_]+)` \| (.+) \|$", guide)
+    declared = [(k, v) for n in rulesets.names() for k, v in _kinds(n).items()]
+    assert sorted(rows) == sorted(declared)

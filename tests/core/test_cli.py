@@ -231,7 +231,7 @@ def test_season_writes_every_chapter_and_index_then_verifies(camp: Path) -> None
     assert "「1D100＝？？？」〔封存｜编号 s1/m1#2｜" in (out / "s01/m01.md").read_text(encoding="utf-8")
     verified = invoke("verify", out)
     assert verified.exit_code == 0, verified.output
-    assert verified.stdout == "verified 1 reveal; 0 still sealed\n"
+    assert verified.stdout == "核对了 1 次揭晓；0 项仍在封存\n"
 
 
 def test_verify_catches_a_changed_reveal(camp: Path) -> None:
@@ -243,11 +243,11 @@ def test_verify_catches_a_changed_reveal(camp: Path) -> None:
     m02.write_text(text.replace(f"＝{value}｜", f"＝{int(value) % 100 + 1}｜"), encoding="utf-8")
     result = invoke("verify", camp.parent / "out")
     assert result.exit_code == 1
-    assert "does not match its commitment" in result.stdout
+    assert "的揭晓与" in result.stdout and "的承诺不符" in result.stdout
 
 
 def test_verify_missing_dir(tmp_path: Path) -> None:
-    assert_one_line_error(invoke("verify", tmp_path / "nothing"), "not a directory")
+    assert_one_line_error(invoke("verify", tmp_path / "nothing"), "不是文件夹")
 
 
 def test_bad_campaign_writes_nothing(camp: Path) -> None:
@@ -336,3 +336,17 @@ def test_new_writes_campaign_and_chapter0(tmp_path: Path, monkeypatch: pytest.Mo
 def test_new_unknown_ruleset(tmp_path: Path) -> None:
     assert_one_line_error(invoke("new", tmp_path / "x", "--city", "雷希特", "--seed", "1", "--ruleset", "chess"), "chess")
     assert not (tmp_path / "x").exists()
+
+
+def test_rulesets_lists_each_sealable_kind_in_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``rulesets`` names the chapter words in Chinese and every roll kind ``options.sealed`` may name, with what
+    it seals and whether it is sealed when the key is left out."""
+    kinds = {"injury": "伤病的应对骰", "toss": "掷币"}
+    monkeypatch.setattr(FakeRuleset, "sealable", property(lambda self: kinds))
+    monkeypatch.setattr(FakeRuleset, "sealed_by_default", property(lambda self: ("toss",)))
+    result = invoke("rulesets")
+    assert result.exit_code == 0, result.output
+    assert result.stdout == ("fake\n  章节：--arc 是赛季（season），--part 是月（month）；s01/m01.md …\n"
+                             "  new --option city=…  home city（必填）\n"
+                             "  options.sealed 可写 injury：伤病的应对骰\n"
+                             "  options.sealed 可写 toss：掷币（不写这个键时封存）\n")

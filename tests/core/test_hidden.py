@@ -89,7 +89,7 @@ def test_end_to_end_verify(tmp_path: Path) -> None:
     write_files(tmp_path, _chapters(r))
     report = verify_dir(tmp_path)
     assert (report.ok, report.checked, report.sealed, report.problems) == (True, 1, [], [])
-    assert format_report(report) == "verified 1 reveal; 0 still sealed"
+    assert format_report(report) == "核对了 1 次揭晓；0 项仍在封存"
 
 
 def _edit(path: Path, old: str, new: str) -> None:
@@ -107,8 +107,8 @@ def test_altered_value_fails(tmp_path: Path) -> None:
     assert not report.ok and report.checked == 1
     assert len(report.problems) == 1
     assert "m03.md:4:" in report.problems[0]
-    assert f"reveal of {r.id} does not match its commitment" in report.problems[0]
-    assert "1 problem:" in format_report(report)
+    assert f"{r.id} 的揭晓与" in report.problems[0] and "的承诺不符" in report.problems[0]
+    assert "\n1 个问题：\n" in format_report(report)
 
 
 def test_altered_salt_fails(tmp_path: Path) -> None:
@@ -118,7 +118,7 @@ def test_altered_salt_fails(tmp_path: Path) -> None:
     _edit(tmp_path / "s01/m03.md", salt, salt_for(SEED + 1, r.id))
     report = verify_dir(tmp_path)
     assert not report.ok
-    assert "m03.md" in report.problems[0] and "does not match its commitment" in report.problems[0]
+    assert "m03.md" in report.problems[0] and "的承诺不符" in report.problems[0]
 
 
 def test_altered_expr_fails(tmp_path: Path) -> None:
@@ -126,7 +126,7 @@ def test_altered_expr_fails(tmp_path: Path) -> None:
     write_files(tmp_path, _chapters(r))
     _edit(tmp_path / "s01/m03.md", f"｜{r.expr}＝", "｜1D30＝")
     report = verify_dir(tmp_path)
-    assert not report.ok and "does not match its commitment" in report.problems[0]
+    assert not report.ok and "与承诺不符（揭晓的骰式是 1D30，" in report.problems[0]
 
 
 def test_unparseable_tampering_is_not_silently_ignored(tmp_path: Path) -> None:
@@ -134,7 +134,7 @@ def test_unparseable_tampering_is_not_silently_ignored(tmp_path: Path) -> None:
     write_files(tmp_path, _chapters(r))
     _edit(tmp_path / "s01/m03.md", f"＝{r.total}｜", "＝九十九｜")
     report = verify_dir(tmp_path)
-    assert not report.ok and "m03.md:4: malformed" in report.problems[0]
+    assert not report.ok and "m03.md:4: 暗骰行格式不对" in report.problems[0]
 
 
 def test_removed_seal_means_no_commitment(tmp_path: Path) -> None:
@@ -145,7 +145,7 @@ def test_removed_seal_means_no_commitment(tmp_path: Path) -> None:
     assert report.checked == 1
     assert len(report.problems) == 1
     assert "m03.md:4:" in report.problems[0]
-    assert f"reveal of {r.id} has no commitment" in report.problems[0]
+    assert f"{r.id} 的揭晓没有对应的封存" in report.problems[0]
 
 
 def test_seal_without_reveal_is_still_sealed(tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_seal_without_reveal_is_still_sealed(tmp_path: Path) -> None:
     assert report.ok and report.checked == 1
     assert [rid for rid, _ in report.sealed] == [r2.id]
     assert report.sealed[0][1].endswith("m02.md:3")
-    assert f"1 still sealed: {r2.id} (" in format_report(report)
+    assert f"1 项仍在封存：{r2.id}（" in format_report(report)
 
 
 def test_conflicting_duplicate_seal(tmp_path: Path) -> None:
@@ -172,7 +172,7 @@ def test_conflicting_duplicate_seal(tmp_path: Path) -> None:
     (tmp_path / "s02/m01.md").write_text(f"重贴：{seal_line(forged, SEED)}\n", encoding="utf-8")
     report = verify_dir(tmp_path)
     assert not report.ok
-    assert any("s02/m01.md:1:" in p and "conflicts" in p and r.id in p for p in report.problems)
+    assert any("s02/m01.md:1:" in p and f"{r.id} 的封存与前面" in p and "的承诺矛盾" in p for p in report.problems)
 
 
 def test_verify_missing_dir_raises(tmp_path: Path) -> None:

@@ -59,8 +59,8 @@ def test_not_installed_here() -> None:
 def test_rulesets_lists_the_plugin(site: Path, tmp_path: Path) -> None:
     listed = cli(site, "rulesets", cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
-    assert "coinduel  掷币决斗\n  chapters: --arc = duel (场), --part = bout (局); d01/b01.md …\n" in listed.stdout
-    assert "  new --option name=…  our duellist's name (required)" in listed.stdout
+    assert "coinduel  掷币决斗\n  章节：--arc 是场（duel），--part 是局（bout）；d01/b01.md …\n" in listed.stdout
+    assert "  new --option name=…  our duellist's name（必填）" in listed.stdout
     assert "purasbar" in listed.stdout
 
 
@@ -94,7 +94,7 @@ def test_chapter_arcs_and_verify(site: Path, duel: Path) -> None:
     assert opened["reveals"][0]["sealed_arc"] == 1 and opened["reveals"][0]["sealed_in"] == 3
     report = cli(site, "verify", out, cwd=duel)
     assert report.returncode == 0, report.stdout + report.stderr
-    assert "5 reveal" in report.stdout and "d2/b3/toss#1" in report.stdout
+    assert "核对了 5 次揭晓" in report.stdout and "d2/b3/toss#1" in report.stdout
     for md in out.rglob("*.md"):
         text = md.read_text(encoding="utf-8")
         assert find_problems(text, {"DUEL"}) == [], md

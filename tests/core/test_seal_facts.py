@@ -117,7 +117,7 @@ def test_the_posts_verify_and_a_changed_payload_does_not(campaign: Campaign, tmp
     md = out / "d01" / "b03.md"
     md.write_text(md.read_text(encoding="utf-8").replace("北侧林地", "南侧河岸"), encoding="utf-8")
     problems = verify_dir(out).problems
-    assert len(problems) == 1 and f"reveal of {FACT_ID} does not match its commitment" in problems[0]
+    assert len(problems) == 1 and f"{FACT_ID} 的揭晓与" in problems[0] and "的承诺不符" in problems[0]
 
 
 def test_the_guard_masks_the_fact_anywhere_and_refuses_what_it_cannot_mask(campaign: Campaign) -> None:

@@ -46,8 +46,8 @@ def test_a_reveal_that_disagrees_with_its_paragraph_is_reported(tmp_path: Path) 
     report = verify_dir(tmp_path)
     assert not report.ok and report.checked == 1
     (problem,) = report.problems  # the commitment itself still opens: only the prose lies
-    assert problem.endswith(f"m10.md:6: reveal of {R.id} says 1D100＝{R.total} but the post prints "
-                            f"「1D100＝{other}」 at line 5")
+    assert problem.endswith(f"m10.md:6: {R.id} 的揭晓是 1D100＝{R.total}，但帖子第 5 行印的是"
+                            f"「1D100＝{other}」")
 
 
 def test_a_die_in_another_paragraph_is_not_taken_for_the_reveal() -> None:
@@ -70,13 +70,13 @@ def test_a_reveal_posted_before_its_seal_is_reported(tmp_path: Path) -> None:
     posts["s01/m08.md"], posts["s01/m10.md"] = posts["s01/m10.md"], "# 第十月\n"
     _write(tmp_path, posts)
     report = verify_dir(tmp_path)
-    assert any(p.endswith(f"reveal of {R.id} comes before its seal ({tmp_path / 's01/m09.md'}:5)")
+    assert any(p.endswith(f"{R.id} 的揭晓贴在它的封存（{tmp_path / 's01/m09.md'}:5）之前")
                and "m08.md:6:" in p for p in report.problems), report.problems
 
 
 def test_a_reveal_above_its_seal_in_one_post_is_reported(tmp_path: Path) -> None:
     _write(tmp_path, {"s01/m01.md": f"{reveal_line(R, SEED)}\n\n{seal_line(R, SEED)}\n"})
-    assert any("comes before its seal" in p for p in verify_dir(tmp_path).problems)
+    assert any("的揭晓贴在它的封存" in p for p in verify_dir(tmp_path).problems)
 
 
 def test_posting_order_is_months_then_settlement_then_index_then_next_season(tmp_path: Path) -> None:
@@ -106,7 +106,7 @@ def test_exports_are_their_own_thread_in_any_format_and_script(tmp_path: Path) -
     assert report.checked == 3 and not report.sealed
     forged = trad["s01/m10.md"].replace(f"＝{R.total}｜", f"＝{R.total % 100 + 1}｜")
     (tmp_path / "export/nga-hant/s01-m10-1.txt").write_text(forged, encoding="utf-8")
-    assert any("nga-hant/s01-m10-1.txt" in p and "does not match its commitment" in p
+    assert any("nga-hant/s01-m10-1.txt" in p and "的承诺不符" in p
                for p in verify_dir(tmp_path).problems)
 
 
@@ -147,7 +147,7 @@ def test_the_cup_s_own_reveal_is_checked_against_its_die(tmp_path: Path) -> None
     assert "「核心重伤」" in line  # the shipped wording this test is about
     _write(out, {rel: posts[rel].replace(told, f"「{rev['expr']}＝{rev['total'] - 1}」", 1)})
     problems = verify_dir(out).problems
-    assert len(problems) == 1 and f"but the post prints 「{rev['expr']}＝{rev['total'] - 1}」" in problems[0]
+    assert len(problems) == 1 and f"印的是「{rev['expr']}＝{rev['total'] - 1}」" in problems[0]
 
 
 def test_a_5000_digit_reveal_is_one_located_problem(tmp_path: Path) -> None:
@@ -160,5 +160,5 @@ def test_a_5000_digit_reveal_is_one_located_problem(tmp_path: Path) -> None:
     _write(tmp_path / "out", {"s01/m09.md": f"{seal_line(R, SEED)}\n\n「1D100＝{'9' * 5000}」\n{huge}\n"})
     res = CliRunner().invoke(app, ["verify", str(tmp_path / "out")])
     assert res.exit_code == 1 and "Traceback" not in res.output
-    located = [ln for ln in res.output.splitlines() if "malformed" in ln]
-    assert len(located) == 1 and located[0].strip().endswith("chars)'") and ":4: malformed hidden-dice line" in located[0]
+    located = [ln for ln in res.output.splitlines() if "暗骰行格式不对" in ln]
+    assert len(located) == 1 and located[0].strip().endswith("个字符）」") and ":4: 暗骰行格式不对" in located[0]

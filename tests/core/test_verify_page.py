@@ -201,14 +201,14 @@ def _lines() -> tuple[str, str, str]:
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 @pytest.mark.parametrize("order", ["seal-reveal", "reveal-seal", "seal-reveal-seal"])
 def test_page_and_cli_agree_on_a_reveal_above_its_seal(order: str, tmp_path: Path) -> None:
-    """A reveal pasted above its seal is refused by both (the CLI: 'comes before its seal'; the page: a
+    """A reveal pasted above its seal is refused by both (the CLI: 「…的揭晓贴在它的封存…之前」; the page: a
     failing roll, status 'early' under it); below it, both pass."""
     rid, seal, reveal = _lines()
     text = "\n".join({"seal": seal, "reveal": reveal}[w] for w in order.split("-")) + "\n"
     problems = _cli_problems(text, tmp_path)
     status = _page_check(text)
     if order == "reveal-seal":
-        assert len(problems) == 1 and "comes before its seal" in problems[0]
+        assert len(problems) == 1 and "的揭晓贴在它的封存" in problems[0]
         assert status == {rid: "fail"}
     else:
         assert problems == [] and status == {rid: "pass"}
@@ -220,7 +220,7 @@ def test_page_and_cli_agree_on_a_5000_digit_value(tmp_path: Path) -> None:
     rid, seal, reveal = _lines()
     huge = reveal.replace("＝42｜", "＝" + "9" * 5000 + "｜")
     problems = _cli_problems(f"{seal}\n{huge}\n", tmp_path)
-    assert len(problems) == 1 and "malformed hidden-dice line" in problems[0] and len(problems[0]) < 400
+    assert len(problems) == 1 and "暗骰行格式不对" in problems[0] and len(problems[0]) < 400
     assert _page_check(f"{seal}\n{huge}\n") == {rid: "sealed", "<malformed>": "malformed"}
 
 

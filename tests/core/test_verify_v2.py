@@ -49,7 +49,7 @@ def test_v1_posts_of_the_previous_version_verify(seal: str, reveal: str, tmp_pat
     assert report.ok and report.checked == 1, report.problems
     assert scan(seal)[0][0].kind == "v1"
     tampered = reveal.replace("＝13｜", "＝14｜").replace("＝37｜", "＝38｜")
-    assert "does not match its commitment" in _post(tmp_path, seal, tampered).problems[0]
+    assert "的承诺不符" in _post(tmp_path, seal, tampered).problems[0]
 
 
 def test_sum_and_d68_seals_stay_v1_byte_for_byte() -> None:
@@ -76,9 +76,9 @@ def test_a_v2_roll_is_sealed_with_its_reading_and_faces(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("change, message", [
-    (lambda t: t.replace("2,3,5→4", "2,3,6→5"), "does not match its commitment"),   # other faces, consistent
-    (lambda t: t.replace("读法 spread", "读法 highest").replace("→4", "→5"), "reading highest, sealed spread"),
-    (lambda t: t.replace("〔揭晓｜v2｜", "〔揭晓｜"), "malformed hidden-dice line"),        # v1 marker, v2 body
+    (lambda t: t.replace("2,3,5→4", "2,3,6→5"), "的承诺不符"),   # other faces, consistent
+    (lambda t: t.replace("读法 spread", "读法 highest").replace("→4", "→5"), "揭晓的读法是 highest，"),
+    (lambda t: t.replace("〔揭晓｜v2｜", "〔揭晓｜"), "暗骰行格式不对"),        # v1 marker, v2 body
 ])
 def test_a_tampered_v2_reveal_is_a_problem(change: object, message: str, tmp_path: Path) -> None:
     r = _spread()
@@ -90,23 +90,23 @@ def test_faces_that_do_not_read_to_the_value_are_caught_even_when_committed(tmp_
     """A host who committed to faces 2,3,5 with the value 5 is caught: verify reads the faces itself."""
     lie = _spread()._replace(total=5)
     report = _post(tmp_path, seal_line(lie, SEED), reveal_line(lie, SEED))
-    assert report.problems and "those faces read as spread give 4" in report.problems[0]
+    assert report.problems and "但这些点数按 spread 读法得 4" in report.problems[0]
     seven = _spread()._replace(dice=(2, 3, 7))
-    assert "faces that 3D6 cannot throw" in _post(tmp_path, seal_line(seven, SEED), reveal_line(seven, SEED)).problems[0]
+    assert "这些点数不是 3D6 掷得出来的" in _post(tmp_path, seal_line(seven, SEED), reveal_line(seven, SEED)).problems[0]
 
 
 def test_a_v1_reveal_of_a_v2_seal_is_refused(tmp_path: Path) -> None:
     r = _spread()
     v1 = reveal_line(r._replace(reading="sum"), SEED)
     report = _post(tmp_path, seal_line(r, SEED), v1)
-    assert "it reveals a v1 roll, sealed as a v2 roll" in report.problems[0]
+    assert "揭晓的是第一版格式的骰子，" in report.problems[0] and "封存的是第二版格式的骰子" in report.problems[0]
 
 
 def test_the_post_must_print_what_a_v2_reveal_says(tmp_path: Path) -> None:
     r = _spread()
     report = _post(tmp_path, seal_line(r, SEED), "减员骰「3D6＝2,3,6→5」\n" + reveal_line(r, SEED))
-    assert report.problems == [f"{tmp_path / 'out/s01/m01.md'}:4: reveal of b1/r1/交战1#1 says 3D6＝2,3,5→4 but the "
-                               "post prints 「3D6＝2,3,6→5」 at line 3"]
+    assert report.problems == [f"{tmp_path / 'out/s01/m01.md'}:4: b1/r1/交战1#1 的揭晓是 3D6＝2,3,5→4，但帖子第 3 行"
+                               "印的是「3D6＝2,3,6→5」"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,7 +124,7 @@ def test_a_fact_is_sealed_and_revealed_as_canonical_json(tmp_path: Path) -> None
     assert rv.hashed() == f"v2|b1/卡/巨魔#卡|fact|{payload}|{hidden.salt_for(SEED, CARD.id)}"
     assert _post(tmp_path, seal, reveal).ok
     other = reveal_line(CARD._replace(payload={**CARD.payload, "unit": "食人魔"}), SEED)
-    assert "does not match its commitment" in _post(tmp_path, seal, other).problems[0]
+    assert "的承诺不符" in _post(tmp_path, seal, other).problems[0]
     broken = reveal.replace(payload, payload[:-1])
     assert _post(tmp_path, seal, broken).problems  # no longer JSON, and no longer the commitment
 
@@ -134,13 +134,14 @@ def test_a_fact_reveal_that_is_not_json_is_a_problem(tmp_path: Path) -> None:
     salt = hidden.salt_for(SEED, "x#1")
     commit = hidden._sha(hidden.hashed_text_fact("x#1", "NaN", salt))
     report = _post(tmp_path, f"〔封存｜v2｜编号 x#1｜事实＝？？？｜承诺 {commit}〕", f"〔揭晓｜v2｜编号 x#1｜事实＝NaN｜盐 {salt}〕")
-    assert report.problems and "its fact is not JSON" in report.problems[0]
+    assert report.problems and "它的事实不是合法的 JSON" in report.problems[0]
 
 
 def test_a_roll_cannot_open_a_facts_seal(tmp_path: Path) -> None:
     seal = seal_line(CARD, SEED)
     roll = Roll(CARD.id, "x", "3D6", (1, 1, 1), 1, True, reading="spread")
-    assert "it reveals a v2 roll, sealed as a fact" in _post(tmp_path, seal, reveal_line(roll, SEED)).problems[0]
+    problem = _post(tmp_path, seal, reveal_line(roll, SEED)).problems[0]
+    assert "揭晓的是第二版格式的骰子，" in problem and problem.endswith("封存的是事实）")
 
 
 def test_canonical_json_is_json_dumps_but_for_its_escapes() -> None:

@@ -182,7 +182,7 @@ def test_the_shipped_campaign_plays_both_scenes_through_arc(both_scenes: Path) -
     for arc in (1, 2):
         assert (both_scenes / f"j0{arc}" / "end.md").is_file() and (both_scenes / f"j0{arc}" / "state-end.yaml").is_file()
     res = CliRunner().invoke(app, ["verify", str(both_scenes)])
-    assert res.exit_code == 0 and "0 still sealed" in res.output, res.output
+    assert res.exit_code == 0 and "0 项仍在封存" in res.output, res.output
 
 
 def test_each_scene_reads_varied(both_scenes: Path) -> None:

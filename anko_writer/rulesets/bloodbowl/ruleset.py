@@ -23,7 +23,7 @@ from ...resources import Resources
 from ...ruleset import NewCampaign, Ruleset, Run, Start
 from ...schema import Node
 from .league.rosters import load_rosters
-from .league.season import PARTS, Season, league_world, opening_vote, play_season
+from .league.season import PARTS, SEALABLE, Season, league_world, opening_vote, play_season
 from .league.teams import load_league
 from .league.votes import TIES
 from .match import api
@@ -59,6 +59,11 @@ class Bloodbowl(Ruleset[dict[str, Any]]):
         res = Resources(self.name, campaign_dir, INFO)
         res.info = replace(INFO, filters={**INFO.filters, "cn": make_cn(res)})
         return res
+
+    @property
+    def sealable(self) -> Mapping[str, str]:
+        """Blood Bowl's one sealable roll kind: our players' casualty roll and its apothecary re-roll."""
+        return SEALABLE
 
     def campaign_schema(self, resources: Resources) -> Node:
         """The campaign schema, its races from the rosters."""

@@ -120,7 +120,7 @@ def test_verify_checks_the_block_and_catches_a_changed_later_kick(root: Path, tm
     assert so["sealed_rest"]["fact"] == [[1, 20], [20, 1], [1, 20]]
     post.write_text(md.replace("事实＝[[1,20],[20,1],[1,20]]", "事实＝[[1,20],[20,1],[20,1]]"), encoding="utf-8")
     bad = verify_dir(tmp_path)
-    assert not bad.ok and any("does not match its commitment" in p for p in bad.problems)
+    assert not bad.ok and any("的承诺不符" in p for p in bad.problems)
 
 
 faces = st.lists(st.integers(1, 20), min_size=60, max_size=60)

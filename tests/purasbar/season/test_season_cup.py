@@ -140,8 +140,8 @@ def test_season_output_verifies_and_tampering_fails(tmp_path: Path) -> None:
     value = int(text[j + 1:k])
     path.write_text(text[:j + 1] + str(value % 20 + 1) + text[k:], encoding="utf-8")
     bad = verify_dir(out)
-    assert not bad.ok and any("does not match its commitment" in p for p in bad.problems)
-    assert any("but the post prints" in p for p in bad.problems)  # and the prose beside it disagrees
+    assert not bad.ok and any("的承诺不符" in p for p in bad.problems)
+    assert any("但帖子第" in p and "印的是" in p for p in bad.problems)  # and the prose beside it disagrees
 
 
 def test_a_cup_vote_leaves_the_league_months_identical(tmp_path: Path, season) -> None:  # noqa: ANN001

@@ -7,6 +7,7 @@ dice: the engine throws a casualty roll of one of our players hidden; the chapte
 a later chapter (``options.reveal_delay``) reveals it. Until then the player is shown as 伤情封存 and
 nothing the roll decided reaches a publishable file; a casualty whose fate a match of ours before the
 reveal would show (with delay 2, one in a second half) is thrown in the open instead (:func:`may_seal`).
+The host may play them all in the open: ``options.sealed`` without ``casualty`` (:data:`SEALABLE`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from ....ballot import Ballot, deadline_of
 from ....chapters import Record, Run
 from ....dice import Dice
 from ....errors import AnkoError
+from ....ruleset import sealed_kinds
 from ....seals import SealBook
 from ..match.api import HalfInput, HalfResult, Plan, Side
 from .advance import advance, ladder_from, mvp
@@ -39,6 +41,12 @@ ROUNDS = 5
 """Rounds of a six-team single round robin."""
 PARTS = 2 * ROUNDS
 """Chapters (halves of our matches) in a season."""
+
+SEALABLE = {
+    "casualty": "我方球员的伤亡骰（D68）和队医为他重掷的那一颗：这名球员写作伤情封存，"
+                "过一到两章（按揭晓延迟）再揭晓他的命运",
+}
+"""The roll kinds a host may seal (``options.sealed``); sealed unless the campaign says (DESIGN §10)."""
 
 
 def part_of(rnd: int, half: int) -> int:
@@ -510,19 +518,21 @@ def play_season(s: Season, w: World, last: int) -> Run:
     dice = Dice(int(s.data["seed"]))
     schedule = round_robin(w.order())
     delay = int(s.data.get("options", {}).get("reveal_delay", 1))
+    seal = "casualty" in sealed_kinds(s.data, SEALABLE)  # options.sealed
     arc = Arc(season, dice, w.book, lambda o: apply_reveal(w, o), delay, publish=mask_turn_rolls)
     match: Match | None = None
     for part in range(1, last + 1):
         with arc.part(part) as p:
-            match = _chapter(s, w, dice, delay, p, schedule, match)
+            match = _chapter(s, w, dice, delay, p, schedule, match, seal)
     summary = summary_of(w, arc, s) if last == PARTS else {}
     return arc.run(summary)
 
 
 def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: list[list[Fixture]],
-             match: Match | None) -> Match | None:
+             match: Match | None, seal: bool = True) -> Match | None:
     """Chapter ``p``'s half of our match (and after a second half, the round's other matches and the table)
-    into ``p.results``; the match going on into the next chapter, if any."""
+    into ``p.results``; the match going on into the next chapter, if any (``seal``: the host seals our
+    casualty rolls, ``options.sealed``)."""
     season, part = w.season, p.key.part
     rnd, half = (part + 1) // 2, 2 - part % 2
     reveals = p.reveals
@@ -556,7 +566,8 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
                    absent=[{"team": t, "names": [n.name for n in w.teams[t].sheet.players if n.id in ids]}
                            for t, ids in absent.items()])
         results["pre"] = pre
-        result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {}, may_seal(part, delay))
+        result = _half(s, w, dice, fx, season, 1, plans, (0, 0), "away", {},
+                       seal and may_seal(part, delay))
         match.first = result
         match.kicking = other(_kicker_first(result, "away"))
     else:
@@ -574,7 +585,7 @@ def _chapter(s: Season, w: World, dice: Dice, delay: int, p: Part, schedule: lis
         plan, source = our_plan(s, w, opp, season, part, 2, mine, lineup)
         plans = {home_side: plan, other(home_side): their_plan(s, opp, 2, -mine, ai_lineup(opp))}
         result = _half(s, w, dice, fx, season, 2, plans, _score(first), match.kicking, first.carry,
-                       may_seal(part, delay))
+                       seal and may_seal(part, delay))
     record = copy.deepcopy(result.record)
     seals = sealed_casualties(record, w.ours)
     for rid, note in seals.items():
@@ -660,6 +671,6 @@ def summary_of(w: World, arc: Arc, s: Season) -> Record:
             "treasury": w.us.sheet.treasury}
 
 
-__all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "Season", "World", "apply_reveal", "headline", "league_world",
+__all__ = ["Match", "PARTS", "PlayHalf", "ROUNDS", "SEALABLE", "Season", "World", "apply_reveal", "headline", "league_world",
            "mask_turn_rolls", "may_seal", "next_vote", "opening_vote", "part_of", "play_season", "roster_view", "veil",
            "vote_record"]
