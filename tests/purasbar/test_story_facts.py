@@ -248,3 +248,49 @@ def test_a_lead_lost_or_kept_is_told_only_where_there_was_one(three: tuple[Path,
                         assert any(_led_to_the_end(goals, k) for k in named), (season, m["id"], sentence)
                     checked += lost or kept
     assert checked >= 1, checked
+
+
+def _first_line(md: str, heading: str) -> str:
+    """The first main-text line under ``## heading`` (the one-line summary above its fold)."""
+    lines = md.split(f"\n## {heading}\n", 1)[1].splitlines()
+    return next(ln for ln in lines if ln.strip())
+
+
+def _values(a: dict[str, Any]) -> list[str]:
+    """What a summary must print of an applied effect: its new value (money, level, morale, ability, affinity)."""
+    k = a.get("effect")
+    if a.get("reason") and not a.get("changed"):
+        return ["没有生效"]
+    if k in ("funds", "investment"):
+        return [f"{a['after']:,}"]
+    if k in ("facility", "staff_level"):
+        return [f"{a['after']} 级"]
+    if k in ("morale", "ability") and "before" in a:
+        return [str(a["after"])]
+    if k == "affinity":
+        return [str(c["after"]) for c in a["changes"]]
+    if k == "one_on_one":
+        return [a["player"]] + ([str(a["growth"]["after"])] if a.get("success") and a.get("growth") else [])
+    return []
+
+
+def test_the_one_line_summaries_say_what_the_action_did(three: tuple[Path, int]) -> None:
+    """Issue 27: the owner's and the coach's one-line summaries above their folds name the action and what it changed
+    (the new value the record holds), in every month of the three seasons."""
+    out, _ = three
+    checked = 0
+    for season in (1, 2, 3):
+        for rec, md in _months(out, season):
+            life = rec["life"]
+            for heading, part in (("老板行动", life["owner"]), ("主教练决策", life["coach"])):
+                line = _first_line(md, heading)
+                assert part["row"]["name"] in line, (season, rec["month"], line)
+                if heading == "主教练决策" and not part.get("carried_out", True):
+                    assert "没有执行" in line, line
+                elif part["effect"]["kind"] == "intervene":
+                    assert "主教练" in line, line
+                elif "applied" in part:
+                    need = _values(part["applied"])
+                    assert all(v in line for v in need), (season, rec["month"], need, line)
+                    checked += bool(need)
+    assert checked > 30, checked
