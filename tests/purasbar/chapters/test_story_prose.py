@@ -16,6 +16,9 @@ from tests.purasbar.chapters.prose_measure import distinct_ratio, narrative, rep
 PHRASES = Path(__file__).resolve().parents[3] / "templates" / "purasbar" / "phrases.yaml"
 DISTINCT = 0.80
 """Issue 15: at least this share of a season's narrative sentences are distinct."""
+ENOUGH = 180
+"""A season says more sentences than this, with digits or without (a measure of enough prose: since issue 27 the
+owner's and the coach's monthly summaries carry the values their action changed, so they count with digits only)."""
 
 
 def _seasons(out: Path) -> list[Path]:
@@ -29,7 +32,7 @@ def test_each_season_says_most_sentences_once(three: tuple[Path, int]) -> None:
     for folder in _seasons(out):
         for with_digits in (True, False):  # as the reader sees it, and without the sentences that carry numbers
             sents = season_sentences(folder, with_digits=with_digits)
-            assert len(sents) > 200, folder.name
+            assert len(sents) > ENOUGH, folder.name
             ratio = distinct_ratio(sents)
             assert ratio >= DISTINCT, (folder.name, with_digits, f"{ratio:.1%}", repeats(sents))
 
