@@ -786,9 +786,9 @@ class TemplateCache(BytecodeCache):
 
     KIND = "jinja"
     """The cache folder's subfolder of compiled templates."""
-    KEEP = 6000
+    KEEP = 10000
     """Entries kept: every phrasing with Jinja syntax is compiled on its own, and the built-in phrase banks alone
-    hold some 2,000 of them (at 400, a season's run evicted what it had just stored and compiled every time)."""
+    hold some 3,000 of them (at 400, a season's run evicted what it had just stored and compiled every time)."""
 
     def __init__(self, stamp: str) -> None:
         self.stamp = stamp
