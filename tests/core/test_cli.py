@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -350,3 +352,18 @@ def test_rulesets_lists_each_sealable_kind_in_chinese(monkeypatch: pytest.Monkey
                              "  new --option city=…  home city（必填）\n"
                              "  options.sealed 可写 injury：伤病的应对骰\n"
                              "  options.sealed 可写 toss：掷币（不写这个键时封存）\n")
+
+
+BUILT_IN_RULESETS = ["ball", "bloodbowl", "engage", "purasbar", "sanguo"]
+
+
+@pytest.mark.parametrize("name", BUILT_IN_RULESETS)
+def test_each_built_in_rulesets_new_options_are_explained_in_chinese(name: str) -> None:
+    """Issue 28: the help ``rulesets`` prints for each ``new --option`` is Chinese (option names and values such as
+    ``ATK`` or ``rosters.yaml`` stay as they are written), with full-width punctuation next to Chinese text."""
+    options = importlib.import_module(f"anko_writer.rulesets.{name}.ruleset").INFO.new_options
+    assert options
+    for option in options:
+        assert re.search(r"[\u4e00-\u9fff]", option.help), option
+        assert not re.search(r"[\u4e00-\u9fff][,;:?!()]|[,;:?!()][\u4e00-\u9fff]", option.help), option
+        assert not re.search(r"\b(the|of|our|a|an|or|on|from)\b [a-z]", option.help), option

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 import textwrap
 from typing import Any
 
@@ -21,8 +22,11 @@ from anko_writer.schema import (
     Field,
     Float,
     Int,
+    Line,
     List,
     Map,
+    Name,
+    Secret,
     Str,
     describe,
     validate,
@@ -359,3 +363,60 @@ def test_check_places_an_error_deep_inside_with_a_path() -> None:
     with pytest.raises(CampaignError) as info:
         validate(load_yaml_text("{}\n", FILE), missing, FILE)
     assert str(info.value) == "campaign.yaml:1:1: league[0].city: none"
+
+
+# ---------------------------------------------------------------- messages in Chinese (issue 28)
+
+
+_QUOTED = r"'[^']*'|\"[^\"]*\"|`[^`]*`"
+
+BROKEN = [
+    ("a: 4\n", Map({"a": Field(Int(min=1, max=3))})),
+    ("a: 0\n", Map({"a": Field(Int(min=1))})),
+    ("a: 9\n", Map({"a": Field(Int(max=3))})),
+    ("a: x\n", Map({"a": Field(Int())})),
+    ("a: 1.5\n", Map({"a": Field(Float(max=1))})),
+    ("a: []\n", Map({"a": Field(Float())})),
+    ("a: {}\n", Map({"a": Field(Bool())})),
+    ("a: 2026-01-02\n", Map({"a": Field(Str())})),
+    ("a: ''\n", Map({"a": Field(Str())})),
+    ("a: ab\n", Map({"a": Field(Str(min_len=3))})),
+    ("a: b\n", Map({"a": Field(Str(pattern=r"\d+"))})),
+    ("a: 左边\n", Map({"a": Field(Str(choices=["左", "右"]))})),  # the allowed values are the schema's words
+    ("a: 卡尔 穆勒\n", Map({"a": Field(Name())})),
+    ("a: '[b]x'\n", Map({"a": Field(Name())})),
+    ("a: \"x\\u200by\"\n", Map({"a": Field(Name())})),
+    ("a: \"x\\ty\"\n", Map({"a": Field(Name())})),
+    ("a: \"x\\ny\"\n", Map({"a": Field(Line())})),
+    ("a: []\n", Map({"a": Field(List(Str(), min_len=1))})),
+    ("a: [x, y]\n", Map({"a": Field(List(Str(), max_len=1))})),
+    ("a: x\n", Map({"a": Field(List(Str()))})),
+    ("a: [1]\n", Map({"a": Field(Map({}))})),
+    ("b: 1\n", Map({"a": Field(Int(), required=False)})),
+    ("aa: 1\n", Map({"a": Field(Int(), required=False), "ab": Field(Int(), required=False)})),
+    ("{}\n", Map({"a": Field(Int())})),
+    ("x1: 1\n", DictOf(Str(pattern=r"\d+"), Int())),
+    ("a: 12.5\n", Map({"a": Field(Secret(min=0))})),
+    ("a: -3\n", Map({"a": Field(Secret(min=0))})),
+]
+
+
+@pytest.mark.parametrize(("text", "node"), BROKEN)
+def test_every_schema_message_is_chinese(text: str, node: schema.Node) -> None:
+    """Past the ``file:line:col: key:`` prefix a message is Chinese: once the values it quotes (and the YAML
+    words ``true``/``false``) are taken out, no English word is left, and every message holds Chinese text."""
+    message = error_of(text, node).split(": ", 1)[1]
+    message = message.split(": ", 1)[1] if message.startswith("a: ") else message
+    bare = re.sub(_QUOTED, "", message)
+    assert re.search(r"[\u4e00-\u9fff]", bare), message
+    assert not re.findall(r"[A-Za-z]{2,}", re.sub(r"\b(true|false|U\+[0-9A-F]{4})\b", "", bare)), message
+    assert not re.search(r"[\u4e00-\u9fff][,;:?!()]|[,;:?!()][\u4e00-\u9fff]", bare), message
+
+
+def test_type_names_are_chinese() -> None:
+    """A value of the wrong kind is named in Chinese: 空值、列表、映射、集合、日期, and the rarer types by their kind."""
+    import datetime
+
+    assert [schema.show(v) for v in (None, [1], {}, {1}, datetime.date(2026, 1, 2))] == \
+        ["空值", "列表", "映射", "集合", "日期（2026-01-02）"]
+    assert schema.show(b"x") == "字节串"
