@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
@@ -57,16 +58,15 @@ class Campaign:
         short seed against the posted dice finds it and can then compute every sealed die and salt.
 
         >>> Campaign(Path("c.yaml"), {}, "x", 1267, seed_at=Location("c.yaml", 7, 7)).seed_warning()[:40]
-        'c.yaml:7:7: seed: the seed has only 4 di'
+        'c.yaml:7:7: seed: 种子只有 4 位数字；读者能从公开的骰子找出'
         >>> Campaign(Path("c.yaml"), {}, "x", 10**17).seed_warning() is None
         True
         """
         if abs(self.seed) >= STRONG_SEED:
             return None
         where = self.seed_at or Location(self.path)
-        return (f"{where}: seed: the seed has only {len(str(abs(self.seed)))} digits; a reader can find so "
-                f"short a seed from the posted dice and open every hidden die: use {len(str(STRONG_SEED))} "
-                f"random digits or more ('anko-writer new' draws such a seed)")
+        return (f"{where}: seed: 种子只有 {len(str(abs(self.seed)))} 位数字；读者能从公开的骰子找出这么短的种子，"
+                f"打开每一颗暗骰：请用 {len(str(STRONG_SEED))} 位或更多的随机数字（'anko-writer new' 会抽出这样的种子）")
 
     def resources(self) -> Resources:
         """The campaign's resource search path (its folder first, then the built-in files)."""
@@ -92,10 +92,10 @@ class Campaign:
                 inside = False
         if not inside:
             if self.output is None:
-                raise CampaignError(Location(self.path), "", f"the default output folder {target} is a symlink to "
-                                    "outside the campaign folder; pass --out to write there")
+                raise CampaignError(Location(self.path), "", f"默认的输出文件夹 {target} 是指向战役文件夹之外的链接；"
+                                    "要写到那里，请用 --out 指定")
             raise CampaignError(self.output_at or Location(self.path, 1), self.output_key,
-                                f"{self.output!r} points outside the campaign folder; pass --out to write there")
+                                f"{self.output!r} 指向战役文件夹之外；要写到那里，请用 --out 指定")
         return target
 
 
@@ -108,10 +108,10 @@ def _where(path: Path, doc: Any, key: str) -> Location:
 def _required_str(path: Path, doc: Mapping[str, Any], key: str) -> str:
     """The string value of a required top-level key, or a CampaignError naming it."""
     if key not in doc:
-        raise CampaignError(Location(path, 1), key, "required key is missing")
+        raise CampaignError(Location(path, 1), key, "缺少这个必填的键")
     value = doc[key]
     if not isinstance(value, str) or not value:
-        raise CampaignError(_where(path, doc, key), key, f"expected a non-empty string, got {value!r}")
+        raise CampaignError(_where(path, doc, key), key, f"应为非空字符串，实际是 {schema.show(value)}")
     return value
 
 
@@ -120,9 +120,23 @@ def _seed(path: Path, doc: Mapping[str, Any], data: Mapping[str, Any]) -> int:
     value = data.get("seed", doc.get("seed"))
     if isinstance(value, bool) or not isinstance(value, int):
         where = _where(path, doc, "seed") if "seed" in doc else Location(path, 1)
-        got = "nothing" if value is None else f"a {type(value).__name__}"  # never echo a (mistyped) seed
-        raise CampaignError(where, "seed", f"expected an integer, got {got}")
+        raise CampaignError(where, "seed", f"应为整数，实际是{_kind_of(value)}")  # never echo a (mistyped) seed
+
     return value
+
+
+def _kind_of(value: Any) -> str:
+    """What kind of value ``value`` is, in the words of an error that must not repeat it.
+
+    >>> _kind_of(None), _kind_of("42"), _kind_of(4.2), _kind_of([4])
+    ('空值', '字符串', '小数', '列表')
+    """
+    if value is None:
+        return "空值"
+    kinds: tuple[tuple[type | tuple[type, ...], str], ...] = (
+        (bool, "布尔值"), (str, "字符串"), (float, "小数"), (Mapping, "映射"), (list, "列表"),
+        ((datetime.date, datetime.datetime), "日期"))
+    return next((name for kind, name in kinds if isinstance(value, kind)), "其他类型的值")
 
 
 def _output(path: Path, doc: Any, data: Mapping[str, Any]) -> tuple[str | None, Location | None, str]:
@@ -140,15 +154,15 @@ def _output(path: Path, doc: Any, data: Mapping[str, Any]) -> tuple[str | None, 
 
 def _sealed_problem(kinds: Mapping[str, str]) -> Any:
     """The check of ``options.sealed`` against the kinds a ruleset declares: each one known, none twice."""
-    allowed = "；".join(f"{k}（{v}）" for k, v in kinds.items()) or "none"
+    allowed = "；".join(f"{k}（{v}）" for k, v in kinds.items()) or "无"
 
     def problem(values: list[str]) -> schema.Problem:
         for i, v in enumerate(values):
             if v not in kinds:
-                return i, (f"{v!r} is not a roll kind this ruleset can seal; the kinds it can seal: {allowed}"
+                return i, (f"{v!r} 不是这个规则集可以封存的掷骰种类；可以封存的种类：{allowed}"
                            f"{schema.did_you_mean(v, list(kinds))}")
             if v in values[:i]:
-                return i, f"{v!r} is listed twice"
+                return i, f"{v!r} 列了两次"
         return None
     return problem
 
@@ -162,7 +176,7 @@ def _sealed(path: Path, doc: Mapping[str, Any], rs: Ruleset[Any]) -> list[str] |
     at = schema.At(path, "", yamlio.position(doc), CampaignError).value(doc, "options").value(options, SEALED)
     kinds = dict(rs.sealable)
     if not kinds:
-        at.fail(f"the {rs.name} ruleset declares no roll kind a host may seal (remove the key)")
+        at.fail(f"规则集 {rs.name} 没有声明主持人可以封存的掷骰种类（请删去这个键）")
     found: list[str] = schema.Check(schema.List(schema.Str()), _sealed_problem(kinds)).check(options[SEALED], at)
     return found
 
@@ -189,7 +203,7 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any
     kinds the host seals) is checked by the core against the kinds the ruleset declares, and kept in the
     validated ``options`` only when the host set it."""
     if not isinstance(doc, Mapping):
-        raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
+        raise CampaignError(Location(path, 1), "", "战役文件应是由键和值组成的映射")
     name = _required_str(path, doc, "ruleset")
     try:
         rs = ruleset_registry.get(name)
@@ -201,7 +215,7 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any
     with _without(options, SEALED), _without(doc if alone else None, "options"):
         data = schema.validate(doc, rs.campaign_schema(rs.resources(path.parent)), path)
     if not isinstance(data, dict):
-        raise CampaignError(Location(path, 1), "", "a campaign file must be a mapping of keys to values")
+        raise CampaignError(Location(path, 1), "", "战役文件应是由键和值组成的映射")
     if sealed is not None:
         options = data.get("options")
         data["options"] = {**(options if isinstance(options, dict) else {}), SEALED: sealed}

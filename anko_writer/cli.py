@@ -55,7 +55,7 @@ def _os_message(exc: OSError) -> str:
 
 def _unicode_message(exc: UnicodeError) -> str:
     """A UnicodeError that escaped the located readers, still as one line."""
-    return f"text encoding error: {exc}"
+    return f"文本编码错误：{exc}"
 
 
 _CLICK_WORDS = (  # Click's own sentences, as Typer 0.2x words them, in Chinese (its names and values kept)
@@ -374,7 +374,7 @@ def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) ->
     folder = md_rel.rpartition("/")[0]
     for name, text in chapter.files.items():
         if "/" in name or "\\" in name or name.startswith("."):
-            raise AnkoError(f"{md_rel}: a chapter's extra file must be a plain file name, got {name!r}")
+            raise AnkoError(f"{md_rel}: 章节的附加文件应是单纯的文件名，实际是 {name!r}")
         files[f"{folder}/{name}" if folder else name] = text
     for rel, text in files.items():
         _no_seed(rel, text, campaign.seed)
@@ -390,11 +390,11 @@ def _no_seed(rel: str, text: str, seed: int) -> None:
     """Refuse a publishable file that names the seed (DESIGN §10): a ``seed`` field in its JSON, or, for
     a seed long enough not to occur by chance (nine digits or more), the seed's digits anywhere."""
     if rel.endswith(".json") and SEED_KEY in text:
-        raise AnkoError(f"{rel}: refusing to write a publishable file with a 'seed' field (the ruleset "
-                        f"must keep the campaign seed out of its results)")
+        raise AnkoError(f"{rel}: 拒绝写出含有 'seed' 字段的公开文件（规则集"
+                        f"不应把战役种子放进结果）")
     digits = str(abs(seed))
     if len(digits) >= 9 and digits in text and re.search(rf"(?<![0-9]){digits}(?![0-9])", text):
-        raise AnkoError(f"{rel}: refusing to write a publishable file that holds the campaign seed")
+        raise AnkoError(f"{rel}: 拒绝写出含有战役种子的公开文件")
 
 
 def _style(resources: Resources) -> KeyStyle:
@@ -481,10 +481,10 @@ ARC_WORDS = ("--arc", "--part")
 def _check_range(season: int, month: int | None, rs: Ruleset[Any], words: tuple[str, str] = SEASON_WORDS) -> None:
     """Reject an arc outside 1–99 or a part outside the ruleset's arc, before any simulation."""
     if not 1 <= season <= SEASON_MAX:
-        raise AnkoError(f"{words[0]}: expected 1–{SEASON_MAX}, got {season}")
+        raise AnkoError(f"{words[0]}: 应为 1–{SEASON_MAX}，实际是 {season}")
     last = rs.parts(season)
     if month is not None and not 1 <= month <= last:
-        raise AnkoError(f"{words[1]}: expected 1–{last}, got {month}")
+        raise AnkoError(f"{words[1]}: 应为 1–{last}，实际是 {month}")
 
 
 def _write(out: Path, files: dict[str, str], force: bool) -> None:
@@ -592,8 +592,8 @@ def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force:
             _, resources, run = _play(c, arc, part, target, one=True)
             chapters = [ch for ch in run.chapters if ch.arc == arc and ch.part == part and ch.name is None]
             if not chapters:
-                raise AnkoError(f"the {c.ruleset} ruleset produced no chapter for {words[0][2:]} {arc}, "
-                                f"{words[1][2:]} {part}")
+                raise AnkoError(f"规则集 {c.ruleset} 没有为 {words[0][2:]} {arc}、"
+                                f"{words[1][2:]} {part} 写出章节")
             _write(target, {**rules_file(resources, c), **chapter_files(resources, chapters[-1], c)}, force)
     _warn(c)
 
@@ -751,11 +751,11 @@ def export(
 
     with _errors():
         if script not in (None, "hant"):
-            raise AnkoError(f"--script: expected hant, got {script!r}")
+            raise AnkoError(f"--script: 应为 hant，实际是 {script!r}")
         if region not in REGIONS:
-            raise AnkoError(f"--region: expected one of {', '.join(REGIONS)}, got {region!r}")
+            raise AnkoError(f"--region: 应为以下之一：{'、'.join(REGIONS)}，实际是 {region!r}")
         if not outdir.is_dir():
-            raise AnkoError(f"{outdir}: not a folder of chapters")
+            raise AnkoError(f"{outdir}: 不是章节文件夹")
         profile = load_profile(forum)
         with output.locked(outdir):  # finishes a commit a crash left half done before the chapters are read
             folder, files = export_files(outdir, profile, script, region)
@@ -783,7 +783,7 @@ def _until(value: str | None) -> str | None:
     from .tally.replies import parse_time
 
     if value is not None and parse_time(value) is None:
-        raise typer.BadParameter(f"expected a time like '2026-12-01 20:00', got {value!r}")
+        raise typer.BadParameter(f"应为 '2026-12-01 20:00' 这样的时间，实际是 {value!r}")
     return value
 
 
@@ -898,10 +898,10 @@ def audit(
         for name, value, top in (("--seasons", seasons, 100_000), ("--seasons-per-run", seasons_per_run, 50),
                                  ("--jobs", jobs, 256)):
             if not 1 <= value <= top:
-                raise AnkoError(f"{name}: expected 1–{top:,}, got {value}")
+                raise AnkoError(f"{name}: 应为 1–{top:,}，实际是 {value}")
         _check_range(from_season, None, rs, ("--from-season", "--month"))
         if from_season + seasons_per_run - 1 > SEASON_MAX:
-            raise AnkoError(f"--seasons-per-run: season {from_season + seasons_per_run - 1} is past {SEASON_MAX}")
+            raise AnkoError(f"--seasons-per-run: 第 {from_season + seasons_per_run - 1} 季超过了 {SEASON_MAX}")
         auditing.plugin_for(c)
         auditing.require_plots()
         if scheduler is not None:
@@ -941,7 +941,7 @@ def _refuse_existing(paths: list[Path], force: bool) -> None:
     """Refuse to overwrite any existing file unless ``force``."""
     existing = [p for p in paths if p.exists()]
     if existing and not force:
-        raise OutputError(f"{_shown(existing[0])}: already exists (use --force to overwrite)")
+        raise OutputError(f"{_shown(existing[0])}: 已存在（要覆盖，请用 --force）")
 
 
 def _new_options(rs: Ruleset[Any], city: str | None, pairs: list[str]) -> dict[str, str]:

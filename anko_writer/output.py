@@ -200,7 +200,7 @@ def _write_bytes(path: Path, data: bytes) -> None:
     except FileNotFoundError:
         old = None
     if old is not None and not stat.S_ISREG(old.st_mode):
-        raise OSError(errno.EISDIR, "exists and is not a regular file", str(path))
+        raise OSError(errno.EISDIR, "已存在，但不是普通文件", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
@@ -223,7 +223,7 @@ def atomic_write(path: Path, data: str) -> None:
     try:
         _write_bytes(Path(path), _encode(data))
     except OSError as e:
-        raise OutputError(f"{path}: cannot write: {e.strerror or e}") from e
+        raise OutputError(f"{path}: 无法写入：{e.strerror or e}") from e
 
 
 def _why(err: OSError) -> str:
@@ -253,16 +253,16 @@ def _relpath(rel: str) -> str:
     """``rel`` as a normalised relative posix path inside OUT, or OutputError."""
     p = PurePosixPath(rel)
     if not rel or "\\" in rel or p.is_absolute() or ".." in p.parts or str(p) in ("", "."):
-        raise OutputError(f"{rel!r}: output paths must be relative posix paths inside the output directory")
+        raise OutputError(f"{rel!r}: 输出路径应是输出文件夹之内的相对 posix 路径")
     if str(p) == MANIFEST or p.parts[0].startswith(PRIVATE_PREFIX):
-        raise OutputError(f"{rel}: reserved for the tool's own files")
+        raise OutputError(f"{rel}: 这个名字留给工具自己的文件")
     return str(p)
 
 
 def _refuse_link(path: Path) -> None:
     """OutputError if ``path`` is a symbolic link: the tool never writes (or reads) through one."""
     if path.is_symlink():
-        raise OutputError(f"{path}: is a symbolic link; anko-writer does not write through links (replace it by a real file or folder)")
+        raise OutputError(f"{path}: 是符号链接；anko-writer 不经由链接写入（请换成真正的文件或文件夹）")
 
 
 def _no_links(out: Path, norm: str) -> None:
@@ -279,9 +279,9 @@ def _check_target(out: Path, norm: str) -> Path:
     target = out / norm
     for folder in reversed(PurePosixPath(norm).parents[:-1]):
         if (out / folder).exists() and not (out / folder).is_dir():
-            raise OutputError(f"{out / folder}: exists and is not a folder")
+            raise OutputError(f"{out / folder}: 已存在，但不是文件夹")
     if target.exists() and not target.is_file():
-        raise OutputError(f"{target}: exists and is not a file")
+        raise OutputError(f"{target}: 已存在，但不是文件")
     return target
 
 
@@ -298,11 +298,11 @@ def read_manifest(out: Path) -> dict[str, str]:
     try:
         files = json.loads(text)["files"]
     except RecursionError:
-        raise OutputError(f"{path}: unreadable manifest (nested too deeply); restore it or use --force") from None
+        raise OutputError(f"{path}: 清单无法读取（嵌套太深）；请恢复它，或者用 --force") from None
     except (ValueError, KeyError, TypeError) as e:
-        raise OutputError(f"{path}: unreadable manifest ({e}); restore it or use --force") from e
+        raise OutputError(f"{path}: 清单无法读取（{e}）；请恢复它，或者用 --force") from e
     if not isinstance(files, dict):
-        raise OutputError(f"{path}: unreadable manifest ('files' is not an object)")
+        raise OutputError(f"{path}: 清单无法读取（'files' 不是对象）")
     return {str(k): str(v) for k, v in files.items()}
 
 
@@ -320,9 +320,9 @@ def _protected(target: Path, rel: str, new: bytes, manifest: dict[str, str]) -> 
     if current == new:
         return None
     if rel not in manifest:
-        return f"{target}: exists but was not written by anko-writer (use --force to overwrite)"
+        return f"{target}: 已存在，但不是 anko-writer 写的（要覆盖，请用 --force）"
     if _sha256(current) != manifest[rel]:
-        return f"{target}: edited by hand since it was generated (use --force to overwrite)"
+        return f"{target}: 生成之后被手工改过（要覆盖，请用 --force）"
     return None
 
 
@@ -342,7 +342,7 @@ def plan_writes(out: Path, files: dict[str, str], force: bool) -> None:
         if why := _protected(target, norm, _encode(files[rel]), manifest):
             blocked.append(why)
     if blocked:
-        more = f" (and {len(blocked) - 1} more protected file(s))" if len(blocked) > 1 else ""
+        more = f"（另有 {len(blocked) - 1} 个受保护的文件）" if len(blocked) > 1 else ""
         raise OutputError(blocked[0] + more)
 
 
@@ -396,9 +396,9 @@ def _make_out(out: Path) -> list[Path]:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise OutputError(f"{out}: exists and is not a folder") from None
+        raise OutputError(f"{out}: 已存在，但不是文件夹") from None
     except OSError as e:
-        raise OutputError(f"{out}: cannot create the output folder: {_why(e)}") from e
+        raise OutputError(f"{out}: 无法创建输出文件夹：{_why(e)}") from e
     return missing
 
 
@@ -423,11 +423,11 @@ def _acquire(out: Path) -> filelock.BaseFileLock:
         lock.acquire()
     except filelock.Timeout:
         pid = _holder(path)
-        who = f"another anko-writer run (pid {pid})" if pid else "another anko-writer run"
-        raise OutputError(f"{out}: {who} is writing here; wait for it to finish") from None
+        who = f"另一个 anko-writer 进程（pid {pid}）" if pid else "另一个 anko-writer 进程"
+        raise OutputError(f"{out}: {who}正在这里写入；请等它写完") from None
     except OSError as e:
         _refuse_link(path)
-        raise OutputError(f"{path}: cannot open the lock file: {_why(e)}") from e
+        raise OutputError(f"{path}: 无法打开锁文件：{_why(e)}") from e
     try:
         fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
         try:
@@ -473,9 +473,9 @@ def locked_file(path: Path, wait: float = 60.0) -> Iterator[Path]:
     try:
         lock.acquire()
     except filelock.Timeout:
-        raise OutputError(f"{path}: another anko-writer run has held it for {wait:g} s; try again when it is done") from None
+        raise OutputError(f"{path}: 另一个 anko-writer 进程已经占用它 {wait:g} 秒；请等它完成后再试") from None
     except OSError as e:
-        raise OutputError(f"{lock_path}: cannot take the lock: {_why(e)}") from e
+        raise OutputError(f"{lock_path}: 无法加锁：{_why(e)}") from e
     try:
         yield real
     finally:
@@ -540,7 +540,7 @@ def _journal(stage: Path) -> tuple[list[str], list[str]]:
     except (InputError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         ok = False
     if not ok or any(m != MANIFEST and _relpath(m) != m for m in moves) or any(_relpath(r) != r for r in removes):
-        raise OutputError(f"{path}: unreadable commit journal; move the stage folder away and run again")
+        raise OutputError(f"{path}: 提交日志无法读取；请把暂存文件夹移开，再运行一次")
     return list(moves), list(removes)
 
 
@@ -660,7 +660,7 @@ def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes
     except BaseException as e:
         _remove_stage(stage)
         if isinstance(e, OSError):
-            raise OutputError(f"{shown}: cannot write: {_why(e)} (nothing in {out} was changed)") from e
+            raise OutputError(f"{shown}: 无法写入：{_why(e)}（{out} 里什么也没有改动）") from e
         raise
     return stage
 
@@ -671,7 +671,7 @@ def _commit(out: Path, stage: Path) -> None:
         _test_point("committing@0")
         _roll_forward(out, stage)
     except OSError as e:
-        raise OutputError(f"{out}: could not finish writing ({_why(e)}); the next anko-writer run here completes it") from e
+        raise OutputError(f"{out}: 没能写完（{_why(e)}）；下一次在这里运行 anko-writer 时会补完") from e
     _remove_stage(stage)
     _fsync_dir(out)
 
@@ -713,8 +713,8 @@ def _stale(out: Path, manifest: dict[str, str], keep: set[str], under: str | Non
     for rel in stale:
         path = out / rel
         if not force and path.is_file() and _sha256(path.read_bytes()) != manifest[rel]:
-            raise OutputError(f"{path}: edited by hand since it was generated, and the new export no longer "
-                              "has it (use --force to remove it)")
+            raise OutputError(f"{path}: 生成之后被手工改过，而新的导出已经不再有它"
+                              "（要删除它，请用 --force）")
     return stale
 
 

@@ -5,7 +5,7 @@ walks a document loaded by :func:`anko_writer.yamlio.load_yaml`, returns it as b
 defaults filled in, and raises the first problem as the caller's error class, naming the key path
 and where the offending value sits — like MkDocs' config errors::
 
-    campaign.yaml:12:5: players[3].position: expected one of FW, MF, DF, GK, got 'ST'
+    campaign.yaml:12:5: players[3].position: 应为以下之一：FW、MF、DF、GK，实际是 'ST'
 
 >>> from anko_writer.yamlio import load_yaml_text
 >>> options = Map({"title": Field(Str()), "output": Field(Str(), default="out")})
@@ -14,7 +14,7 @@ and where the offending value sits — like MkDocs' config errors::
 >>> validate(load_yaml_text("title: 雷希特的冬天\\nouptut: 帖子\\n", "c.yaml"), options, "c.yaml")
 Traceback (most recent call last):
 ...
-anko_writer.errors.CampaignError: c.yaml:2:1: unknown key 'ouptut'; did you mean 'output'?
+anko_writer.errors.CampaignError: c.yaml:2:1: 未知的键 'ouptut'；是不是想写 'output'？
 
 Custom scalar nodes subclass :class:`Scalar` and raise :class:`Invalid` from ``convert``.
 """
@@ -54,18 +54,24 @@ class Invalid(Exception):
     def __init__(self, message: str, names_value: bool = False) -> None:
         self.message = message
         self.names_value = names_value
-        """True when the message starts with the value itself (``'s1x5' does not match …``)."""
+        """True when the message starts with the value itself (``'s1x5' 不符合格式 …``)."""
         super().__init__(message)
 
 
+_TYPE_NAMES = {"bytes": "字节串", "complex": "复数", "Decimal": "小数", "Fraction": "分数", "time": "时间"}
+"""Chinese names of the rarer types :func:`show` may meet (other types are named by their Python name)."""
+
+
 def show(value: Any) -> str:
-    """How a value is named in a message: ``'ST'``, ``120``, ``true``, ``a list``, ``an empty value``.
+    """How a value is named in a message: ``'ST'``, ``120``, ``true``, ``列表``, ``空值``.
 
     >>> show("abc"), show(120), show(True), show([1]), show({}), show(None)
-    ("'abc'", '120', 'true', 'a list', 'a mapping', 'an empty value')
+    ("'abc'", '120', 'true', '列表', '映射', '空值')
+    >>> import datetime; show(datetime.date(2026, 1, 2)), show(b"x")
+    ('日期（2026-01-02）', '字节串')
     """
     if value is None:
-        return "an empty value"
+        return "空值"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -75,28 +81,29 @@ def show(value: Any) -> str:
     if isinstance(value, float):
         return repr(float(value))
     if isinstance(value, Mapping):
-        return "a mapping"
+        return "映射"
     if isinstance(value, (list, tuple)):
-        return "a list"
+        return "列表"
     if isinstance(value, Set):
-        return "a set"
+        return "集合"
     if isinstance(value, (datetime.date, datetime.datetime)):
-        return f"a date ({value.isoformat()})"
-    return f"a {type(value).__name__}"
+        return f"日期（{value.isoformat()}）"
+    name = type(value).__name__
+    return _TYPE_NAMES.get(name, f"{name} 类型的值")
 
 
 def did_you_mean(got: Any, options: Sequence[Any]) -> str:
-    """``"; did you mean 'Y'?"`` for the closest option (case-insensitive, difflib), else ``""``.
+    """``"；是不是想写 'Y'？"`` for the closest option (case-insensitive, difflib), else ``""``.
 
     >>> did_you_mean("ouput", ["title", "output"]), did_you_mean("x", ["title"])
-    ("; did you mean 'output'?", '')
+    ("；是不是想写 'output'？", '')
     """
     if not isinstance(got, (str, int)) or isinstance(got, bool):
         return ""
     lowered = {str(o).lower(): o for o in options}
     target = str(got).lower()
     hits = [target] if target in lowered else difflib.get_close_matches(target, list(lowered), n=1)
-    return f"; did you mean {show(lowered[hits[0]])}?" if hits else ""
+    return f"；是不是想写 {show(lowered[hits[0]])}？" if hits else ""
 
 
 def _join(path: str, key: Any) -> str:
@@ -198,15 +205,19 @@ def _bounds(lo: float | None, hi: float | None) -> str:
     return f" (≤ {hi})" if hi is not None else ""
 
 
+GOT = "实际是"
+"""The words that name the value a message refused (``应为整数，实际是 'x'``)."""
+
+
 def _check_range(value: float, lo: float | None, hi: float | None) -> None:
     """Raise :class:`Invalid` when ``value`` is outside ``lo..hi`` (either end may be open)."""
     if (lo is None or value >= lo) and (hi is None or value <= hi):
         return
     if lo is not None and hi is not None:
-        raise Invalid(f"must be between {lo} and {hi}, got {show(value)}")
+        raise Invalid(f"应在 {lo} 到 {hi} 之间，{GOT} {show(value)}")
     if lo is not None:
-        raise Invalid(f"must be at least {lo}, got {show(value)}")
-    raise Invalid(f"must be at most {hi}, got {show(value)}")
+        raise Invalid(f"应不小于 {lo}，{GOT} {show(value)}")
+    raise Invalid(f"应不大于 {hi}，{GOT} {show(value)}")
 
 
 @dataclass
@@ -216,7 +227,7 @@ class Enum(Scalar):
     >>> Enum(["markdown", "bbcode", "html"]).convert("BBCode")
     Traceback (most recent call last):
     ...
-    anko_writer.schema.Invalid: expected one of markdown, bbcode, html, got 'BBCode'; did you mean 'bbcode'?
+    anko_writer.schema.Invalid: 应为以下之一：markdown、bbcode、html，实际是 'BBCode'；是不是想写 'bbcode'？
     """
 
     values: Sequence[str | int]
@@ -229,8 +240,8 @@ class Enum(Scalar):
             same_kind = isinstance(value, str) if isinstance(allowed, str) else _is_int(value)
             if same_kind and value == allowed:
                 return allowed
-        listed = ", ".join(str(v) for v in self.values)
-        raise Invalid(f"expected one of {listed}, got {show(value)}{did_you_mean(value, self.values)}")
+        listed = "、".join(str(v) for v in self.values)
+        raise Invalid(f"应为以下之一：{listed}，{GOT} {show(value)}{did_you_mean(value, self.values)}")
 
     def type_name(self) -> str:
         """``one of `FW`, `MF```."""
@@ -258,17 +269,17 @@ class Str(Scalar):
     def convert(self, value: Any) -> str:
         """The string, checked."""
         if not isinstance(value, str):
-            raise Invalid(f"expected a string, got {show(value)}")
+            raise Invalid(f"应为字符串，{GOT} {show(value)}")
         text = str(value)
         if self.choices is not None:
             chosen: str = Enum(self.choices).convert(text)  # the choices are strings
             return chosen
         if self.min_len and not text.strip():
-            raise Invalid("must not be empty")
+            raise Invalid("不能为空")
         if len(text) < self.min_len:
-            raise Invalid(f"must be at least {self.min_len} characters long, got {len(text)}")
+            raise Invalid(f"至少应有 {self.min_len} 个字符，{GOT} {len(text)} 个")
         if self._regex is not None and not self._regex.fullmatch(text):
-            raise Invalid(f"{text!r} does not match {self.pattern_doc or self.pattern}", names_value=True)
+            raise Invalid(f"{text!r} 不符合格式 {self.pattern_doc or self.pattern}", names_value=True)
         return text
 
     def type_name(self) -> str:
@@ -288,8 +299,8 @@ MARKUP_CHARS = "[]<>"
 """Characters a :class:`Name` may not hold because forums read them as markup (a BBCode tag, an HTML
 element): a club named ``[collapse=x]…`` would open a tag in every post that names it."""
 
-_SPACE_NAMES = {" ": "a space", "\u3000": "a full-width space (U+3000)", "\t": "a tab",
-                "\n": "a line break", "\r": "a line break"}
+_SPACE_NAMES = {" ": "空格", "\u3000": "全角空格（U+3000）", "\t": "制表符",
+                "\n": "换行", "\r": "换行"}
 
 
 def name_problem(text: str) -> str | None:
@@ -301,15 +312,15 @@ def name_problem(text: str) -> str | None:
     >>> name_problem("卡尔·穆勒") is None
     True
     >>> name_problem("卡尔 穆勒"), name_problem("雷希特/竞技"), name_problem("a\\u200bb")
-    ('may not contain a space', "may not contain '/'", 'may not contain an invisible character (U+200B)')
+    ('不能含有空格', "不能含有 '/'", '不能含有不可见字符（U+200B）')
     """
     for ch in text:
         if ch in _SPACE_NAMES:
-            return f"may not contain {_SPACE_NAMES[ch]}"
+            return f"不能含有{_SPACE_NAMES[ch]}"
         if ch.isspace():
-            return f"may not contain whitespace (U+{ord(ch):04X})"
+            return f"不能含有空白字符（U+{ord(ch):04X}）"
         if ch in NAME_DELIMITERS or ch in MARKUP_CHARS:
-            return f"may not contain {ch!r}"
+            return f"不能含有 {ch!r}"
         hidden = _unseen_problem(ch)
         if hidden:
             return hidden
@@ -320,10 +331,14 @@ def _unseen_problem(ch: str) -> str | None:
     """Why ``ch`` cannot stand in a name or a line of display text: a control or invisible character, or None."""
     category = unicodedata.category(ch)
     if category == "Cc":
-        return f"may not contain a control character (U+{ord(ch):04X})"
+        return f"不能含有控制字符（U+{ord(ch):04X}）"
     if category in ("Cf", "Cs"):
-        return f"may not contain an invisible character (U+{ord(ch):04X})"
+        return f"不能含有不可见字符（U+{ord(ch):04X}）"
     return None
+
+
+MARKUP_WHY = "论坛会把它当作排版标记"
+"""Why a markup bracket is refused, as messages give it."""
 
 
 def line_problem(text: str) -> str | None:
@@ -332,13 +347,13 @@ def line_problem(text: str) -> str | None:
     invisible character, or a markup bracket of :data:`MARKUP_CHARS`. Spaces are fine.
 
     >>> line_problem("BALL 安科：读者执 白"), line_problem("标题\\n〔揭晓｜…〕"), line_problem("[b]x")
-    (None, 'may not contain a line break', "may not contain '[' (it would be read as forum markup)")
+    (None, '不能含有换行', "不能含有 '['（论坛会把它当作排版标记）")
     """
     for ch in text:
         if ch in "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029":
-            return "may not contain a line break"
+            return "不能含有换行"
         if ch in MARKUP_CHARS:
-            return f"may not contain {ch!r} (it would be read as forum markup)"
+            return f"不能含有 {ch!r}（{MARKUP_WHY}）"
         hidden = _unseen_problem(ch)
         if hidden:
             return hidden
@@ -371,7 +386,7 @@ class Name(Str):
     >>> Name().convert("卡尔 穆勒")
     Traceback (most recent call last):
     ...
-    anko_writer.schema.Invalid: '卡尔 穆勒' may not contain a space (it would break a roll id or seal line)
+    anko_writer.schema.Invalid: '卡尔 穆勒' 不能含有空格（会破坏掷骰编号或封存行）
     """
 
     def convert(self, value: Any) -> str:
@@ -380,8 +395,8 @@ class Name(Str):
         problem = name_problem(text)
         if problem:
             markup = problem[-2] in MARKUP_CHARS and problem.endswith("'")
-            why = "it would be read as forum markup" if markup else "it would break a roll id or seal line"
-            raise Invalid(f"{text!r} {problem} ({why})", names_value=True)
+            why = MARKUP_WHY if markup else "会破坏掷骰编号或封存行"
+            raise Invalid(f"{text!r} {problem}（{why}）", names_value=True)
         return text
 
     def type_name(self) -> str:
@@ -400,7 +415,7 @@ class Int(Scalar):
     def convert(self, value: Any) -> int:
         """The integer, checked."""
         if not _is_int(value):
-            raise Invalid(f"expected an integer, got {show(value)}")
+            raise Invalid(f"应为整数，{GOT} {show(value)}")
         _check_range(int(value), self.min, self.max)
         return int(value)
 
@@ -416,7 +431,7 @@ class Secret(Int):
     >>> Secret(min=0).convert(12.5)
     Traceback (most recent call last):
     ...
-    anko_writer.schema.Invalid: expected an integer (the value is private, so it is not repeated here)
+    anko_writer.schema.Invalid: 应为整数（此值保密，这里不复述）
     """
 
     def convert(self, value: Any) -> int:
@@ -424,8 +439,8 @@ class Secret(Int):
         try:
             return super().convert(value)
         except Invalid as err:
-            kind = "expected an integer" if not _is_int(value) else str(err).split(", got")[0]
-            raise Invalid(f"{kind} (the value is private, so it is not repeated here)") from None
+            kind = "应为整数" if not _is_int(value) else str(err).split(f"，{GOT}")[0]
+            raise Invalid(f"{kind}（此值保密，这里不复述）") from None
 
 
 @dataclass
@@ -439,7 +454,7 @@ class Float(Scalar):
     def convert(self, value: Any) -> float:
         """The number as a float, checked."""
         if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-            raise Invalid(f"expected a number, got {show(value)}")
+            raise Invalid(f"应为数字，{GOT} {show(value)}")
         _check_range(value, self.min, self.max)
         return float(value)
 
@@ -457,7 +472,7 @@ class Bool(Scalar):
     def convert(self, value: Any) -> bool:
         """The boolean."""
         if not isinstance(value, bool):
-            raise Invalid(f"expected true or false, got {show(value)}")
+            raise Invalid(f"应为 true 或 false，{GOT} {show(value)}")
         return bool(value)
 
     def type_name(self) -> str:
@@ -507,7 +522,7 @@ class Field:
 def _mapping(value: Any, at: At) -> Mapping[Any, Any]:
     """``value`` if it is a mapping, else a located type error."""
     if not isinstance(value, Mapping):
-        at.fail(f"expected a mapping, got {show(value)}")
+        at.fail(f"应为映射，{GOT} {show(value)}")
     return value
 
 
@@ -538,7 +553,7 @@ class Map(Node):
     def _unknown(self, key: Any) -> str:
         """Message for a key the schema does not know."""
         hint = did_you_mean(key, list(self.fields))
-        return f"unknown key {show(key)}" + (hint or f" (allowed: {', '.join(self.fields) or 'none'})")
+        return f"未知的键 {show(key)}" + (hint or f"（可用的键：{'、'.join(self.fields) or '无'}）")
 
     def _fill(self, known: dict[Any, Any], at: At) -> dict[Any, Any]:
         """Schema-ordered dict with defaults; raises for the first missing required key."""
@@ -547,7 +562,7 @@ class Map(Node):
             if name in known:
                 out[name] = known[name]
             elif f.required:
-                at.fail(f"missing required key {name!r}")
+                at.fail(f"缺少必填的键 {name!r}")
             elif f.default is not MISSING:
                 out[name] = copy.deepcopy(f.default)
         return out
@@ -580,7 +595,7 @@ class DictOf(Node):
             try:
                 plain_key = self.key.convert(key)
             except Invalid as err:
-                text = f"key {err.message}" if err.names_value else f"key {show(key)}: {err.message}"
+                text = f"键 {err.message}" if err.names_value else f"键 {show(key)}：{err.message}"
                 at.key(mapping, key).fail(text)
             out[plain_key] = self.value.check(item, at.value(mapping, key))
         return out
@@ -596,7 +611,7 @@ class DictOf(Node):
 
 
 def _items(n: int) -> str:
-    """``1 item``, ``2 items``."""
+    """``1 item``, ``2 items`` for :func:`describe`."""
     return f"{n} item" + ("" if n == 1 else "s")
 
 
@@ -612,11 +627,11 @@ class List(Node):
     def check(self, value: Any, at: At) -> list[Any]:
         """A plain list."""
         if not isinstance(value, list):
-            at.fail(f"expected a list, got {show(value)}")
+            at.fail(f"应为列表，{GOT} {show(value)}")
         if len(value) < self.min_len:
-            at.fail(f"must have at least {_items(self.min_len)}, got {len(value)}")
+            at.fail(f"至少应有 {self.min_len} 项，{GOT} {len(value)} 项")
         if self.max_len is not None and len(value) > self.max_len:
-            at.fail(f"must have at most {_items(self.max_len)}, got {len(value)}")
+            at.fail(f"至多应有 {self.max_len} 项，{GOT} {len(value)} 项")
         return [self.item.check(v, at.item(value, i)) for i, v in enumerate(value)]
 
     def type_name(self) -> str:
@@ -650,12 +665,12 @@ class Check(Node):
 
     >>> from anko_writer.yamlio import load_yaml_text
     >>> def repeats(xs: list[str]) -> Problem:
-    ...     return next(((i, f"repeats {x!r}") for i, x in enumerate(xs) if x in xs[:i]), None)
+    ...     return next(((i, f"重复了 {x!r}") for i, x in enumerate(xs) if x in xs[:i]), None)
     >>> unique = Check(List(Str()), repeats, doc="No name twice.")
     >>> validate(load_yaml_text("- 甲\\n- 乙\\n- 甲\\n", "n.yaml"), unique, "n.yaml")
     Traceback (most recent call last):
     ...
-    anko_writer.errors.CampaignError: n.yaml:3:3: [2]: repeats '甲'
+    anko_writer.errors.CampaignError: n.yaml:3:3: [2]: 重复了 '甲'
     """
 
     node: Node
@@ -738,5 +753,5 @@ __all__ = [
     "MISSING", "Invalid", "At", "Node", "Scalar", "Str", "Name", "name_problem", "NAME_DELIMITERS", "MARKUP_CHARS", "Line", "line_problem",
     "Int", "Secret", "Float", "Bool", "Enum", "Data",
     "Field", "Map", "DictOf", "List", "Check", "Problem", "Where", "validate", "validate_text", "describe", "show",
-    "did_you_mean",
+    "did_you_mean", "GOT", "MARKUP_WHY",
 ]

@@ -9,12 +9,12 @@ manifest, replies, layouts, profiles) goes through :func:`read_bytes` (and :func
   ``/etc/passwd``) is refused without naming or reading its target;
 - a file saved as GBK or holding a stray byte is reported the same way everywhere::
 
-    FILE: not UTF-8 text (byte 0xb7 at line 3)
+    FILE: 不是 UTF-8 文本（第 3 行的字节 0xb7）
 
 >>> decode("第一行\\n第二行".encode("gbk"), "m01.md")
 Traceback (most recent call last):
 ...
-anko_writer.errors.InputError: m01.md: not UTF-8 text (byte 0xb5 at line 1)
+anko_writer.errors.InputError: m01.md: 不是 UTF-8 文本（第 1 行的字节 0xb5）
 >>> decode("\\ufeff球队".encode("utf-8"), "a.yaml")
 '球队'
 """
@@ -41,7 +41,7 @@ def decode(data: bytes, path: Path | str, error: type[InputError] = InputError) 
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
-        raise error(Location(path), "", f"not UTF-8 text (byte 0x{data[err.start]:02x} at line {line})") from None
+        raise error(Location(path), "", f"不是 UTF-8 文本（第 {line} 行的字节 0x{data[err.start]:02x}）") from None
 
 
 def inside(path: Path | str, folder: Path | str) -> bool:
@@ -59,14 +59,14 @@ def _kind(mode: int) -> str | None:
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "is a folder, not a file"
+        return "是文件夹，不是文件"
     if stat.S_ISFIFO(mode):
-        return "is a pipe (FIFO), not a regular file"
+        return "是管道（FIFO），不是普通文件"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a regular file"
+        return "是设备，不是普通文件"
     if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file"
-    return "is not a regular file"
+        return "是套接字，不是普通文件"
+    return "不是普通文件"
 
 
 def read_bytes(
@@ -79,13 +79,13 @@ def read_bytes(
     """The bytes of a regular file, or ``error`` located at ``path`` (missing, not regular, too large,
     leaving ``within`` through a link, unreadable). Never blocks on a FIFO or reads a device."""
     if within is not None and not inside(path, within):
-        raise error(Location(path), "", f"is a link that leaves {within}; not read")
+        raise error(Location(path), "", f"是指向 {within} 之外的链接，没有读取")
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise error(Location(path), "", "file not found") from None
+        raise error(Location(path), "", "找不到文件") from None
     except OSError as err:
-        raise error(Location(path), "", f"cannot read file: {err.strerror or err}") from None
+        raise error(Location(path), "", f"无法读取文件：{err.strerror or err}") from None
     kind = _kind(st.st_mode)
     if kind:
         raise error(Location(path), "", kind)
@@ -93,14 +93,14 @@ def read_bytes(
         # O_NONBLOCK: a path swapped for a FIFO between stat and open cannot block the open.
         fd = os.open(path, os.O_RDONLY | _NONBLOCK | _BINARY)
     except OSError as err:
-        raise error(Location(path), "", f"cannot read file: {err.strerror or err}") from None
+        raise error(Location(path), "", f"无法读取文件：{err.strerror or err}") from None
     with os.fdopen(fd, "rb") as fh:
         kind = _kind(os.fstat(fd).st_mode)
         if kind:
             raise error(Location(path), "", kind)
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise error(Location(path), "", f"file too large (over {limit // (1024 * 1024)} MiB); not read")
+        raise error(Location(path), "", f"文件太大（超过 {limit // (1024 * 1024)} MiB），没有读取")
     return data
 
 

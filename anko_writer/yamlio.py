@@ -61,7 +61,7 @@ class _StrictConstructor(RoundTripConstructor):
 
     def construct_refused(self, node: YAMLNode) -> None:
         """Refuse a node whose tag has no safe constructor."""
-        raise UnknownTagError(None, None, f"unsupported tag {_short_tag(node.tag)!r}", node.start_mark)
+        raise UnknownTagError(None, None, f"不支持的标签 {_short_tag(node.tag)!r}", node.start_mark)
 
 
     def construct_plain_str(self, node: YAMLNode) -> str:
@@ -75,7 +75,7 @@ class _StrictConstructor(RoundTripConstructor):
         """An integer, unless its literal is longer than :data:`MAX_INT_DIGITS` (Python would refuse to
         print a number past 4300 digits, and nothing here needs one that long)."""
         if len(str(node.value)) > MAX_INT_DIGITS:
-            raise ConstructorError(None, None, f"integer literal longer than {MAX_INT_DIGITS} characters",
+            raise ConstructorError(None, None, f"整数字面量超过 {MAX_INT_DIGITS} 个字符",
                                    node.start_mark)
         return self.construct_yaml_int(node)
 
@@ -110,8 +110,8 @@ class _BoundedComposer(Composer):
         event = self.parser.peek_event()
         if isinstance(event, AliasEvent):
             if event.anchor in self._open:
-                raise AliasError(None, None, f"alias '*{event.anchor}' is inside its own anchor "
-                                 f"'&{event.anchor}' (a recursive structure)", event.start_mark)
+                raise AliasError(None, None, f"别名 '*{event.anchor}' 在它自己的锚点 "
+                                 f"'&{event.anchor}' 之内（递归结构）", event.start_mark)
             node = super().compose_node(parent, index)
             self._aliases.append((event.start_mark, str(event.anchor), node))
             return node
@@ -145,8 +145,8 @@ def _check_alias_budget(root: YAMLNode, aliases: list[tuple[StreamMark, str, YAM
     added = expanded(root) - len(size)
     if added > ALIAS_BUDGET:
         mark, anchor, _ = max(aliases, key=lambda a: expanded(a[2]))
-        raise AliasError(None, None, f"aliases expand this document by {added:,} values, more than the "
-                         f"{ALIAS_BUDGET:,} allowed (largest: '*{anchor}'); write the values out instead", mark)
+        raise AliasError(None, None, f"别名使这份文档多出 {added:,} 个值，超过允许的 "
+                         f"{ALIAS_BUDGET:,} 个（最多的是 '*{anchor}'）；请把这些值直接写出来", mark)
 
 
 def _short_tag(tag: Any) -> str:
@@ -178,6 +178,8 @@ def _mark_pos(err: MarkedYAMLError) -> tuple[int | None, int | None]:
     return mark.line + 1, mark.column + 1
 
 
+_TOO_DEEP = f"映射和列表嵌套超过 {MAX_DEPTH} 层"
+"""The message for a document nested past :data:`MAX_DEPTH`."""
 _DUP = re.compile(r'found duplicate key "(.*)" with value')
 
 
@@ -198,19 +200,19 @@ def _first_key_line(text: str, err: MarkedYAMLError, key: str) -> int | None:
 def _yaml_message(err: MarkedYAMLError, text: str) -> str:
     """The one-line message for a ruamel error."""
     if isinstance(err, UnknownTagError):
-        return f"{err.problem} (YAML here is plain data; tags that build objects are refused)"
+        return f"{err.problem}（这里的 YAML 只是纯数据，会构造对象的标签一律拒绝）"
     if isinstance(err, MaxDepthExceededError):
-        return f"mappings and lists nested more than {MAX_DEPTH} deep"
+        return _TOO_DEEP
     if isinstance(err, (AliasError, ConstructorError)) and not isinstance(err, DuplicateKeyError):
         return str(err.problem)
     m = _DUP.search(str(err.problem)) if isinstance(err, DuplicateKeyError) else None
     if m:
         line = _first_key_line(text, err, m.group(1))
-        return f"duplicate key {m.group(1)!r}" + (f" (first defined at line {line})" if line else "")
+        return f"重复的键 {m.group(1)!r}" + (f"（第 {line} 行已经定义过）" if line else "")
     problem = str(err.problem or err.context)
     if problem.startswith("but ") and err.context:  # "expected X" + "but found Y" read as one sentence
         problem = f"{err.context}, {problem}"
-    return f"YAML syntax error: {problem}"
+    return f"YAML 语法错误：{problem}"
 
 
 def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputError, *,
@@ -224,16 +226,16 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     >>> try:
     ...     load_yaml_text(bomb, "bomb.yaml")
     ... except InputError as err:
-    ...     print(err.location, err.message.split(";")[0])
-    bomb.yaml:11:8 aliases expand this document by 309,987 values, more than the 10,000 allowed (largest: '*j')
+    ...     print(err.location, err.message.split("；")[0])
+    bomb.yaml:11:8 别名使这份文档多出 309,987 个值，超过允许的 10,000 个（最多的是 '*j'）
 
     ``keep_quotes`` loads a file the tool will write back (:func:`dump_yaml`): its strings keep the quotes the
     host (or ``new``) wrote, so only what the tool changes moves (never cached: the caller edits it).
     """
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
-        raise error(Location(file), "", f"the file is {size:,} bytes; YAML files here may be at most "
-                                        f"{MAX_BYTES:,} bytes")
+        raise error(Location(file), "", f"文件有 {size:,} 字节；这里的 YAML 文件至多 "
+                                        f"{MAX_BYTES:,} 字节")
     try:
         if keep_quotes:
             return _yaml(keep_quotes=True).load(text)
@@ -243,10 +245,10 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     except ReaderError as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment
         raise error(Location(file, *_char_pos(text, err.position)), "", _reader_message(err)) from None
     except RecursionError:  # the depth limit stops nesting first; this is a last guard, never a traceback
-        raise error(Location(file), "", f"mappings and lists nested more than {MAX_DEPTH} deep") from None
+        raise error(Location(file), "", _TOO_DEEP) from None
 
 
-_CONTROL_NAMES = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL", 0x08: "backspace", 0x0C: "form feed"}
+_CONTROL_NAMES = {0: "NUL", 0x1B: "ESC", 0x7F: "DEL", 0x08: "退格", 0x0C: "换页"}
 
 
 def _char_pos(text: str, index: Any) -> tuple[int, int] | tuple[None, None]:
@@ -264,14 +266,14 @@ def _reader_message(err: ReaderError) -> str:
     ...     load_yaml_text("a: 1\\n# \\x1b[31m\\n", "c.yaml")
     ... except InputError as e:
     ...     print(e)
-    c.yaml:2:3: control character U+001B (ESC) is not allowed in YAML; remove it
+    c.yaml:2:3: YAML 不允许控制字符 U+001B（ESC），请删去
     """
     char = err.character
     code = ord(char) if isinstance(char, str) and len(char) == 1 else char if isinstance(char, int) else None
     if code is None:
-        return f"character not allowed in YAML: {err.reason}"
-    name = f"U+{code:04X}" + (f" ({_CONTROL_NAMES[code]})" if code in _CONTROL_NAMES else "")
-    return f"{'control ' if code < 0x100 else ''}character {name} is not allowed in YAML; remove it"
+        return f"YAML 不允许的字符：{err.reason}"
+    name = f"U+{code:04X}" + (f"（{_CONTROL_NAMES[code]}）" if code in _CONTROL_NAMES else "")
+    return f"YAML 不允许{'控制' if code < 0x100 else ''}字符 {name}，请删去"
 
 
 def load_yaml(path: Path, error: type[InputError] = InputError) -> Any:

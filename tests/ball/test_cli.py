@@ -151,9 +151,9 @@ def test_the_turn_limit_is_won_by_def(campaign: Path, tmp_path: Path) -> None:
 def test_schema_errors_are_located(campaign: Path, tmp_path: Path) -> None:
     camp = copy(campaign, tmp_path)
     camp.write_text(camp.read_text(encoding="utf-8").replace("side: ATK", "side: MID"), encoding="utf-8")
-    assert re.search(r"ball\.yaml:\d+:7: side: expected one of ATK, DEF, got 'MID'", fails("check", camp))
+    assert re.search(r"ball\.yaml:\d+:7: side: 应为以下之一：ATK、DEF，实际是 'MID'", fails("check", camp))
     camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1x3: ["X5 G5-F4"]\n')
-    assert re.search(r"ball\.yaml:\d+:3: moves: key 'g1x3' does not match g<game>t<part>", fails("check", camp))
+    assert re.search(r"ball\.yaml:\d+:3: moves: 键 'g1x3' 不符合格式 g<game>t<part>", fails("check", camp))
     camp = with_moves(copy(campaign, tmp_path), "moves:\n  g1t1: 3\n")
     assert "moves.g1t1: expected a list of moves or a mapping" in fails("check", camp)
 
@@ -162,7 +162,7 @@ def test_a_bad_ai_strength_is_located(campaign: Path, tmp_path: Path) -> None:
     text = campaign.read_text(encoding="utf-8")
     assert "  ai_strength: 2 " in text  # new writes the default, with its comment
     line = text.splitlines().index(next(x for x in text.splitlines() if x.startswith("  ai_strength:"))) + 1
-    for bad, why in (("4", "must be between 1 and 3, got 4"), ("strong", "expected an integer, got 'strong'")):
+    for bad, why in (("4", "应在 1 到 3 之间，实际是 4"), ("strong", "应为整数，实际是 'strong'")):
         camp = copy(campaign, tmp_path)
         camp.write_text(text.replace("  ai_strength: 2 ", f"  ai_strength: {bad} "), encoding="utf-8")
         assert f"ball.yaml:{line}:16: options.ai_strength: {why}" in fails("check", camp)

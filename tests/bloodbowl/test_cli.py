@@ -165,7 +165,7 @@ def test_bad_style_is_located(league: Path, tmp_path: Path) -> None:
     camp.write_text(text, encoding="utf-8")
     res = CliRunner().invoke(app, ["check", str(camp)])
     said = res.output + (res.stderr or "")
-    assert res.exit_code == 1 and "decisions.s1h1.plan.style: expected one of" in said and "did you mean 'pass'" in said
+    assert res.exit_code == 1 and "decisions.s1h1.plan.style: 应为以下之一：" in said and "是不是想写 'pass'" in said
 
 
 def test_a_vote_reaches_the_engine(league: Path, tmp_path: Path, recorded_halves: list[HalfInput]) -> None:
@@ -224,7 +224,7 @@ def test_state_file_errors_are_located(league: Path, season_one: Path, tmp_path:
     state.write_text(text, encoding="utf-8")
     res = CliRunner().invoke(app, ["arc", str(league), "--arc", "2", "--out", str(out)])
     said = res.output + (res.stderr or "")
-    assert res.exit_code == 1 and "state-end.yaml:" in said and "team.rerolls: must be between 0 and 8" in said
+    assert res.exit_code == 1 and "state-end.yaml:" in said and "team.rerolls: 应在 0 到 8 之间" in said
 
 
 def test_new_league_is_reproducible(tmp_path: Path, league: Path) -> None:

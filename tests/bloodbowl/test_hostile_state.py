@@ -23,11 +23,11 @@ def arc_two(league: Path, out: Path) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    pytest.param(lambda t: t.replace("\n", "\n# \x00\n", 1), r":2:3: control character U\+0000 \(NUL\) is not allowed",
+    pytest.param(lambda t: t.replace("\n", "\n# \x00\n", 1), r":2:3: YAML 不允许控制字符 U\+0000（NUL）",
                  id="NUL"),
-    pytest.param(lambda t: t + "# \x1b[31m\n", r":\d+:3: control character U\+001B \(ESC\) is not allowed", id="ESC"),
+    pytest.param(lambda t: t + "# \x1b[31m\n", r":\d+:3: YAML 不允许控制字符 U\+001B（ESC）", id="ESC"),
     pytest.param(lambda t: t + "deep: " + "[" * 100_000 + "]" * 100_000 + "\n",
-                 r":\d+:\d+: mappings and lists nested more than 64 deep", id="deep"),
+                 r":\d+:\d+: 映射和列表嵌套超过 64 层", id="deep"),
 ])
 def test_a_hostile_state_file_is_one_located_line(league: Path, season_one: Path, tmp_path: Path, edit, message) -> None:  # noqa: ANN001
     out = tmp_path / "out"

@@ -158,9 +158,9 @@ def test_an_unknown_kind_is_a_located_error_listing_the_kinds(tmp_path: Path) ->
         _campaign(rs, tmp_path, ["injury", "shootot"])
     text = str(err.value)
     assert re.search(r"default|injury-shootot", text) and ":" in text
-    assert "options.sealed[1]" in text and "'shootot'" in text and "did you mean 'shootout'" in text
+    assert "options.sealed[1]" in text and "'shootot'" in text and "是不是想写 'shootout'" in text
     assert all(f"{k}（{v}）" in text for k, v in rs.sealable.items())
-    with pytest.raises(CampaignError, match=r"options\.sealed\[1\]: 'injury' is listed twice"):
+    with pytest.raises(CampaignError, match=r"options\.sealed\[1\]: 'injury' 列了两次"):
         _campaign(rs, tmp_path, ["injury", "injury"])
 
 
@@ -170,7 +170,7 @@ def test_a_ruleset_without_sealable_kinds_refuses_the_key(tmp_path: Path) -> Non
         pytest.skip("every ruleset declares sealable kinds")
     with rulesets.registered():
         rs = rulesets.get(no)
-        with pytest.raises(CampaignError, match=r"options\.sealed: the .* ruleset declares no roll kind"):
+        with pytest.raises(CampaignError, match=r"options\.sealed: 规则集 .* 没有声明主持人可以封存的掷骰种类"):
             _campaign(rs, tmp_path, [])
 
 

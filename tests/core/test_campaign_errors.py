@@ -35,7 +35,7 @@ def test_bad_position(tmp_path: Path) -> None:
     line = _line_of(path, "position: ST")
     msg = str(e.value)
     assert msg.startswith(f"{path}:{line}:")
-    assert ".position: expected one of FW, MF, DF, GK, got 'ST'" in msg
+    assert ".position: 应为以下之一：FW、MF、DF、GK，实际是 'ST'" in msg
     assert "players[" in msg
 
 
@@ -44,12 +44,12 @@ def test_unknown_city(tmp_path: Path) -> None:
     with pytest.raises(InputError) as e:
         load_campaign(path)
     assert str(e.value).startswith(f"{path}:{_line_of(path, 'city: 雷希持')}:")
-    assert "club.city: expected one of 布拉斯" in str(e.value) and "did you mean '雷希特'" in str(e.value)
+    assert "club.city: 应为以下之一：布拉斯" in str(e.value) and "是不是想写 '雷希特'" in str(e.value)
 
 
 def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
     path = _broken(tmp_path, "  stadium:", "  staduim:")
-    with pytest.raises(InputError, match=r":13:3: club: unknown key 'staduim'; did you mean 'stadium'\?"):
+    with pytest.raises(InputError, match=r":13:3: club: 未知的键 'staduim'；是不是想写 'stadium'？"):
         load_campaign(path)
 
 
@@ -57,7 +57,7 @@ def test_broken_yaml(tmp_path: Path) -> None:
     path = _broken(tmp_path, "title: ", "title: [unclosed ")
     with pytest.raises(InputError) as e:
         load_campaign(path)
-    assert str(e.value).startswith(f"{path}:") and "YAML syntax error" in str(e.value)
+    assert str(e.value).startswith(f"{path}:") and "YAML 语法错误" in str(e.value)
 
 
 def test_ability_out_of_range(tmp_path: Path) -> None:
@@ -69,15 +69,15 @@ def test_ability_out_of_range(tmp_path: Path) -> None:
     line = _line_of(path, "initial_abilities: {ATK: 120")
     with pytest.raises(InputError) as e:
         load_campaign(path)
-    assert str(e.value) == f"{path}:{line}:{i - text.rindex(chr(10), 0, i)}: club.initial_abilities.ATK: must be between 1 and 99, got 120"
+    assert str(e.value) == f"{path}:{line}:{i - text.rindex(chr(10), 0, i)}: club.initial_abilities.ATK: 应在 1 到 99 之间，实际是 120"
 
 
 def test_bad_decision_key_and_formation(tmp_path: Path) -> None:
     path = _broken(tmp_path, "decisions: {}", "decisions:\n  s1x5: {formation: 4 3 3}")
-    with pytest.raises(InputError, match=r"decisions: key 's1x5' does not match s<season>m<month>"):
+    with pytest.raises(InputError, match=r"decisions: 键 's1x5' 不符合格式 s<season>m<month>"):
         load_campaign(path)
     path = _broken(tmp_path, "decisions: {}", "decisions:\n  s1m5: {formation: 4 2 4}")
-    with pytest.raises(InputError, match=r"decisions\.s1m5\.formation: expected one of 4 4 2, 4 3 3, 5 4 1, 3 5 2"):
+    with pytest.raises(InputError, match=r"decisions\.s1m5\.formation: 应为以下之一：4 4 2、4 3 3、5 4 1、3 5 2"):
         load_campaign(path)
 
 
@@ -111,7 +111,7 @@ def test_output_outside_the_campaign_folder(tmp_path: Path) -> None:
     campaign = load_campaign(path)  # loading is fine: ``--out`` may still be given
     with pytest.raises(InputError) as e:
         campaign.output_dir()
-    assert str(e.value) == (f"{path}:{_line_of(path, 'output: ../posts')}:9: output: '../posts' points outside "
-                            "the campaign folder; pass --out to write there")
+    assert str(e.value) == (f"{path}:{_line_of(path, 'output: ../posts')}:9: output: '../posts' 指向战役文件夹之外；"
+                            "要写到那里，请用 --out 指定")
     inside = _broken(tmp_path, "decisions: {}", "decisions: {}\noutput: posts/s")
     assert load_campaign(inside).output_dir() == tmp_path / "posts/s"

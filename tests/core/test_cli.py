@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -162,13 +164,13 @@ def test_check_never_prints_the_seed(camp: Path) -> None:
         result = invoke("check", camp)
         assert result.exit_code == 0 and result.stdout == f"通过：{camp}（fake: 雷希特）\n"
         assert seed not in result.stdout + result.stderr
-    assert "seed: the seed has only 4 digits" in result.stderr
+    assert "seed: 种子只有 4 位数字" in result.stderr
 
 
 def test_check_bad_value_is_one_located_line(camp: Path) -> None:
     camp.write_text(CAMPAIGN.replace("position: FW", "position: ST"), encoding="utf-8")
     result = invoke("check", camp)
-    assert_one_line_error(result, f"{camp}:7:15:", "players[0].position", "expected one of FW, MF, DF, GK", "'ST'")
+    assert_one_line_error(result, f"{camp}:7:15:", "players[0].position", "应为以下之一：FW、MF、DF、GK", "'ST'")
 
 
 def test_missing_ruleset_key(camp: Path) -> None:
@@ -182,7 +184,7 @@ def test_unknown_ruleset(camp: Path) -> None:
 
 
 def test_missing_file_and_bad_yaml(tmp_path: Path) -> None:
-    assert_one_line_error(invoke("check", tmp_path / "nope.yaml"), "nope.yaml", "not found")
+    assert_one_line_error(invoke("check", tmp_path / "nope.yaml"), "nope.yaml", "找不到文件")
     bad = tmp_path / "bad.yaml"
     bad.write_text("ruleset: fake\nseed: [1\n", encoding="utf-8")
     assert_one_line_error(invoke("check", bad), "bad.yaml:")
@@ -253,7 +255,7 @@ def test_verify_missing_dir(tmp_path: Path) -> None:
 def test_bad_campaign_writes_nothing(camp: Path) -> None:
     camp.write_text(CAMPAIGN.replace("seed: 7", "seed: seven"), encoding="utf-8")
     for args in (("month", camp, "--season", "1", "--month", "1"), ("season", camp, "--season", "1")):
-        assert_one_line_error(invoke(*args), "seed", "expected an integer")
+        assert_one_line_error(invoke(*args), "seed", "应为整数")
     assert not (camp.parent / "out").exists()
 
 
@@ -265,9 +267,9 @@ def test_template_error_writes_nothing(camp: Path) -> None:
 
 @pytest.mark.parametrize(
     ("args", "needle"),
-    [(("--season", "0", "--month", "1"), "--season: expected 1–99, got 0"),
-     (("--season", "1", "--month", "4"), "--month: expected 1–3, got 4"),
-     (("--season", "1", "--month", "0"), "--month: expected 1–3, got 0")],
+    [(("--season", "0", "--month", "1"), "--season: 应为 1–99，实际是 0"),
+     (("--season", "1", "--month", "4"), "--month: 应为 1–3，实际是 4"),
+     (("--season", "1", "--month", "0"), "--month: 应为 1–3，实际是 0")],
 )
 def test_month_range(camp: Path, args: tuple[str, ...], needle: str) -> None:
     assert_one_line_error(invoke("month", camp, *args), needle)
@@ -281,7 +283,7 @@ def test_hand_edit_protection(camp: Path) -> None:
     edited = m01.read_bytes()
     camp.write_text(CAMPAIGN.replace("title: 雷希特", "title: 新雷希特"), encoding="utf-8")
     result = invoke("season", camp, "--season", "1")
-    assert_one_line_error(result, "m01.md", "edited by hand", "--force")
+    assert_one_line_error(result, "m01.md", "被手工改过", "--force")
     assert m01.read_bytes() == edited
     assert "新雷希特" not in (camp.parent / "out/s01/m02.md").read_text(encoding="utf-8")
     forced = invoke("season", camp, "--season", "1", "--force")
@@ -327,7 +329,7 @@ def test_new_writes_campaign_and_chapter0(tmp_path: Path, monkeypatch: pytest.Mo
     assert invoke("check", target / "club.yaml").stdout == f"通过：{target / 'club.yaml'}（fake: 雷希特）\n"
     (target / "club.yaml").write_text("# 主持人改过\n" + CAMPAIGN, encoding="utf-8")
     again = invoke("new", target, "--city", "雷希特", "--seed", "11", "--ruleset", "fake")
-    assert_one_line_error(again, "club.yaml", "already exists", "--force")
+    assert_one_line_error(again, "club.yaml", "已存在", "--force")
     assert (target / "club.yaml").read_text(encoding="utf-8").startswith("# 主持人改过")
     forced = invoke("new", target, "--city", "雷希特", "--seed", "11", "--ruleset", "fake", "--force")
     assert forced.exit_code == 0 and (target / "club.yaml").read_text(encoding="utf-8").startswith("# 新俱乐部")
@@ -350,3 +352,18 @@ def test_rulesets_lists_each_sealable_kind_in_chinese(monkeypatch: pytest.Monkey
                              "  new --option city=…  home city（必填）\n"
                              "  options.sealed 可写 injury：伤病的应对骰\n"
                              "  options.sealed 可写 toss：掷币（不写这个键时封存）\n")
+
+
+BUILT_IN_RULESETS = ["ball", "bloodbowl", "engage", "purasbar", "sanguo"]
+
+
+@pytest.mark.parametrize("name", BUILT_IN_RULESETS)
+def test_each_built_in_rulesets_new_options_are_explained_in_chinese(name: str) -> None:
+    """Issue 28: the help ``rulesets`` prints for each ``new --option`` is Chinese (option names and values such as
+    ``ATK`` or ``rosters.yaml`` stay as they are written), with full-width punctuation next to Chinese text."""
+    options = importlib.import_module(f"anko_writer.rulesets.{name}.ruleset").INFO.new_options
+    assert options
+    for option in options:
+        assert re.search(r"[\u4e00-\u9fff]", option.help), option
+        assert not re.search(r"[\u4e00-\u9fff][,;:?!()]|[,;:?!()][\u4e00-\u9fff]", option.help), option
+        assert not re.search(r"\b(the|of|our|a|an|or|on|from)\b [a-z]", option.help), option

@@ -145,7 +145,7 @@ def test_main_help_and_version_exit_0(monkeypatch: pytest.MonkeyPatch, capsys: p
 def test_main_bad_input_still_exits_1(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "missing.yaml"
-    assert run_main(monkeypatch, capsys, "check", missing) == (1, "", f"错误：{missing}: file not found\n")
+    assert run_main(monkeypatch, capsys, "check", missing) == (1, "", f"错误：{missing}: 找不到文件\n")
 
 
 def test_bare_command_prints_help() -> None:
@@ -160,16 +160,16 @@ def test_bare_command_prints_help() -> None:
 
 @pytest.mark.parametrize(
     ("args", "message"),
-    [(("season", "--season", "0"), "错误：--season: expected 1–99, got 0"),
-     (("season", "--season", "-1"), "错误：--season: expected 1–99, got -1"),
-     (("season", "--season=-7"), "错误：--season: expected 1–99, got -7"),
-     (("season", "--season", "100"), "错误：--season: expected 1–99, got 100"),
-     (("month", "--season", "0", "--month", "1"), "错误：--season: expected 1–99, got 0"),
-     (("month", "--season", "-1", "--month", "1"), "错误：--season: expected 1–99, got -1"),
-     (("month", "--season", "100", "--month", "1"), "错误：--season: expected 1–99, got 100"),
-     (("month", "--season", "1", "--month", "0"), "错误：--month: expected 1–3, got 0"),
-     (("month", "--season", "1", "--month", "-2"), "错误：--month: expected 1–3, got -2"),
-     (("month", "--season", "1", "--month", "13"), "错误：--month: expected 1–3, got 13")],
+    [(("season", "--season", "0"), "错误：--season: 应为 1–99，实际是 0"),
+     (("season", "--season", "-1"), "错误：--season: 应为 1–99，实际是 -1"),
+     (("season", "--season=-7"), "错误：--season: 应为 1–99，实际是 -7"),
+     (("season", "--season", "100"), "错误：--season: 应为 1–99，实际是 100"),
+     (("month", "--season", "0", "--month", "1"), "错误：--season: 应为 1–99，实际是 0"),
+     (("month", "--season", "-1", "--month", "1"), "错误：--season: 应为 1–99，实际是 -1"),
+     (("month", "--season", "100", "--month", "1"), "错误：--season: 应为 1–99，实际是 100"),
+     (("month", "--season", "1", "--month", "0"), "错误：--month: 应为 1–3，实际是 0"),
+     (("month", "--season", "1", "--month", "-2"), "错误：--month: 应为 1–3，实际是 -2"),
+     (("month", "--season", "1", "--month", "13"), "错误：--month: 应为 1–3，实际是 13")],
 )
 def test_out_of_range_is_refused_before_simulating(camp: Path, args: tuple[str, ...], message: str) -> None:
     command, *options = args
@@ -190,8 +190,8 @@ def test_month_range_follows_the_ruleset(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setitem(ruleset_mod._REGISTRY, "purasbar", RULESET)
     path = campaign_file(tmp_path)
     monkeypatch.setattr(RULESET.__class__, "play_season", lambda *a, **k: PLAYED.append(0))
-    assert one_line(invoke("month", path, "--season", "1", "--month", "13"), 1) == "错误：--month: expected 1–12, got 13"
-    assert one_line(invoke("month", path, "--season", "1", "--month", "0"), 1) == "错误：--month: expected 1–12, got 0"
+    assert one_line(invoke("month", path, "--season", "1", "--month", "13"), 1) == "错误：--month: 应为 1–12，实际是 13"
+    assert one_line(invoke("month", path, "--season", "1", "--month", "0"), 1) == "错误：--month: 应为 1–12，实际是 0"
     assert PLAYED == [] and not (tmp_path / "out").exists()
 
 
@@ -208,8 +208,8 @@ def _with_output(camp: Path, value: str) -> int:
 def test_output_outside_the_campaign_folder_is_refused(camp: Path, tmp_path: Path, command: tuple[str, ...]) -> None:
     line = _with_output(camp, "../elsewhere")
     assert one_line(invoke(command[0], camp, *command[1:]), 1) == (
-        f"错误：{camp}:{line}:9: output: '../elsewhere' points outside the campaign folder; "
-        "pass --out to write there")
+        f"错误：{camp}:{line}:9: output: '../elsewhere' 指向战役文件夹之外；"
+        "要写到那里，请用 --out 指定")
     assert PLAYED == []
     assert not (tmp_path / "elsewhere").exists() and not (camp.parent / "out").exists()
 
@@ -218,7 +218,7 @@ def test_absolute_output_is_refused(camp: Path, tmp_path: Path) -> None:
     target = tmp_path / "abs"
     line = _with_output(camp, str(target))
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"错误：{camp}:{line}:9: output: '{target}' points outside the campaign folder; pass --out to write there")
+        f"错误：{camp}:{line}:9: output: '{target}' 指向战役文件夹之外；要写到那里，请用 --out 指定")
     assert not target.exists()
 
 
@@ -227,7 +227,7 @@ def test_output_through_a_symlink_out_is_refused(camp: Path, tmp_path: Path) -> 
     (camp.parent / "posts").symlink_to(tmp_path / "outside", target_is_directory=True)
     line = _with_output(camp, "posts/fake")
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"错误：{camp}:{line}:9: output: 'posts/fake' points outside the campaign folder; pass --out to write there")
+        f"错误：{camp}:{line}:9: output: 'posts/fake' 指向战役文件夹之外；要写到那里，请用 --out 指定")
     assert files_under(tmp_path / "outside") == set()
 
 
@@ -235,8 +235,8 @@ def test_default_out_symlinked_outside_is_refused(camp: Path, tmp_path: Path) ->
     (tmp_path / "outside").mkdir()
     (camp.parent / "out").symlink_to(tmp_path / "outside", target_is_directory=True)
     assert one_line(invoke("season", camp, "--season", "1"), 1) == (
-        f"错误：{camp}: the default output folder {camp.parent / 'out'} is a symlink to outside the campaign "
-        "folder; pass --out to write there")
+        f"错误：{camp}: 默认的输出文件夹 {camp.parent / 'out'} 是指向战役文件夹之外的链接；"
+        "要写到那里，请用 --out 指定")
     assert files_under(tmp_path / "outside") == set()
 
 
@@ -267,8 +267,8 @@ def test_options_output_is_located_at_its_own_key(tmp_path: Path) -> None:
 
     with pytest.raises(InputError) as err:
         load_campaign(camp).output_dir()
-    assert str(err.value) == (f"{camp}:5:11: options.output: '/tmp/x' points outside the campaign folder; "
-                              "pass --out to write there")
+    assert str(err.value) == (f"{camp}:5:11: options.output: '/tmp/x' 指向战役文件夹之外；"
+                              "要写到那里，请用 --out 指定")
 
 
 # --- symlinks in a campaign's override folders ----------------------------------------------------
@@ -336,7 +336,7 @@ def test_gbk_state_file_is_a_located_error(camp: Path) -> None:
     data = "season: 1\nclub: 雷希特\n".encode("gbk")
     state.write_bytes(data)
     assert one_line(invoke("season", camp, "--season", "2"), 1) == (
-        f"错误：{state}: not UTF-8 text (byte 0x{'雷'.encode('gbk')[0]:02x} at line 2)")
+        f"错误：{state}: 不是 UTF-8 文本（第 2 行的字节 0x{'雷'.encode('gbk')[0]:02x}）")
     assert PLAYED == []
     assert files_under(camp.parent / "out") == {"s01/state-end.yaml"}
 
@@ -347,7 +347,7 @@ def test_unexpected_unicode_and_os_errors_are_one_line(camp: Path, monkeypatch: 
 
     monkeypatch.setattr("anko_writer.campaign.load_campaign", bad_text)
     assert one_line(invoke("check", camp), 1) == (
-        "错误：text encoding error: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
+        "错误：文本编码错误：'utf-8' codec can't decode byte 0xff in position 0: invalid start byte")
 
     def denied(path: Any) -> Any:
         raise PermissionError(13, "Permission denied", "/srv/x.yaml")

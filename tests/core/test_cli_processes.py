@@ -33,7 +33,7 @@ def test_a_fifo_as_the_campaign_is_one_line_and_no_hang(tmp_path: Path, command:
     fifo = tmp_path / "campaign.yaml"
     os.mkfifo(fifo)
     res = cli(command[0], fifo, *command[1:], timeout=30)
-    one_error_line(res, f"错误：{fifo}: is a pipe (FIFO), not a regular file")
+    one_error_line(res, f"错误：{fifo}: 是管道（FIFO），不是普通文件")
 
 
 @POSIX
@@ -49,7 +49,7 @@ def test_a_fifo_as_an_override_table_or_template_never_hangs(tmp_path: Path, kin
     res = cli("month", camp, "--season", "1", "--month", "1", "--out", tmp_path / "out", timeout=60)
     assert "Traceback" not in res.stderr
     if kind == "tables":
-        one_error_line(res, f"{folder / name}: is a pipe (FIFO), not a regular file")
+        one_error_line(res, f"{folder / name}: 是管道（FIFO），不是普通文件")
     else:
         assert res.returncode == 0, res.stderr
 
@@ -109,7 +109,7 @@ def test_a_fifo_as_the_profile_is_one_line_and_no_hang(tmp_path: Path) -> None:
     assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
     fifo = tmp_path / "mine.yaml"
     os.mkfifo(fifo)
-    one_error_line(cli("export", out, "--forum", fifo, timeout=30), f"{fifo}: is a pipe (FIFO), not a regular file")
+    one_error_line(cli("export", out, "--forum", fifo, timeout=30), f"{fifo}: 是管道（FIFO），不是普通文件")
 
 
 @POSIX
@@ -120,7 +120,7 @@ def test_a_fifo_as_a_chapter_is_one_line_and_no_hang(tmp_path: Path, command: li
     assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
     fifo = out / "s01" / "m02.md"
     os.mkfifo(fifo)
-    one_error_line(cli(command[0], out, *command[1:], timeout=30), f"{fifo}: is a pipe (FIFO), not a regular file")
+    one_error_line(cli(command[0], out, *command[1:], timeout=30), f"{fifo}: 是管道（FIFO），不是普通文件")
 
 
 @POSIX
@@ -132,7 +132,7 @@ def test_a_fifo_where_a_chapter_goes_is_refused_not_read(tmp_path: Path) -> None
     fifo = out / "s01" / "m01.md"
     os.mkfifo(fifo)
     res = cli("month", camp, "--season", "1", "--month", "1", "--out", out, timeout=60)
-    one_error_line(res, f"{fifo}: exists and is not a file")
+    one_error_line(res, f"{fifo}: 已存在，但不是文件")
     assert fifo.is_fifo()
 
 
@@ -148,5 +148,5 @@ def test_a_mistyped_seed_is_never_repeated_in_its_error(tmp_path: Path, ruleset:
     text = camp.read_text(encoding="utf-8")
     assert "seed: 506843264357733541" in text
     camp.write_text(text.replace("seed: 506843264357733541", f"seed: {typo}"), encoding="utf-8")
-    line = one_error_line(cli("check", camp), f"{camp}:", "seed:", "the value is private")
+    line = one_error_line(cli("check", camp), f"{camp}:", "seed:", "此值保密")
     assert typo.lstrip("-") not in line and "5068432643577" not in line

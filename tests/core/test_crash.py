@@ -218,7 +218,7 @@ def test_full_disk_while_staging_changes_nothing(small: tuple[Path, Path], monke
     with pytest.raises(OutputError) as exc:
         write_files(out, NEW)
     msg = str(exc.value)
-    assert "\n" not in msg and "No space left on device" in msg and f"nothing in {out} was changed" in msg
+    assert "\n" not in msg and "No space left on device" in msg and f"{out} 里什么也没有改动" in msg
     assert tree(out) == before  # no stage, no lock file, no new folder
     monkeypatch.undo()
     write_files(out, NEW)
@@ -227,7 +227,7 @@ def test_full_disk_while_staging_changes_nothing(small: tuple[Path, Path], monke
 
 def test_full_disk_on_a_fresh_out_leaves_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fail_on(monkeypatch, 2, OSError(errno.ENOSPC, "No space left on device"))
-    with pytest.raises(OutputError, match=r"/new/out/s01/m01\.json: cannot write: No space left on device"):
+    with pytest.raises(OutputError, match=r"/new/out/s01/m01\.json: 无法写入：No space left on device"):
         write_files(tmp_path / "new" / "out", OLD)
     assert list(tmp_path.iterdir()) == []
 
@@ -253,7 +253,7 @@ def test_failed_commit_keeps_its_journal_for_the_next_run(small: tuple[Path, Pat
         real_replace(src, dst)  # type: ignore[arg-type]
 
     monkeypatch.setattr(os, "replace", replace)
-    with pytest.raises(OutputError, match="the next anko-writer run here completes it") as exc:
+    with pytest.raises(OutputError, match="下一次在这里运行 anko-writer 时会补完") as exc:
         write_files(out, NEW)
     assert "\n" not in str(exc.value)
     monkeypatch.undo()
@@ -283,7 +283,7 @@ def test_second_cli_run_is_refused_at_once(tmp_path: Path) -> None:
         _, err = proc.communicate(timeout=120)  # held for the whole test: a waiting run would hang here
         assert tree(out) == before
     assert proc.returncode == 1
-    assert err == f"错误：{out}: another anko-writer run (pid {os.getpid()}) is writing here; wait for it to finish\n"
+    assert err == f"错误：{out}: 另一个 anko-writer 进程（pid {os.getpid()}）正在这里写入；请等它写完\n"
     assert not out.exists()  # the lock's folder was ours and stayed empty
 
 
@@ -297,7 +297,7 @@ def test_lock_of_a_running_then_dead_process(small: tuple[Path, Path]) -> None:
             time.sleep(0.02)
         with pytest.raises(OutputError) as exc:
             write_files(out, {"s01/m03.md": "三\n"})
-        assert str(exc.value) == f"{out}: another anko-writer run (pid {proc.pid}) is writing here; wait for it to finish"
+        assert str(exc.value) == f"{out}: 另一个 anko-writer 进程（pid {proc.pid}）正在这里写入；请等它写完"
     finally:
         proc.kill()
         proc.wait()
@@ -331,7 +331,7 @@ def test_lock_is_reentrant_and_tidy(tmp_path: Path) -> None:
 
 def test_out_that_is_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "out").write_text("x", encoding="utf-8")
-    with pytest.raises(OutputError, match="exists and is not a folder"):
+    with pytest.raises(OutputError, match="已存在，但不是文件夹"):
         write_files(tmp_path / "out", OLD)
 
 
@@ -349,7 +349,7 @@ def test_symlink_under_out_is_refused(small: tuple[Path, Path], tmp_path: Path, 
     before, outside = tree(out), tree(elsewhere)
     with pytest.raises(OutputError) as exc:
         write_files(out, NEW, force=force)
-    assert str(exc.value).startswith(f"{out / name}: is a symbolic link")
+    assert str(exc.value).startswith(f"{out / name}: 是符号链接")
     assert tree(out) == before and tree(elsewhere) == outside
 
 
@@ -360,14 +360,14 @@ def test_symlink_refused_by_the_cli(real: dict[str, Path], tmp_path: Path) -> No
     (out / "s01").symlink_to(tmp_path / "elsewhere")
     res = cli("month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out)
     assert res.exit_code == 1
-    assert res.stderr == (f"错误：{out / 's01'}: is a symbolic link; anko-writer does not write through links "
-                          "(replace it by a real file or folder)\n")
+    assert res.stderr == (f"错误：{out / 's01'}: 是符号链接；anko-writer 不经由链接写入"
+                          "（请换成真正的文件或文件夹）\n")
     assert os.listdir(tmp_path / "elsewhere") == [] and sorted(os.listdir(out)) == ["s01"]
 
 
 def test_reserved_names_are_refused(tmp_path: Path) -> None:
     for rel in (LOCK, ".anko-stage-1/x.md", "manifest.json"):
-        with pytest.raises(OutputError, match="reserved"):
+        with pytest.raises(OutputError, match="留给工具自己的文件"):
             write_files(tmp_path / "out", {rel: "x"})
     assert not (tmp_path / "out").exists()
 
@@ -377,7 +377,7 @@ def test_manifest_not_utf8_is_one_located_error(small: tuple[Path, Path]) -> Non
     (out / "manifest.json").write_bytes("{\"files\": {\"名\": 1}}\n".encode("gbk"))
     with pytest.raises(OutputError) as exc:
         read_manifest(out)
-    assert str(exc.value) == f"{out / 'manifest.json'}: not UTF-8 text (byte 0xc3 at line 1)"
+    assert str(exc.value) == f"{out / 'manifest.json'}: 不是 UTF-8 文本（第 1 行的字节 0xc3）"
 
 
 # --- readers recover first: export and verify right after a crash mid-commit ------------------------
@@ -408,7 +408,7 @@ def test_verify_of_a_folder_being_written_is_refused(small: tuple[Path, Path]) -
             assert time.monotonic() < deadline and proc.poll() is None
             time.sleep(0.02)
         res = cli("verify", out)
-        assert res.exit_code == 1 and "is writing here; wait for it to finish" in res.output
+        assert res.exit_code == 1 and "正在这里写入；请等它写完" in res.output
     finally:
         proc.kill()
         proc.wait()
@@ -461,4 +461,4 @@ def test_a_very_deep_manifest_is_one_located_error(tmp_path: Path, command: str)
             "month": ["month", CAMPAIGN, "--season", "1", "--month", "1", "--out", out]}[command]
     res = cli(*args)
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
-    assert res.output == f"错误：{out / 'manifest.json'}: unreadable manifest (nested too deeply); restore it or use --force\n"
+    assert res.output == f"错误：{out / 'manifest.json'}: 清单无法读取（嵌套太深）；请恢复它，或者用 --force\n"

@@ -165,14 +165,14 @@ def test_deterministic_and_stale_posts(exported: Path, tmp_path: Path) -> None:
     # a post edited by hand is never silently overwritten
     after[0].write_text("我改过这一帖", encoding="utf-8")
     res = CliRunner().invoke(app, ["export", str(out), "--forum", "tieba"])
-    assert res.exit_code == 1 and "edited by hand" in res.output
+    assert res.exit_code == 1 and "被手工改过" in res.output
     assert after[0].read_text(encoding="utf-8") == "我改过这一帖"
 
 
 def test_bad_profile_is_located(tmp_path: Path) -> None:
     bad = tmp_path / "mine.yaml"
     bad.write_text("name: mine\nformat: bbcode\nextension: .txt\nlimit: 100\ncount: bytes\n", encoding="utf-8")
-    with pytest.raises(ProfileError, match=r"mine.yaml:5:8: count: expected one of chars, utf8, gbk"):
+    with pytest.raises(ProfileError, match=r"mine.yaml:5:8: count: 应为以下之一：chars、utf8、gbk"):
         load_profile(str(bad))
     res = CliRunner().invoke(app, ["export", str(tmp_path), "--forum", str(bad)])
     assert res.exit_code == 1 and "mine.yaml:5:8" in res.output and "Traceback" not in res.output
@@ -380,10 +380,10 @@ def test_a_chapter_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
     (out / "s01" / "m02.md").symlink_to(secret)
     code, output, posts = _export(out, "nga")
     assert code == 1 and "机密" not in output and "Traceback" not in output
-    assert output == f"错误：{out / 's01' / 'm02.md'}: is a link that leaves {out}; not read\n"
+    assert output == f"错误：{out / 's01' / 'm02.md'}: 是指向 {out} 之外的链接，没有读取\n"
     assert not (out / "export").exists()
     res = CliRunner().invoke(app, ["verify", str(out)])
-    assert res.exit_code == 1 and "机密" not in res.output and "is a link that leaves" in res.output
+    assert res.exit_code == 1 and "机密" not in res.output and "之外的链接" in res.output
 
 
 def test_an_arc_folder_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
@@ -392,7 +392,7 @@ def test_an_arc_folder_linked_out_of_out_is_never_read(tmp_path: Path) -> None:
     out.mkdir()
     (out / "s01").symlink_to(elsewhere / "s01")
     code, output, _ = _export(out, "tieba")
-    assert code == 1 and "is a link that leaves" in output and "雷希特" not in output
+    assert code == 1 and "之外的链接" in output and "雷希特" not in output
 
 
 def test_a_profile_linked_out_of_its_folder_is_never_read(tmp_path: Path) -> None:
@@ -405,7 +405,7 @@ def test_a_profile_linked_out_of_its_folder_is_never_read(tmp_path: Path) -> Non
     out = _chapters(tmp_path / "out")
     code, output, _ = _export(out, str(link))
     assert code == 1 and "机密" not in output and "sshd" not in output
-    assert output == f"错误：{link}: is a link that leaves {link.parent}; not read\n"
+    assert output == f"错误：{link}: 是指向 {link.parent} 之外的链接，没有读取\n"
 
 
 def _profile(tmp_path: Path, **changes: str) -> Path:

@@ -126,7 +126,7 @@ def test_a_corrupted_entry_is_rebuilt_and_off_means_off(cache_dir: Path, monkeyp
 def test_an_error_is_never_cached(cache_dir: Path) -> None:
     """A text that fails to parse leaves no entry, and fails again the same way."""
     for _ in range(2):
-        with pytest.raises(InputError, match="x.yaml:2:1: YAML syntax error"):
+        with pytest.raises(InputError, match="x.yaml:2:1: YAML 语法错误"):
             load_yaml_text("a: [1\n", "x.yaml")
     assert not list(cache_dir.rglob("*.entry"))
 

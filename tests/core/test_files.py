@@ -170,4 +170,4 @@ def test_a_held_campaign_lock_times_out_with_one_message(tmp_path: Path) -> None
         t = threading.Thread(target=other)
         t.start()
         t.join(timeout=30)
-    assert errors == [f"{path}: another anko-writer run has held it for 0.2 s; try again when it is done"]
+    assert errors == [f"{path}: 另一个 anko-writer 进程已经占用它 0.2 秒；请等它完成后再试"]

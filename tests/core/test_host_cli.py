@@ -143,7 +143,7 @@ def test_a_gbk_console_prints_a_chinese_error(tmp_path: Path) -> None:
                          cwd=tmp_path, env=_env(PYTHONIOENCODING="gbk"), timeout=120)
     err = res.stderr.decode("gbk")
     assert res.returncode == 1 and "Traceback" not in err and "UnicodeEncodeError" not in err
-    assert err.startswith("错误：雷希特") and err.count("\n") == 1 and "file not found" in err
+    assert err.startswith("错误：雷希特") and err.count("\n") == 1 and "找不到文件" in err
 
 
 def test_a_gbk_console_prints_what_it_cannot_show_as_a_mark(tmp_path: Path) -> None:

@@ -48,14 +48,14 @@ def _laughs(levels: int = 9) -> str:
 def test_a_billion_laughs_is_refused_at_the_costliest_alias() -> None:
     with pytest.raises(InputError) as err:
         yamlio.load_yaml_text(_laughs(), "bomb.yaml")
-    assert str(err.value) == ("bomb.yaml:10:14: aliases expand this document by 12,345,678,990 values, more than "
-                              "the 10,000 allowed (largest: '*lol8'); write the values out instead")
+    assert str(err.value) == ("bomb.yaml:10:14: 别名使这份文档多出 12,345,678,990 个值，超过允许的 "
+                              "10,000 个（最多的是 '*lol8'）；请把这些值直接写出来")
 
 
 def test_a_billion_laughs_in_a_campaign_is_a_campaign_error(tmp_path: Path) -> None:
     path = tmp_path / "bomb.yaml"
     path.write_text("ruleset: purasbar\n" + _laughs(), encoding="utf-8")
-    with pytest.raises(CampaignError, match=r"bomb\.yaml:11:14: aliases expand this document by 12,345,678,990 values"):
+    with pytest.raises(CampaignError, match=r"bomb\.yaml:11:14: 别名使这份文档多出 12,345,678,990 个值"):
         load_campaign(path)
     res = _python_m("check", str(path))
     assert res.returncode == 1 and "错误：" in res.stdout + res.stderr and "Traceback" not in res.stdout + res.stderr
@@ -70,26 +70,26 @@ def test_a_few_aliases_are_fine() -> None:
 def test_a_recursive_alias_is_refused() -> None:
     with pytest.raises(InputError) as err:
         yamlio.load_yaml_text("a: 1\nloop: &x [1, {again: *x}]\n", "r.yaml")
-    assert str(err.value) == "r.yaml:2:22: alias '*x' is inside its own anchor '&x' (a recursive structure)"
+    assert str(err.value) == "r.yaml:2:22: 别名 '*x' 在它自己的锚点 '&x' 之内（递归结构）"
 
 
 def test_deep_nesting_is_refused_before_python_recursion_runs_out() -> None:
     with pytest.raises(InputError) as err:
         yamlio.load_yaml_text("a: " + "[" * 100_000 + "]" * 100_000 + "\n", "deep.yaml")
-    assert str(err.value) == "deep.yaml:1:67: mappings and lists nested more than 64 deep"
+    assert str(err.value) == "deep.yaml:1:67: 映射和列表嵌套超过 64 层"
 
 
 def test_a_huge_integer_is_refused() -> None:
     with pytest.raises(InputError) as err:
         yamlio.load_yaml_text("seed: 1\nfunds: " + "9" * 5000 + "\n", "big.yaml")
-    assert str(err.value) == "big.yaml:2:8: integer literal longer than 100 characters"
+    assert str(err.value) == "big.yaml:2:8: 整数字面量超过 100 个字符"
 
 
 def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
     text = "# padding\n" * (yamlio.MAX_BYTES // 10 + 1)
     with pytest.raises(InputError) as err:
         yamlio.load_yaml_text(text, "huge.yaml")
-    assert str(err.value) == f"huge.yaml: the file is {len(text):,} bytes; YAML files here may be at most 1,000,000 bytes"
+    assert str(err.value) == f"huge.yaml: 文件有 {len(text):,} 字节；这里的 YAML 文件至多 1,000,000 字节"
 
 
 # ---------------------------------------------------------------- dice
@@ -342,8 +342,8 @@ def test_a_club_in_an_unknown_city_is_refused(season_end: tuple[Path, str]) -> N
     with pytest.raises(CampaignError) as err:
         _load(text)
     message = str(err.value)
-    assert message.startswith(f"state-end.yaml:{line}:{col}: league[2].city: expected one of 布拉斯, 玛吉克,")
-    assert message.endswith("got '亚特兰蒂斯'")
+    assert message.startswith(f"state-end.yaml:{line}:{col}: league[2].city: 应为以下之一：布拉斯、玛吉克、")
+    assert message.endswith("实际是 '亚特兰蒂斯'")
 
 
 def test_a_removed_club_is_refused(season_end: tuple[Path, str]) -> None:
@@ -399,8 +399,8 @@ def test_a_name_that_would_break_a_roll_id_is_refused_in_the_state_too(season_en
     col = m.start(1) - text.rfind("\n", 0, m.start(1))
     with pytest.raises(CampaignError) as err:
         _load(text)
-    assert str(err.value) == (f"state-end.yaml:{line}:{col}: players[0].name: '卡尔 穆勒' may not contain a space "
-                              f"(it would break a roll id or seal line)")
+    assert str(err.value) == (f"state-end.yaml:{line}:{col}: players[0].name: '卡尔 穆勒' 不能含有空格"
+                              f"（会破坏掷骰编号或封存行）")
 
 
 def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Path, str], tmp_path: Path) -> None:
@@ -423,8 +423,8 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
 
 
 
-CONTROLS = [pytest.param("\x00", "control character U+0000 (NUL)", id="NUL"),
-            pytest.param("\x1b", "control character U+001B (ESC)", id="ESC")]
+CONTROLS = [pytest.param("\x00", "YAML 不允许控制字符 U+0000（NUL）", id="NUL"),
+            pytest.param("\x1b", "YAML 不允许控制字符 U+001B（ESC）", id="ESC")]
 
 
 @pytest.mark.parametrize(("char", "name"), CONTROLS)
@@ -433,7 +433,7 @@ def test_a_control_character_in_a_campaign_is_one_located_line(tmp_path: Path, c
     text = camp.read_text(encoding="utf-8")
     camp.write_text(text + f"# 注释{char}[31m\n", encoding="utf-8")
     line = text.count("\n") + 1
-    one_error_line(_python_m("check", str(camp)), f"错误：{camp}:{line}:5: {name} is not allowed in YAML")
+    one_error_line(_python_m("check", str(camp)), f"错误：{camp}:{line}:5: {name}")
 
 
 @pytest.mark.parametrize(("char", "name"), CONTROLS)
@@ -474,7 +474,7 @@ def test_a_very_deep_list_in_a_state_file_is_one_located_line(season_end: tuple[
     indentation came back to Python deeper than anything may walk."""
     camp, text = season_end
     res = _season_two(camp, tmp_path / "out", text + f"deep: {deep}\n")
-    message = one_error_line(res, "mappings and lists nested more than 64 deep")
+    message = one_error_line(res, "映射和列表嵌套超过 64 层")
     assert re.match(rf"错误：{re.escape(str(tmp_path / 'out' / 's01' / 'state-end.yaml'))}:\d+:\d+: ", message)
 
 

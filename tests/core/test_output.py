@@ -107,7 +107,7 @@ def test_hand_edit_blocks_the_whole_write(tmp_path: Path) -> None:
     with pytest.raises(OutputError) as exc:
         write_files(tmp_path, new)
     msg = str(exc.value)
-    assert str(edited) in msg and "edited by hand" in msg and "--force" in msg
+    assert str(edited) in msg and "被手工改过" in msg and "--force" in msg
     assert index.read_text(encoding="utf-8") == FILES["s01/index.md"]
     assert index.stat().st_mtime_ns == 1_000_000_000
     assert not (tmp_path / "s01/m02.md").exists()
@@ -180,11 +180,11 @@ def test_atomic_write_failure_keeps_old_file(tmp_path: Path, monkeypatch: pytest
 @pytest.mark.parametrize("force", [False, True])
 def test_wrong_kind_in_the_way_is_refused_even_with_force(tmp_path: Path, force: bool) -> None:
     (tmp_path / "a/s01/m01.md").mkdir(parents=True)
-    with pytest.raises(OutputError, match=r"s01/m01\.md: exists and is not a file"):
+    with pytest.raises(OutputError, match=r"s01/m01\.md: 已存在，但不是文件"):
         write_files(tmp_path / "a", FILES, force=force)
     (tmp_path / "b").mkdir()
     (tmp_path / "b/s01").write_text("不是文件夹\n", encoding="utf-8")
-    with pytest.raises(OutputError, match=r"b/s01: exists and is not a folder"):
+    with pytest.raises(OutputError, match=r"b/s01: 已存在，但不是文件夹"):
         write_files(tmp_path / "b", FILES, force=force)
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a", "b", "m01.md", "s01", "s01"]
 

@@ -126,7 +126,7 @@ def test_bad_input(site: Path, duel: Path, tmp_path: Path) -> None:
     assert checked.returncode == 1 and "Traceback" not in checked.stderr
     assert checked.stderr.startswith("错误：") and "purse" in checked.stderr and len(checked.stderr.splitlines()) == 1
     far = cli(site, "chapter", "duel.yaml", "--arc", "1", "--part", "4", cwd=duel)
-    assert (far.returncode, far.stderr) == (1, "错误：--part: expected 1–3, got 4\n")
+    assert (far.returncode, far.stderr) == (1, "错误：--part: 应为 1–3，实际是 4\n")
     nameless = cli(site, "new", tmp_path / "x", "--ruleset", "coinduel", cwd=tmp_path)
     assert nameless.returncode == 2
     assert nameless.stderr == ("错误：缺少选项 '--option name=…'（our duellist's name）"

@@ -268,4 +268,4 @@ def test_a_template_that_is_not_utf8_is_one_located_error(tmp_path: Path) -> Non
     part.write_bytes("第一行\n".encode() + "第二行".encode("gbk"))
     with pytest.raises(TemplateError) as err:
         render_chapter(res, "main.md.j2", {})
-    assert str(err.value) == f"{part}: not UTF-8 text (byte 0xb5 at line 2)"
+    assert str(err.value) == f"{part}: 不是 UTF-8 文本（第 2 行的字节 0xb5）"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import re
 import textwrap
 from typing import Any
 
@@ -21,8 +22,11 @@ from anko_writer.schema import (
     Field,
     Float,
     Int,
+    Line,
     List,
     Map,
+    Name,
+    Secret,
     Str,
     describe,
     validate,
@@ -151,111 +155,111 @@ def test_defaults_are_copies() -> None:
 
 def test_wrong_enum_value() -> None:
     text = edit("position: GK", "position: ST")
-    assert error_of(text) == "campaign.yaml:20:15: players[3].position: expected one of FW, MF, DF, GK, got 'ST'"
+    assert error_of(text) == "campaign.yaml:20:15: players[3].position: 应为以下之一：FW、MF、DF、GK，实际是 'ST'"
 
 
 def test_wrong_enum_value_did_you_mean() -> None:
     assert error_of(edit("position: MF", "position: mf")).endswith(
-        "campaign.yaml:13:15: players[1].position: expected one of FW, MF, DF, GK, got 'mf'; did you mean 'MF'?"
+        "campaign.yaml:13:15: players[1].position: 应为以下之一：FW、MF、DF、GK，实际是 'mf'；是不是想写 'MF'？"
     )
     assert error_of(edit("position: DF", "position: DFF")) == (
-        "campaign.yaml:17:15: players[2].position: expected one of FW, MF, DF, GK, got 'DFF'; did you mean 'DF'?"
+        "campaign.yaml:17:15: players[2].position: 应为以下之一：FW、MF、DF、GK，实际是 'DFF'；是不是想写 'DF'？"
     )
 
 
 def test_enum_number_for_text_suggests_quoting() -> None:
     assert error_of(edit("formation: '433'", "formation: 433")) == (
-        "campaign.yaml:26:16: decisions.s1m5.formation: expected one of 433, 442, 541, got 433; did you mean '433'?"
+        "campaign.yaml:26:16: decisions.s1m5.formation: 应为以下之一：433、442、541，实际是 433；是不是想写 '433'？"
     )
 
 
 def test_unknown_key_with_did_you_mean() -> None:
     text = edit("  city: 雷希特\n", "  city: 雷希特\n  staduim: 北湾球场\n")
-    assert error_of(text) == "campaign.yaml:7:3: club: unknown key 'staduim'; did you mean 'stadium'?"
+    assert error_of(text) == "campaign.yaml:7:3: club: 未知的键 'staduim'；是不是想写 'stadium'？"
 
 
 def test_unknown_key_lists_allowed() -> None:
     text = edit("seed: 42\n", "seed: 42\nweather: rain\n")
     assert error_of(text) == (
-        "campaign.yaml:4:1: unknown key 'weather' (allowed: title, seed, club, players, options, decisions)"
+        "campaign.yaml:4:1: 未知的键 'weather'（可用的键：title、seed、club、players、options、decisions）"
     )
 
 
 def test_missing_required_key_at_root_and_nested() -> None:
-    assert error_of(edit("seed: 42\n", "")) == "campaign.yaml:2:1: missing required key 'seed'"
-    assert error_of(edit("  city: 雷希特\n", "")) == "campaign.yaml:5:3: club: missing required key 'city'"
+    assert error_of(edit("seed: 42\n", "")) == "campaign.yaml:2:1: 缺少必填的键 'seed'"
+    assert error_of(edit("  city: 雷希特\n", "")) == "campaign.yaml:5:3: club: 缺少必填的键 'city'"
 
 
 def test_int_out_of_range() -> None:
     assert error_of(edit("age: 30", "age: 120")) == (
-        "campaign.yaml:18:10: players[2].age: must be between 15 and 45, got 120"
+        "campaign.yaml:18:10: players[2].age: 应在 15 到 45 之间，实际是 120"
     )
-    assert error_of(edit("seed: 42", "seed: -1")) == "campaign.yaml:3:7: seed: must be at least 0, got -1"
-    assert error_of("x: 7\n", Map({"x": Field(Int(max=5))})) == "campaign.yaml:1:4: x: must be at most 5, got 7"
+    assert error_of(edit("seed: 42", "seed: -1")) == "campaign.yaml:3:7: seed: 应不小于 0，实际是 -1"
+    assert error_of("x: 7\n", Map({"x": Field(Int(max=5))})) == "campaign.yaml:1:4: x: 应不大于 5，实际是 7"
 
 
 def test_wrong_types() -> None:
-    assert error_of(edit("age: 30", "age: abc")) == "campaign.yaml:18:10: players[2].age: expected an integer, got 'abc'"
-    assert error_of(edit("age: 30", "age: true")) == "campaign.yaml:18:10: players[2].age: expected an integer, got true"
-    assert error_of(edit("age: 30", "age: 30.5")) == "campaign.yaml:18:10: players[2].age: expected an integer, got 30.5"
+    assert error_of(edit("age: 30", "age: abc")) == "campaign.yaml:18:10: players[2].age: 应为整数，实际是 'abc'"
+    assert error_of(edit("age: 30", "age: true")) == "campaign.yaml:18:10: players[2].age: 应为整数，实际是 true"
+    assert error_of(edit("age: 30", "age: 30.5")) == "campaign.yaml:18:10: players[2].age: 应为整数，实际是 30.5"
     club = "club:\n  name: 雷希特竞技   # home club\n  city: 雷希特\n  colours: [红, 白]\n"
-    assert error_of(edit(club, "club: [a, b]\n")) == "campaign.yaml:4:7: club: expected a mapping, got a list"
+    assert error_of(edit(club, "club: [a, b]\n")) == "campaign.yaml:4:7: club: 应为映射，实际是 列表"
     assert error_of(edit("players:\n", "players: many\nx:\n")).startswith(
-        "campaign.yaml:8:10: players: expected a list, got 'many'"
+        "campaign.yaml:8:10: players: 应为列表，实际是 'many'"
     )
-    assert error_of("- 1\n", SCHEMA) == "campaign.yaml:1:1: expected a mapping, got a list"
+    assert error_of("- 1\n", SCHEMA) == "campaign.yaml:1:1: 应为映射，实际是 列表"
 
 
 def test_empty_value_is_reported_at_its_key() -> None:
-    assert error_of(edit("  city: 雷希特\n", "  city:\n")) == "campaign.yaml:6:3: club.city: expected a string, got an empty value"
+    assert error_of(edit("  city: 雷希特\n", "  city:\n")) == "campaign.yaml:6:3: club.city: 应为字符串，实际是 空值"
 
 
 def test_bad_dictof_key() -> None:
-    assert error_of(edit("  s1m5:", "  s1x5:")) == "campaign.yaml:25:3: decisions: key 's1x5' does not match s<season>m<month>"
-    assert error_of("1: a\n", DictOf(Str(), Str())) == "campaign.yaml:1:1: key 1: expected a string, got 1"
+    assert error_of(edit("  s1m5:", "  s1x5:")) == "campaign.yaml:25:3: decisions: 键 's1x5' 不符合格式 s<season>m<month>"
+    assert error_of("1: a\n", DictOf(Str(), Str())) == "campaign.yaml:1:1: 键 1：应为字符串，实际是 1"
 
 
 def test_nested_list_index_path() -> None:
     assert error_of(edit("order: [3, 1, 2]", "order: [3, x, 2]")) == (
-        "campaign.yaml:27:16: decisions.s1m5.order[1]: expected an integer, got 'x'"
+        "campaign.yaml:27:16: decisions.s1m5.order[1]: 应为整数，实际是 'x'"
     )
     assert error_of(edit("order: [3, 1, 2]", "order: [3, 1, 0]")) == (
-        "campaign.yaml:27:19: decisions.s1m5.order[2]: must be at least 1, got 0"
+        "campaign.yaml:27:19: decisions.s1m5.order[2]: 应不小于 1，实际是 0"
     )
 
 
 def test_list_length() -> None:
-    assert error_of(edit("colours: [红, 白]", "colours: []")) == "campaign.yaml:7:12: club.colours: must have at least 1 item, got 0"
+    assert error_of(edit("colours: [红, 白]", "colours: []")) == "campaign.yaml:7:12: club.colours: 至少应有 1 项，实际是 0 项"
     assert error_of(edit("colours: [红, 白]", "colours: [红, 白, 蓝, 黑]")) == (
-        "campaign.yaml:7:12: club.colours: must have at most 3 items, got 4"
+        "campaign.yaml:7:12: club.colours: 至多应有 3 项，实际是 4 项"
     )
 
 
 def test_strings() -> None:
-    assert error_of(edit("title: 雷希特的冬天", "title: ''")) == "campaign.yaml:2:8: title: must not be empty"
+    assert error_of(edit("title: 雷希特的冬天", "title: ''")) == "campaign.yaml:2:8: title: 不能为空"
     assert error_of("a: xy\n", Map({"a": Field(Str(min_len=3))})) == (
-        "campaign.yaml:1:4: a: must be at least 3 characters long, got 2"
+        "campaign.yaml:1:4: a: 至少应有 3 个字符，实际是 2 个"
     )
-    assert error_of("a: 5\n", Map({"a": Field(Str())})) == "campaign.yaml:1:4: a: expected a string, got 5"
-    assert error_of("a: b\n", Map({"a": Field(Str(pattern=r"\d+"))})) == "campaign.yaml:1:4: a: 'b' does not match \\d+"
+    assert error_of("a: 5\n", Map({"a": Field(Str())})) == "campaign.yaml:1:4: a: 应为字符串，实际是 5"
+    assert error_of("a: b\n", Map({"a": Field(Str(pattern=r"\d+"))})) == "campaign.yaml:1:4: a: 'b' 不符合格式 \\d+"
     choices = Map({"a": Field(Str(choices=["left", "right"]))})
     assert check("a: left\n", choices) == {"a": "left"}
-    assert error_of("a: rihgt\n", choices) == "campaign.yaml:1:4: a: expected one of left, right, got 'rihgt'; did you mean 'right'?"
+    assert error_of("a: rihgt\n", choices) == "campaign.yaml:1:4: a: 应为以下之一：left、right，实际是 'rihgt'；是不是想写 'right'？"
 
 
 def test_floats_and_bools() -> None:
     node = Map({"f": Field(Float(min=0, max=1)), "b": Field(Bool(), required=False)})
     assert check("f: 1\nb: true\n", node) == {"f": 1.0, "b": True}
-    assert error_of("f: 1.5\n", node) == "campaign.yaml:1:4: f: must be between 0 and 1, got 1.5"
-    assert error_of("f: false\n", node) == "campaign.yaml:1:4: f: expected a number, got false"
-    assert error_of("f: .nan\n", node) == "campaign.yaml:1:4: f: expected a number, got nan"
-    assert error_of("f: 0\nb: yes\n", node) == "campaign.yaml:2:4: b: expected true or false, got 'yes'"
+    assert error_of("f: 1.5\n", node) == "campaign.yaml:1:4: f: 应在 0 到 1 之间，实际是 1.5"
+    assert error_of("f: false\n", node) == "campaign.yaml:1:4: f: 应为数字，实际是 false"
+    assert error_of("f: .nan\n", node) == "campaign.yaml:1:4: f: 应为数字，实际是 nan"
+    assert error_of("f: 0\nb: yes\n", node) == "campaign.yaml:2:4: b: 应为 true 或 false，实际是 'yes'"
 
 
 def test_unknown_key_in_extra_free_map_goes_to_extra() -> None:
     node = Map({"effect": Field(Str())}, extra=Int())
     assert check("effect: x\nbonus: 3\n", node) == {"effect": "x", "bonus": 3}
-    assert error_of("effect: x\nbonus: many\n", node) == "campaign.yaml:2:8: bonus: expected an integer, got 'many'"
+    assert error_of("effect: x\nbonus: many\n", node) == "campaign.yaml:2:8: bonus: 应为整数，实际是 'many'"
 
 
 def test_check_rules() -> None:
@@ -277,18 +281,18 @@ def test_error_class_is_chosen_by_caller() -> None:
     with pytest.raises(TableError) as info:
         check("seed: x\n", Map({"seed": Field(Int())}), TableError)
     assert (info.value.location.line, info.value.location.col, info.value.key) == (1, 7, "seed")
-    assert info.value.message == "expected an integer, got 'x'"
+    assert info.value.message == "应为整数，实际是 'x'"
 
 
 def test_plain_python_input_has_no_positions() -> None:
     with pytest.raises(CampaignError) as info:
         validate({"club": {"name": 3}}, Map({"club": Field(Map({"name": Field(Str())}))}), "state.json")
-    assert str(info.value) == "state.json: club.name: expected a string, got 3"
+    assert str(info.value) == "state.json: club.name: 应为字符串，实际是 3"
 
 
 def test_odd_keys_are_bracketed_in_paths() -> None:
     node = DictOf(Str(), Map({"x": Field(Int())}))
-    assert error_of("'a.b':\n  x: y\n", node) == "campaign.yaml:2:6: ['a.b'].x: expected an integer, got 'y'"
+    assert error_of("'a.b':\n  x: y\n", node) == "campaign.yaml:2:6: ['a.b'].x: 应为整数，实际是 'y'"
 
 
 def test_describe_lists_every_key() -> None:
@@ -310,7 +314,7 @@ def test_int_bounds_property(n: int) -> None:
     if -5 <= n <= 5:
         assert node.convert(n) == n
     else:
-        with pytest.raises(schema.Invalid, match=rf"^must be between -5 and 5, got {n}$"):
+        with pytest.raises(schema.Invalid, match=rf"^应在 -5 到 5 之间，实际是 {n}$"):
             node.convert(n)
 
 
@@ -322,7 +326,7 @@ def test_enum_accepts_only_its_values(word: str) -> None:
     else:
         with pytest.raises(schema.Invalid) as info:
             Enum(values).convert(word)
-        assert info.value.message.startswith(f"expected one of FW, MF, DF, GK, got {word!r}")
+        assert info.value.message.startswith(f"应为以下之一：FW、MF、DF、GK，实际是 {word!r}")
 
 
 def test_doctests() -> None:
@@ -334,8 +338,8 @@ def test_name_refuses_what_breaks_a_roll_id_at_its_key() -> None:
     doc = load_yaml_text("title: 雷希特 的 冬天\nplayers:\n  - name: 卡尔·穆勒\n  - name: 卡尔 穆勒\n", FILE)
     with pytest.raises(CampaignError) as info:
         validate(doc, node, FILE)
-    assert str(info.value) == ("campaign.yaml:4:11: players[1].name: '卡尔 穆勒' may not contain a space "
-                               "(it would break a roll id or seal line)")
+    assert str(info.value) == ("campaign.yaml:4:11: players[1].name: '卡尔 穆勒' 不能含有空格"
+                               "（会破坏掷骰编号或封存行）")
     assert describe(node).splitlines()[-1] == "| `players[].name` | name (no whitespace or ｜〕〔＝\\|#/[]<>) | required |  |"
 
 
@@ -359,3 +363,60 @@ def test_check_places_an_error_deep_inside_with_a_path() -> None:
     with pytest.raises(CampaignError) as info:
         validate(load_yaml_text("{}\n", FILE), missing, FILE)
     assert str(info.value) == "campaign.yaml:1:1: league[0].city: none"
+
+
+# ---------------------------------------------------------------- messages in Chinese (issue 28)
+
+
+_QUOTED = r"'[^']*'|\"[^\"]*\"|`[^`]*`"
+
+BROKEN = [
+    ("a: 4\n", Map({"a": Field(Int(min=1, max=3))})),
+    ("a: 0\n", Map({"a": Field(Int(min=1))})),
+    ("a: 9\n", Map({"a": Field(Int(max=3))})),
+    ("a: x\n", Map({"a": Field(Int())})),
+    ("a: 1.5\n", Map({"a": Field(Float(max=1))})),
+    ("a: []\n", Map({"a": Field(Float())})),
+    ("a: {}\n", Map({"a": Field(Bool())})),
+    ("a: 2026-01-02\n", Map({"a": Field(Str())})),
+    ("a: ''\n", Map({"a": Field(Str())})),
+    ("a: ab\n", Map({"a": Field(Str(min_len=3))})),
+    ("a: b\n", Map({"a": Field(Str(pattern=r"\d+"))})),
+    ("a: 左边\n", Map({"a": Field(Str(choices=["左", "右"]))})),  # the allowed values are the schema's words
+    ("a: 卡尔 穆勒\n", Map({"a": Field(Name())})),
+    ("a: '[b]x'\n", Map({"a": Field(Name())})),
+    ("a: \"x\\u200by\"\n", Map({"a": Field(Name())})),
+    ("a: \"x\\ty\"\n", Map({"a": Field(Name())})),
+    ("a: \"x\\ny\"\n", Map({"a": Field(Line())})),
+    ("a: []\n", Map({"a": Field(List(Str(), min_len=1))})),
+    ("a: [x, y]\n", Map({"a": Field(List(Str(), max_len=1))})),
+    ("a: x\n", Map({"a": Field(List(Str()))})),
+    ("a: [1]\n", Map({"a": Field(Map({}))})),
+    ("b: 1\n", Map({"a": Field(Int(), required=False)})),
+    ("aa: 1\n", Map({"a": Field(Int(), required=False), "ab": Field(Int(), required=False)})),
+    ("{}\n", Map({"a": Field(Int())})),
+    ("x1: 1\n", DictOf(Str(pattern=r"\d+"), Int())),
+    ("a: 12.5\n", Map({"a": Field(Secret(min=0))})),
+    ("a: -3\n", Map({"a": Field(Secret(min=0))})),
+]
+
+
+@pytest.mark.parametrize(("text", "node"), BROKEN)
+def test_every_schema_message_is_chinese(text: str, node: schema.Node) -> None:
+    """Past the ``file:line:col: key:`` prefix a message is Chinese: once the values it quotes (and the YAML
+    words ``true``/``false``) are taken out, no English word is left, and every message holds Chinese text."""
+    message = error_of(text, node).split(": ", 1)[1]
+    message = message.split(": ", 1)[1] if message.startswith("a: ") else message
+    bare = re.sub(_QUOTED, "", message)
+    assert re.search(r"[\u4e00-\u9fff]", bare), message
+    assert not re.findall(r"[A-Za-z]{2,}", re.sub(r"\b(true|false|U\+[0-9A-F]{4})\b", "", bare)), message
+    assert not re.search(r"[\u4e00-\u9fff][,;:?!()]|[,;:?!()][\u4e00-\u9fff]", bare), message
+
+
+def test_type_names_are_chinese() -> None:
+    """A value of the wrong kind is named in Chinese: 空值、列表、映射、集合、日期, and the rarer types by their kind."""
+    import datetime
+
+    assert [schema.show(v) for v in (None, [1], {}, {1}, datetime.date(2026, 1, 2))] == \
+        ["空值", "列表", "映射", "集合", "日期（2026-01-02）"]
+    assert schema.show(b"x") == "字节串"

@@ -144,24 +144,24 @@ def test_unknown_effect(tmp_path: Path) -> None:
     text = edit("    effect: colour\n    value: 蓝", "    effect: explode\n    value: 蓝")
     assert error_of(tmp_path, text) == "11:13: rows[1].effect: unknown effect kind 'explode' (known: colour, reroll)"
     text = edit("effect: reroll", "effect: rerol")
-    assert error_of(tmp_path, text) == "18:13: rows[3].effect: unknown effect kind 'rerol'; did you mean 'reroll'?"
+    assert error_of(tmp_path, text) == "18:13: rows[3].effect: unknown effect kind 'rerol'；是不是想写 'reroll'？"
 
 
 def test_schema_errors(tmp_path: Path) -> None:
-    assert error_of(tmp_path, edit("dice: 1D20\n", "")) == "2:1: missing required key 'dice'"
+    assert error_of(tmp_path, edit("dice: 1D20\n", "")) == "2:1: 缺少必填的键 'dice'"
     assert error_of(tmp_path, edit("dice: 1D20", "dice: 1X20")) == "4:7: dice: cannot read dice expression '1X20'"
     assert error_of(tmp_path, edit("source: designed", "source: made up")) == (
-        "3:9: source: 'made up' does not match \"designed\" or a citation like \"000 §2.4\""
+        "3:9: source: 'made up' 不符合格式 \"designed\" or a citation like \"000 §2.4\""
     )
     assert error_of(tmp_path, edit("range: 4", "range: four")) == (
         "10:12: rows[1].range: expected a range like 1-3, a number or [1, 3], got 'four'"
     )
     assert error_of(tmp_path, edit("range: [5, 12]", "range: [5, 6, 12]")) == (
-        "13:12: rows[2].range: expected a range like 1-3, a number or [1, 3], got a list"
+        "13:12: rows[2].range: expected a range like 1-3, a number or [1, 3], got 列表"
     )
-    assert error_of(tmp_path, edit("  - range: 4\n", "  - rnage: 4\n")) == "10:5: rows[1]: missing required key 'range'"
-    assert error_of(tmp_path, "name: x\nsource: designed\ndice: 1D6\nrows: []\n") == "4:7: rows: must have at least 1 item, got 0"
-    assert error_of(tmp_path, "- 1\n") == "1:1: expected a mapping, got a list"
+    assert error_of(tmp_path, edit("  - range: 4\n", "  - rnage: 4\n")) == "10:5: rows[1]: 缺少必填的键 'range'"
+    assert error_of(tmp_path, "name: x\nsource: designed\ndice: 1D6\nrows: []\n") == "4:7: rows: 至少应有 1 项，实际是 0 项"
+    assert error_of(tmp_path, "- 1\n") == "1:1: 应为映射，实际是 列表"
 
 
 def test_citations_are_accepted_as_source(tmp_path: Path) -> None:
@@ -176,14 +176,14 @@ def test_python_tags_are_rejected(tmp_path: Path) -> None:
         load_table(path, EFFECTS)
     assert isinstance(info.value, TableError)
     assert str(info.value) == (
-        f"{path}:12:12: unsupported tag '!!python/object/apply:os.system'"
-        " (YAML here is plain data; tags that build objects are refused)"
+        f"{path}:12:12: 不支持的标签 '!!python/object/apply:os.system'"
+        "（这里的 YAML 只是纯数据，会构造对象的标签一律拒绝）"
     )
 
 
 def test_duplicate_keys_are_rejected(tmp_path: Path) -> None:
     text = edit("    value: 蓝\n", "    value: 蓝\n    value: 黑\n")
-    assert error_of(tmp_path, text) == "13:5: duplicate key 'value' (first defined at line 12)"
+    assert error_of(tmp_path, text) == "13:5: 重复的键 'value'（第 12 行已经定义过）"
 
 
 D68_ROWS = "".join(f"  - range: {t}1-{t}8\n    effect: colour\n    value: c{t}\n" for t in range(1, 7))
@@ -272,8 +272,8 @@ def test_load_data_validates_against_a_schema(tmp_path: Path) -> None:
     bad = write(tmp_path, "- name: 雷希特\n- name: 玛吉克\n  size: 9\n", "bad.yaml")
     with pytest.raises(TableError) as info:
         load_data(bad, cities)
-    assert str(info.value) == f"{bad}:3:9: [1].size: must be between 1 and 5, got 9"
-    with pytest.raises(TableError, match="file not found"):
+    assert str(info.value) == f"{bad}:3:9: [1].size: 应在 1 到 5 之间，实际是 9"
+    with pytest.raises(TableError, match="找不到文件"):
         load_data(tmp_path / "none.yaml", cities)
 
 

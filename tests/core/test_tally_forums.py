@@ -215,4 +215,4 @@ def test_a_fifo_or_a_device_as_the_replies_file_is_one_error_line(tmp_path: Path
     res = subprocess.run([sys.executable, "-m", "anko_writer", "tally", str(camp), str(replies), "--chapter", "s1m1",
                           "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120, env=env)
     assert res.returncode == 1 and res.stderr.count("\n") == 1 and res.stderr.startswith("错误：")
-    assert str(replies) in res.stderr and ("pipe" in res.stderr or "device" in res.stderr)
+    assert str(replies) in res.stderr and ("管道" in res.stderr or "设备" in res.stderr)

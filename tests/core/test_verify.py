@@ -113,7 +113,7 @@ def test_exports_are_their_own_thread_in_any_format_and_script(tmp_path: Path) -
 def test_a_post_that_is_not_utf8_is_one_located_error(tmp_path: Path) -> None:
     _write(tmp_path, _posts())
     (tmp_path / "s01/m10.md").write_bytes("第十月\n".encode() + b"\xb5\xda\n")
-    with pytest.raises(InputError, match=r"m10\.md: not UTF-8 text \(byte 0xb5 at line 2\)"):
+    with pytest.raises(InputError, match=r"m10\.md: 不是 UTF-8 文本（第 2 行的字节 0xb5）"):
         verify_dir(tmp_path)
 
 

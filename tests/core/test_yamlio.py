@@ -58,39 +58,39 @@ def test_position_falls_back_to_the_container(tmp_path: Path) -> None:
 
 def test_syntax_error_has_line_and_col(tmp_path: Path) -> None:
     err = error_of(write(tmp_path, "a: 1\nb: [1, 2\n"))
-    assert str(err) == f"{tmp_path / 'campaign.yaml'}:3:1: YAML syntax error: expected ',' or ']', but got '<stream end>'"
+    assert str(err) == f"{tmp_path / 'campaign.yaml'}:3:1: YAML 语法错误：expected ',' or ']', but got '<stream end>'"
     assert (err.location.line, err.location.col, err.key) == (3, 1, "")
 
 
 def test_bad_indentation_is_a_syntax_error(tmp_path: Path) -> None:
     err = error_of(write(tmp_path, "a:\n  b: 1\n c: 2\n"))
     assert (err.location.line, err.location.col) == (3, 2)
-    assert err.message == "YAML syntax error: expected <block end>, but found '<block mapping start>'"
+    assert err.message == "YAML 语法错误：expected <block end>, but found '<block mapping start>'"
 
 
 def test_two_documents_read_as_one_sentence(tmp_path: Path) -> None:
     err = error_of(write(tmp_path, "a: 1\n---\nb: 2\n"))
-    assert err.message == "YAML syntax error: expected a single document in the stream, but found another document"
+    assert err.message == "YAML 语法错误：expected a single document in the stream, but found another document"
     assert err.location.line == 2
 
 
 def test_duplicate_key_is_an_error(tmp_path: Path) -> None:
     err = error_of(write(tmp_path, "club:\n  name: a\n  city: b\n  name: c\n"))
-    assert str(err) == f"{tmp_path / 'campaign.yaml'}:4:3: duplicate key 'name' (first defined at line 2)"
+    assert str(err) == f"{tmp_path / 'campaign.yaml'}:4:3: 重复的键 'name'（第 2 行已经定义过）"
 
 
 def test_missing_file(tmp_path: Path) -> None:
     err = error_of(tmp_path / "nope.yaml")
-    assert str(err) == f"{tmp_path / 'nope.yaml'}: file not found"
+    assert str(err) == f"{tmp_path / 'nope.yaml'}: 找不到文件"
 
 
 def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "gbk.yaml"
     path.write_bytes("# 战役\n名字: 雷希特\n".encode("gbk"))
     err = error_of(path)
-    assert str(err) == f"{path}: not UTF-8 text (byte 0xd2 at line 1)"  # 战 (d5 bd) decodes; 役 (d2 db) does not
+    assert str(err) == f"{path}: 不是 UTF-8 文本（第 1 行的字节 0xd2）"  # 战 (d5 bd) decodes; 役 (d2 db) does not
     path.write_bytes(b"title: ok\nname: \xff\n")
-    assert error_of(path).message == "not UTF-8 text (byte 0xff at line 2)"
+    assert error_of(path).message == "不是 UTF-8 文本（第 2 行的字节 0xff）"
 
 
 def test_error_class_is_chosen_by_caller(tmp_path: Path) -> None:
@@ -110,7 +110,7 @@ def test_error_class_is_chosen_by_caller(tmp_path: Path) -> None:
 def test_object_tags_are_refused(tmp_path: Path, text: str, tag: str) -> None:
     err = error_of(write(tmp_path, text))
     assert (err.location.line, err.location.col) == (1, 4)
-    assert err.message == f"unsupported tag {tag!r} (YAML here is plain data; tags that build objects are refused)"
+    assert err.message == f"不支持的标签 {tag!r}（这里的 YAML 只是纯数据，会构造对象的标签一律拒绝）"
 
 
 def test_standard_tags_still_work(tmp_path: Path) -> None:

@@ -105,9 +105,9 @@ def test_chained_seasons(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--seasons", "0"], "--seasons: expected 1–100,000, got 0"),
-    (["--seasons", "1", "--jobs", "0"], "--jobs: expected"),
-    (["--seasons", "1", "--from-season", "0"], "--from-season: expected 1–99, got 0"),
+    (["--seasons", "0"], "--seasons: 应为 1–100,000，实际是 0"),
+    (["--seasons", "1", "--jobs", "0"], "--jobs: 应为 1–"),
+    (["--seasons", "1", "--from-season", "0"], "--from-season: 应为 1–99，实际是 0"),
 ])
 def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
     res = CliRunner().invoke(app, ["audit", str(BUILT_IN), *args, "--out", str(tmp_path)])

@@ -56,10 +56,10 @@ def _stacks(position: Mapping[str, Any]) -> str:
 INFO = RulesetInfo(
     "ball", title="BALL", units=Units("局", "轮", "game", "turn"), keys=KeyStyle(arc_prefix="g", part_prefix="t"),
     allowed_words=frozenset({"ATK", "DEF", "BALL"}),
-    new_options=(NewOption("side", "the side the readers play: ATK or DEF", required=False, default="ATK"),
-                 NewOption("cards", "card mode: on or off", required=False, default="off"),
-                 NewOption("ai_strength", "how far the AI looks ahead: 1, 2 or 3", required=False, default="2"),
-                 NewOption("title", "the thread's title (default: BALL 安科：读者执 SIDE)", required=False)),
+    new_options=(NewOption("side", "读者执的一方：ATK 或 DEF", required=False, default="ATK"),
+                 NewOption("cards", "卡牌模式：on 或 off", required=False, default="off"),
+                 NewOption("ai_strength", "AI 往前算几步：1、2 或 3", required=False, default="2"),
+                 NewOption("title", "帖子的标题（默认：BALL 安科：读者执 SIDE）", required=False)),
     filters={"board": _board, "label": _label, "stacks": _stacks})
 
 

@@ -35,9 +35,9 @@ INFO = RulesetInfo(
     "bloodbowl", title="血腥碗联赛", units=Units("赛季", "半场", "season", "half"),
     keys=KeyStyle(arc_prefix="s", part_prefix="h"), currency=Currency("金币", space=False),
     allowed_words=frozenset({"SPP", "D68"}),
-    new_options=(NewOption("team", "our team's name"),
-                 NewOption("race", "our team's race: a roster key of rosters.yaml (human, orc …)"),
-                 NewOption("coach", "our head coach (default: rolled from the name pool)", required=False)))
+    new_options=(NewOption("team", "我方球队的名字"),
+                 NewOption("race", "我方球队的种族：rosters.yaml 里的一个名单键（human、orc …）"),
+                 NewOption("coach", "我方主教练（默认：从名字池里掷出）", required=False)))
 
 
 class Bloodbowl(Ruleset[dict[str, Any]]):

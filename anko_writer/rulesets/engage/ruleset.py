@@ -56,7 +56,7 @@ def _percent(x: float) -> str:
 
 INFO = RulesetInfo(
     "engage", title="接战", units=Units("战", "轮", "battle", "round"), keys=KeyStyle(arc_prefix="b", part_prefix="r"),
-    new_options=(NewOption("title", "the thread's title", required=False),),
+    new_options=(NewOption("title", "帖子的标题", required=False),),
     filters={"engage_zones": _zones, "engage_pct": _percent})
 
 STATE = Map({"battle": Field(Int(min=1)), "units": Field(DictOf(Str(), Data()), doc="Every unit's card by id."),

@@ -145,7 +145,7 @@ class Purasbar(Ruleset[State]):
 INFO = RulesetInfo(
     "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
     allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
-    new_options=(NewOption("city", "home city of the new club (a city of cities.yaml)"),),
+    new_options=(NewOption("city", "新球会的主场城市（cities.yaml 里的一座城市）"),),
     filters={"cn": cn})
 """The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders; its
 one filter, ``cn``, prints the chapter's word for a key from ``glossary.yaml``."""

@@ -54,7 +54,7 @@ def _pct(x: float) -> str:
 
 INFO = RulesetInfo(
     "sanguo", title="三国", units=Units("节", "回合", "scene", "turn"), keys=KeyStyle(arc_prefix="j", part_prefix="t"),
-    new_options=(NewOption("title", "the thread's title", required=False),),
+    new_options=(NewOption("title", "帖子的标题", required=False),),
     filters={"sanguo_board": _board, "pct": _pct})
 
 STATE = Map({"scene": Field(Int(min=1)), "characters": Field(DictOf(Str(), DictOf(Str(), Int()))),

@@ -76,7 +76,7 @@ def test_hand_edited_chapter_is_not_overwritten(tmp_path: Path) -> None:
     chapter.write_text(chapter.read_text(encoding="utf-8") + "\n主持人补充：感谢各位投票！\n", encoding="utf-8")
     edited = chapter.read_bytes()
     res = runner.invoke(app, ["month", str(camp), "--season", "1", "--month", "2", "--out", str(out)])
-    assert res.exit_code == 1 and "m02.md" in res.output and "edited by hand" in res.output
+    assert res.exit_code == 1 and "m02.md" in res.output and "被手工改过" in res.output
     assert chapter.read_bytes() == edited
     res = runner.invoke(app, ["month", str(camp), "--season", "1", "--month", "2", "--out", str(out), "--force"])
     assert res.exit_code == 0 and chapter.read_bytes() != edited
@@ -85,9 +85,9 @@ def test_hand_edited_chapter_is_not_overwritten(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "old,new,needle",
     [
-        ("city: 雷希特", "city: 雷希持", "club.city: expected one of"),
-        ("position: GK", "position: ST", ".position: expected one of FW, MF, DF, GK, got 'ST'"),
-        ("title: ", "title: [", "YAML syntax error"),
+        ("city: 雷希特", "city: 雷希持", "club.city: 应为以下之一："),
+        ("position: GK", "position: ST", ".position: 应为以下之一：FW、MF、DF、GK，实际是 'ST'"),
+        ("title: ", "title: [", "YAML 语法错误"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path: Path, old: str, new: str, needle: str) -> None:

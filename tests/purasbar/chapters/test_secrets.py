@@ -134,12 +134,12 @@ def test_a_ruleset_that_puts_the_seed_in_its_results_is_refused(tmp_path: Path) 
     folder = tmp_path / "templates" / "purasbar"
     folder.mkdir(parents=True)
     (folder / "t.md.j2").write_text("正文\n", encoding="utf-8")
-    with pytest.raises(AnkoError, match="'seed' field"):
+    with pytest.raises(AnkoError, match="含有 'seed' 字段"):
         cli.chapter_files(Resources("purasbar", tmp_path), leaky, camp)
     big = camp.seed + 10**12
     camp.seed = big
     (folder / "t.md.j2").write_text(f"种子是 {big}\n", encoding="utf-8")
-    with pytest.raises(AnkoError, match="holds the campaign seed"):
+    with pytest.raises(AnkoError, match="含有战役种子"):
         cli.chapter_files(Resources("purasbar", tmp_path), Chapter(1, 1, {"rolls": []}, template="t.md.j2"), camp)
 
 

@@ -99,7 +99,7 @@ def _override(tmp_path: Path, name: str, old: str, new: str) -> Resources:
     ("owner_wealth.yaml", "range: 16-40,", "range: 16-39,", "no row covers 40"),
     ("affinity.yaml", "range: 11-30, ", "range: 11-29, ", "no row covers 30"),
     ("affinity.yaml", "effect: tier, key: hostile,", "effect: tier, key: hostil,", "expected tier 'hostile'"),
-    ("staff_rapport.yaml", "training: 6,", "training: six,", "expected an integer"),
+    ("staff_rapport.yaml", "training: 6,", "training: six,", "应为整数"),
     ("affinity_origin_low.yaml", "key: clash,", "key: hometown,", "differ"),
 ])
 def test_broken_people_tables_are_refused(tmp_path: Path, name: str, old: str, new: str, message: str) -> None:
@@ -300,15 +300,15 @@ def test_schema_fragments_accept_generated_records_and_refuse_bad_ones() -> None
     assert validate(roster_to_json(staff), staff_schema(), "c.yaml") == roster_to_json(staff)
     assert validate(aff.to_json(), affinity_schema(), "c.yaml") == aff.to_json()
     from anko_writer.errors import CampaignError
-    with pytest.raises(CampaignError, match="wealth: must be between 1 and 100"):
+    with pytest.raises(CampaignError, match="wealth: 应在 1 到 100 之间"):
         validate({**owner.to_json(), "wealth": 101}, owner_schema(TABLES), "c.yaml")
-    with pytest.raises(CampaignError, match="did you mean 'purchase'"):
+    with pytest.raises(CampaignError, match="是不是想写 'purchase'"):
         validate({**owner.to_json(), "takeover": "purchas"}, owner_schema(TABLES), "c.yaml")
     with pytest.raises(CampaignError, match="repeats 'league_veteran'"):
         validate({**coach.to_json(), "resume": ["league_veteran"] * 2}, coach_map, "c.yaml")
-    with pytest.raises(CampaignError, match="level: must be between 1 and 5"):
+    with pytest.raises(CampaignError, match="level: 应在 1 到 5 之间"):
         validate({**roster_to_json(staff), "scout": {"name": "x", "level": 6}}, staff_schema(), "c.yaml")
-    with pytest.raises(CampaignError, match="to_owner: must be between 0 and 100"):
+    with pytest.raises(CampaignError, match="to_owner: 应在 0 到 100 之间"):
         validate({**aff.to_json(), "coach": {"owner_to": 0, "to_owner": -1}}, affinity_schema(), "c.yaml")
     assert validate({**aff.to_json(), "coach": {"owner_to": 0, "to_owner": 100}}, affinity_schema(), "c.yaml")["coach"] \
         == {"owner_to": 0, "to_owner": 100, "origins": {}}
