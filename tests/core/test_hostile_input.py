@@ -157,7 +157,7 @@ def test_a_range_with_a_huge_number_is_a_located_error(tmp_path: Path) -> None:
     path.write_text(TABLE.format(dice="1D6", rows="1-" + "9" * 5000), encoding="utf-8")
     with pytest.raises(TableError) as err:
         load_table(path, {"colour"})
-    assert str(err.value).startswith(f"{path}:4:13: rows[0].range: expected a range like 1-3, a number or [1, 3], got")
+    assert str(err.value).startswith(f"{path}:4:13: rows[0].range: 应为 1-3 这样的范围、一个数或 [1, 3]，实际是")
 
 
 def test_a_table_of_a_thousand_rows_is_checked_row_by_row(tmp_path: Path) -> None:
@@ -167,7 +167,7 @@ def test_a_table_of_a_thousand_rows_is_checked_row_by_row(tmp_path: Path) -> Non
     assert len(load_table(path, {"colour"})) == 1000
     path.write_text(f"source: designed\ndice: 1D1000\nrows:\n{rows}  - {{range: 500-501, effect: colour}}\n",
                     encoding="utf-8")
-    with pytest.raises(TableError, match=r"big\.yaml:1004:13: rows\[1000\]\.range: 500-501 overlaps rows\[499\] \(500\)"):
+    with pytest.raises(TableError, match=r"big\.yaml:1004:13: rows\[1000\]\.range: 500-501 与 rows\[499\]（500）重叠"):
         load_table(path, {"colour"})
 
 

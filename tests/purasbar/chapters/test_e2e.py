@@ -112,7 +112,7 @@ def test_table_with_a_gap_in_the_campaign_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     res = _season(camp, out)
     assert res.exit_code == 1 and not out.exists()
-    assert f"{tables / 'facilities.yaml'}:" in res.output and "no row covers 31" in res.output
+    assert f"{tables / 'facilities.yaml'}:" in res.output and "没有一行包含 31" in res.output
 
 
 def test_campaign_template_override(tmp_path: Path) -> None:

@@ -96,8 +96,8 @@ def _override(tmp_path: Path, name: str, old: str, new: str) -> Resources:
 
 @pytest.mark.parametrize(("name", "old", "new", "message"), [
     ("coach_resume.yaml", "response: 10,", "response: 12,", "联赛熟手"),
-    ("owner_wealth.yaml", "range: 16-40,", "range: 16-39,", "no row covers 40"),
-    ("affinity.yaml", "range: 11-30, ", "range: 11-29, ", "no row covers 30"),
+    ("owner_wealth.yaml", "range: 16-40,", "range: 16-39,", "没有一行包含 40"),
+    ("affinity.yaml", "range: 11-30, ", "range: 11-29, ", "没有一行包含 30"),
     ("affinity.yaml", "effect: tier, key: hostile,", "effect: tier, key: hostil,", "expected tier 'hostile'"),
     ("staff_rapport.yaml", "training: 6,", "training: six,", "应为整数"),
     ("affinity_origin_low.yaml", "key: clash,", "key: hometown,", "differ"),
