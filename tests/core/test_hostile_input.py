@@ -96,18 +96,18 @@ def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
 
 
 @pytest.mark.parametrize(("expr", "message"), [
-    ("1D100000000", "a die may have at most 1,000 faces, got 100000000"),
-    ("1000000D6", "one throw may have at most 100 dice, got 1000000"),
-    ("1D6+1000000", "the modifier may be at most 100,000, got 1000000"),
+    ("1D100000000", "一颗骰子至多 1,000 面，实际是 100000000"),
+    ("1000000D6", "一次至多掷 100 颗骰子，实际是 1000000"),
+    ("1D6+1000000", "加值至多为 100,000，实际是 1000000"),
     ("9" * 5000 + "D6", None),
 ])
 def test_dice_past_the_limits_are_refused(expr: str, message: str | None) -> None:
     with pytest.raises(DiceError) as err:
         DiceExpr.parse(expr)
     if message is None:
-        assert str(err.value) == f"cannot read dice expression {expr[:40]!r}"
+        assert str(err.value) == f"看不懂骰子表达式 {expr[:40]!r}"
     else:
-        assert str(err.value) == f"dice expression {expr!r}: {message}"
+        assert str(err.value) == f"骰子表达式 {expr!r}：{message}"
 
 
 def test_the_largest_allowed_dice_still_work() -> None:
@@ -124,8 +124,8 @@ rows:
 
 
 @pytest.mark.parametrize(("dice", "message"), [
-    ("1D100000000", "a die may have at most 1,000 faces, got 100000000"),
-    ("1000000D6", "one throw may have at most 100 dice, got 1000000"),
+    ("1D100000000", "一颗骰子至多 1,000 面，实际是 100000000"),
+    ("1000000D6", "一次至多掷 100 颗骰子，实际是 1000000"),
 ])
 def test_a_table_with_dice_past_the_limits_is_refused_with_its_file_line_and_key(tmp_path: Path, dice: str,
                                                                                 message: str) -> None:
@@ -133,7 +133,7 @@ def test_a_table_with_dice_past_the_limits_is_refused_with_its_file_line_and_key
     path.write_text(TABLE.format(dice=dice, rows="1-6"), encoding="utf-8")
     with pytest.raises(TableError) as err:
         load_table(path, {"colour"})
-    assert str(err.value) == f"{path}:2:7: dice: dice expression {dice!r}: {message}"
+    assert str(err.value) == f"{path}:2:7: dice: 骰子表达式 {dice!r}：{message}"
 
 
 def test_check_refuses_a_campaign_whose_override_table_throws_a_billion_dice(tmp_path: Path) -> None:
@@ -148,8 +148,8 @@ def test_check_refuses_a_campaign_whose_override_table_throws_a_billion_dice(tmp
     line = text[: text.index("dice: 1000000000D6")].count("\n") + 1
     res = _python_m("check", str(camp))
     assert res.returncode == 1
-    assert (f"错误：{folder / 'colours.yaml'}:{line}:7: dice: dice expression '1000000000D6': one throw may have "
-            f"at most 100 dice, got 1000000000") in res.stdout + res.stderr
+    assert (f"错误：{folder / 'colours.yaml'}:{line}:7: dice: 骰子表达式 '1000000000D6'：一次至多掷 "
+            f"100 颗骰子，实际是 1000000000") in res.stdout + res.stderr
 
 
 def test_a_range_with_a_huge_number_is_a_located_error(tmp_path: Path) -> None:

@@ -149,7 +149,7 @@ def test_unknown_effect(tmp_path: Path) -> None:
 
 def test_schema_errors(tmp_path: Path) -> None:
     assert error_of(tmp_path, edit("dice: 1D20\n", "")) == "2:1: 缺少必填的键 'dice'"
-    assert error_of(tmp_path, edit("dice: 1D20", "dice: 1X20")) == "4:7: dice: cannot read dice expression '1X20'"
+    assert error_of(tmp_path, edit("dice: 1D20", "dice: 1X20")) == "4:7: dice: 看不懂骰子表达式 '1X20'"
     assert error_of(tmp_path, edit("source: designed", "source: made up")) == (
         "3:9: source: 'made up' 不符合格式 \"designed\" or a citation like \"000 §2.4\""
     )
