@@ -80,8 +80,7 @@ def test_a_state_file_of_another_season_is_located(league: Path, season_one: Pat
     said, text = _season_two(league, season_one, tmp_path, ("\nseason: 1\n", "\nseason: 2\n"))
     line = _line_of(text, "\nseason: 2\n") + 1
     assert said.startswith(f"错误：{tmp_path / 'out/s01/state-end.yaml'}:{line}:9: season: ") or \
-        re.search(rf"state-end.yaml:{line}:9: season: this state file lies in season 1's folder but is the end of "
-                  "season 2", said), said
+        re.search(rf"state-end.yaml:{line}:9: season: 这个状态文件在第 1 赛季的文件夹里，却是第 2 赛季的结尾", said), said
 
 
 def test_the_campaign_refuses_an_unknown_skill_too(league: Path, tmp_path: Path) -> None:

@@ -47,6 +47,15 @@ def test_unknown_city(tmp_path: Path) -> None:
     assert "club.city: 应为以下之一：布拉斯" in str(e.value) and "是不是想写 '雷希特'" in str(e.value)
 
 
+def test_unknown_ruleset_names_the_installed_ones(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "ruleset: purasbar", "ruleset: purasbr")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    msg = str(e.value)
+    assert msg.startswith(f"{path}:{_line_of(path, 'ruleset: purasbr')}:10: ruleset: 未知的规则集 'purasbr'（已安装：")
+    assert "、purasbar、" in msg and msg.endswith("）；是不是想写 'purasbar'？")
+
+
 def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
     path = _broken(tmp_path, "  stadium:", "  staduim:")
     with pytest.raises(InputError, match=r":13:3: club: 未知的键 'staduim'；是不是想写 'stadium'？"):
