@@ -99,7 +99,7 @@ def test_duplicate_player_name(tmp_path: Path) -> None:
     other = lines[second].split("name: ")[1].split(",")[0]
     lines[second] = lines[second].replace(f"name: {other},", f"name: {name},")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=rf"players\[1\]: name '{name}' repeats players\[0\]"):
+    with pytest.raises(InputError, match=rf"players\[1\]: 名字 '{name}' 与 players\[0\] 重复"):
         load_campaign(path)
 
 
@@ -110,7 +110,7 @@ def test_squad_limit(tmp_path: Path) -> None:
     at = lines.index(role)
     extra = [role.replace("name: ", f"name: 替补{i}号") for i in range(20)]
     path.write_text("\n".join(lines[:at] + extra + lines[at:]) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"players: a squad holds at most 33 players"):
+    with pytest.raises(InputError, match=r"players: 一支球队至多 33 名球员"):
         load_campaign(path)
 
 

@@ -202,8 +202,8 @@ def test_our_club_may_not_take_another_citys_club_name(tmp_path: Path) -> None:
     line = text.split("\n").index("  name: 玛吉克联") + 1
     with pytest.raises(CampaignError) as err:
         load_campaign(path)
-    assert str(err.value) == (f"{path}:{line}:9: club.name: '玛吉克联' is the name of 玛吉克's club "
-                              f"(two clubs may not share a name)")
+    assert str(err.value) == (f"{path}:{line}:9: club.name: '玛吉克联' 是玛吉克的球队的名字"
+                              f"（两支球队不能同名）")
 
 
 # ---------------------------------------------------------------- forum markup (issue 22)

@@ -135,4 +135,4 @@ def test_new_then_check(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(camp)])
     assert res.exit_code == 0 and res.output.startswith("通过：")
     res = runner.invoke(app, ["new", str(tmp_path / "d"), "--city", "火星", "--seed", "5"])
-    assert res.exit_code == 1 and "unknown city" in res.output
+    assert res.exit_code == 1 and "--city: 未知的城市 '火星'（000 §2.1 列出的有：" in res.output
