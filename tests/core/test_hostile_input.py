@@ -281,7 +281,7 @@ def test_a_template_linked_to_a_file_outside_the_template_folders_is_refused(tmp
     (folder / "t.md.j2").write_text("x\n{% include 'evil.j2' %}\n", encoding="utf-8")
     with pytest.raises(AnkoError) as err:  # the resource search path or the loader refuses it
         render_chapter(Resources("fake", tmp_path), "t.md.j2", {})
-    assert "evil.j2" in str(err.value) and "outside" in str(err.value) and "1267" not in str(err.value)
+    assert "evil.j2" in str(err.value) and "之外" in str(err.value) and "1267" not in str(err.value)
     env = jinja2.Environment(loader=RootedLoader([str(folder)]))
     with pytest.raises(TemplateError) as loader_err:
         env.get_template("evil.j2")
@@ -355,8 +355,8 @@ def test_a_removed_club_is_refused(season_end: tuple[Path, str]) -> None:
     with pytest.raises(CampaignError) as err:
         _load("\n".join(lines))
     league_line = lines.index("league:") + 1
-    assert str(err.value) == (f"state-end.yaml:{league_line + 1}:3: league: 22 clubs, the league needs 23 (every "
-                              f"city but ours): no club for {city} (a club cannot be removed)")
+    assert str(err.value) == (f"state-end.yaml:{league_line + 1}:3: league: 只有 22 支球队，联赛需要 23 支（除我方以外"
+                              f"每座城市一支）：{city}没有球队（球队不能删掉）")
 
 
 def test_a_club_moved_to_another_city_is_refused(season_end: tuple[Path, str]) -> None:
@@ -367,15 +367,15 @@ def test_a_club_moved_to_another_city_is_refused(season_end: tuple[Path, str]) -
     text, _, _ = _set(text, 2, "city", a)
     with pytest.raises(CampaignError) as err:
         _load(text)
-    assert str(err.value) == (f"state-end.yaml:{line}:{col}: league[1].city: {b!r} is not this club's city: "
-                              f"it was {a} (slug {slug!r}) and a club cannot move")
+    assert str(err.value) == (f"state-end.yaml:{line}:{col}: league[1].city: {b!r} 不是这支球队的城市："
+                              f"它原来在{a}（slug {slug!r}），球队不能搬家")
 
 
 @pytest.mark.parametrize(("key", "club", "value_of", "message"), [
-    ("city", 0, "ours", "{v!r} is our club's city (one club per city)"),
-    ("city", 1, 0, "{v!r} repeats league[0] (one club per city)"),
-    ("name", 0, "ours", "{v!r} is our club's name"),
-    ("name", 2, 1, "{v!r} repeats league[1]"),
+    ("city", 0, "ours", "{v!r} 是我方球队的城市（一座城市只有一支球队）"),
+    ("city", 1, 0, "{v!r} 与 league[0] 重复（一座城市只有一支球队）"),
+    ("name", 0, "ours", "{v!r} 是我方球队的名字"),
+    ("name", 2, 1, "{v!r} 与 league[1] 重复"),
 ])
 def test_two_clubs_in_one_city_or_with_one_name_are_refused(season_end: tuple[Path, str], key: str, club: int,
                                                           value_of: int | str, message: str) -> None:
@@ -414,7 +414,7 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
     state.write_text(text, encoding="utf-8")
     res = _python_m("season", str(camp), "--season", "2", "--out", str(out))
     assert res.returncode == 1
-    assert f"错误：{state}:{line}:{col}: league[1].city: {b!r} is not this club's city" in res.stdout + res.stderr
+    assert f"错误：{state}:{line}:{col}: league[1].city: {b!r} 不是这支球队的城市" in res.stdout + res.stderr
     assert "Traceback" not in res.stdout + res.stderr
     assert not (out / "s02").exists()
 
