@@ -179,7 +179,7 @@ def _table_error(tmp: Path, table: str, old: str, new: str, offset: int = 0) -> 
 @pytest.mark.parametrize(("table", "old", "new", "offset", "expected"), [
     ("cities.yaml", "玛吉克联", "玛吉克 联", 0,
      "cities[1].club: '玛吉克 联' 不能含有空格（会破坏掷骰编号或封存行）"),
-    ("cities.yaml", "city: 玛吉克,", "city: 布拉斯,", len("city: "), "cities[1].city: '布拉斯' repeats cities[0]"),
+    ("cities.yaml", "city: 玛吉克,", "city: 布拉斯,", len("city: "), "cities[1].city: '布拉斯' 与 cities[0] 重复"),
     ("names.yaml", "汉斯,", "汉#斯,", 0, "given[1]: '汉#斯' 不能含有 '#'（会破坏掷骰编号或封存行）"),
 ])
 def test_tables_refuse_names_that_would_break_a_roll_id(tmp_path: Path, table: str, old: str, new: str,
