@@ -547,7 +547,7 @@ class Weighted:
             acc += w
             if face <= acc:
                 return label
-        raise DiceError(f"face {face} beyond total weight {acc}")
+        raise DiceError(f"点数 {face} 超出了权重总和 {acc}")
 
     @property
     def total(self) -> int:
