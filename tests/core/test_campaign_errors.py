@@ -56,6 +56,13 @@ def test_unknown_ruleset_names_the_installed_ones(tmp_path: Path) -> None:
     assert "、purasbar、" in msg and msg.endswith("）；是不是想写 'purasbar'？")
 
 
+def test_a_vote_for_a_player_not_in_the_squad(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path, extra="decisions:\n  s1m1:\n    penalties: [无名氏]\n")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    assert str(e.value).endswith(": decisions: s1m1.penalties[0]: 球队里没有名叫 '无名氏' 的球员"), str(e.value)
+
+
 def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
     path = _broken(tmp_path, "  stadium:", "  staduim:")
     with pytest.raises(InputError, match=r":13:3: club: 未知的键 'staduim'；是不是想写 'stadium'？"):
