@@ -59,11 +59,11 @@ def _limited(text: str, digits: str, limit: int, rule: str) -> int:
     >>> DiceExpr.parse("1D100000000")
     Traceback (most recent call last):
     ...
-    anko_writer.errors.DiceError: dice expression '1D100000000': a die may have at most 1,000 faces, got 100000000
+    anko_writer.errors.DiceError: 骰子表达式 '1D100000000'：一颗骰子至多 1,000 面，实际是 100000000
     """
     if len(digits.lstrip("0")) > len(str(limit)) or int(digits) > limit:
         shown = digits if len(digits) <= 12 else digits[:12] + "…"
-        raise DiceError(f"dice expression {text[:40]!r}: {rule.format(f'{limit:,}')}, got {shown}")
+        raise DiceError(f"骰子表达式 {text[:40]!r}：{rule.format(f'{limit:,}')}，实际是 {shown}")
     return int(digits)
 
 
@@ -100,8 +100,8 @@ class Reading:
             return token
         m = _READING.fullmatch(token) if isinstance(token, str) else None
         if m is None:
-            raise DiceError(f"unknown dice reading {str(token)[:40]!r} (expected one of sum, tens_units, spread, "
-                            "highest, count_at_least:N)")
+            raise DiceError(f"未知的读法 {str(token)[:40]!r}（应为以下之一：sum、tens_units、spread、"
+                            "highest、count_at_least:N）")
         return cls(m[1]) if m[1] else cls("count_at_least", int(m[2]))
 
     @property
@@ -146,7 +146,7 @@ class Reading:
         """Raise DiceError if dice of ``sides`` faces cannot be read this way (a tens-and-units die of ten faces
         or more would not be one digit)."""
         if self.name == "tens_units" and any(s > 9 for s in sides):
-            raise DiceError(f"a tens-and-units reading needs dice of at most 9 faces, got D{max(sides)}")
+            raise DiceError(f"十位个位读法要求每颗骰子至多 9 面，实际是 D{max(sides)}")
 
 
 SUM = Reading()
@@ -208,13 +208,13 @@ class DiceExpr:
             return declared
         m = _EXPR.match(text) if len(text) <= 200 else None
         if not m:
-            raise DiceError(f"cannot read dice expression {text[:40]!r}")
-        count = _limited(text, m.group(1) or "1", MAX_DICE, "one throw may have at most {} dice")
-        sides = _limited(text, m.group(2), MAX_SIDES, "a die may have at most {} faces")
-        mod = _limited(text, m.group(4) or "0", MAX_MODIFIER, "the modifier may be at most {}")
+            raise DiceError(f"看不懂骰子表达式 {text[:40]!r}")
+        count = _limited(text, m.group(1) or "1", MAX_DICE, "一次至多掷 {} 颗骰子")
+        sides = _limited(text, m.group(2), MAX_SIDES, "一颗骰子至多 {} 面")
+        mod = _limited(text, m.group(4) or "0", MAX_MODIFIER, "加值至多为 {}")
         mod *= -1 if m.group(3) == "-" else 1
         if count < 1 or sides < 1:
-            raise DiceError(f"dice expression {text!r} needs at least one die of at least one face")
+            raise DiceError(f"骰子表达式 {text!r} 至少要有一颗至少一面的骰子")
         return cls(count, sides, mod)
 
     def total(self, dice: Sequence[int]) -> int:
@@ -257,14 +257,14 @@ def declare_notation(name: str, dice: Sequence[int], reading: str | Reading = "s
     sides = tuple(int(s) for s in dice)
     if not _NAME.fullmatch(name) or not sides or any(not 1 <= s <= MAX_SIDES for s in sides) \
             or len(sides) > MAX_DICE:
-        raise DiceError(f"cannot declare dice notation {name[:40]!r} over {sides!r}")
+        raise DiceError(f"不能把骰子记法 {name[:40]!r} 声明为 {sides!r}")
     r = Reading.parse(reading)
     r.check(sides)
     expr = DiceExpr(len(sides), max(sides), 0, r, sides, name)
     have = _DECLARED.get(name)
     if have is not None:
         if (have.pool, have.reading) != (sides, r):
-            raise DiceError(f"dice notation {name!r} is already declared as {have.pool!r} read by {have.reading.token}")
+            raise DiceError(f"骰子记法 {name!r} 已声明为 {have.pool!r}，读法 {have.reading.token}")
         return have
     _DECLARED[name] = expr
     _parse.cache_clear()
@@ -487,7 +487,7 @@ class Dice:
                 if not fx.values:
                     self._fixed.remove(fx)
                 if not 1 <= v <= sides:
-                    raise DiceError(f"fixed value {v} is not a face of a D{sides} (key {key})")
+                    raise DiceError(f"固定值 {v} 不是 D{sides} 的一面（键 {key}）")
                 return v
         return stream.randint(sides)
 
@@ -547,7 +547,7 @@ class Weighted:
             acc += w
             if face <= acc:
                 return label
-        raise DiceError(f"face {face} beyond total weight {acc}")
+        raise DiceError(f"点数 {face} 超出了权重总和 {acc}")
 
     @property
     def total(self) -> int:

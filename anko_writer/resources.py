@@ -27,12 +27,14 @@ KINDS = ("templates", "tables")
 """The resource kinds a ruleset ships (top-level folders of the repository)."""
 CORE_KINDS = ("profiles", "layouts")
 """Shipped folders the core owns for every ruleset (forum profiles; forum layouts the tally reads replies by)."""
+_NOUNS = {"templates": "模板", "tables": "表", "profiles": "论坛配置", "layouts": "论坛版式"}
+"""Each kind's name in a message a host reads."""
 
 
 def builtin_dir(kind: str) -> Path:
     """The shipped folder of ``kind``: inside the installed package, else the source checkout's."""
     if kind not in KINDS + CORE_KINDS:
-        raise ValueError(f"unknown resource kind {kind!r} (expected one of {', '.join(KINDS + CORE_KINDS)})")
+        raise ValueError(f"未知的资源类型 {kind!r}（应为以下之一：{'、'.join(KINDS + CORE_KINDS)}）")
     here = Path(__file__).resolve().parent
     inside = here / "_data" / kind
     return inside if inside.is_dir() else here.parent / kind
@@ -46,8 +48,8 @@ def shipped_or_file(kind: str, spec: str, what: str, error: type[InputError], na
         return path
     path = builtin_dir(kind) / f"{spec}.yaml"
     if not path.is_file():
-        raise error(Location(path), "", f"no {what} named {spec!r}; shipped: {', '.join(names)}, "
-                                        f"or give a {what.split()[-1]} file (*.yaml)")
+        raise error(Location(path), "", f"没有名为 {spec!r} 的{what}；自带的有：{'、'.join(names)}，"
+                                        f"也可以给出一个{what}文件（*.yaml）")
     return path
 
 
@@ -105,9 +107,9 @@ class Resources:
             if path.is_file():
                 self._found[kind, name] = path
                 return path
-        searched = ", ".join(str(d) for d in self.candidates(kind))
-        noun = kind[:-1] if kind.endswith("s") else kind
-        raise AnkoError(f"no {noun} named {name} in {searched}")
+        searched = "、".join(str(d) for d in self.candidates(kind))
+        noun = _NOUNS.get(kind, kind)
+        raise AnkoError(f"在 {searched} 里找不到{noun} {name}")
 
     def table_path(self, name: str) -> Path:
         """Shorthand for ``find("tables", name)``."""
@@ -119,25 +121,25 @@ def _real(path: Path) -> Path:
     try:
         return path.resolve()
     except (OSError, RuntimeError) as err:  # RuntimeError: a symlink loop before Python 3.13
-        raise InputError(Location(path), "", f"cannot follow symlink: {err}") from None
+        raise InputError(Location(path), "", f"无法跟随符号链接：{err}") from None
 
 
 def check_contained(campaign_dir: Path, folder: Path) -> None:
     """Refuse an override ``folder`` that is a link out of ``campaign_dir`` or holds a link out of itself.
 
-    The error names the link: ``FOLDER/x.md.j2: symlink to /etc/passwd, outside FOLDER; …``.
+    The error names the link: ``FOLDER/x.md.j2: 符号链接指向 /etc/passwd，在 FOLDER 之外；…``.
     """
     real = _real(folder)
     if not real.is_relative_to(_real(campaign_dir)):
         link = next((p for p in (folder.parent, folder) if p.is_symlink()), folder)
-        raise InputError(Location(link), "", f"symlink to {_real(link)}, outside the campaign folder "
-                         f"{campaign_dir}; an override folder must lie inside its campaign folder")
+        raise InputError(Location(link), "", f"符号链接指向 {_real(link)}，在战役文件夹 {campaign_dir} 之外；"
+                         "覆盖用的文件夹必须在它的战役文件夹里")
     for dirpath, dirnames, filenames in os.walk(folder):
         for name in sorted(dirnames + filenames):
             path = Path(dirpath) / name
             if path.is_symlink() and not _real(path).is_relative_to(real):
-                raise InputError(Location(path), "", f"symlink to {_real(path)}, outside {folder}; "
-                                 "a campaign's override files must lie inside its override folder")
+                raise InputError(Location(path), "", f"符号链接指向 {_real(path)}，在 {folder} 之外；"
+                                 "战役的覆盖文件必须在它的覆盖文件夹里")
 
 
 __all__ = ["CORE_KINDS", "KINDS", "builtin_dir", "check_contained", "Resources"]

@@ -22,7 +22,7 @@ from .chapters import Chapter, ChapterKey, KeyStyle, Record, Run, SeasonRun
 from .errors import AnkoError, CampaignError, Location
 from .info import Currency, NewOption, RulesetInfo, Units
 from .resources import Resources
-from .schema import Field, Node, Secret, Str
+from .schema import Field, Node, Secret, Str, did_you_mean
 
 if TYPE_CHECKING:
     from .audit.plugin import AuditPlugin
@@ -132,7 +132,7 @@ class Ruleset(ABC, Generic[StateT]):
 
     def load_state(self, text: str, path: Path | str, resources: Resources) -> StateT:
         """Validate an arc's end-state text; rulesets whose arcs do not follow each other have none."""
-        raise AnkoError(f"the {self.name} ruleset does not continue seasons from a state file")
+        raise AnkoError(f"规则集 {self.name} 不能从状态文件接着写下一{self.info.units.arc_cn}")
 
     def write_state(self, state: StateT) -> str | None:
         """The text an arc's end writes for a loaded end state (what :meth:`load_state` reads back), for the
@@ -157,8 +157,9 @@ class Ruleset(ABC, Generic[StateT]):
             word = self.info.units.arc_en
             m = re.search(rf"(?m)^[ \t]*([\"']?){re.escape(word)}\1[ \t]*:[ \t]*", text)  # YAML or JSON
             where = Location(path, text.count("\n", 0, m.start()) + 1, m.end() - m.start() + 1) if m else Location(path)
-            raise CampaignError(where, word, f"this state file lies in {word} {arc}'s folder but is the end of "
-                                f"{word} {named}: a state file of another {word} cannot start the next one")
+            cn = self.info.units.arc_cn
+            raise CampaignError(where, word, f"这个状态文件在第 {arc} {cn}的文件夹里，却是第 {named} {cn}的结尾："
+                                f"另一{cn}的状态文件不能开始下一{cn}")
         return state
 
     def parts(self, arc: int) -> int:
@@ -167,7 +168,7 @@ class Ruleset(ABC, Generic[StateT]):
 
     def audit(self) -> AuditPlugin:
         """This ruleset's ``anko-writer audit`` metrics (:mod:`anko_writer.audit`); AnkoError if it has none."""
-        raise AnkoError(f"the {self.name} ruleset does not support audit (it defines no audit metrics)")
+        raise AnkoError(f"规则集 {self.name} 不支持 audit（它没有定义审计指标）")
 
     def months(self) -> int:
         """The 群英杯's word for :meth:`parts` (12 unless overridden)."""
@@ -205,7 +206,7 @@ def _load(name: str, load: Callable[[], object]) -> object:
     try:
         return load()
     except Exception as err:  # a plug-in's own bug must still be one clean line
-        raise BrokenRuleset(f"ruleset plug-in {name} failed to load: {type(err).__name__}: {err}") from err
+        raise BrokenRuleset(f"规则集插件 {name} 加载失败：{type(err).__name__}: {err}") from err
 
 
 AnyRuleset = Ruleset[Any]
@@ -217,7 +218,7 @@ def _discover() -> dict[str, AnyRuleset]:
     for ep in entry_points(group="anko_writer.rulesets"):
         rs = _load(ep.value, ep.load)
         if not isinstance(rs, Ruleset):
-            raise BrokenRuleset(f"ruleset plug-in {ep.value} is not a Ruleset: {type(rs).__name__}")
+            raise BrokenRuleset(f"规则集插件 {ep.value} 不是 Ruleset：{type(rs).__name__}")
         found.setdefault(rs.name, rs)
     pkg = importlib.import_module("anko_writer.rulesets")
     for info in pkgutil.iter_modules(pkg.__path__, "anko_writer.rulesets."):
@@ -256,8 +257,8 @@ def get(name: str) -> AnyRuleset:
     try:
         return _REGISTRY[name]
     except KeyError:
-        known = ", ".join(sorted(_REGISTRY)) or "none"
-        raise UnknownRuleset(f"unknown ruleset {name!r} (installed: {known})") from None
+        known = "、".join(sorted(_REGISTRY)) or "无"
+        raise UnknownRuleset(f"未知的规则集 {name!r}（已安装：{known}）{did_you_mean(name, sorted(_REGISTRY))}") from None
 
 
 def names() -> list[str]:

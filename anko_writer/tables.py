@@ -46,7 +46,7 @@ from typing import Any
 
 from .dice import Dice, DiceExpr, Roll
 from .errors import DiceError, InputError, TableError
-from .schema import At, Data, Field, Invalid, List, Map, Node, Scalar, Str, did_you_mean, show, validate, validate_text
+from .schema import GOT, At, Data, Field, Invalid, List, Map, Node, Scalar, Str, did_you_mean, show, validate, validate_text
 from .textfile import read_text
 from .yamlio import FastPathError, load_plain_fast_lines, load_yaml_text, position
 
@@ -86,7 +86,7 @@ class TotalRange(Scalar):
         """``(lo, hi)`` with ``lo <= hi``."""
         lo, hi = self._parse(value)
         if lo > hi:
-            raise Invalid(f"{span_text(lo, hi)} is reversed")
+            raise Invalid(f"{span_text(lo, hi)} 首尾颠倒了（小的在前）")
         return lo, hi
 
     @staticmethod
@@ -101,7 +101,7 @@ class TotalRange(Scalar):
         if isinstance(value, list) and len(value) == 2:
             if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
                 return int(value[0]), int(value[1])
-        raise Invalid(f"expected a range like 1-3, a number or [1, 3], got {show(value)}")
+        raise Invalid(f"应为 1-3 这样的范围、一个数或 [1, 3]，{GOT} {show(value)}")
 
     def type_name(self) -> str:
         """``range``."""
@@ -291,10 +291,10 @@ def _check_span(lo: int, hi: int, expr: DiceExpr, possible: list[int]) -> tuple[
     """The row's slice of ``possible`` as ``(start, stop)`` indexes, or why the range is wrong."""
     low, high = expr.bounds()
     if lo < low or hi > high:
-        return f"{span_text(lo, hi)} is outside the dice's {low}-{high}"
+        return f"{span_text(lo, hi)} 超出了骰子的 {low}-{high}"
     start, stop = bisect_left(possible, lo), bisect_right(possible, hi)
     if start == stop:
-        return f"{span_text(lo, hi)} covers no possible total of {expr}"
+        return f"{span_text(lo, hi)} 不含 {expr} 能掷出的任何点数"
     return start, stop
 
 
@@ -304,7 +304,7 @@ def _effect_problem(effect: str, effects: Collection[str] | None) -> str | None:
         return None
     known = sorted(effects)
     hint = did_you_mean(effect, known)
-    return f"unknown effect kind {effect!r}" + (hint or f" (known: {', '.join(known)})")
+    return f"未知的效果类型 {effect!r}" + (hint or f"（可用的类型：{'、'.join(known)}）")
 
 
 def _gaps(possible: list[int], owner: list[int]) -> list[str]:
@@ -342,7 +342,7 @@ class _Coverage:
         taken = [j for j in self.owner[start:stop] if j >= 0]
         if taken:
             other = self.rows[min(taken)]
-            at.fail(f"{span_text(row.lo, row.hi)} overlaps rows[{min(taken)}] ({span_text(other.lo, other.hi)})")
+            at.fail(f"{span_text(row.lo, row.hi)} 与 rows[{min(taken)}]（{span_text(other.lo, other.hi)}）重叠")
         self.owner[start:stop] = [len(self.rows)] * (stop - start)
         self.rows.append(row)
 
@@ -375,7 +375,7 @@ def _build_rows(
             row_at.value(raw_rows[i], "effect").fail(problem)
     gaps = coverage.gaps()
     if gaps:
-        at.value(raw, "rows").key(raw, "rows").fail(f"no row covers {', '.join(gaps)}")
+        at.value(raw, "rows").key(raw, "rows").fail(f"没有一行包含 {'、'.join(gaps)}")
     return tuple(coverage.rows)
 
 

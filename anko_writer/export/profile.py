@@ -126,7 +126,7 @@ def shipped() -> list[str]:
 
 def load_profile(spec: str) -> Profile:
     """The profile named ``spec`` (shipped) or the profile file at path ``spec`` (``*.yaml``)."""
-    path = shipped_or_file("profiles", spec, "forum profile", ProfileError, shipped())
+    path = shipped_or_file("profiles", spec, "论坛配置", ProfileError, shipped())
     doc = load_yaml_text(read_text(path, ProfileError, within=path.parent), path, ProfileError)
     data = validate(doc, SCHEMA, path, ProfileError)
     _check_templates(data, doc, path)

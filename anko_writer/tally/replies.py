@@ -309,7 +309,7 @@ def _compile(text: str) -> re.Pattern[str]:
 
 def load_layout(spec: str) -> Layout:
     """The shipped layout named ``spec``, or the layout file at path ``spec`` (``*.yaml``)."""
-    path = shipped_or_file("layouts", spec, "forum layout", LayoutError, shipped())
+    path = shipped_or_file("layouts", spec, "论坛版式", LayoutError, shipped())
     data = validate(load_yaml(path, LayoutError), SCHEMA, path, LayoutError)
     for i, h in enumerate(data["headers"]):
         if "(?P<author>" not in h:

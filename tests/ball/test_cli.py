@@ -43,7 +43,7 @@ def test_new_writes_a_commented_campaign_and_chapter0(campaign: Path) -> None:
 
 def test_new_refuses_a_bad_side(tmp_path: Path) -> None:
     out = fails("new", tmp_path, "--ruleset", "ball", "--option", "side=MID", "--seed", "604215938477120365")
-    assert "side: expected ATK or DEF" in out and not (tmp_path / "ball.yaml").exists()
+    assert "side: 应为 ATK 或 DEF" in out and not (tmp_path / "ball.yaml").exists()
 
 
 def test_one_chapter_without_a_vote(campaign: Path, tmp_path: Path) -> None:
@@ -127,13 +127,13 @@ def test_an_illegal_recovery_or_piece_is_located(campaign: Path, tmp_path: Path)
                       'moves:\n  g1t2:\n    actions: ["X9 C7-D8"]\n    recovery: []\n')
     out = fails("check", camp)
     line = camp.read_text(encoding="utf-8").splitlines().index('    actions: ["X9 C7-D8"]') + 1
-    assert f"ball.yaml:{line}:15: moves.g1t2.actions[0]:" in out and "no piece X9" in out
+    assert f"ball.yaml:{line}:15: moves.g1t2.actions[0]:" in out and "没有棋子 X9" in out
 
 
 def test_a_vote_after_the_end_is_refused(campaign: Path, tmp_path: Path) -> None:
     camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t3: ["X5 G5-F4"]\n', 4)
     out = fails("check", camp)
-    assert "moves.g1t3:" in out and "ended in chapter 2 (the turn limit)" in out
+    assert "moves.g1t3:" in out and "第 1 局在第 2 章结束（到了回合上限）" in out
 
 
 def test_the_turn_limit_is_won_by_def(campaign: Path, tmp_path: Path) -> None:
@@ -155,7 +155,7 @@ def test_schema_errors_are_located(campaign: Path, tmp_path: Path) -> None:
     camp = with_moves(copy(campaign, tmp_path), 'moves:\n  g1x3: ["X5 G5-F4"]\n')
     assert re.search(r"ball\.yaml:\d+:3: moves: 键 'g1x3' 不符合格式 g<game>t<part>", fails("check", camp))
     camp = with_moves(copy(campaign, tmp_path), "moves:\n  g1t1: 3\n")
-    assert "moves.g1t1: expected a list of moves or a mapping" in fails("check", camp)
+    assert "moves.g1t1: 应为行动的列表，或含 actions 和 recovery 的映射" in fails("check", camp)
 
 
 def test_a_bad_ai_strength_is_located(campaign: Path, tmp_path: Path) -> None:
@@ -167,7 +167,7 @@ def test_a_bad_ai_strength_is_located(campaign: Path, tmp_path: Path) -> None:
         camp.write_text(text.replace("  ai_strength: 2 ", f"  ai_strength: {bad} "), encoding="utf-8")
         assert f"ball.yaml:{line}:16: options.ai_strength: {why}" in fails("check", camp)
     out = fails("new", tmp_path / "n", "--ruleset", "ball", "--option", "ai_strength=5", "--seed", "604215938477120365")
-    assert "--option ai_strength: expected one of 1, 2, 3, got '5'" in out
+    assert "--option ai_strength: 应为以下之一：1、2、3，实际是 '5'" in out
 
 
 def test_the_ai_strength_changes_the_ai(campaign: Path, tmp_path: Path) -> None:

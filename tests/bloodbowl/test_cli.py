@@ -43,7 +43,15 @@ def test_new_writes_a_commented_league(league: Path) -> None:
 def test_new_refuses_an_unknown_race(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["new", str(tmp_path), "--ruleset", "bloodbowl", "--option", "team=甲队",
                                    "--option", "race=elf", "--seed", SEED])
-    assert res.exit_code == 1 and "unknown race 'elf'" in res.output + (res.stderr or "")
+    assert res.exit_code == 1 and "--option race: 未知的种族 'elf'（rosters.yaml 里有：" in res.output + (res.stderr or "")
+
+
+@pytest.mark.parametrize(("team", "said"), [("", "--option team: '' 不能为空"),
+                                           ("甲 队", "--option team: '甲 队' 不能含有空格")])
+def test_new_refuses_a_team_name_a_roll_id_cannot_hold(tmp_path: Path, team: str, said: str) -> None:
+    res = CliRunner().invoke(app, ["new", str(tmp_path), "--ruleset", "bloodbowl", "--option", f"team={team}",
+                                   "--option", "race=human", "--seed", SEED])
+    assert res.exit_code == 1 and said in res.output + (res.stderr or ""), res.output
 
 
 def test_one_chapter(league: Path, tmp_path: Path) -> None:

@@ -65,23 +65,22 @@ def test_a_malformed_carried_seal_is_located(edit: tuple[str, str], key: str, le
 
 def test_an_unknown_skill_is_located(league: Path, season_one: Path, tmp_path: Path) -> None:
     said, text = _season_two(league, season_one, tmp_path, ('"skills": [', '"skills": ["flying", '))
-    assert re.search(r"state-end.yaml:\d+:\d+: team.players\[\d+\].skills\[0\]: unknown skill 'flying' \(known: block,",
+    assert re.search(r"state-end.yaml:\d+:\d+: team.players\[\d+\].skills\[0\]: 未知的技能 'flying'（可用的有：block、",
                      said), said
 
 
 @pytest.mark.parametrize("injury", ["-1 XP", "cursed"])
 def test_an_unknown_lasting_injury_is_located(injury: str, league: Path, season_one: Path, tmp_path: Path) -> None:
     said, _ = _season_two(league, season_one, tmp_path, ('"lasting": []', f'"lasting": ["{injury}"]'))
-    assert re.search(rf"state-end.yaml:\d+:\d+: team.players\[0\].lasting\[0\]: unknown lasting injury '{injury}' "
-                     r"\(known: -1 AG, -1 AV, -1 MA, -1 ST, niggling\)", said), said
+    assert re.search(rf"state-end.yaml:\d+:\d+: team.players\[0\].lasting\[0\]: 未知的永久伤病 '{injury}'"
+                     r"（可用的有：-1 AG、-1 AV、-1 MA、-1 ST、niggling）", said), said
 
 
 def test_a_state_file_of_another_season_is_located(league: Path, season_one: Path, tmp_path: Path) -> None:
     said, text = _season_two(league, season_one, tmp_path, ("\nseason: 1\n", "\nseason: 2\n"))
     line = _line_of(text, "\nseason: 2\n") + 1
     assert said.startswith(f"错误：{tmp_path / 'out/s01/state-end.yaml'}:{line}:9: season: ") or \
-        re.search(rf"state-end.yaml:{line}:9: season: this state file lies in season 1's folder but is the end of "
-                  "season 2", said), said
+        re.search(rf"state-end.yaml:{line}:9: season: 这个状态文件在第 1 赛季的文件夹里，却是第 2 赛季的结尾", said), said
 
 
 def test_the_campaign_refuses_an_unknown_skill_too(league: Path, tmp_path: Path) -> None:
@@ -91,4 +90,4 @@ def test_the_campaign_refuses_an_unknown_skill_too(league: Path, tmp_path: Path)
     camp.write_text(text.replace('"skills": [', '"skills": ["telepathy", ', 1), encoding="utf-8")
     res = CliRunner().invoke(app, ["check", str(camp)])
     said = res.output + (res.stderr or "")
-    assert res.exit_code == 1 and "unknown skill 'telepathy'" in said and "league.yaml:" in said, said
+    assert res.exit_code == 1 and "未知的技能 'telepathy'" in said and "league.yaml:" in said, said

@@ -130,7 +130,7 @@ def test_html_embeds_pngs_and_loads_nothing() -> None:
 
 
 def test_a_ruleset_without_metrics_says_so() -> None:
-    with pytest.raises(AnkoError, match="does not support audit"):
+    with pytest.raises(AnkoError, match="不支持 audit"):
         registry.get("engage").audit()
 
 

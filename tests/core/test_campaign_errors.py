@@ -47,6 +47,22 @@ def test_unknown_city(tmp_path: Path) -> None:
     assert "club.city: 应为以下之一：布拉斯" in str(e.value) and "是不是想写 '雷希特'" in str(e.value)
 
 
+def test_unknown_ruleset_names_the_installed_ones(tmp_path: Path) -> None:
+    path = _broken(tmp_path, "ruleset: purasbar", "ruleset: purasbr")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    msg = str(e.value)
+    assert msg.startswith(f"{path}:{_line_of(path, 'ruleset: purasbr')}:10: ruleset: 未知的规则集 'purasbr'（已安装：")
+    assert "、purasbar、" in msg and msg.endswith("）；是不是想写 'purasbar'？")
+
+
+def test_a_vote_for_a_player_not_in_the_squad(tmp_path: Path) -> None:
+    path = campaign_file(tmp_path, extra="decisions:\n  s1m1:\n    penalties: [无名氏]\n")
+    with pytest.raises(InputError) as e:
+        load_campaign(path)
+    assert str(e.value).endswith(": decisions: s1m1.penalties[0]: 球队里没有名叫 '无名氏' 的球员"), str(e.value)
+
+
 def test_unknown_key_did_you_mean(tmp_path: Path) -> None:
     path = _broken(tmp_path, "  stadium:", "  staduim:")
     with pytest.raises(InputError, match=r":13:3: club: 未知的键 'staduim'；是不是想写 'stadium'？"):
@@ -90,7 +106,7 @@ def test_duplicate_player_name(tmp_path: Path) -> None:
     other = lines[second].split("name: ")[1].split(",")[0]
     lines[second] = lines[second].replace(f"name: {other},", f"name: {name},")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=rf"players\[1\]: name '{name}' repeats players\[0\]"):
+    with pytest.raises(InputError, match=rf"players\[1\]: 名字 '{name}' 与 players\[0\] 重复"):
         load_campaign(path)
 
 
@@ -101,7 +117,7 @@ def test_squad_limit(tmp_path: Path) -> None:
     at = lines.index(role)
     extra = [role.replace("name: ", f"name: 替补{i}号") for i in range(20)]
     path.write_text("\n".join(lines[:at] + extra + lines[at:]) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"players: a squad holds at most 33 players"):
+    with pytest.raises(InputError, match=r"players: 一支球队至多 33 名球员"):
         load_campaign(path)
 
 

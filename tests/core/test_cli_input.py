@@ -282,8 +282,8 @@ def test_symlinked_template_out_of_the_folder_is_refused(camp: Path, tmp_path: P
     link.unlink()
     link.symlink_to(tmp_path / "secret" / "key.txt")
     line = one_line(invoke("month", camp, "--season", "1", "--month", "1"), 1)
-    assert line == (f"错误：{link}: symlink to {tmp_path / 'secret' / 'key.txt'}, outside {folder}; "
-                    "a campaign's override files must lie inside its override folder")
+    assert line == (f"错误：{link}: 符号链接指向 {tmp_path / 'secret' / 'key.txt'}，在 {folder} 之外；"
+                    "战役的覆盖文件必须在它的覆盖文件夹里")
     assert not (camp.parent / "out").exists()
 
 
@@ -292,8 +292,8 @@ def test_symlinked_override_folder_is_refused(camp: Path, tmp_path: Path) -> Non
     folder.rename(tmp_path / "shared")
     folder.symlink_to(tmp_path / "shared", target_is_directory=True)
     line = one_line(invoke("season", camp, "--season", "1"), 1)
-    assert line == (f"错误：{folder}: symlink to {tmp_path / 'shared'}, outside the campaign folder {camp.parent}; "
-                    "an override folder must lie inside its campaign folder")
+    assert line == (f"错误：{folder}: 符号链接指向 {tmp_path / 'shared'}，在战役文件夹 {camp.parent} 之外；"
+                    "覆盖用的文件夹必须在它的战役文件夹里")
     assert not (camp.parent / "out").exists()
 
 
@@ -310,7 +310,7 @@ def test_symlinked_table_is_refused_and_builtin_links_are_trusted(tmp_path: Path
     tables = tmp_path / "camp" / "tables" / "fake"
     tables.mkdir(parents=True)
     (tables / "t.yaml").symlink_to(tmp_path / "elsewhere.yaml")
-    with pytest.raises(InputError, match=r"t\.yaml: symlink to .*elsewhere\.yaml, outside .*tables/fake"):
+    with pytest.raises(InputError, match=r"t\.yaml: 符号链接指向 .*elsewhere\.yaml，在 .*tables/fake 之外"):
         Resources("fake", tmp_path / "camp").table_path("t.yaml")
     builtin = tmp_path / "pkg"
     (builtin / "tables" / "fake").mkdir(parents=True)
@@ -324,7 +324,7 @@ def test_symlink_loop_in_override_folder_is_one_error(camp: Path) -> None:
     os.symlink(folder / "b", folder / "a")
     os.symlink(folder / "a", folder / "b")
     line = one_line(invoke("month", camp, "--season", "1", "--month", "1"), 1)
-    assert line.startswith(f"错误：{folder / 'a'}: cannot follow symlink: ")
+    assert line.startswith(f"错误：{folder / 'a'}: 无法跟随符号链接：")
 
 
 # --- files read and unexpected errors -------------------------------------------------------------

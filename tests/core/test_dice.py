@@ -75,11 +75,11 @@ def test_the_core_grammar_does_not_know_d68(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_notation_is_declared_once_with_one_meaning() -> None:
     d66 = declare_notation("D66", (6, 6), "tens_units")
     assert declare_notation("D66", (6, 6), "tens_units") is d66
-    with pytest.raises(DiceError, match="already declared"):
+    with pytest.raises(DiceError, match="已声明为"):
         declare_notation("D66", (6, 6), "sum")
-    with pytest.raises(DiceError, match="at most 9 faces"):
+    with pytest.raises(DiceError, match="至多 9 面"):
         declare_notation("D1010", (10, 10), "tens_units")
-    with pytest.raises(DiceError, match="cannot declare"):
+    with pytest.raises(DiceError, match="不能把骰子记法"):
         declare_notation("D 6", (6,), "sum")
 
 
@@ -135,9 +135,9 @@ def test_render_filter_prints_readings_and_sums_as_before() -> None:
 
 
 def test_a_reading_that_is_not_one_is_refused() -> None:
-    with pytest.raises(DiceError, match="unknown dice reading"):
+    with pytest.raises(DiceError, match="未知的读法"):
         DiceExpr.parse("3D6").read_as("median")
-    with pytest.raises(DiceError, match="unknown dice reading"):
+    with pytest.raises(DiceError, match="未知的读法"):
         Reading.parse("count_at_least:0")
 
 
@@ -177,7 +177,7 @@ def test_reading_bounds_are_reached(reading: str, sides: int, n: int) -> None:
 def test_fixed_value_out_of_range_is_an_error() -> None:
     d = Dice(seed=1)
     d.fix(31)
-    with pytest.raises(DiceError, match="not a face of a D30"):
+    with pytest.raises(DiceError, match="不是 D30 的一面"):
         d.roll("k", "1D30", "攻势骰")
 
 

@@ -177,7 +177,7 @@ def test_bad_profile_is_located(tmp_path: Path) -> None:
     res = CliRunner().invoke(app, ["export", str(tmp_path), "--forum", str(bad)])
     assert res.exit_code == 1 and "mine.yaml:5:8" in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(app, ["export", str(tmp_path), "--forum", "weibo"])
-    assert res.exit_code == 1 and "no forum profile named 'weibo'" in res.output
+    assert res.exit_code == 1 and "没有名为 'weibo' 的论坛配置" in res.output
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def test_a_broken_table_is_still_a_located_error(tmp_path: Path, monkeypatch: py
                    "  - range: 5-6\n    effect: b\n", encoding="utf-8")
     with pytest.raises(TableError) as err:
         tables.load_table(bad)
-    assert str(err.value).startswith(f"{bad}:4:") and "no row covers 4" in str(err.value)
+    assert str(err.value).startswith(f"{bad}:4:") and "没有一行包含 4" in str(err.value)
     data = tmp_path / "d.yaml"
     data.write_text("a: 1\nb: x\n", encoding="utf-8")
     with pytest.raises(TableError) as err2:

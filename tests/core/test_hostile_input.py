@@ -96,18 +96,18 @@ def test_a_huge_file_is_refused_before_it_is_parsed() -> None:
 
 
 @pytest.mark.parametrize(("expr", "message"), [
-    ("1D100000000", "a die may have at most 1,000 faces, got 100000000"),
-    ("1000000D6", "one throw may have at most 100 dice, got 1000000"),
-    ("1D6+1000000", "the modifier may be at most 100,000, got 1000000"),
+    ("1D100000000", "一颗骰子至多 1,000 面，实际是 100000000"),
+    ("1000000D6", "一次至多掷 100 颗骰子，实际是 1000000"),
+    ("1D6+1000000", "加值至多为 100,000，实际是 1000000"),
     ("9" * 5000 + "D6", None),
 ])
 def test_dice_past_the_limits_are_refused(expr: str, message: str | None) -> None:
     with pytest.raises(DiceError) as err:
         DiceExpr.parse(expr)
     if message is None:
-        assert str(err.value) == f"cannot read dice expression {expr[:40]!r}"
+        assert str(err.value) == f"看不懂骰子表达式 {expr[:40]!r}"
     else:
-        assert str(err.value) == f"dice expression {expr!r}: {message}"
+        assert str(err.value) == f"骰子表达式 {expr!r}：{message}"
 
 
 def test_the_largest_allowed_dice_still_work() -> None:
@@ -124,8 +124,8 @@ rows:
 
 
 @pytest.mark.parametrize(("dice", "message"), [
-    ("1D100000000", "a die may have at most 1,000 faces, got 100000000"),
-    ("1000000D6", "one throw may have at most 100 dice, got 1000000"),
+    ("1D100000000", "一颗骰子至多 1,000 面，实际是 100000000"),
+    ("1000000D6", "一次至多掷 100 颗骰子，实际是 1000000"),
 ])
 def test_a_table_with_dice_past_the_limits_is_refused_with_its_file_line_and_key(tmp_path: Path, dice: str,
                                                                                 message: str) -> None:
@@ -133,7 +133,7 @@ def test_a_table_with_dice_past_the_limits_is_refused_with_its_file_line_and_key
     path.write_text(TABLE.format(dice=dice, rows="1-6"), encoding="utf-8")
     with pytest.raises(TableError) as err:
         load_table(path, {"colour"})
-    assert str(err.value) == f"{path}:2:7: dice: dice expression {dice!r}: {message}"
+    assert str(err.value) == f"{path}:2:7: dice: 骰子表达式 {dice!r}：{message}"
 
 
 def test_check_refuses_a_campaign_whose_override_table_throws_a_billion_dice(tmp_path: Path) -> None:
@@ -148,8 +148,8 @@ def test_check_refuses_a_campaign_whose_override_table_throws_a_billion_dice(tmp
     line = text[: text.index("dice: 1000000000D6")].count("\n") + 1
     res = _python_m("check", str(camp))
     assert res.returncode == 1
-    assert (f"错误：{folder / 'colours.yaml'}:{line}:7: dice: dice expression '1000000000D6': one throw may have "
-            f"at most 100 dice, got 1000000000") in res.stdout + res.stderr
+    assert (f"错误：{folder / 'colours.yaml'}:{line}:7: dice: 骰子表达式 '1000000000D6'：一次至多掷 "
+            f"100 颗骰子，实际是 1000000000") in res.stdout + res.stderr
 
 
 def test_a_range_with_a_huge_number_is_a_located_error(tmp_path: Path) -> None:
@@ -157,7 +157,7 @@ def test_a_range_with_a_huge_number_is_a_located_error(tmp_path: Path) -> None:
     path.write_text(TABLE.format(dice="1D6", rows="1-" + "9" * 5000), encoding="utf-8")
     with pytest.raises(TableError) as err:
         load_table(path, {"colour"})
-    assert str(err.value).startswith(f"{path}:4:13: rows[0].range: expected a range like 1-3, a number or [1, 3], got")
+    assert str(err.value).startswith(f"{path}:4:13: rows[0].range: 应为 1-3 这样的范围、一个数或 [1, 3]，实际是")
 
 
 def test_a_table_of_a_thousand_rows_is_checked_row_by_row(tmp_path: Path) -> None:
@@ -167,7 +167,7 @@ def test_a_table_of_a_thousand_rows_is_checked_row_by_row(tmp_path: Path) -> Non
     assert len(load_table(path, {"colour"})) == 1000
     path.write_text(f"source: designed\ndice: 1D1000\nrows:\n{rows}  - {{range: 500-501, effect: colour}}\n",
                     encoding="utf-8")
-    with pytest.raises(TableError, match=r"big\.yaml:1004:13: rows\[1000\]\.range: 500-501 overlaps rows\[499\] \(500\)"):
+    with pytest.raises(TableError, match=r"big\.yaml:1004:13: rows\[1000\]\.range: 500-501 与 rows\[499\]（500）重叠"):
         load_table(path, {"colour"})
 
 
@@ -281,7 +281,7 @@ def test_a_template_linked_to_a_file_outside_the_template_folders_is_refused(tmp
     (folder / "t.md.j2").write_text("x\n{% include 'evil.j2' %}\n", encoding="utf-8")
     with pytest.raises(AnkoError) as err:  # the resource search path or the loader refuses it
         render_chapter(Resources("fake", tmp_path), "t.md.j2", {})
-    assert "evil.j2" in str(err.value) and "outside" in str(err.value) and "1267" not in str(err.value)
+    assert "evil.j2" in str(err.value) and "之外" in str(err.value) and "1267" not in str(err.value)
     env = jinja2.Environment(loader=RootedLoader([str(folder)]))
     with pytest.raises(TemplateError) as loader_err:
         env.get_template("evil.j2")
@@ -355,8 +355,8 @@ def test_a_removed_club_is_refused(season_end: tuple[Path, str]) -> None:
     with pytest.raises(CampaignError) as err:
         _load("\n".join(lines))
     league_line = lines.index("league:") + 1
-    assert str(err.value) == (f"state-end.yaml:{league_line + 1}:3: league: 22 clubs, the league needs 23 (every "
-                              f"city but ours): no club for {city} (a club cannot be removed)")
+    assert str(err.value) == (f"state-end.yaml:{league_line + 1}:3: league: 只有 22 支球队，联赛需要 23 支（除我方以外"
+                              f"每座城市一支）：{city}没有球队（球队不能删掉）")
 
 
 def test_a_club_moved_to_another_city_is_refused(season_end: tuple[Path, str]) -> None:
@@ -367,15 +367,15 @@ def test_a_club_moved_to_another_city_is_refused(season_end: tuple[Path, str]) -
     text, _, _ = _set(text, 2, "city", a)
     with pytest.raises(CampaignError) as err:
         _load(text)
-    assert str(err.value) == (f"state-end.yaml:{line}:{col}: league[1].city: {b!r} is not this club's city: "
-                              f"it was {a} (slug {slug!r}) and a club cannot move")
+    assert str(err.value) == (f"state-end.yaml:{line}:{col}: league[1].city: {b!r} 不是这支球队的城市："
+                              f"它原来在{a}（slug {slug!r}），球队不能搬家")
 
 
 @pytest.mark.parametrize(("key", "club", "value_of", "message"), [
-    ("city", 0, "ours", "{v!r} is our club's city (one club per city)"),
-    ("city", 1, 0, "{v!r} repeats league[0] (one club per city)"),
-    ("name", 0, "ours", "{v!r} is our club's name"),
-    ("name", 2, 1, "{v!r} repeats league[1]"),
+    ("city", 0, "ours", "{v!r} 是我方球队的城市（一座城市只有一支球队）"),
+    ("city", 1, 0, "{v!r} 与 league[0] 重复（一座城市只有一支球队）"),
+    ("name", 0, "ours", "{v!r} 是我方球队的名字"),
+    ("name", 2, 1, "{v!r} 与 league[1] 重复"),
 ])
 def test_two_clubs_in_one_city_or_with_one_name_are_refused(season_end: tuple[Path, str], key: str, club: int,
                                                           value_of: int | str, message: str) -> None:
@@ -414,7 +414,7 @@ def test_season_two_refuses_a_moved_club_and_writes_nothing(season_end: tuple[Pa
     state.write_text(text, encoding="utf-8")
     res = _python_m("season", str(camp), "--season", "2", "--out", str(out))
     assert res.returncode == 1
-    assert f"错误：{state}:{line}:{col}: league[1].city: {b!r} is not this club's city" in res.stdout + res.stderr
+    assert f"错误：{state}:{line}:{col}: league[1].city: {b!r} 不是这支球队的城市" in res.stdout + res.stderr
     assert "Traceback" not in res.stdout + res.stderr
     assert not (out / "s02").exists()
 

@@ -179,7 +179,7 @@ def _table_error(tmp: Path, table: str, old: str, new: str, offset: int = 0) -> 
 @pytest.mark.parametrize(("table", "old", "new", "offset", "expected"), [
     ("cities.yaml", "玛吉克联", "玛吉克 联", 0,
      "cities[1].club: '玛吉克 联' 不能含有空格（会破坏掷骰编号或封存行）"),
-    ("cities.yaml", "city: 玛吉克,", "city: 布拉斯,", len("city: "), "cities[1].city: '布拉斯' repeats cities[0]"),
+    ("cities.yaml", "city: 玛吉克,", "city: 布拉斯,", len("city: "), "cities[1].city: '布拉斯' 与 cities[0] 重复"),
     ("names.yaml", "汉斯,", "汉#斯,", 0, "given[1]: '汉#斯' 不能含有 '#'（会破坏掷骰编号或封存行）"),
 ])
 def test_tables_refuse_names_that_would_break_a_roll_id(tmp_path: Path, table: str, old: str, new: str,
@@ -202,8 +202,8 @@ def test_our_club_may_not_take_another_citys_club_name(tmp_path: Path) -> None:
     line = text.split("\n").index("  name: 玛吉克联") + 1
     with pytest.raises(CampaignError) as err:
         load_campaign(path)
-    assert str(err.value) == (f"{path}:{line}:9: club.name: '玛吉克联' is the name of 玛吉克's club "
-                              f"(two clubs may not share a name)")
+    assert str(err.value) == (f"{path}:{line}:9: club.name: '玛吉克联' 是玛吉克的球队的名字"
+                              f"（两支球队不能同名）")
 
 
 # ---------------------------------------------------------------- forum markup (issue 22)

@@ -142,7 +142,7 @@ def test_resources_find_and_error(tmp_path: Path) -> None:
     (tmp_path / "tables" / "fake" / "events.yaml").write_text("x: 1\n", encoding="utf-8")
     res = Resources("fake", tmp_path)
     assert res.table_path("events.yaml") == tmp_path / "tables" / "fake" / "events.yaml"
-    with pytest.raises(AnkoError, match=r"no table named nope\.yaml in .*tables/fake"):
+    with pytest.raises(AnkoError, match=r"在 .*tables/fake.* 里找不到表 nope\.yaml"):
         res.table_path("nope.yaml")
 
 

@@ -21,8 +21,8 @@ def test_a_cup_state_of_another_season_is_located(tmp_path: Path) -> None:
     with pytest.raises(CampaignError) as err:
         RULESET.load_arc_state(text, path, RES, 2)
     line = text[:text.index("\nseason: 1\n")].count("\n") + 2
-    assert str(err.value) == (f"{path}:{line}:9: season: this state file lies in season 2's folder but is the end "
-                              "of season 1: a state file of another season cannot start the next one")
+    assert str(err.value) == (f"{path}:{line}:9: season: 这个状态文件在第 2 赛季的文件夹里，却是第 1 赛季的结尾："
+                              "另一赛季的状态文件不能开始下一赛季")
 
 
 def test_a_plugin_state_names_its_arc_by_the_arc_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -34,5 +34,5 @@ def test_a_plugin_state_names_its_arc_by_the_arc_word(tmp_path: Path, monkeypatc
     res = Resources("coinduel", None, rs.info)
     text = '{\n "duel": 3,\n "purse": 4,\n "seals": []\n}\n'
     assert rs.state_arc(rs.load_arc_state(text, "d03/state-end.yaml", res, 3)) == 3
-    with pytest.raises(CampaignError, match=r"^d01/state-end.yaml:2:10: duel: this state file lies in duel 1's folder"):
+    with pytest.raises(CampaignError, match=r"^d01/state-end.yaml:2:10: duel: 这个状态文件在第 1 场的文件夹里"):
         rs.load_arc_state(text, "d01/state-end.yaml", res, 1)

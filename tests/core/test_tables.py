@@ -112,52 +112,52 @@ def test_roll_throws_the_table_dice(tmp_path: Path) -> None:
 
 def test_gap(tmp_path: Path) -> None:
     text = edit("range: [5, 12]", "range: [5, 11]").replace("13~20", "14~20")
-    assert error_of(tmp_path, text) == "5:1: rows: no row covers 12..13"
+    assert error_of(tmp_path, text) == "5:1: rows: 没有一行包含 12..13"
 
 
 def test_several_gaps_in_one_message(tmp_path: Path) -> None:
     text = edit("range: [5, 12]", "range: [6, 12]").replace("13~20", "14~19")
-    assert error_of(tmp_path, text) == "5:1: rows: no row covers 5, 13, 20"
+    assert error_of(tmp_path, text) == "5:1: rows: 没有一行包含 5、13、20"
 
 
 def test_overlap(tmp_path: Path) -> None:
     text = edit("range: 13~20", "range: 12-20")
-    assert error_of(tmp_path, text) == "17:12: rows[3].range: 12-20 overlaps rows[2] (5-12)"
+    assert error_of(tmp_path, text) == "17:12: rows[3].range: 12-20 与 rows[2]（5-12）重叠"
 
 
 def test_overlap_with_a_single_total(tmp_path: Path) -> None:
     text = edit("range: [5, 12]", "range: [4, 12]")
-    assert error_of(tmp_path, text) == "13:12: rows[2].range: 4-12 overlaps rows[1] (4)"
+    assert error_of(tmp_path, text) == "13:12: rows[2].range: 4-12 与 rows[1]（4）重叠"
 
 
 def test_out_of_range(tmp_path: Path) -> None:
-    assert error_of(tmp_path, edit("range: 1-3", "range: 0-3")) == "6:12: rows[0].range: 0-3 is outside the dice's 1-20"
-    assert error_of(tmp_path, edit("13~20", "13~21")) == "17:12: rows[3].range: 13-21 is outside the dice's 1-20"
+    assert error_of(tmp_path, edit("range: 1-3", "range: 0-3")) == "6:12: rows[0].range: 0-3 超出了骰子的 1-20"
+    assert error_of(tmp_path, edit("13~20", "13~21")) == "17:12: rows[3].range: 13-21 超出了骰子的 1-20"
 
 
 def test_reversed(tmp_path: Path) -> None:
-    assert error_of(tmp_path, edit("range: [5, 12]", "range: [12, 5]")) == "13:12: rows[2].range: 12-5 is reversed"
-    assert error_of(tmp_path, edit("range: 1-3", "range: 3-1")) == "6:12: rows[0].range: 3-1 is reversed"
+    assert error_of(tmp_path, edit("range: [5, 12]", "range: [12, 5]")) == "13:12: rows[2].range: 12-5 首尾颠倒了（小的在前）"
+    assert error_of(tmp_path, edit("range: 1-3", "range: 3-1")) == "6:12: rows[0].range: 3-1 首尾颠倒了（小的在前）"
 
 
 def test_unknown_effect(tmp_path: Path) -> None:
     text = edit("    effect: colour\n    value: 蓝", "    effect: explode\n    value: 蓝")
-    assert error_of(tmp_path, text) == "11:13: rows[1].effect: unknown effect kind 'explode' (known: colour, reroll)"
+    assert error_of(tmp_path, text) == "11:13: rows[1].effect: 未知的效果类型 'explode'（可用的类型：colour、reroll）"
     text = edit("effect: reroll", "effect: rerol")
-    assert error_of(tmp_path, text) == "18:13: rows[3].effect: unknown effect kind 'rerol'；是不是想写 'reroll'？"
+    assert error_of(tmp_path, text) == "18:13: rows[3].effect: 未知的效果类型 'rerol'；是不是想写 'reroll'？"
 
 
 def test_schema_errors(tmp_path: Path) -> None:
     assert error_of(tmp_path, edit("dice: 1D20\n", "")) == "2:1: 缺少必填的键 'dice'"
-    assert error_of(tmp_path, edit("dice: 1D20", "dice: 1X20")) == "4:7: dice: cannot read dice expression '1X20'"
+    assert error_of(tmp_path, edit("dice: 1D20", "dice: 1X20")) == "4:7: dice: 看不懂骰子表达式 '1X20'"
     assert error_of(tmp_path, edit("source: designed", "source: made up")) == (
         "3:9: source: 'made up' 不符合格式 \"designed\" or a citation like \"000 §2.4\""
     )
     assert error_of(tmp_path, edit("range: 4", "range: four")) == (
-        "10:12: rows[1].range: expected a range like 1-3, a number or [1, 3], got 'four'"
+        "10:12: rows[1].range: 应为 1-3 这样的范围、一个数或 [1, 3]，实际是 'four'"
     )
     assert error_of(tmp_path, edit("range: [5, 12]", "range: [5, 6, 12]")) == (
-        "13:12: rows[2].range: expected a range like 1-3, a number or [1, 3], got 列表"
+        "13:12: rows[2].range: 应为 1-3 这样的范围、一个数或 [1, 3]，实际是 列表"
     )
     assert error_of(tmp_path, edit("  - range: 4\n", "  - rnage: 4\n")) == "10:5: rows[1]: 缺少必填的键 'range'"
     assert error_of(tmp_path, "name: x\nsource: designed\ndice: 1D6\nrows: []\n") == "4:7: rows: 至少应有 1 项，实际是 0 项"
@@ -207,9 +207,9 @@ def test_d68_rows_may_span_impossible_totals(tmp_path: Path) -> None:
 
 def test_d68_gap_and_impossible_row(tmp_path: Path) -> None:
     gap = D68.replace("  - range: 21-28\n    effect: colour\n    value: c2\n", "")
-    assert error_of(tmp_path, gap) == "3:1: rows: no row covers 21..28"
+    assert error_of(tmp_path, gap) == "3:1: rows: 没有一行包含 21..28"
     nothing = D68.replace("range: 11-18", "range: 11-18\n    effect: colour\n  - range: 19-20")
-    assert error_of(tmp_path, nothing) == "6:12: rows[1].range: 19-20 covers no possible total of D68"
+    assert error_of(tmp_path, nothing) == "6:12: rows[1].range: 19-20 不含 D68 能掷出的任何点数"
 
 
 @given(st.integers(1, 6), st.integers(1, 8))
@@ -262,7 +262,7 @@ def test_dropping_a_row_is_reported_as_its_gap(tmp_path_factory: pytest.TempPath
         load_table(path, EFFECTS)
     a, b = dropped
     assert info.value.key == "rows"
-    assert info.value.message == f"no row covers {a if a == b else f'{a}..{b}'}"
+    assert info.value.message == f"没有一行包含 {a if a == b else f'{a}..{b}'}"
 
 
 def test_load_data_validates_against_a_schema(tmp_path: Path) -> None:

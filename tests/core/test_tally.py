@@ -153,7 +153,7 @@ def test_a_hosts_own_layout(tmp_path: Path) -> None:
     own.write_text("name: bad\nheaders: ['(?P<author>[']\n", encoding="utf-8")
     with pytest.raises(LayoutError, match="headers"):
         load_layout(str(own))
-    with pytest.raises(LayoutError, match="no forum layout named 'weibo'"):
+    with pytest.raises(LayoutError, match="没有名为 'weibo' 的论坛版式"):
         load_layout("weibo")
 
 

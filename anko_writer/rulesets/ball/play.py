@@ -187,10 +187,9 @@ class Table:
         for i, text in enumerate(actions):
             where = (*act_at, i)
             if self.pos.touchdown:
-                raise VoteError(where, f"the game is over: {self.pos.touchdown} scored a touchdown with the move "
-                                       f"before")
+                raise VoteError(where, f"对局已经结束：{self.pos.touchdown} 在上一步达阵")
             if self.pos.phase != "action":
-                raise VoteError(where, "the action phase is over (no action points left)")
+                raise VoteError(where, "行动阶段已经结束（行动点用完了）")
             done.append(self.voted(str(text), where))
         recovered: list[Record] = []
         lost = 0
@@ -286,10 +285,10 @@ class Table:
         except IllegalMove as exc:
             raise VoteError(where, self.refusal(text, str(exc))) from None
         if action.kind in CARD_KINDS and not self.setup.cards:
-            raise VoteError(where, f"{text!r} needs card mode (options.cards is false)")
+            raise VoteError(where, f"{text!r} 需要卡牌模式（options.cards 是 false）")
         if (action.kind in RECOVERY_KINDS) != recovery:
-            phase = "recovery" if recovery else "action"
-            raise VoteError(where, f"{text!r} is not a move of the {phase} phase")
+            phase = "恢复" if recovery else "行动"
+            raise VoteError(where, f"{text!r} 不是{phase}阶段的行动")
         try:
             rec = self.step(action, "")
         except IllegalMove as exc:
@@ -306,13 +305,13 @@ class Table:
         pid = f"{self.pos.to_move}-{named}" if named else None
         mine = [w for a, w in legal if a.piece == pid] if pid else []
         if pid and not any(p.id == pid for p in self.pos.pieces):
-            return f"{why} (no piece {named} on the {self.pos.to_move} side)"
+            return f"{why}（{self.pos.to_move} 方没有棋子 {named}）"
         shown = mine if pid else [w for _, w in legal]
         if shown and all(w in why for w in shown):
             return why
-        who = f"of {named}" if pid else "now"
-        listed = ", ".join(shown[:SHOWN]) + (f" … and {len(shown) - SHOWN} more" if len(shown) > SHOWN else "")
-        return f"{why}; legal moves {who}: {listed or 'none'}"
+        who = f"{named} 的" if pid else "眼下的"
+        listed = "、".join(shown[:SHOWN]) + (f" … 还有 {len(shown) - SHOWN} 个" if len(shown) > SHOWN else "")
+        return f"{why}；{who}合法行动：{listed or '无'}"
 
     def options(self) -> list[tuple[Action, str]]:
         """The legal actions now with their notation (card actions only in card mode)."""
@@ -524,7 +523,7 @@ def check_votes(game: Game, setup: Setup) -> None:
         if m:
             arc, part = int(m.group(1)), int(m.group(2))
             if arc > setup.games:
-                raise VoteError(("moves", key), f"the campaign plays {setup.games} game(s) (options.games)")
+                raise VoteError(("moves", key), f"这个战役只下 {setup.games} 局（options.games）")
             voted[arc] = max(voted.get(arc, 0), part)
     for arc, last in sorted(voted.items()):
         story = play_game(game, setup, arc, last, offer=False)
@@ -532,8 +531,8 @@ def check_votes(game: Game, setup: Setup) -> None:
             ended = len(story.chapters)
             late = min((k for k in setup.moves if re.fullmatch(rf"g{arc}t(\d+)", k)
                         and int(k.split("t")[1]) > ended), key=lambda k: int(k.split("t")[1]))
-            how = "a touchdown" if story.end["how"] == "touchdown" else "the turn limit"
-            raise VoteError(("moves", late), f"game {arc} ended in chapter {ended} ({how}); no chapter {late} follows")
+            how = "达阵" if story.end["how"] == "touchdown" else "到了回合上限"
+            raise VoteError(("moves", late), f"第 {arc} 局在第 {ended} 章结束（{how}），后面没有 {late} 这一章")
 
 
 __all__ = ["CARD_KINDS", "DEFAULT_STRENGTH", "STRENGTHS",

@@ -115,8 +115,8 @@ class Ball(Ruleset[None]):
         data = campaign.data
         setup = Setup.of(data)
         if until.arc > setup.games:
-            raise AnkoError(f"{campaign.path.name}: the campaign plays {setup.games} game(s) (options.games); there "
-                            f"is no game {until.arc}")
+            raise AnkoError(f"{campaign.path.name}: 这个战役下 {setup.games} 局（options.games），"
+                            f"没有第 {until.arc} 局")
         story = play_game(type(self).game, setup, until.arc, until.part)
         common = {"ruleset": self.name, "title": data["title"], "readers": setup.readers, "ai": setup.ai,
                   "cards": setup.cards, "turn_limit": setup.turn_limit, **game_facts()}

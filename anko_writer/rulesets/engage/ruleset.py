@@ -99,8 +99,8 @@ class Engage(ArcRuleset[Record]):
         """Battle ``arc``'s rounds 1..``last`` (or to its end), the end chapter and the state once it ends."""
         data = campaign.data
         if arc > len(data["battles"]):
-            raise AnkoError(f"{campaign.path.name}: the campaign has {len(data['battles'])} battle(s); there is no "
-                            f"battle {arc}")
+            raise AnkoError(f"{campaign.path.name}: 这个战役有 {len(data['battles'])} 战，"
+                            f"没有第 {arc} 战")
         played = self.open_arc(campaign, arc, state, delay=1)
         try:
             game = Game(data, arc, state, played.dice or Dice(campaign.seed))

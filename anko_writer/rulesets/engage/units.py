@@ -80,7 +80,7 @@ def band_index(men: int) -> int:
     for i, (_, lo, hi) in enumerate(BANDS):
         if lo <= men <= hi:
             return i
-    raise ValueError(f"a unit has 1–{MAX_MEN} men (002 §2.1), got {men}")
+    raise ValueError(f"一支部队有 1–{MAX_MEN} 人（002 §2.1），实际是 {men}")
 
 
 def band(men: int) -> str:
@@ -215,10 +215,10 @@ def parse_tactic(text: str) -> Tactic:
     """
     m = _TACTIC.match(text)
     if m is None:
-        raise ValueError(f"unknown tactic {text[:40]!r} (expected one of {'、'.join(TACTICS)}, with parts in brackets)")
+        raise ValueError(f"未知的战术 {text[:40]!r}（应为以下之一：{'、'.join(TACTICS)}，组成部分写在括号里）")
     parts = tuple(p for p in re.split(r"\s*[/／、,，]\s*", m[2] or "") if p)
     if m[1] != "自发阵型" and not parts:
-        raise ValueError(f"{m[1]} names the formation parts it applies to, e.g. {m[1]}(紧密)")
+        raise ValueError(f"{m[1]} 要写出它作用的阵型，例如 {m[1]}(紧密)")
     return Tactic(m[1], parts)
 
 

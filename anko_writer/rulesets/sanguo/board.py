@@ -75,7 +75,7 @@ def footprint_size(kind: StrongholdKind, level: int) -> int:
     (1, 2, 3)
     """
     if level < 1:
-        raise ValueError(f"a stronghold's level is at least 1, got {level}")
+        raise ValueError(f"据点的等级至少为 1，实际是 {level}")
     if kind == "city":
         return 3
     return 1 if level <= 2 else 2
@@ -110,15 +110,15 @@ class Stronghold:
         if self.size == 0:
             object.__setattr__(self, "size", footprint_size(self.kind, self.level))
         elif self.size < 1 or (self.kind == "city" and self.size < 3):
-            raise ValueError(f"{self.id}: a footprint of side {self.size} is too small")
+            raise ValueError(f"{self.id}: 边长 {self.size} 的占地太小")
         if not 0 <= self.store <= self.cap:
-            raise ValueError(f"{self.id}: store {self.store} is outside 0–{self.cap} (20 · level, R32)")
+            raise ValueError(f"{self.id}: 存粮 {self.store} 超出 0–{self.cap}（20 · 等级，R32）")
         if self.gates and self.kind != "city":
-            raise ValueError(f"{self.id}: only a city has gates")
+            raise ValueError(f"{self.id}: 只有城池才有城门")
         edge = set(self.edge)
         for gate in self.gates:
             if gate.square not in edge:
-                raise ValueError(f"{self.id}: gate {gate.id} at {gate.square} is not on the city's edge")
+                raise ValueError(f"{self.id}: 城门 {gate.id} 所在的 {gate.square} 不在城池的边上")
 
     @property
     def cap(self) -> int:
@@ -217,14 +217,14 @@ class Board:
     def __post_init__(self) -> None:
         missing = [s for s in self.grid.squares() if s not in self.terrain]
         if missing:
-            raise ValueError(f"no terrain for {self.grid.name(missing[0])}")
+            raise ValueError(f"{self.grid.name(missing[0])} 没有地形")
         owner: dict[Square, str] = {}
         for sh in self.strongholds:
             for s in sh.squares:
                 if not self.grid.on(s):
-                    raise ValueError(f"{sh.id}: its footprint leaves the map")
+                    raise ValueError(f"{sh.id}: 占地超出了地图")
                 if s in owner:
-                    raise ValueError(f"{sh.id} overlaps {owner[s]} at {self.grid.name(s)}")
+                    raise ValueError(f"{sh.id} 与 {owner[s]} 在 {self.grid.name(s)} 重叠")
                 owner[s] = sh.id
         object.__setattr__(self, "_owner", owner)
 
@@ -235,12 +235,12 @@ class Board:
         grid = Grid(cols, rows, x0=0, y0=1, top_row_first=True)
         lines = [ln.strip() for ln in text.strip().splitlines()]
         if len(lines) != rows or any(len(ln) != cols for ln in lines):
-            raise ValueError(f"the terrain must be {rows} lines of {cols} characters")
+            raise ValueError(f"地形应为 {rows} 行，每行 {cols} 个字符")
         terrain: dict[Square, TerrainName] = {}
         for j, ln in enumerate(lines):
             for i, ch in enumerate(ln):
                 if ch not in legend:
-                    raise ValueError(f"{grid.name((i, j + 1))}: {ch!r} is not in the legend")
+                    raise ValueError(f"{grid.name((i, j + 1))}: 图例里没有 {ch!r}")
                 terrain[(i, j + 1)] = legend[ch]
         return cls(grid, terrain, tuple(strongholds))
 
@@ -283,9 +283,9 @@ class Board:
         seen: dict[Square, str] = {}
         for p in pieces:
             if not self.passable(p.square):
-                raise ValueError(f"{p.id} stands on an impassable or off-map square {p.square}")
+                raise ValueError(f"{p.id} 站在不可通行或地图外的格子 {p.square} 上")
             if p.square in seen:
-                raise ValueError(f"{p.id} and {seen[p.square]} share {self.grid.name(p.square)} (R14)")
+                raise ValueError(f"{p.id} 与 {seen[p.square]} 同在 {self.grid.name(p.square)}（R14）")
             seen[p.square] = p.id
 
     def _crossing(self, side: str, frm: Square, to: Square) -> bool:

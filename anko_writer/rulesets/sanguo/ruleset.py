@@ -92,8 +92,8 @@ class Sanguo(ArcRuleset[Record]):
         """Scene ``arc``'s chapters 1..``last`` (or to its end), the end chapter and the state once it ends."""
         data = campaign.data
         if arc > len(data["scenes"]):
-            raise AnkoError(f"{campaign.path.name}: the campaign has {len(data['scenes'])} scene(s); there is no "
-                            f"scene {arc}")
+            raise AnkoError(f"{campaign.path.name}: 这个战役有 {len(data['scenes'])} 节，"
+                            f"没有第 {arc} 节")
         played = self.open_arc(campaign, arc, state, delay=1)
         sc = _scene(data, arc, state, played.dice or Dice(campaign.seed), played.book, campaign.seed)
         loop = sc.loop()

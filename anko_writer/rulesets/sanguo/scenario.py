@@ -131,17 +131,17 @@ def build_world(data: Mapping[str, Any], index: int, carried: Mapping[str, Any] 
     for u in sc["units"]:
         for name in (u["主将"], *u["副将"], *([u["军师"]] if u.get("军师") else [])):
             if name not in people:
-                raise ValueError(f"units: {u['id']}: {name} is not among the scene's characters")
+                raise ValueError(f"units: {u['id']}: {name} 不在这一节的人物里")
         unit = Unit(u["id"], people[u["主将"]], tuple(people[n] for n in u["副将"]),
                     people[u["军师"]] if u.get("军师") else None, KINDS[u["type"]], u["兵力"], u["行动力"], u["资源"])
         if unit.breaches():
             b = unit.breaches()[0]
-            raise ValueError(f"units: {u['id']}: {b.field} {b.value} breaks {b.rule} (limit {b.limit})")
+            raise ValueError(f"units: {u['id']}: {b.field} {b.value} 违反 {b.rule}（上限 {b.limit}）")
         if u["id"] in troops:
-            raise ValueError(f"units: {u['id']} is listed twice")
+            raise ValueError(f"units: {u['id']} 列了两次")
         troops[u["id"]] = Troop(unit, u["side"], plain.sq(u["at"]), hidden=u["hidden"])
         if u["hidden"] and not plain.ambush_square(plain.sq(u["at"])):
-            raise ValueError(f"units: {u['id']}: 埋伏 only on an ambush square (forest), not {u['at']}")
+            raise ValueError(f"units: {u['id']}: 只能在可埋伏的格子（森林）埋伏，{u['at']} 不是")
     sides = tuple(dict.fromkeys([data["readers"], *(t.side for t in troops.values())]))
     world = World(board, dict(sorted(troops.items())), sides, data["readers"], data["options"]["day_turns"],
                   sc["days"], facilities={f["kind"]: dict(f) for f in sc["facilities"]})
@@ -150,13 +150,13 @@ def build_world(data: Mapping[str, Any], index: int, carried: Mapping[str, Any] 
         leader = world.by_leader(world.readers, lg["leader"]) or next(
             (t for t in troops.values() if t.unit.leader.name == lg["leader"]), None)
         if leader is None:
-            raise ValueError(f"legions: {lg['leader']} leads no unit")
+            raise ValueError(f"legions: {lg['leader']} 没有统领任何部队")
         members = [leader.id] + [m.id for n in lg["members"] if (m := world.by_leader(leader.side, n)) is not None]
         world.legions[f"L{i + 1}"] = Legion(f"L{i + 1}", leader.id, tuple(dict.fromkeys(members)))
         for mid in members:
             world.troops[mid].legion = f"L{i + 1}"
     if sc["first"] != data["readers"]:
-        raise ValueError(f"first: this version gives the readers' side ({data['readers']}) the first turn")
+        raise ValueError(f"first: 这一版由读者一方（{data['readers']}）先行")
     return world
 
 

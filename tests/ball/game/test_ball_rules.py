@@ -250,7 +250,7 @@ def test_ending_on_the_free_ball_takes_it_and_passing_over_does_not() -> None:
 def test_stand_up_is_compulsory_when_possible() -> None:
     pos = board({"ATK-X1": "E5 down", "ATK-X2": "M1"}, ball="ATK-X2", phase="recovery")
     assert dests(pos, "ATK-X1", "stand_up") == {"D4", "F4", "D6", "F6"}
-    with pytest.raises(IllegalMove, match="compulsory"):
+    with pytest.raises(IllegalMove, match="还有必须做的恢复任务"):
         end_phase(pos)
     up = apply(pos, one(pos, piece="ATK-X1", to="D6"))
     assert piece(up, "ATK-X1").state == "able" and end_phase(up).to_move == "DEF"

@@ -112,7 +112,7 @@ def test_table_with_a_gap_in_the_campaign_folder(tmp_path: Path) -> None:
     out = tmp_path / "out"
     res = _season(camp, out)
     assert res.exit_code == 1 and not out.exists()
-    assert f"{tables / 'facilities.yaml'}:" in res.output and "no row covers 31" in res.output
+    assert f"{tables / 'facilities.yaml'}:" in res.output and "没有一行包含 31" in res.output
 
 
 def test_campaign_template_override(tmp_path: Path) -> None:
@@ -135,4 +135,4 @@ def test_new_then_check(tmp_path: Path) -> None:
     res = runner.invoke(app, ["check", str(camp)])
     assert res.exit_code == 0 and res.output.startswith("通过：")
     res = runner.invoke(app, ["new", str(tmp_path / "d"), "--city", "火星", "--seed", "5"])
-    assert res.exit_code == 1 and "unknown city" in res.output
+    assert res.exit_code == 1 and "--city: 未知的城市 '火星'（000 §2.1 列出的有：" in res.output

@@ -248,13 +248,13 @@ def test_season_facts_without_a_cup_or_a_table() -> None:
 
 
 @pytest.mark.parametrize("old, new, message", [
-    ("{fact: won, op: \">=\", value: 1}", "{fact: wins, op: \">=\", value: 1}", "unknown fact 'wins'"),
-    ("{fact: won, op: \">=\", value: 1}", "{fact: won, op: \"=>\", value: 1}", "unknown op"),
-    ("{fact: won, op: \">=\", value: 1}", "\"facts['won'] >= 1\"", "expected a mapping"),
-    ("{fact: won, op: \">=\", value: 1}", "{fact: league_champion, op: \"==\", value: true}", "unknown fact"),
+    ("{fact: won, op: \">=\", value: 1}", "{fact: wins, op: \">=\", value: 1}", "未知的事实 'wins'"),
+    ("{fact: won, op: \">=\", value: 1}", "{fact: won, op: \"=>\", value: 1}", "未知的比较符"),
+    ("{fact: won, op: \">=\", value: 1}", "\"facts['won'] >= 1\"", "应为映射"),
+    ("{fact: won, op: \">=\", value: 1}", "{fact: league_champion, op: \"==\", value: true}", "未知的事实"),
     ("    condition: {fact: won, op: \">=\", value: 1}\n",
-     "    condition: {fact: won, op: \">=\", value: 1}\n    chance: 50\n", "only season_end"),
-    ("key: rout", "key: first_win", "duplicate key"),
+     "    condition: {fact: won, op: \">=\", value: 1}\n    chance: 50\n", "只有 season_end"),
+    ("key: rout", "key: first_win", "键 'first_win' 重复"),
 ])
 def test_bad_tables_are_refused(tmp_path: Path, old: str, new: str, message: str) -> None:
     text = RES.table_path("achievements.yaml").read_text(encoding="utf-8")

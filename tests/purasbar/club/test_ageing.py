@@ -197,7 +197,7 @@ def test_bad_bands_are_refused(tmp_path: Path) -> None:
     text = RES.table_path("ageing.yaml").read_text(encoding="utf-8").replace("{from: 32, to: 33", "{from: 33, to: 33")
     bad = tmp_path / "ageing.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="start at age 32"):
+    with pytest.raises(TableError, match="这一段应从 32 岁开始"):
         load_ageing_table(bad)
 
 

@@ -104,10 +104,10 @@ def test_rank_bands_must_cover_1_to_24(tmp_path: Path) -> None:
     bad = tmp_path / "fans.yaml"
     bad.write_text(text.replace("{from: 24, to: 24, percent: -10}", "{from: 23, to: 24, percent: -10}"),
                    encoding="utf-8")
-    with pytest.raises(TableError, match="should start at rank 24"):
+    with pytest.raises(TableError, match="这一段应从第 24 名开始"):
         load_fans_table(bad)
     bad.write_text(text.replace("    - {from: 24, to: 24, points: -6}\n", ""), encoding="utf-8")
-    with pytest.raises(TableError, match="bands end at rank 23"):
+    with pytest.raises(TableError, match="各段止于第 23 名"):
         load_fans_table(bad)
 
 

@@ -107,7 +107,7 @@ def test_offseason_bands_must_be_contiguous(tmp_path: Path) -> None:
     text = RES.table_path("morale.yaml").read_text(encoding="utf-8").replace("{from: 5,  to: 8", "{from: 6,  to: 8")
     bad = tmp_path / "morale.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="should start at rank 5"):
+    with pytest.raises(TableError, match="这一段应从第 5 名开始"):
         load_morale_table(bad)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -248,10 +249,12 @@ def test_checks_refuse_broken_tables(tmp_path: Path) -> None:
         "inline can fail": BASE_ROWS.replace("amount: 1}\n  - {range: 51",
                                              "amount: 1, requires: [x], fallback: {effect: morale, amount: 1}}\n  - {range: 51"),
     }
-    for _name, rows in bad.items():
-        with pytest.raises(TableError):
+    for name, rows in bad.items():
+        with pytest.raises(TableError) as err:
             load_owner_actions(write_table(tmp_path, rows))
         owner_checked.cache_clear()
+        said = err.value.message  # issue 28: a host reads it in Chinese
+        assert re.search(r"[\u4e00-\u9fff]", said) and not re.search(r"\b(?:needs|must|is not|got)\b", said), (name, said)
 
 
 def frequencies(roll, weights: dict[str, tuple[int, int]], n: int) -> None:  # noqa: ANN001

@@ -96,11 +96,11 @@ def _override(tmp_path: Path, name: str, old: str, new: str) -> Resources:
 
 @pytest.mark.parametrize(("name", "old", "new", "message"), [
     ("coach_resume.yaml", "response: 10,", "response: 12,", "联赛熟手"),
-    ("owner_wealth.yaml", "range: 16-40,", "range: 16-39,", "no row covers 40"),
-    ("affinity.yaml", "range: 11-30, ", "range: 11-29, ", "no row covers 30"),
-    ("affinity.yaml", "effect: tier, key: hostile,", "effect: tier, key: hostil,", "expected tier 'hostile'"),
+    ("owner_wealth.yaml", "range: 16-40,", "range: 16-39,", "没有一行包含 40"),
+    ("affinity.yaml", "range: 11-30, ", "range: 11-29, ", "没有一行包含 30"),
+    ("affinity.yaml", "effect: tier, key: hostile,", "effect: tier, key: hostil,", "应为止于 10 的档次 'hostile'"),
     ("staff_rapport.yaml", "training: 6,", "training: six,", "应为整数"),
-    ("affinity_origin_low.yaml", "key: clash,", "key: hometown,", "differ"),
+    ("affinity_origin_low.yaml", "key: clash,", "key: hometown,", "不能与高档表的相同"),
 ])
 def test_broken_people_tables_are_refused(tmp_path: Path, name: str, old: str, new: str, message: str) -> None:
     with pytest.raises(TableError, match=message):
@@ -112,7 +112,7 @@ def test_moved_tier_edge_is_refused(tmp_path: Path) -> None:
     text = (tmp_path / "tables/purasbar/owner_wealth.yaml").read_text(encoding="utf-8")
     (tmp_path / "tables/purasbar/owner_wealth.yaml").write_text(text.replace("range: 41-75,", "range: 42-75,"),
                                                                  encoding="utf-8")
-    with pytest.raises(TableError, match="ending at 40"):
+    with pytest.raises(TableError, match="应为止于 40 的档次"):
         load_people_tables(res)
 
 
@@ -304,7 +304,7 @@ def test_schema_fragments_accept_generated_records_and_refuse_bad_ones() -> None
         validate({**owner.to_json(), "wealth": 101}, owner_schema(TABLES), "c.yaml")
     with pytest.raises(CampaignError, match="是不是想写 'purchase'"):
         validate({**owner.to_json(), "takeover": "purchas"}, owner_schema(TABLES), "c.yaml")
-    with pytest.raises(CampaignError, match="repeats 'league_veteran'"):
+    with pytest.raises(CampaignError, match="'league_veteran' 重复"):
         validate({**coach.to_json(), "resume": ["league_veteran"] * 2}, coach_map, "c.yaml")
     with pytest.raises(CampaignError, match="level: 应在 1 到 5 之间"):
         validate({**roster_to_json(staff), "scout": {"name": "x", "level": 6}}, staff_schema(), "c.yaml")

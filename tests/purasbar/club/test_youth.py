@@ -122,7 +122,7 @@ def test_k_die_above_100_is_refused(tmp_path: Path) -> None:
     text = RES.table_path("youth.yaml").read_text(encoding="utf-8").replace("k: 1D80+20}", "k: 1D90+20}")
     bad = tmp_path / "youth.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="must stay within 1–100"):
+    with pytest.raises(TableError, match="应在 1–100 之内"):
         load_youth_table(bad)
 
 

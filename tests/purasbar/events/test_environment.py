@@ -65,7 +65,7 @@ def test_loader_refuses_a_row_whose_sign_contradicts_its_polarity(tmp_path: Path
             .replace("    target: injury\n    percent: -1\n", "    target: injury\n    percent: 1\n"))
     bad = tmp_path / "external_events.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="does not fit a positive row"):
+    with pytest.raises(TableError, match="与 positive 的行不符"):
         load_event_table(bad)
 
 
@@ -73,7 +73,7 @@ def test_loader_refuses_a_gap(tmp_path: Path) -> None:
     text = RES.table_path("external_dark.yaml").read_text(encoding="utf-8").replace("range: 91-100", "range: 92-100")
     bad = tmp_path / "external_dark.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="no row covers 91"):
+    with pytest.raises(TableError, match="没有一行包含 91"):
         load_event_table(bad)
 
 

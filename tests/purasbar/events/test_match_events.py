@@ -168,7 +168,7 @@ def test_only_an_injury_row_can_be_sealed(tmp_path: Path) -> None:
     from anko_writer.rulesets.purasbar.events.depth import POLARITIES
     from anko_writer.rulesets.purasbar.events.match_events import EFFECTS, check_rows
     from anko_writer.tables import load_table
-    with pytest.raises(TableError, match="only an injury row"):
+    with pytest.raises(TableError, match="只有没有 worse 的伤病行才能封存"):
         check_rows(load_table(path, EFFECTS), POLARITIES)
 
 

@@ -70,5 +70,5 @@ def test_rows_fail_at_their_line_and_field(tmp_path: Path) -> None:
     assert str(err.value) == f"{path}:{second.line}: rows[1].name: too plain"
     first = table.rows[0].params["key"]
     path.write_text(text.replace(f"key: {second.params['key']}", f"key: {first}", 1), encoding="utf-8")
-    with pytest.raises(TableError, match=rf":{second.line}: rows\[1\]\.key: key '{first}' repeats"):
+    with pytest.raises(TableError, match=rf":{second.line}: rows\[1\]\.key: 键 '{first}' 重复"):
         check_rows(load_table(path))

@@ -96,7 +96,7 @@ def test_prize_table_refuses_a_rising_place(tmp_path: Path) -> None:
     text = RES.table_path("prizes.yaml").read_text(encoding="utf-8").replace("  - 150000\n", "  - 170000\n")
     bad = tmp_path / "prizes.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="place 20 pays 170000, more than place 19"):
+    with pytest.raises(TableError, match="第 20 名的奖金 170000 比第 19 名"):
         load_prize_table(bad)
 
 

@@ -161,5 +161,5 @@ def test_an_ending_makes_the_settlement_the_final_chapter(two: tuple[Path, Path]
     state = RULESET.load_state((out / "s01" / "state-end.yaml").read_text(encoding="utf-8").replace(
         "ending: none", f"ending: {ending}"), "state-end.yaml", RES)
     from anko_writer.errors import AnkoError
-    with pytest.raises(AnkoError, match="the story ended after season 1"):
+    with pytest.raises(AnkoError, match="故事在第 1 赛季之后结束了"):
         RULESET.play_season(load_campaign(season_245[0]), 2, 12, RES, start=(1, state))

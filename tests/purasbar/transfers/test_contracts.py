@@ -46,7 +46,7 @@ def test_bands_must_cover_0_to_100(tmp_path: Path) -> None:
     text = RES.table_path("contracts.yaml").read_text(encoding="utf-8").replace("{from: 11, to: 30", "{from: 12, to: 30")
     bad = tmp_path / "contracts.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="should start at 11"):
+    with pytest.raises(TableError, match="这一段应从 11 开始"):
         load_contracts_table(bad)
 
 

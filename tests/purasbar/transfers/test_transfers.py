@@ -81,7 +81,7 @@ def test_tag_table_must_cover_every_total(tmp_path: Path) -> None:
     text = RES.table_path("transfers.yaml").read_text(encoding="utf-8").replace("{range: 95-100,", "{range: 96-100,")
     bad = tmp_path / "transfers.yaml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(TableError, match="missing \\[95\\]"):
+    with pytest.raises(TableError, match="缺少 \\[95\\]"):
         load_transfer_tables_from(bad, load_contracts(RES))
 
 

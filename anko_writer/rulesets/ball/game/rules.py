@@ -79,7 +79,7 @@ def coords(sq: str) -> tuple[int, int]:
     try:
         return _COORDS[sq]
     except KeyError:
-        raise IllegalMove(f"{sq}: no such square (columns A–M, rows 1–17)") from None
+        raise IllegalMove(f"{sq}: 没有这一格（列 A–M，行 1–17）") from None
 
 
 def _distance(a: str, b: str) -> int:
@@ -346,9 +346,10 @@ def _illegal(pos: Position, action: Action, why: str) -> IllegalMove:
 def apply(pos: Position, action: Action) -> Position:
     """The position after ``action``; raises :class:`IllegalMove` unless it is one of :func:`legal_actions`."""
     if game_over(pos):
-        raise IllegalMove("the game is over")
+        raise IllegalMove("对局已经结束")
     if action not in generate(pos):  # membership needs no order: no sort (the checked path stays fast)
-        raise _illegal(pos, action, f"not a legal {action.kind} in the {pos.phase} phase")
+        phase = {"action": "行动", "recovery": "恢复"}.get(pos.phase, pos.phase)
+        raise _illegal(pos, action, f"这不是{phase}阶段合法的 {action.kind}")
     return perform(pos, action)
 
 
@@ -436,7 +437,7 @@ def end_phase(pos: Position) -> Position:
         return replace(pos, phase="recovery", pa=0)
     left = legal_actions(pos)
     if left:
-        raise IllegalMove("compulsory recovery tasks remain: " + "、".join(write(a, pos) for a in left[:8]))
+        raise IllegalMove("还有必须做的恢复任务：" + "、".join(write(a, pos) for a in left[:8]))
     return replace(pos, phase="action", to_move=other(pos.to_move), turn=pos.turn + 1, pa=2,
                    formed_this_turn=frozenset(), took_ball_this_turn=frozenset())
 

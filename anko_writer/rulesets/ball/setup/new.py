@@ -21,15 +21,15 @@ def new_campaign(options: Mapping[str, str], seed: int, game: Game) -> tuple[str
     """The campaign text and chapter 0 for ``options`` (``side``, ``cards``, ``title``)."""
     side = options.get("side", "ATK").strip().upper()
     if side not in ("ATK", "DEF"):
-        raise AnkoError(f"--option side: expected ATK or DEF, got {options.get('side')!r}")
+        raise AnkoError(f"--option side: 应为 ATK 或 DEF，实际是 {options.get('side')!r}")
     cards_word = options.get("cards", "off").strip().lower()
     if cards_word not in SWITCH:
-        raise AnkoError(f"--option cards: expected on or off, got {options.get('cards')!r}")
+        raise AnkoError(f"--option cards: 应为 on 或 off，实际是 {options.get('cards')!r}")
     cards = SWITCH[cards_word]
     title = options.get("title") or f"BALL 安科：读者执 {side}"
     word = options.get("ai_strength", str(DEFAULT_STRENGTH)).strip()
     if word not in {str(s) for s in STRENGTHS}:
-        raise AnkoError(f"--option ai_strength: expected one of {', '.join(map(str, STRENGTHS))}, got "
+        raise AnkoError(f"--option ai_strength: 应为以下之一：{'、'.join(map(str, STRENGTHS))}，实际是 "
                         f"{options.get('ai_strength')!r}")
     strength = int(word)
     text = document([

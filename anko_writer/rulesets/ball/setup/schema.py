@@ -41,7 +41,7 @@ class Vote(Node):
             return MOVES.check(value, at)
         if isinstance(value, Mapping):
             return VOTE_MAP.check(value, at)
-        return at.fail(f"expected a list of moves or a mapping with actions and recovery, got {show(value)}")
+        return at.fail(f"应为行动的列表，或含 actions 和 recovery 的映射，实际是 {show(value)}")
 
     def type_name(self) -> str:
         """``list of string, or mapping``."""

@@ -79,8 +79,7 @@ def load_rosters(resources: Resources) -> Rosters:
     try:
         path = resources.table_path(ROSTERS)
     except AnkoError as exc:
-        raise AnkoError(f"tables/bloodbowl/{ROSTERS}: the roster table is missing (it ships with the match "
-                        f"engine): {exc}") from None
+        raise AnkoError(f"tables/bloodbowl/{ROSTERS}: 缺少名册表（它随比赛引擎一起提供）：{exc}") from None
     return parse_rosters(read_rosters(path))
 
 

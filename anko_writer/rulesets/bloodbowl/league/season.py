@@ -127,7 +127,7 @@ def _player(s: Season, team: Team, word: str, key: str) -> str:
     """The id of ``team``'s player ``word`` (a name or an id), or a located error."""
     p = team.find(word)
     if p is None:
-        raise AnkoError(f"{s.where}: decisions.{key}: no player {word!r} in {team.name}")
+        raise AnkoError(f"{s.where}: decisions.{key}: {team.name}没有球员 {word!r}")
     return p.id
 
 
@@ -143,7 +143,7 @@ def our_plan(s: Season, w: World, opp: Team, season: int, part: int, half: int, 
         word = voted["blitz_first"]
         target = opp.find(word) or w.us.find(word)
         if target is None:
-            raise AnkoError(f"{s.where}: decisions.{key}.plan.blitz_first: no player {word!r} in either team")
+            raise AnkoError(f"{s.where}: decisions.{key}.plan.blitz_first: 两队都没有球员 {word!r}")
         plan["blitz_first"] = target.id
     plan["lineup"] = lineup
     source = {"plan": "vote" if voted else "ai", "voted": sorted(voted), "lineup": "vote" if "lineup" in v else "ai",

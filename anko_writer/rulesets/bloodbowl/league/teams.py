@@ -123,7 +123,7 @@ def roll_name(dice: Dice, key: str, league: LeagueData, taken: Sequence[str]) ->
         name = f"{league.given_names[g.total - 1]}·{league.family_names[f.total - 1]}"
         if name not in taken:
             return name, rolls
-    raise AnkoError(f"{LEAGUE}: the name pools are too small for a team (names keep repeating)")
+    raise AnkoError(f"{LEAGUE}: 名字库太小，凑不齐一支球队（名字一再重复）")
 
 
 def new_player(pid: str, name: str, pos: Positional) -> PlayerSheet:
@@ -143,7 +143,7 @@ def squad_plan(roster: Roster, league: LeagueData) -> list[Positional]:
         pos = roster.find(key)
         if pos is None:
             raise AnkoError(
-                f"{LEAGUE}: start.squads.{roster.race}.{key}: no such positional in the {roster.name} roster")
+                f"{LEAGUE}: start.squads.{roster.race}.{key}: {roster.name}的名册里没有这个位置")
         out += [pos] * count
     return out
 

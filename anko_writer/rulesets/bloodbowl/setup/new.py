@@ -13,7 +13,7 @@ from ....ballot import DEADLINE
 from ....chapters import Chapter, Record
 from ....dice import Dice, Roll
 from ....errors import AnkoError
-from ....schema import name_problem
+from ....schema import did_you_mean, name_problem
 from ....statefile import document, field
 from ..league.rosters import Roster, Rosters
 from ..league.season import opening_vote
@@ -33,7 +33,7 @@ def pick(dice: Dice, key: str, pool: Sequence[str], taken: Sequence[str], purpos
         choice = pool[(r.total - 1 + step) % len(pool)]
         if choice not in taken:
             return choice, r
-    raise AnkoError(f"tables/bloodbowl/league.yaml: the pool for {purpose} is too small")
+    raise AnkoError(f"tables/bloodbowl/league.yaml: {purpose}的候选太少")
 
 
 def find_race(rosters: Rosters, word: str) -> Roster:
@@ -41,8 +41,9 @@ def find_race(rosters: Rosters, word: str) -> Roster:
     for r in rosters.values():
         if word in (r.race, r.name):
             return r
-    known = ", ".join(f"{r.race} ({r.name})" for r in rosters.values())
-    raise AnkoError(f"--option race: unknown race {word!r} (rosters.yaml has: {known})")
+    known = "、".join(f"{r.race}（{r.name}）" for r in rosters.values())
+    hint = did_you_mean(word, [r.race for r in rosters.values()])
+    raise AnkoError(f"--option race: 未知的种族 {word!r}（rosters.yaml 里有：{known}）{hint}")
 
 
 def make_team(dice: Dice, key: str, name: str, coach: str, roster: Roster, league: LeagueData,
@@ -63,7 +64,7 @@ def make_team(dice: Dice, key: str, name: str, coach: str, roster: Roster, leagu
 
 def _checked_name(option: str, value: str) -> str:
     """A name that may go into roll ids (no whitespace or delimiters)."""
-    problem = name_problem(value) if value else "must not be empty"
+    problem = name_problem(value) if value else "不能为空"
     if problem:
         raise AnkoError(f"--option {option}: {value!r} {problem}")
     return value
@@ -74,7 +75,7 @@ def new_league(options: Mapping[str, str], seed: int, rosters: Rosters, league: 
     """The campaign text and chapter 0 for ``options`` (team, race, coach); chapter 0 ends with the vote for
     the first half (its choices named by ``words``, the glossary)."""
     if not rosters:
-        raise AnkoError("rosters.yaml has no races")
+        raise AnkoError("rosters.yaml 里没有种族")
     dice = Dice(seed)
     team_name = _checked_name("team", options["team"])
     roster = find_race(rosters, options["race"])

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from ....ballot import DEADLINE
-from ....schema import Bool, Check, DictOf, Enum, Field, Int, Line, List, Map, Name, Node, Problem, Secret, Str
+from ....schema import Bool, Check, DictOf, Enum, Field, Int, Line, List, Map, Name, Node, Problem, Secret, Str, did_you_mean
 from ..league.rosters import Rosters
 
 STYLES = ("cage", "pass", "bash", "kill_thrower")
@@ -58,8 +58,9 @@ def _player_problem(p: dict[str, Any], i: int) -> Problem:
     for key, known in (("skills", known_skills()), ("lasting", known_lasting())):
         for j, word in enumerate(p.get(key) or []):
             if word not in known:
-                what = "skill" if key == "skills" else "lasting injury"
-                return (("players", i, key, j), f"unknown {what} {word!r} (known: {', '.join(known)})")
+                what = "技能" if key == "skills" else "永久伤病"
+                return (("players", i, key, j), f"未知的{what} {word!r}（可用的有：{'、'.join(known)}）"
+                                               f"{did_you_mean(word, known)}")
     return None
 
 
@@ -73,13 +74,13 @@ def _team_problem(rosters: Rosters) -> Any:
         names: dict[str, int] = {}
         for i, p in enumerate(team["players"]):
             if p["id"] in ids:
-                return (("players", i, "id"), f"{p['id']!r} repeats players[{ids[p['id']]}]")
+                return (("players", i, "id"), f"{p['id']!r} 与 players[{ids[p['id']]}] 重复")
             if p["name"] in names:
-                return (("players", i, "name"), f"{p['name']!r} repeats players[{names[p['name']]}]")
+                return (("players", i, "name"), f"{p['name']!r} 与 players[{names[p['name']]}] 重复")
             if roster is not None and roster.find(p["position"]) is None:
-                known = ", ".join(q.name for q in roster.positions)
-                return (("players", i, "position"), f"no positional {p['position']!r} in the {roster.name} roster "
-                                                    f"(it has: {known})")
+                known = "、".join(q.name for q in roster.positions)
+                return (("players", i, "position"), f"{roster.name}的名册里没有位置 {p['position']!r}"
+                                                    f"（它有：{known}）")
             if (bad := _player_problem(p, i)) is not None:
                 return bad
             ids[p["id"]], names[p["name"]] = i, i
@@ -128,8 +129,8 @@ def _decisions_problem(decisions: dict[str, Any]) -> Problem:
         if m and int(m.group(2)) % 2 == 0:
             for word in ("hire", "rest"):
                 if word in d:
-                    return ((key, word), f"{word} is voted before a match: in an odd part (h1, h3 …), "
-                                         f"not at half-time ({key})")
+                    return ((key, word), f"{word} 在比赛之前投票：在单数的半场（h1、h3 …），"
+                                         f"不在中场休息时（{key}）")
     return None
 
 
@@ -138,7 +139,7 @@ def league_problem(teams: dict[str, Any]) -> Problem:
     seen = {teams["team"]["name"]: "team"}
     for i, t in enumerate(teams["league"]):
         if t["name"] in seen:
-            return (("league", i, "name"), f"{t['name']!r} repeats {seen[t['name']]}")
+            return (("league", i, "name"), f"{t['name']!r} 与 {seen[t['name']]} 重复")
         seen[t["name"]] = f"league[{i}]"
     return None
 

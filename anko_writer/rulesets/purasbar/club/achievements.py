@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from ....dice import Dice
 from ....resources import Resources
-from ....schema import Check, Data, Field, Int, List, Map, Problem, Str
+from ....schema import Check, Data, Field, Int, List, Map, Problem, Str, did_you_mean
 from ....tables import load_data
 from .records import Confirmed, LeagueFacts, MonthAchievements, MonthFacts, SeasonAchievements, SeasonFacts, Unlocked
 
@@ -80,20 +80,20 @@ def holds(cond: dict[str, Any], facts: Mapping[str, Any]) -> bool:
 def _cond_problem(cond: Any, known: Sequence[str], where: str = "condition") -> str | None:
     """Why a condition is malformed: shape, operator, fact name or value type."""
     if not isinstance(cond, dict):
-        return f"{where}: expected a mapping"
+        return f"{where}: 应为映射"
     if set(cond) in ({"all"}, {"any"}):
         parts = next(iter(cond.values()))
         if not isinstance(parts, list) or not parts:
-            return f"{where}: all/any needs a non-empty list"
+            return f"{where}: all/any 需要一个非空的列表"
         return next((p for i, c in enumerate(parts) if (p := _cond_problem(c, known, f"{where}[{i}]"))), None)
     if set(cond) != {"fact", "op", "value"}:
-        return f"{where}: expected fact, op and value (or all / any), got {', '.join(map(str, cond))}"
+        return f"{where}: 应有 fact、op 和 value（或 all / any），实际是 {'、'.join(map(str, cond))}"
     if cond["fact"] not in known:
-        return f"{where}: unknown fact {cond['fact']!r} (known: {', '.join(known)})"
+        return f"{where}: 未知的事实 {cond['fact']!r}（可用的有：{'、'.join(known)}）{did_you_mean(cond['fact'], known)}"
     if cond["op"] not in OPS:
-        return f"{where}: unknown op {cond['op']!r} (use {' '.join(OPS)})"
+        return f"{where}: 未知的比较符 {cond['op']!r}（可用：{' '.join(OPS)}）"
     if not isinstance(cond["value"], (int, bool)):
-        return f"{where}: value must be an integer or true/false"
+        return f"{where}: value 应为整数或 true/false"
     return None
 
 
@@ -103,7 +103,7 @@ def _entry_problem(e: dict[str, Any]) -> Problem:
     if problem:
         return ("condition", problem)
     if "chance" in e and e["kind"] != "season_end":
-        return ("chance", "only season_end achievements are rolled (000 §4.4 step 7)")
+        return ("chance", "只有 season_end 的成就才掷骰（000 §4.4 第 7 步）")
     return None
 
 
@@ -112,7 +112,7 @@ def _unique_keys(entries: list[dict[str, Any]]) -> Problem:
     seen: set[str] = set()
     for i, e in enumerate(entries):
         if e["key"] in seen:
-            return (i, f"duplicate key {e['key']!r}")
+            return (i, f"键 {e['key']!r} 重复")
         seen.add(e["key"])
     return None
 

@@ -42,9 +42,9 @@ def bands_problem(bands: list[dict[str, Any]]) -> Problem:
     expect = bands[0]["from"]
     for i, band in enumerate(bands):
         if band["from"] != expect or band["to"] < band["from"]:
-            return (i, f"band should start at age {expect} and not end before it starts")
+            return (i, f"这一段应从 {expect} 岁开始，且不能在开始之前结束")
         expect = band["to"] + 1
-    return None if expect == AGE_TOP + 1 else (len(bands) - 1, f"the last band should reach age {AGE_TOP}")
+    return None if expect == AGE_TOP + 1 else (len(bands) - 1, f"最后一段应到 {AGE_TOP} 岁")
 
 
 def _bands(extra: dict[str, Field]) -> Check:

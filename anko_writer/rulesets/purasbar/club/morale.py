@@ -37,10 +37,10 @@ def rank_bands_problem(bands: list[dict[str, Any]], last: int | None = None) -> 
     expect = 1
     for i, band in enumerate(bands):
         if band["from"] != expect or band["to"] < band["from"]:
-            return (i, f"band should start at rank {expect} and not end before it starts")
+            return (i, f"这一段应从第 {expect} 名开始，且不能在开始之前结束")
         expect = band["to"] + 1
     if last is not None and expect != last + 1:
-        return f"bands end at rank {expect - 1}, not {last}"
+        return f"各段止于第 {expect - 1} 名，应止于第 {last} 名"
     return None
 
 

@@ -94,22 +94,22 @@ def _fail(table: DiceTable, row: Row | None, msg: str) -> TableError:
 def _rule(table: DiceTable, row: Row, raw: Any, traits: frozenset[str], state: frozenset[str]) -> Widen:
     """Parse one ``widen`` entry: ``{trait|state: name, at_least|at_most|equals: v, left, right}``."""
     if not isinstance(raw, dict):
-        raise _fail(table, row, f"widen entries are mappings, got {raw!r}")
+        raise _fail(table, row, f"widen 的每一项应为映射，实际是 {raw!r}")
     src = [s for s in ("trait", "state") if s in raw]
     ops = [o for o in OPS if o in raw]
     extra = set(raw) - {"trait", "state", "left", "right"} - OPS
     if len(src) != 1 or len(ops) != 1 or extra:
-        raise _fail(table, row, f"widen entry needs one of trait/state, one of {sorted(OPS)}: {raw!r}")
+        raise _fail(table, row, f"widen 的一项要有 trait/state 之一，以及 {'、'.join(sorted(OPS))} 之一：{raw!r}")
     source, op = src[0], ops[0]
     name = raw[source]
     if name not in (traits if source == "trait" else state):
-        raise _fail(table, row, f"unknown {source} {name!r} in widen")
+        raise _fail(table, row, f"widen 里有未知的 {source} {name!r}")
     left, right = raw.get("left", 0), raw.get("right", 0)
     if not all(isinstance(x, int) and not isinstance(x, bool) for x in (left, right)):
-        raise _fail(table, row, "widen left/right are integers")
+        raise _fail(table, row, "widen 的 left/right 应为整数")
     value = raw[op]
     if op != "equals" and not (isinstance(value, int) and not isinstance(value, bool)):
-        raise _fail(table, row, f"{op} takes an integer, got {value!r}")
+        raise _fail(table, row, f"{op} 应为整数，实际是 {value!r}")
     return Widen(row.params["key"], source, name, op, value, left, right)
 
 
@@ -143,15 +143,15 @@ def check(table: DiceTable, fixed: Mapping[str, tuple[int, int]], traits: frozen
     for i, row in enumerate(rows):
         for need in ("key", "name", "polarity"):
             if need not in row.params:
-                raise _fail(table, row, f"row needs {need!r}")
+                raise _fail(table, row, f"这一行缺少 {need!r}")
         if row.params["key"] in index:
-            raise _fail(table, row, f"duplicate key {row.params['key']!r}")
+            raise _fail(table, row, f"键 {row.params['key']!r} 重复")
         if row.params["polarity"] not in POLARITIES:
-            raise _fail(table, row, f"polarity must be one of {sorted(POLARITIES)}")
+            raise _fail(table, row, f"polarity 应为以下之一：{'、'.join(sorted(POLARITIES))}")
         index[row.params["key"]] = i
     for k, span in fixed.items():
         if k not in index or (rows[index[k]].lo, rows[index[k]].hi) != span:
-            raise _fail(table, None, f"{k} must cover {span[0]}-{span[1]} (000 §4.5.1)")
+            raise _fail(table, None, f"{k} 应占 {span[0]}-{span[1]}（000 §4.5.1）")
     for row in rows:
         _check_own_fallback(table, index, row, allowed)
     rules: list[Widen] = []
@@ -159,7 +159,7 @@ def check(table: DiceTable, fixed: Mapping[str, tuple[int, int]], traits: frozen
         for raw in row.params.get("widen", []) or []:
             w = _rule(table, row, raw, traits, state)
             if (w.left and i == 0) or (w.right and i == len(rows) - 1):
-                raise _fail(table, row, "an edge row cannot widen past 1 or 100")
+                raise _fail(table, row, "最边上的行不能扩到 1 以下或 100 以上")
             rules.append(w)
         _check_fallback(table, rows, index, row)
     _check_widths(table, rows, index, tuple(rules))
@@ -170,11 +170,11 @@ def _check_own_fallback(table: DiceTable, index: dict[str, int], row: Row, allow
     """The row's ``fallback``, if any, is a row key or an inline effect of an allowed kind."""
     own = row.params.get("fallback")
     if isinstance(own, dict) and own.get("effect") not in allowed:
-        raise _fail(table, row, f"fallback effect {own.get('effect')!r} is not an allowed kind")
+        raise _fail(table, row, f"fallback 的效果 {own.get('effect')!r} 不是允许的类型")
     if own is not None and not isinstance(own, (dict, str)):
-        raise _fail(table, row, f"fallback is a row key or an inline effect, got {own!r}")
+        raise _fail(table, row, f"fallback 应为一行的键或一个内联效果，实际是 {own!r}")
     if isinstance(own, str) and own not in index:
-        raise _fail(table, row, f"fallback {own!r} is not a row key")
+        raise _fail(table, row, f"fallback {own!r} 不是任何一行的键")
 
 
 def _check_fallback(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int], row: Row) -> None:
@@ -184,12 +184,12 @@ def _check_fallback(table: DiceTable, rows: tuple[Row, ...], index: dict[str, in
     while can_fail(cur):
         fb = cur.params.get("fallback") if isinstance(cur, Row) else None
         if fb is None:
-            raise _fail(table, row, f"fallback chain of {row.params['key']!r} ends in an action that can fail")
+            raise _fail(table, row, f"{row.params['key']!r} 的 fallback 链以一个可能失败的行动结尾")
         if isinstance(fb, dict):
             cur = fb
             continue
         if fb in seen:
-            raise _fail(table, row, f"fallback loop through {fb!r}")
+            raise _fail(table, row, f"fallback 经过 {fb!r} 绕成了圈")
         seen.add(fb)
         cur = rows[index[fb]]
 
@@ -205,7 +205,7 @@ def _check_widths(table: DiceTable, rows: tuple[Row, ...], index: dict[str, int]
             worst[i] += min(0, change)
     for row, width in zip(rows, worst, strict=True):
         if width < 1:
-            raise _fail(table, row, f"weighting can shrink {row.params['key']!r} to {width} faces")
+            raise _fail(table, row, f"加权可能把 {row.params['key']!r} 缩到 {width} 个点数")
 
 
 @lru_cache(maxsize=32)

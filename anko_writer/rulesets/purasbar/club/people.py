@@ -229,20 +229,20 @@ def _check_params(table: DiceTable, schema: Map) -> None:
         schema.check(row.params, At(table.path, f"rows[{i}]", (row.line, 1), TableError))
         key = row.params["key"]
         if key in seen:
-            _fail(table, i, ".key", f"{key!r} repeats rows[{seen[key]}]")
+            _fail(table, i, ".key", f"{key!r} 与 rows[{seen[key]}] 重复")
         seen[key] = i
 
 
 def _check_tiers(table: DiceTable, tiers: tuple[tuple[str, int], ...]) -> None:
     """A tier table is a 1D100 whose rows are exactly ``tiers`` (keys and upper edges), in order."""
     if str(table.dice) != "1D100":
-        raise TableError(Location(table.path), "dice", f"a tier table is rolled on 1D100, got {table.dice}")
+        raise TableError(Location(table.path), "dice", f"档次表应掷 1D100，实际是 {table.dice}")
     if len(table.rows) != len(tiers):
-        raise TableError(Location(table.path), "rows", f"expected {len(tiers)} tiers, got {len(table.rows)}")
+        raise TableError(Location(table.path), "rows", f"应有 {len(tiers)} 档，实际是 {len(table.rows)} 档")
     for i, (row, (key, hi)) in enumerate(zip(table.rows, tiers, strict=False)):
         if row.params["key"] != key or row.hi != hi:
-            _fail(table, i, "", f"expected tier {key!r} ending at {hi} (people.py), got "
-                                f"{row.params['key']!r} ending at {row.hi}")
+            _fail(table, i, "", f"应为止于 {hi} 的档次 {key!r}（people.py），实际是"
+                                f"止于 {row.hi} 的 {row.params['key']!r}")
 
 
 def _check_rules(t: PeopleTables) -> None:
@@ -252,16 +252,16 @@ def _check_rules(t: PeopleTables) -> None:
     _check_tiers(t.control, CONTROL_TIERS)
     _check_tiers(t.affinity, AFFINITY_TIERS)
     if t.entry(t.wealth, "tycoon").lo != TYCOON_WEALTH or t.entry(t.fanaticism, "career").lo != CAREER_FANATICISM:
-        raise TableError(Location(t.wealth.path), "rows", "000 §6.2.2: 行业大亨 starts at 41, 事业型 at 67")
+        raise TableError(Location(t.wealth.path), "rows", "000 §6.2.2：行业大亨从 41 起，事业型从 67 起")
     try:
         veteran = t.entry(t.resume, LEAGUE_VETERAN)
     except KeyError:
-        raise TableError(Location(t.resume.path), "rows", f"000 §6.3.3 needs the row {LEAGUE_VETERAN!r}") from None
+        raise TableError(Location(t.resume.path), "rows", f"000 §6.3.3 需要 {LEAGUE_VETERAN!r} 这一行") from None
     if veteran.params["response"] != LEAGUE_VETERAN_RESPONSE:
-        _fail(t.resume, t.resume.rows.index(veteran), ".response", "000 §6.3.3 fixes 联赛熟手 at +10")
+        _fail(t.resume, t.resume.rows.index(veteran), ".response", "000 §6.3.3 规定联赛熟手为 +10")
     both = t.keys(t.origin_high) + t.keys(t.origin_low)
     if len(set(both)) != len(both):
-        raise TableError(Location(t.origin_low.path), "rows", "origin keys must differ from the high table's")
+        raise TableError(Location(t.origin_low.path), "rows", "出身的键不能与高档表的相同")
 
 
 def load_people_tables(resources: Resources) -> PeopleTables:
@@ -685,7 +685,7 @@ def _key_node(tables: PeopleTables | None, table: Callable[[PeopleTables], DiceT
 
 def _no_repeats(items: list[str]) -> Problem:
     """A list without repeated entries."""
-    return next(((i, f"repeats {x!r}") for i, x in enumerate(items) if x in items[:i]), None)
+    return next(((i, f"{x!r} 重复") for i, x in enumerate(items) if x in items[:i]), None)
 
 
 TRAIT = Int(min=TRAIT_MIN, max=TRAIT_MAX)

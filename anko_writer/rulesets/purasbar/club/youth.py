@@ -36,11 +36,11 @@ generation was weaker than the last, and the league's mean forward ATK fell 16.2
 def _intake_problem(rows: list[dict[str, Any]]) -> Problem:
     """One row per facility level 1–5, in order, whose k die never passes the rulebook's 100 (k ≤ 0.8)."""
     if [r["level"] for r in rows] != list(LEVELS):
-        return "intake needs one row for each level 1, 2, 3, 4, 5 in order"
+        return "intake 应按顺序为 1、2、3、4、5 级各有一行"
     for i, r in enumerate(rows):
         lo, hi = DiceExpr.parse(r["k"]).bounds()
         if lo < 1 or hi > 100:
-            return (i, f"k die {r['k']} must stay within 1–100 (000 §3.3.1: k from 0.404 to 0.8)")
+            return (i, f"k 的骰子 {r['k']} 应在 1–100 之内（000 §3.3.1：k 从 0.404 到 0.8）")
     return None
 
 

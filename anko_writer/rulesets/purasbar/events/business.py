@@ -104,14 +104,14 @@ def _index(rows: list[Row], key: str) -> int:
 def _grow(widths: list[int], rows: list[Row], i: int, left: int, right: int) -> None:
     """Row ``i`` takes ``left`` faces from its left neighbour and ``right`` from its right one (§6.2.3)."""
     if i == 0 or i == len(widths) - 1:
-        raise ValueError(f"{rows[i].params.get('key')} needs a neighbour on each side")
+        raise ValueError(f"{rows[i].params.get('key')} 两边都要有相邻的行")
     widths[i - 1] -= left
     widths[i + 1] -= right
     widths[i] += left + right
     for j in (i - 1, i + 1):
         if widths[j] < 1:
             who, to = rows[j].params.get("key"), rows[i].params.get("key")
-            raise ValueError(f"{who} is too narrow to give faces to {to}")
+            raise ValueError(f"{who} 太窄，分不出点数给 {to}")
 
 
 def dynamic_ranges(table: DiceTable, fanaticism: int, wealth: int, R: float,
@@ -280,14 +280,14 @@ def _check_row(at: RowAt) -> None:
     params, effect = at.row.params, at.row.effect
     for field in ("key", "name", "polarity"):
         if field not in params:
-            at.fail(field, f"missing {field}")
+            at.fail(field, f"缺少 {field}")
     if params["polarity"] not in POLARITIES:
-        at.fail("polarity", f"polarity must be one of {', '.join(POLARITIES)}")
+        at.fail("polarity", f"polarity 应为以下之一：{'、'.join(POLARITIES)}")
     mag = MAGNITUDE.get(effect)
     if mag and not (isinstance(params.get(mag), int) and params[mag] > 0):
-        at.fail(mag, f"{effect} needs a positive integer {mag}")
+        at.fail(mag, f"{effect} 需要正整数 {mag}")
     if "env" in params and params["env"] not in ENV_TARGETS:
-        at.fail("env", f"env must be one of {', '.join(ENV_TARGETS)}")
+        at.fail("env", f"env 应为以下之一：{'、'.join(ENV_TARGETS)}")
 
 
 def _check_appendix_b(table: DiceTable) -> None:
@@ -295,18 +295,18 @@ def _check_appendix_b(table: DiceTable) -> None:
     keys = {r.params["key"]: r for r in table.rows}
     for k in (INJECTION_KEY, FACILITY_KEY, TRAINING_KEY, POACH_KEY):
         if k not in keys:
-            table_fail(table, f"Appendix B needs a {k} row")
+            table_fail(table, f"附录 B 需要 {k} 这一行")
     inj = keys[INJECTION_KEY]
     if (inj.lo, inj.hi) != INJECTION_RANGE:
-        row_at(table, inj).fail("range", "注资 must be 61-65 (000 §6.2.2)")
+        row_at(table, inj).fail("range", "注资应为 61-65（000 §6.2.2）")
     for need in ("stay", "salary_by_level"):
         if need not in keys[POACH_KEY].params:
-            row_at(table, keys[POACH_KEY]).fail(need, f"staff_poached needs {need}")
+            row_at(table, keys[POACH_KEY]).fail(need, f"staff_poached 需要 {need}")
     if "bonus" not in keys[TRAINING_KEY].params:
-        row_at(table, keys[TRAINING_KEY]).fail("bonus", "staff_training needs bonus")
+        row_at(table, keys[TRAINING_KEY]).fail("bonus", "staff_training 需要 bonus")
     for need in ("cost", "discount_dice"):
         if need not in keys[FACILITY_KEY].params:
-            row_at(table, keys[FACILITY_KEY]).fail(need, f"facility_upgrade needs {need}")
+            row_at(table, keys[FACILITY_KEY]).fail(need, f"facility_upgrade 需要 {need}")
     for R in (2.0, 0.0):
         try:
             dynamic_ranges(table, 100, 100, R, "")  # only the widths are checked: the record is dropped
@@ -317,7 +317,7 @@ def _check_appendix_b(table: DiceTable) -> None:
 def _validate(side: str, table: DiceTable) -> None:
     """The row contract of every business table (D100 rows); Appendix B's rule rows on the base table."""
     if str(table.dice) != "1D100":
-        table_fail(table, f"business tables are D100, not {table.dice}")
+        table_fail(table, f"经营事件表应掷 D100，实际是 {table.dice}")
     check_rows(table, _check_row)
     if side == "base":
         _check_appendix_b(table)

@@ -43,26 +43,26 @@ def _row_problem(row: dict[str, Any]) -> Problem:
     """Cross-field rules of one event row (design doc: effect parameters, signs, neutral-only keys)."""
     effect, polarity = row["effect"], row["polarity"]
     if effect == "environment" and ("target" not in row or "percent" not in row):
-        return "target" if "target" not in row else "percent", "an environment row needs target and percent"
+        return "target" if "target" not in row else "percent", "environment 行需要 target 和 percent"
     if effect in ("funds", "morale", "depth") and "amount" not in row:
-        return "amount", f"a {effect} row needs amount"
+        return "amount", f"{effect} 行需要 amount"
     if effect == "depth" and "pool" not in row:
-        return "pool", "a depth row needs pool"
+        return "pool", "depth 行需要 pool"
     if effect in ("funds", "morale", "depth") and polarity == "neutral":
-        return "polarity", f"a {effect} row takes its sign from its polarity, so it cannot be neutral"
+        return "polarity", f"{effect} 行的正负取自它的 polarity，所以不能是 neutral"
     if polarity != "neutral" and ("turn" in row or "lean" in row):
-        return "turn" if "turn" in row else "lean", "turn and lean belong to neutral rows"
+        return "turn" if "turn" in row else "lean", "turn 和 lean 只用于 neutral 的行"
     mods = ([("percent", {"target": row["target"], "percent": row["percent"]})] if "target" in row else []) + \
         [(("also", j, "percent"), m) for j, m in enumerate(row.get("also", []))]
     for where, m in mods:
         if m["percent"] == 0:
-            return where, f"{m['target']} percent must not be 0"
+            return where, f"{m['target']} 的 percent 不能是 0"
         sign = GOOD[m["target"]] * (1 if m["percent"] > 0 else -1)
         if (polarity == "positive" and sign <= 0) or (polarity == "negative" and sign >= 0):
             helpful = GOOD[m["target"]]
-            return where, f"{m['target']} {m['percent']:+d} does not fit a {polarity} row (helpful sign {helpful:+d})"
+            return where, f"{m['target']} {m['percent']:+d} 与 {polarity} 的行不符（有利的方向是 {helpful:+d}）"
     if "turn" in row and not GOOD[row["turn"]["target"]]:
-        return ("turn", "target"), f"turn needs a target with a helpful sign, not {row['turn']['target']}"
+        return ("turn", "target"), f"turn 需要一个有有利方向的 target，{row['turn']['target']} 没有"
     return None
 
 

@@ -207,23 +207,23 @@ def check(dice: Dice, key: str, point: int, depth: MatchDepth, resume_modifier: 
 def _check_effect(at: RowAt, where: str, effect: str, p: dict[str, Any], polarity: str) -> None:
     """The parameters one effect (a row, its fallback or its worse) needs."""
     if effect not in EFFECTS:
-        at.fail(f"{where}effect", f"unknown effect kind {effect!r} (known: {', '.join(sorted(EFFECTS))})")
+        at.fail(f"{where}effect", f"未知的效果类型 {effect!r}（可用的类型：{'、'.join(sorted(EFFECTS))}）")
     if effect == "nothing":
         return
     if not isinstance(p.get("amount"), int) or p["amount"] < 1:
-        at.fail(f"{where}amount", "needs a positive integer amount")
+        at.fail(f"{where}amount", "amount 应为正整数")
     side = p.get("side")
     if side not in SIDES or (side == "both") != (polarity == "neutral"):
-        at.fail(f"{where}side", "us or them (both on neutral rows, and only there)")
+        at.fail(f"{where}side", "应为 us 或 them（both 只用于中性的行，也只能用在那里）")
     if p.get("dir", "down") not in ("down", "up"):
-        at.fail(f"{where}dir", "down or up")
+        at.fail(f"{where}dir", "应为 down 或 up")
     if effect == "injury" and (polarity == "neutral" or (side == "us") != (polarity == "negative")):
-        at.fail(f"{where}side", "an injury is ours on a negative row, theirs on a positive one")
+        at.fail(f"{where}side", "伤病在负面的行里是我方的，在正面的行里是对方的")
     if effect in TARGETS and p.get("target") not in TARGETS[effect]:
-        at.fail(f"{where}target", f"one of {', '.join(TARGETS[effect])}")
+        at.fail(f"{where}target", f"应为以下之一：{'、'.join(TARGETS[effect])}")
     slices = p.get("slices")
     if effect == "match_mod" and not (slices == "all" or (isinstance(slices, int) and slices >= 1)):
-        at.fail(f"{where}slices", "a number of slices ≥ 1 or all")
+        at.fail(f"{where}slices", "应为不小于 1 的时段数或 all")
 
 
 def check_rows(table: DiceTable, polarities: tuple[str, ...]) -> DiceTable:
@@ -235,26 +235,26 @@ def _check_row(at: RowAt, polarities: tuple[str, ...]) -> None:
     """One row's contract (a unique key is checked by :func:`pool.check_rows`)."""
     row, p = at.row, at.row.params
     if not isinstance(p.get("key"), str) or not _KEY.fullmatch(p["key"]):
-        at.fail("key", "a unique latin snake_case key")
+        at.fail("key", "应为不重复的拉丁字母 snake_case 键")
     if not isinstance(p.get("name"), str) or not row.text:
-        at.fail("name", "every row needs a name and a text")
+        at.fail("name", "每一行都要有 name 和 text")
     if p.get("polarity") not in polarities:
-        at.fail("polarity", f"one of {', '.join(polarities)}")
+        at.fail("polarity", f"应为以下之一：{'、'.join(polarities)}")
     _check_effect(at, "", row.effect, p, p["polarity"])
     if "when" in p and (p["when"] not in WHEN or not isinstance(p.get("fallback"), dict)):
-        at.fail("when", "pre or play, with a fallback row for the other time")
+        at.fail("when", "应为 pre 或 play，并有一个 fallback 行用于另一时机")
     for extra in ("fallback", "worse"):
         sub = p.get(extra)
         if sub is None:
             continue
         if not isinstance(sub, dict) or not sub.get("text"):
-            at.fail(extra, "a mapping with effect, its parameters and text")
+            at.fail(extra, "应为含 effect、它的参数和 text 的映射")
         pol = "negative" if extra == "worse" else sub.get("polarity", p["polarity"])
         _check_effect(at, f"{extra}.", sub.get("effect", ""), sub, pol)
     if "worse" in p and p["polarity"] == "positive":
-        at.fail("worse", "only a harmful row can get worse")
+        at.fail("worse", "只有有害的行才能 worse（变得更糟）")
     if p.get("hidden") and (row.effect != "injury" or "worse" in p):
-        at.fail("hidden", "only an injury row without a worse row can be sealed (§5.8.4)")
+        at.fail("hidden", "只有没有 worse 的伤病行才能封存（§5.8.4）")
 
 
 ROW_POLARITIES = {"base": POLARITIES, "golden": ("positive",), "dark": ("negative",)}

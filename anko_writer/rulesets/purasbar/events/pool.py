@@ -109,7 +109,7 @@ def check_rows(table: DiceTable, contract: Callable[[RowAt], None] | None = None
                 raise TableError(Location(table.path, row.line), err.key, err.message) from None
         if unique_keys and isinstance(row.params.get("key"), str):
             if row.params["key"] in keys:
-                at.fail("key", f"key {row.params['key']!r} repeats")
+                at.fail("key", f"键 {row.params['key']!r} 重复")
             keys.add(row.params["key"])
         if contract is not None:
             contract(at)

@@ -335,7 +335,7 @@ def _prizes_problem(data: dict[str, Any]) -> Problem:
     league = data["league"]
     for i in range(1, len(league)):
         if league[i] > league[i - 1]:
-            return ("league", f"place {i + 1} pays {league[i]}, more than place {i} ({league[i - 1]})")
+            return ("league", f"第 {i + 1} 名的奖金 {league[i]} 比第 {i} 名（{league[i - 1]}）还多")
     return None
 
 

@@ -213,8 +213,8 @@ class Season:
               resources: Resources) -> Season:
         """The season before month 1: the world from the campaign (season 1) or the previous season's state."""
         if state is not None and state["ending"] != "none":
-            raise AnkoError(f"the story ended after season {state['season']} ({ENDING_CN[state['ending']]}); "
-                            f"there is no season {season}")
+            raise AnkoError(f"故事在第 {state['season']} 赛季之后结束了（{ENDING_CN[state['ending']]}），"
+                            f"没有第 {season} 赛季")
         source = start_data(data, state) if state is not None else data
         tables = load_purasbar_tables(resources)
         world = new_world(source, data["seed"], season, tables)

@@ -47,9 +47,9 @@ TIMEOUT = Map({
 
 def _timeout_problem(t: dict[str, Any]) -> Any:
     if t["use"] == "formation" and "formation" not in t:
-        return "use: formation needs a 'formation' key"
+        return "use: formation 需要键 'formation'"
     if t["use"] == "player" and "player" not in t:
-        return "use: player needs a 'player' key"
+        return "use: player 需要键 'player'"
     return None
 
 
@@ -89,13 +89,13 @@ def _squad_problem(players: list[dict[str, Any]]) -> Any:
     seen: dict[str, int] = {}
     for i, p in enumerate(players):
         if p["name"] in seen:
-            return (i, f"name {p['name']!r} repeats players[{seen[p['name']]}]")
+            return (i, f"名字 {p['name']!r} 与 players[{seen[p['name']]}] 重复")
         seen[p["name"]] = i
     if len(players) > SQUAD_LIMIT:
-        return f"a squad holds at most {SQUAD_LIMIT} players (000 §3.2), got {len(players)}"
+        return f"一支球队至多 {SQUAD_LIMIT} 名球员（000 §3.2），实际是 {len(players)} 名"
     missing = [pos for pos in POSITIONS if not any(p["position"] == pos for p in players)]
     if missing:
-        return f"the squad has no {', '.join(missing)} (000 §3.2.1 requires every position)"
+        return f"球队里没有 {'、'.join(missing)}（000 §3.2.1 要求每个位置都有人）"
     return None
 
 
@@ -175,7 +175,7 @@ def _club_name_problem(doc: dict[str, Any], clubs: dict[str, str] | None) -> Any
     name = doc["club"]["name"]
     other = next((city for city, club in (clubs or {}).items() if club == name and city != doc["club"]["city"]), None)
     if other is not None:
-        return (("club", "name"), f"{name!r} is the name of {other}'s club (two clubs may not share a name)")
+        return (("club", "name"), f"{name!r} 是{other}的球队的名字（两支球队不能同名）")
     return None
 
 
@@ -185,8 +185,8 @@ def _names_in_decisions(doc: dict[str, Any]) -> Any:
     for key, d in doc["decisions"].items():
         for i, t in enumerate(d.get("timeouts", [])):
             if t.get("player") is not None and t["player"] not in names:
-                return ("decisions", f"{key}.timeouts[{i}].player: no player named {t['player']!r} in the squad")
+                return ("decisions", f"{key}.timeouts[{i}].player: 球队里没有名叫 {t['player']!r} 的球员")
         for i, n in enumerate(d.get("penalties", [])):
             if n not in names:
-                return ("decisions", f"{key}.penalties[{i}]: no player named {n!r} in the squad")
+                return ("decisions", f"{key}.penalties[{i}]: 球队里没有名叫 {n!r} 的球员")
     return None

@@ -30,7 +30,7 @@ def _unique_cities(rows: list[dict[str, Any]]) -> Problem:
         seen: dict[str, int] = {}
         for i, row in enumerate(rows):
             if row[key] in seen:
-                return ((i, key), f"{row[key]!r} repeats cities[{seen[row[key]]}]")
+                return ((i, key), f"{row[key]!r} 与 cities[{seen[row[key]]}] 重复")
             seen[row[key]] = i
     return None
 

@@ -8,6 +8,7 @@ from typing import Any
 from ....dice import Dice
 from ....errors import AnkoError
 from ....ruleset import Chapter, NewCampaign
+from ....schema import did_you_mean
 from ....statefile import document, field, item
 from ..club.generation import allocate, build_squad, roll_name
 from ..club.people import generate_affinity, generate_coach_profile, generate_owner, generate_staff, roster_to_json
@@ -36,8 +37,9 @@ def generate(city: str, seed: int, tables: PurasbarTables) -> tuple[dict[str, An
     try:
         row = tables.city(city)
     except KeyError:
-        known = "、".join(c["city"] for c in tables.cities)
-        raise AnkoError(f"--city: unknown city {city!r} (000 §2.1 lists: {known})") from None
+        cities = [c["city"] for c in tables.cities]
+        raise AnkoError(f"--city: 未知的城市 {city!r}（000 §2.1 列出的有：{'、'.join(cities)}）"
+                        f"{did_you_mean(city, cities)}") from None
     people, finance = tables.people, tables.finance
     dice = Dice(seed)
     key = f"new/{row['slug']}"

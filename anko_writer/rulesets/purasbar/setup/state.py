@@ -112,23 +112,23 @@ def _league_problem(cities: list[str], slugs: dict[str, str] | None) -> Any:
         by_name: dict[str, int] = {}
         for i, c in enumerate(state["league"]):
             if c["city"] == ours["city"]:
-                return (("league", i, "city"), f"{c['city']!r} is our club's city (one club per city)")
+                return (("league", i, "city"), f"{c['city']!r} 是我方球队的城市（一座城市只有一支球队）")
             if c["city"] in by_city:
                 return (("league", i, "city"),
-                        f"{c['city']!r} repeats league[{by_city[c['city']]}] (one club per city)")
+                        f"{c['city']!r} 与 league[{by_city[c['city']]}] 重复（一座城市只有一支球队）")
             moved = _moved(c, slugs)
             if moved:
                 found: Problem = moved(i)
                 return found
             if c["name"] == ours["name"]:
-                return (("league", i, "name"), f"{c['name']!r} is our club's name")
+                return (("league", i, "name"), f"{c['name']!r} 是我方球队的名字")
             if c["name"] in by_name:
-                return (("league", i, "name"), f"{c['name']!r} repeats league[{by_name[c['name']]}]")
+                return (("league", i, "name"), f"{c['name']!r} 与 league[{by_name[c['name']]}] 重复")
             by_city[c["city"]] = by_name[c["name"]] = i
         missing = [city for city in cities if city != ours["city"] and city not in by_city]
         if missing:
-            return ("league", f"{len(by_city)} clubs, the league needs {len(cities) - 1} (every city but ours): "
-                              f"no club for {', '.join(missing)} (a club cannot be removed)")
+            return ("league", f"只有 {len(by_city)} 支球队，联赛需要 {len(cities) - 1} 支（除我方以外每座城市一支）："
+                              f"{'、'.join(missing)}没有球队（球队不能删掉）")
         return None
     return problem
 
@@ -139,10 +139,10 @@ def _moved(club: dict[str, Any], slugs: dict[str, str] | None) -> Any:
         return None
     was = next((city for city, slug in slugs.items() if slug == club["slug"]), None)
     if was is None:
-        return lambda i: (("league", i, "slug"), f"unknown slug {club['slug']!r}; {club['city']}'s is "
+        return lambda i: (("league", i, "slug"), f"未知的 slug {club['slug']!r}；{club['city']}的是 "
                                                  f"{slugs[club['city']]!r}")
-    return lambda i: (("league", i, "city"), f"{club['city']!r} is not this club's city: it was {was} "
-                                             f"(slug {club['slug']!r}) and a club cannot move")
+    return lambda i: (("league", i, "city"), f"{club['city']!r} 不是这支球队的城市：它原来在{was}"
+                                             f"（slug {club['slug']!r}），球队不能搬家")
 
 
 def state_schema(cities: list[str], people: Any = None, slugs: dict[str, str] | None = None) -> Check:

@@ -57,9 +57,9 @@ def _bands_problem(start: int, end: int) -> Any:
         for i, b in enumerate(bands):
             lo = b.get("from", expect)
             if lo != expect or b["to"] < lo:
-                return (i, f"band should start at {expect} and not end before it starts")
+                return (i, f"这一段应从 {expect} 开始，且不能在开始之前结束")
             expect = b["to"] + 1
-        return None if expect == end + 1 else f"the last band should end at {end}"
+        return None if expect == end + 1 else f"最后一段应止于 {end}"
     return problem
 
 

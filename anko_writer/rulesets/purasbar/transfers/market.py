@@ -42,8 +42,8 @@ def _age_bands(bands: list[dict[str, Any]]) -> Problem:
     """Age bands rise and the last reaches 99."""
     for i in range(1, len(bands)):
         if bands[i]["to"] <= bands[i - 1]["to"]:
-            return (i, "age bands must rise")
-    return None if bands[-1]["to"] >= 99 else (len(bands) - 1, "the last age band must reach 99")
+            return (i, "年龄段应逐段上升")
+    return None if bands[-1]["to"] >= 99 else (len(bands) - 1, "最后一个年龄段应到 99")
 
 
 def _coverage(table: dict[str, Any]) -> Problem:
@@ -54,17 +54,17 @@ def _coverage(table: dict[str, Any]) -> Problem:
         lo, hi = row["range"]
         for t in range(lo, hi + 1):
             if t in seen:
-                return ("rows", f"rows[{i}] ({span_text(lo, hi)}) overlaps rows[{seen[t]}]")
+                return ("rows", f"rows[{i}]（{span_text(lo, hi)}）与 rows[{seen[t]}] 重叠")
             seen[t] = i
         if row["effect"] not in TAG_EFFECTS:
-            return ("rows", f"rows[{i}]: unknown effect {row['effect']!r} (known: {', '.join(TAG_EFFECTS)})")
+            return ("rows", f"rows[{i}]: 未知的效果 {row['effect']!r}（可用的有：{'、'.join(TAG_EFFECTS)}）")
         if row["effect"] == "tag" and not _tag_params_ok(row):
-            return ("rows", f"rows[{i}]: a tag needs key, name, applies (one of {', '.join(TAG_APPLIES)}) "
-                            f"and an integer amount")
+            return ("rows", f"rows[{i}]: 标签需要 key、name、applies（{'、'.join(TAG_APPLIES)} 之一）"
+                            f"和整数 amount")
     missing = [t for t in possible_totals(expr) if t not in seen]
     extra = sorted(t for t in seen if t not in possible_totals(expr))
     if missing or extra:
-        return ("rows", f"rows must cover {expr} exactly: missing {missing[:5]}, impossible {extra[:5]}")
+        return ("rows", f"各行应恰好覆盖 {expr} 的每个点数：缺少 {missing[:5]}，多出不可能的 {extra[:5]}")
     return None
 
 
