@@ -137,15 +137,15 @@ class Question:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise BallotError(f"question {self.label!r}: kind {self.kind!r} is not one of {', '.join(KINDS)}")
+            raise BallotError(f"问题 {self.label!r}：kind {self.kind!r} 不是「{'、'.join(KINDS)}」之一")
         if self.tie not in TIES:
-            raise BallotError(f"question {self.label!r}: tie {self.tie!r} is not one of {', '.join(TIES)}")
+            raise BallotError(f"问题 {self.label!r}：tie {self.tie!r} 不是「{'、'.join(TIES)}」之一")
         if self.kind == "choice" and not self.options:
-            raise BallotError(f"question {self.label!r}: a choice needs options")
+            raise BallotError(f"问题 {self.label!r}：choice 问题需要 options")
         if self.count not in COUNTS:
-            raise BallotError(f"question {self.label!r}: count {self.count!r} is not one of {', '.join(COUNTS)}")
+            raise BallotError(f"问题 {self.label!r}：count {self.count!r} 不是「{'、'.join(COUNTS)}」之一")
         if self.notation and self.kind != "text":
-            raise BallotError(f"question {self.label!r}: only a text question takes a notation")
+            raise BallotError(f"问题 {self.label!r}：只有 text 问题可以带 notation")
 
     def labels(self) -> tuple[str, ...]:
         """Every label a reader may write for this question: its own, its :attr:`aliases` and the core's."""
@@ -270,7 +270,7 @@ class Question:
                        aliases=tuple(str(a) for a in get.get("aliases", ())),
                        notation=str(get.get("notation", "")))
         except (KeyError, TypeError) as exc:
-            raise BallotError(f"a vote question in the chapter's JSON is malformed ({exc})") from exc
+            raise BallotError(f"章节 JSON 里的投票问题格式有误（{exc}）") from exc
 
 
 @dataclass(frozen=True)
@@ -366,7 +366,7 @@ class Ballot:
             return cls(key=str(rec["key"]), root=tuple(rec["root"]), deadline=str(rec.get("deadline", "")),
                        questions=tuple(Question.from_record(q) for q in rec["questions"]))
         except (KeyError, TypeError) as exc:
-            raise BallotError(f"the chapter's vote record is malformed ({exc})") from exc
+            raise BallotError(f"章节的投票记录格式有误（{exc}）") from exc
 
 
 @dataclass(frozen=True)
