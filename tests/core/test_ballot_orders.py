@@ -44,7 +44,7 @@ def test_the_notation_travels_in_the_ballot_record() -> None:
     rec = BALLOT.to_record()
     assert rec["questions"][0]["notation"] == "test.orders"
     assert Ballot.from_record(rec) == BALLOT
-    with pytest.raises(BallotError, match="only a text question"):
+    with pytest.raises(BallotError, match="只有 text 问题可以带 notation"):
         Question("阵型", (), "names", notation="test.orders")
 
 
