@@ -203,7 +203,7 @@ def _container(cur: _Cursor, tok: Token) -> Block:
     if name == "vote":
         return Vote(inner)
     if any(isinstance(b, Fold) for b in inner):
-        raise MarkupError(f"line {line}: a fold inside a fold (folds do not nest)")
+        raise MarkupError(f"第 {line} 行：折叠块里又有折叠块（折叠块不能嵌套）")
     title = tok.info.strip().removeprefix("fold").strip()
     return Fold(title or "详情", inner)
 
@@ -219,8 +219,8 @@ def _block(cur: _Cursor) -> Block:
         cur.i += 3
         para = Para(_split_lines(cur.tokens[cur.i - 2]))
         if any(_STRAY.fullmatch(line.source.strip()) for line in para.lines):
-            raise MarkupError(f"line {(tok.map or [0])[0] + 1}: a fold or vote marker that opens or closes "
-                              "nothing (a vote holding a fold must open with '::::')")
+            raise MarkupError(f"第 {(tok.map or [0])[0] + 1} 行：折叠或投票标记没有对应的开头或结尾"
+                              "（包着折叠块的投票必须以 '::::' 开头）")
         return para
     if kind == "table_open":
         return _table(cur)
@@ -238,7 +238,7 @@ def _block(cur: _Cursor) -> Block:
         return Code(tok.content.rstrip("\n"))
     if kind == "html_block":
         return Html(tok.content.rstrip("\n"))
-    raise MarkupError(f"line {(tok.map or [0])[0] + 1}: unexpected Markdown token {kind}")
+    raise MarkupError(f"第 {(tok.map or [0])[0] + 1} 行：意外的 Markdown 记号 {kind}")
 
 
 def _list(cur: _Cursor, tok: Token) -> ListBlock:

@@ -131,8 +131,8 @@ def chapter_posts(blocks: Sequence[Block], p: Profile, name: str) -> list[str]:
     budget = p.limit - p.size(header) if p.limit else 0
     if p.limit and budget <= 0:  # a budget of 0 or less would mean "no limit" below
         raise ProfileError(p.limit_at or Location(p.source), "limit",
-                           f"{p.limit} leaves no room for a post after its header ({header.strip()!r} alone is "
-                           f"{p.size(header)}); raise it, or set 0 for no limit")
+                           f"{p.limit} 放下帖子开头后就没有正文的位置了（单是 {header.strip()!r} 就有 "
+                           f"{p.size(header)}）；请调大，或设为 0 表示不限")
     try:
         posts = pack(body, p, budget) + pack(appendix, p, budget)
         if votes:
@@ -267,7 +267,7 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     """The export folder (relative to ``out``) and its files (relative path → text)."""
     srcs = sources(out)
     if not srcs:
-        raise ExportError(f"{out}: no chapters to export (write some with `season` or `month` first)")
+        raise ExportError(f"{out}：没有可导出的章节（请先用 `season` 或 `month` 写几章）")
     names = names_under(out) if script == "hant" else set()
     script_of: Callable[[str], str] = (lambda t: to_traditional(t, region, names)) if script == "hant" else str
     srcs = [Source(s.rel, s.arc, script_of(s.text)) for s in srcs]

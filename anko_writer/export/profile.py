@@ -146,13 +146,13 @@ def _check_templates(data: dict[str, Any], doc: Any, path: Path) -> None:
             fields = [(f, spec, conv) for part in template.split("{}")
                       for _, f, spec, conv in Formatter().parse(part) if f is not None]
         except ValueError as err:
-            raise ProfileError(where, f"tags.{name}", f"bad template {template!r}: {err}") from None
+            raise ProfileError(where, f"tags.{name}", f"模板 {template!r} 有误：{err}") from None
         for field, spec, conversion in fields:
             if not field.isidentifier() or conversion or spec:
                 shown = "{" + field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
-                raise ProfileError(where, f"tags.{name}", f"bad template {template!r}: {shown} is not a plain "
-                                   "field name (a template may use {}, {title}, {n} or {href}; no attribute access, "
-                                   "indexing, conversion or format spec)")
+                raise ProfileError(where, f"tags.{name}", f"模板 {template!r} 有误：{shown} 不是简单的字段名"
+                                   "（模板只能用 {}、{title}、{n} 或 {href}；不能取属性、"
+                                   "取下标、转换或写格式说明）")
 
 
 __all__ = ["COUNTS", "FORMATS", "Profile", "ProfileError", "SCHEMA", "TAGS", "load_profile", "shipped"]

@@ -60,7 +60,7 @@ def _group(atoms: Sequence[T], build: Callable[[list[T]], Block], p: Profile, bu
     out = [build(g) for g in groups if g]
     for b in out:
         if p.size(block(b, p)) > budget:
-            raise TooLarge(f"one piece of {p.size(block(b, p))} exceeds the post limit of {budget}: "
+            raise TooLarge(f"有一段长 {p.size(block(b, p))}，超过每帖上限 {budget}："
                            f"{block(b, p)[:60]!r}…")
     return out
 
@@ -91,7 +91,7 @@ def fit(b: Block, p: Profile, budget: int) -> list[Block]:
         parts = [piece for sub in b.blocks for piece in fit(sub, p, inner)]
         folds = _group(parts, lambda bs: Fold(b.title + CONTINUED, list(bs)), p, budget)
         return [Fold(b.title, f.blocks) if i == 0 and isinstance(f, Fold) else f for i, f in enumerate(folds)]
-    raise TooLarge(f"a {type(b).__name__.lower()} of {p.size(block(b, p))} exceeds the post limit of {budget}")
+    raise TooLarge(f"一个 {type(b).__name__.lower()} 块长 {p.size(block(b, p))}，超过每帖上限 {budget}")
 
 
 def pack(blocks: Sequence[Block], p: Profile, budget: int) -> list[list[Block]]:

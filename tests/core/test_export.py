@@ -264,7 +264,7 @@ def test_nested_folds_are_refused(tmp_path: Path) -> None:
     (out / "s01").mkdir(parents=True)
     (out / "s01" / "m01.md").write_text("# 第一月\n\n::: fold 外\n\n::: fold 内\n\n字\n:::\n:::\n", encoding="utf-8")
     res = CliRunner().invoke(app, ["export", str(out), "--forum", "nga"])
-    assert res.exit_code == 1 and "s01/m01.md: line 3: a fold inside a fold" in res.output
+    assert res.exit_code == 1 and "s01/m01.md: 第 3 行：折叠块里又有折叠块" in res.output
 
 
 def test_vote_block_kind() -> None:
@@ -276,12 +276,12 @@ def test_vote_block_kind() -> None:
 
 def test_a_stray_marker_is_refused() -> None:
     from anko_writer.export.doc import MarkupError
-    with pytest.raises(MarkupError, match="line 9: a fold or vote marker that opens or closes nothing"):
+    with pytest.raises(MarkupError, match="第 9 行：折叠或投票标记没有对应的开头或结尾"):
         parse("::: vote\n\n投票\n\n::: fold 名单\n\n甲\n:::\n:::\n")
 
 
 def test_export_files_without_chapters(tmp_path: Path) -> None:
-    with pytest.raises(Exception, match="no chapters to export"):
+    with pytest.raises(Exception, match="没有可导出的章节"):
         export_files(tmp_path, NGA)
 
 
@@ -432,8 +432,8 @@ def test_a_limit_smaller_than_the_header_is_a_located_error(tmp_path: Path) -> N
     out = _chapters(tmp_path / "out", "# 第一月　测试\n\n" + "很长的一段话。" * 3000 + "\n")
     code, output, posts = _export(out, str(mine))
     assert code == 1 and posts == ""
-    assert output == (f"错误：{_at(mine, 'limit: ')}: limit: 10 leaves no room for a post after its header "
-                      "('[color=gray]第一月（99/99）[/color]' alone is 32); raise it, or set 0 for no limit\n")
+    assert output == (f"错误：{_at(mine, 'limit: ')}: limit: 10 放下帖子开头后就没有正文的位置了"
+                      "（单是 '[color=gray]第一月（99/99）[/color]' 就有 32）；请调大，或设为 0 表示不限\n")
 
 
 @pytest.mark.parametrize("template", ["'[collapse={title.__class__}]{}[/collapse]'",
@@ -444,8 +444,8 @@ def test_a_template_reaching_into_a_field_is_refused_at_load(tmp_path: Path, tem
     mine = _profile(tmp_path, **{"tags.fold": template})
     with pytest.raises(ProfileError) as err:
         load_profile(str(mine))
-    assert str(err.value).startswith(f"{_at(mine, '  fold: ')}: tags.fold: bad template ")
-    assert "is not a plain field name" in str(err.value) and "<class" not in str(err.value)
+    assert str(err.value).startswith(f"{_at(mine, '  fold: ')}: tags.fold: 模板 ")
+    assert "不是简单的字段名" in str(err.value) and "<class" not in str(err.value)
 
 
 def test_templates_are_filled_without_str_format() -> None:
