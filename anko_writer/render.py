@@ -184,7 +184,7 @@ def _seed() -> int:
     """The seed of the chapter being rendered, or a TemplateError outside :func:`render_chapter`."""
     seed = _SEED.get()
     if seed is None:
-        raise TemplateError("the seal and reveal filters need the campaign seed (render with seed=...)")
+        raise TemplateError("seal 和 reveal 过滤器需要战役的种子（渲染时给 seed=...）")
     return seed
 
 
@@ -250,7 +250,7 @@ class Phraser:
         """The phrasings of ``event``, or a TemplateError naming it."""
         options = self.bank.get(event)
         if not options:
-            raise TemplateError(f"no phrasing for event {event!r} in {PHRASES_FILE}")
+            raise TemplateError(f"{PHRASES_FILE} 里没有事件 {event!r} 的措辞")
         return options
 
     def index(self, event: str, *salt: Any) -> int:
@@ -409,13 +409,13 @@ def _bank(path: Path, data: Any) -> dict[str, list[str]]:
     if data is None:
         return {}
     if not isinstance(data, Mapping):
-        raise TableError(Location(path, 1), "", "expected a mapping of event keys to phrasings")
+        raise TableError(Location(path, 1), "", "应为事件键到措辞的映射")
     bank: dict[str, list[str]] = {}
     for key, value in data.items():
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not items or not all(isinstance(x, str) for x in items):
             where = Location(path, *(yamlio.position(data, key) or (None, None)))
-            raise TableError(where, str(key), "expected a phrasing or a non-empty list of phrasings")
+            raise TableError(where, str(key), "应为一条措辞或非空的措辞列表")
         bank[str(key)] = [str(x) for x in items]
     return bank
 
@@ -439,8 +439,8 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
         return {}
     real, folder = os.path.realpath(path), os.path.realpath(path.parent)
     if os.path.commonpath([real, folder]) != folder:
-        raise TemplateError(f"{path}: links to {real}, outside the template folder; "
-                            f"a phrase bank may only be a file inside it")
+        raise TemplateError(f"{path}：链接到模板文件夹之外的 {real}；"
+                            f"措辞库只能是该文件夹里的文件")
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
         text = read_text(path, TableError)
@@ -482,24 +482,24 @@ class _Budget:
         if self.steps % _TICK_EVERY:
             return
         if self.steps > MAX_STEPS:
-            raise BudgetError(f"the template ran more than {MAX_STEPS:,} steps (loop iterations, calls, "
-                              f"look-ups): an endless or runaway loop?")
+            raise BudgetError(f"模板运行超过 {MAX_STEPS:,} 步（循环、调用、"
+                              f"查找）：是不是死循环或失控的循环？")
         if time.monotonic() > self.deadline:
-            raise BudgetError(f"the template took more than {MAX_SECONDS:g} seconds to render")
+            raise BudgetError(f"模板渲染超过 {MAX_SECONDS:g} 秒")
 
 
 def _sized(value: Any) -> Any:
     """``value``, unless it is a string or collection longer than :data:`MAX_VALUE`."""
     if isinstance(value, (str, list, tuple, dict, set, frozenset)) and len(value) > MAX_VALUE:
-        raise BudgetError(f"an expression built a value of {len(value):,} characters or items; "
-                          f"templates may build at most {MAX_VALUE:,}")
+        raise BudgetError(f"表达式造出了 {len(value):,} 个字符或元素的值；"
+                          f"模板最多只能造 {MAX_VALUE:,} 个")
     return value
 
 
 def _small(number: Any, what: str) -> None:
     """Refuse an integer above :data:`MAX_VALUE` used as a size (a width, a repeat count)."""
     if isinstance(number, int) and not isinstance(number, bool) and abs(number) > MAX_VALUE:
-        raise BudgetError(f"{what} of {number:,} is larger than the {MAX_VALUE:,} allowed")
+        raise BudgetError(f"{what}为 {number:,}，超过上限 {MAX_VALUE:,}")
 
 
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
@@ -522,17 +522,17 @@ def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], per
         except ValueError:
             return  # str.format reports the broken format string itself
     for w in widths:
-        _small(int(w) if len(w) <= 12 else 10 ** 12, "a format width or precision")
+        _small(int(w) if len(w) <= 12 else 10 ** 12, "格式宽度或精度")
     if star:
         for a in [*args, *kwargs.values()]:
-            _small(a, "a format width or precision")
+            _small(a, "格式宽度或精度")
 
 
 _SIZE_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}
 """String methods whose integer argument is the length of the string they build."""
 _GROW_METHODS = {"extend", "update", "union", "__iadd__", "__ior__"}
 """Methods of lists, dicts and sets that add a whole collection to the receiver."""
-_SIZE_FILTERS = {"center": "a width", "batch": "a batch size", "slice": "a slice count"}
+_SIZE_FILTERS = {"center": "宽度", "batch": "分批大小", "slice": "切分份数"}
 """Built-in filters whose integer arguments are sizes."""
 
 
@@ -545,13 +545,13 @@ def _check_replace(text: Any, old: Any, new: Any) -> None:
     """Refuse a replacement whose result would be longer than :data:`MAX_VALUE`."""
     if isinstance(text, str) and isinstance(old, str) and isinstance(new, str):
         times = text.count(old) if old else len(text) + 1
-        _small(len(text) + times * max(0, len(new) - len(old)), "a replaced text's length")
+        _small(len(text) + times * max(0, len(new) - len(old)), "替换后文本的长度")
 
 
 def _check_join(separator: Any, items: Any) -> None:
     """Refuse a join whose separators alone would be longer than :data:`MAX_VALUE`."""
     if isinstance(separator, str) and hasattr(items, "__len__"):
-        _small(len(separator) * max(0, len(items) - 1), "a joined text's length")
+        _small(len(separator) * max(0, len(items) - 1), "拼接后文本的长度")
 
 
 def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -564,7 +564,7 @@ def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
     if isinstance(receiver, str):
         if name in _SIZE_METHODS:
             for a in [*args, *kwargs.values()]:
-                _small(a, f"the argument of {name}()")
+                _small(a, f"{name}() 的参数")
         elif name == "replace" and len(args) >= 2:
             _check_replace(receiver, args[0], args[1])
         elif name == "join" and args:
@@ -573,7 +573,7 @@ def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
     elif isinstance(receiver, (list, dict, set)) and name in _GROW_METHODS:
         args = tuple(_listed(a) for a in args)
         _small(len(receiver) + sum(len(a) for a in args if hasattr(a, "__len__")) + len(kwargs),
-               "a collection's length")
+               "集合的长度")
     return args
 
 
@@ -591,7 +591,7 @@ def _bounded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         elif name == "indent" and isinstance(value, str):
             pad = more[0] if more else 4
             pad = len(pad) if isinstance(pad, str) else pad
-            _small((value.count("\n") + 1) * pad if isinstance(pad, int) else 0, "an indented text's length")
+            _small((value.count("\n") + 1) * pad if isinstance(pad, int) else 0, "缩进后文本的长度")
         elif name == "format" and isinstance(value, str):
             _check_format(value, rest, kwargs, percent=True)
         elif name == "replace" and len(more) >= 2:
@@ -697,14 +697,14 @@ class BoundedEnvironment(SandboxedEnvironment):
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
-                    _small(len(seq) * n, "a repeated value's length")
+                    _small(len(seq) * n, "重复后值的长度")
         elif operator == "**" and isinstance(left, int) and isinstance(right, int) and abs(left) > 1:
-            _small(left.bit_length() * right // 64, "a power's size in words")
+            _small(left.bit_length() * right // 64, "幂的大小（机器字数）")
         elif operator == "%" and isinstance(left, str):
             _check_format(left, right if isinstance(right, tuple) else (right,),
                           right if isinstance(right, Mapping) else {}, percent=True)
         elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
-            _small(len(left) + len(right), "a sum's length")
+            _small(len(left) + len(right), "相加结果的长度")
         return _sized(super().call_binop(context, operator, left, right))
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
@@ -747,8 +747,8 @@ class RootedLoader(FileSystemLoader):
         real = os.path.realpath(filename)
         roots = [os.path.realpath(p) for p in self.searchpath]
         if not any(os.path.commonpath([real, root]) == root for root in roots):
-            raise TemplateError(f"template {template!r} ({filename}) links to {real}, outside the template "
-                                f"folders; a template may only read files inside them")
+            raise TemplateError(f"模板 {template!r}（{filename}）链接到模板文件夹之外的 {real}；"
+                                f"模板只能读这些文件夹里的文件")
         return source, filename, uptodate
 
 
@@ -762,7 +762,7 @@ def _render_bounded(env: SandboxedEnvironment, template_name: str, context: Mapp
         for part in env.get_template(template_name).generate(**context):
             size += len(part)
             if size > MAX_OUTPUT:
-                raise BudgetError(f"the chapter passed {MAX_OUTPUT:,} characters (a runaway loop?)")
+                raise BudgetError(f"这一章超过了 {MAX_OUTPUT:,} 个字符（是不是循环失控？）")
             parts.append(part)
         return "".join(parts)
     finally:
@@ -921,16 +921,16 @@ def _describe(exc: BaseException, template_name: str) -> str:
         where = f"{_display(exc.filename or exc.name or template_name)}:{exc.lineno}"
         return f"{where}: {exc.message}"
     if isinstance(exc, jinja2.TemplateNotFound):
-        return f"{template_name}: template not found: {exc.message or exc.name}"
+        return f"{template_name}：找不到模板：{exc.message or exc.name}"
     if isinstance(exc, InputError):  # already names its file and line
         return str(exc)
     frame = _template_frame(exc.__traceback__)
     where = f"{_display(frame[0])}:{frame[1]}" if frame else template_name
     message = exc.message if isinstance(exc, jinja2.TemplateError) and exc.message else str(exc)
     if isinstance(exc, RecursionError):
-        message = "templates nested too deep (an include, import or macro that calls itself?)"
+        message = "模板嵌套太深（是不是 include、import 或宏调用了自己？）"
     elif isinstance(exc, MemoryError):
-        message = "out of memory while rendering (a value grew too large)"
+        message = "渲染时内存不足（某个值长得太大）"
     return f"{where}: {message}"
 
 

@@ -190,15 +190,15 @@ def _where(tmp: Path, line: int, name: str = "t.md.j2") -> str:
 def test_nested_loops_run_out_of_steps(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as err:
         _render(tmp_path, "x\n{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}\n")
-    assert str(err.value) == _where(tmp_path, 2) + ("the template ran more than 1,000,000 steps (loop iterations, "
-                                                    "calls, look-ups): an endless or runaway loop?")
+    assert str(err.value) == _where(tmp_path, 2) + ("模板运行超过 1,000,000 步（循环、调用、"
+                                                    "查找）：是不是死循环或失控的循环？")
 
 
 def test_a_slow_template_runs_out_of_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(render, "MAX_SECONDS", 0.0)
     with pytest.raises(TemplateError) as err:
         _render(tmp_path, "{% for i in range(5000) %}{{ i }}{% endfor %}")
-    assert str(err.value) == _where(tmp_path, 1) + "the template took more than 0 seconds to render"
+    assert str(err.value) == _where(tmp_path, 1) + "模板渲染超过 0 秒"
 
 
 @pytest.mark.parametrize(("text", "line", "name", "files"), [
@@ -211,7 +211,7 @@ def test_recursive_templates_are_a_located_error(tmp_path: Path, text: str, line
                                                  files: dict[str, str]) -> None:
     with pytest.raises(TemplateError) as err:
         _render(tmp_path, text, **files)
-    message = "templates nested too deep (an include, import or macro that calls itself?)"
+    message = "模板嵌套太深（是不是 include、import 或宏调用了自己？）"
     if "|" in name:  # two templates that include each other: the recursion stops in either
         first, second = name.split("|")
         assert str(err.value) in (_where(tmp_path, line, first) + message, f"{tmp_path / 'templates' / 'fake' / second}: "
@@ -221,17 +221,17 @@ def test_recursive_templates_are_a_located_error(tmp_path: Path, text: str, line
 
 
 @pytest.mark.parametrize(("expr", "message"), [
-    ("'x' * 1000000000", "a repeated value's length of 1,000,000,000 is larger than the 1,000,000 allowed"),
-    ("2 ** 1000000000", "a power's size in words of 31,250,000 is larger than the 1,000,000 allowed"),
-    ("'%999999999d' % 1", "a format width or precision of 999,999,999 is larger than the 1,000,000 allowed"),
-    ("'{:999999999}'.format(1)", "a format width or precision of 999,999,999 is larger than the 1,000,000 allowed"),
+    ("'x' * 1000000000", "重复后值的长度为 1,000,000,000，超过上限 1,000,000"),
+    ("2 ** 1000000000", "幂的大小（机器字数）为 31,250,000，超过上限 1,000,000"),
+    ("'%999999999d' % 1", "格式宽度或精度为 999,999,999，超过上限 1,000,000"),
+    ("'{:999999999}'.format(1)", "格式宽度或精度为 999,999,999，超过上限 1,000,000"),
     ("'%d' | format(1) ~ ('%*d' | format(999999999, 1))",
-     "a format width or precision of 999,999,999 is larger than the 1,000,000 allowed"),
-    ("'x'.center(1000000000)", "the argument of center() of 1,000,000,000 is larger than the 1,000,000 allowed"),
-    ("'x' | center(1000000000)", "a width of 1,000,000,000 is larger than the 1,000,000 allowed"),
-    ("[1] | slice(1000000000) | list", "a slice count of 1,000,000,000 is larger than the 1,000,000 allowed"),
+     "格式宽度或精度为 999,999,999，超过上限 1,000,000"),
+    ("'x'.center(1000000000)", "center() 的参数为 1,000,000,000，超过上限 1,000,000"),
+    ("'x' | center(1000000000)", "宽度为 1,000,000,000，超过上限 1,000,000"),
+    ("[1] | slice(1000000000) | list", "切分份数为 1,000,000,000，超过上限 1,000,000"),
     ("('x' * 1000000) | replace('', 'y' * 1000000)",
-     "a replaced text's length of 1,000,002,000,000 is larger than the 1,000,000 allowed"),
+     "替换后文本的长度为 1,000,002,000,000，超过上限 1,000,000"),
     ("range(10000000) | list", "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000)."),
 ])
 def test_an_expression_cannot_build_a_huge_value(tmp_path: Path, expr: str, message: str) -> None:
@@ -250,14 +250,14 @@ def test_doubling_a_value_stops_at_the_size_limit(tmp_path: Path, text: str) -> 
     with pytest.raises(TemplateError) as err:
         _render(tmp_path, text)
     assert str(err.value).startswith(_where(tmp_path, 2))
-    assert re.search(r"(built a value of [\d,]+ characters or items; templates may build at most 1,000,000"
-                     r"|a collection's length of [\d,]+ is larger than the 1,000,000 allowed)$", str(err.value))
+    assert re.search(r"(造出了 [\d,]+ 个字符或元素的值；模板最多只能造 1,000,000 个"
+                     r"|集合的长度为 [\d,]+，超过上限 1,000,000)$", str(err.value))
 
 
 def test_the_output_is_capped(tmp_path: Path) -> None:
     with pytest.raises(TemplateError) as err:
         _render(tmp_path, "{% for i in range(100000) %}{{ 'x' * 100 }}{% endfor %}")
-    assert str(err.value) == "t.md.j2: the chapter passed 5,000,000 characters (a runaway loop?)"
+    assert str(err.value) == "t.md.j2: 这一章超过了 5,000,000 个字符（是不是循环失控？）"
 
 
 def test_lipsum_is_not_offered(tmp_path: Path) -> None:
@@ -285,8 +285,8 @@ def test_a_template_linked_to_a_file_outside_the_template_folders_is_refused(tmp
     env = jinja2.Environment(loader=RootedLoader([str(folder)]))
     with pytest.raises(TemplateError) as loader_err:
         env.get_template("evil.j2")
-    assert str(loader_err.value) == (f"template 'evil.j2' ({folder / 'evil.j2'}) links to {secret}, outside the "
-                                     f"template folders; a template may only read files inside them")
+    assert str(loader_err.value) == (f"模板 'evil.j2'（{folder / 'evil.j2'}）链接到模板文件夹之外的 {secret}；"
+                                     f"模板只能读这些文件夹里的文件")
     with pytest.raises(jinja2.TemplateNotFound):
         env.get_template("../secret.txt")
 

@@ -207,7 +207,7 @@ def test_phrase_error_is_template_error(tmp_path: Path) -> None:
 def test_bad_phrase_bank(tmp_path: Path) -> None:
     path = tmp_path / "phrases.yaml"
     path.write_text("save: 扑出！\ngoal: [1, 2]\n", encoding="utf-8")
-    with pytest.raises(TableError, match=r"phrases\.yaml:2:7: goal: expected a phrasing"):
+    with pytest.raises(TableError, match=r"phrases\.yaml:2:7: goal: 应为一条措辞或非空的措辞列表"):
         render.load_phrases(path)
     path.write_text("goal: [\n", encoding="utf-8")
     with pytest.raises(TableError, match=r"phrases\.yaml:2"):

@@ -207,9 +207,9 @@ def test_a_dicts_attributes_count_as_steps_and_unsafe_ones_are_refused(tmp_path:
     with pytest.raises(TemplateError, match=r"u\.md\.j2:1: .*unsafe"):
         render_chapter(res, "u.md.j2", {"d": {"a": 1}})
     monkeypatch.setattr(render, "MAX_STEPS", 1000)
-    with pytest.raises(TemplateError, match="more than 1,000 steps"):
+    with pytest.raises(TemplateError, match="模板运行超过 1,000 步"):
         render_chapter(res, "t.md.j2", {"d": {"a": 1, "b": 2}})
-    with pytest.raises(TemplateError, match="built a value of 1,000,001 characters"):
+    with pytest.raises(TemplateError, match="表达式造出了 1,000,001 个字符或元素的值"):
         render_chapter(res, "v.md.j2", {"d": {"a": "x" * 1_000_001}})
 
 
