@@ -40,9 +40,9 @@ def _ballot_of(path: Path) -> Ballot | None:
     try:
         rec = expand(json.loads(read_text(path)))
     except json.JSONDecodeError as err:
-        raise TallyError(f"{path}: not a chapter JSON ({err})") from None
+        raise TallyError(f"{path}：不是章节 JSON（{err}）") from None
     except RecursionError:
-        raise TallyError(f"{path}: not a chapter JSON (nested too deeply)") from None
+        raise TallyError(f"{path}：不是章节 JSON（嵌套太深）") from None
     vote = rec.get("vote") if isinstance(rec, dict) else None
     if not isinstance(vote, dict) or not isinstance(vote.get("ballot"), dict):
         return None
@@ -60,10 +60,10 @@ def find_ballot(out: Path, chapter: str,
     if "/" in chapter or chapter.endswith((".json", ".md")):
         path = out / (chapter.removesuffix(".md").removesuffix(".json") + ".json")
         if not path.is_file():
-            raise TallyError(f"--chapter {chapter}: no chapter JSON {path}")
+            raise TallyError(f"--chapter {chapter}：没有章节 JSON {path}")
         ballot = _ballot_of(path)
         if ballot is None:
-            raise TallyError(f"--chapter {chapter}: {path} asks for no vote")
+            raise TallyError(f"--chapter {chapter}：{path} 没有发起投票")
         return path.relative_to(out).with_suffix(".md").as_posix(), ballot
     want = chapter.lower()
     paths = sorted(out.glob("**/*.json"))
@@ -80,9 +80,9 @@ def find_ballot(out: Path, chapter: str,
         if ballot.key.lower() == want:
             return OPENING, ballot
     found = [b.key for b in map(_ballot_of, (p for p in paths if '"ballot"' in read_text(p))) if b is not None]
-    seen = f"; the votes there: {', '.join(found)}" if found else "; no chapter there asks for a vote yet"
-    raise TallyError(f"--chapter {chapter}: no chapter under {out} asks for the vote 【安价 {chapter}】 (write "
-                     f"that chapter first, or give the chapter's path such as s01/m03){seen}")
+    seen = f"；那里的投票：{'、'.join(found)}" if found else "；那里还没有章节发起投票"
+    raise TallyError(f"--chapter {chapter}：{out} 下没有章节发起投票【安价 {chapter}】（请先写出"
+                     f"那一章，或给出章节的路径，如 s01/m03）{seen}")
 
 
 def _dotted(path: tuple[Any, ...]) -> str:
@@ -107,7 +107,7 @@ def _slot(doc: Any, path: tuple[Any, ...]) -> MutableMapping[Any, Any]:
             nxt = CommentedMap()
             node[key] = nxt
         if not isinstance(nxt, MutableMapping):
-            raise TallyError(f"{_dotted(path)}: {key!r} in the campaign is not a mapping")
+            raise TallyError(f"{_dotted(path)}：战役里的 {key!r} 不是映射")
         if isinstance(nxt, CommentedMap) and not nxt:
             nxt.fa.set_block_style()  # `decisions: {}` grows into a block mapping
         node = nxt
@@ -137,10 +137,10 @@ def set_decisions(doc: Any, count: Count, force: bool) -> list[str]:
         for key in path:
             node = node.get(key) if isinstance(node, MutableMapping) else None
         if node is not None:
-            taken.append(f"{_dotted(path)} (now {yamlio.to_plain(node)!r})")
+            taken.append(f"{_dotted(path)}（现为 {yamlio.to_plain(node)!r}）")
     if taken and not force:
-        raise TallyError(f"the campaign already sets {'; '.join(taken)}; refusing to overwrite a decision "
-                         f"the host set (--force overwrites)")
+        raise TallyError(f"战役已经设定了 {'、'.join(taken)}；不覆盖主持人定下的决定"
+                         f"（--force 可以覆盖）")
     written = []
     for r in decided:
         path = (*root, *r.question.path)
@@ -165,7 +165,7 @@ def write_campaign(path: Path, count: Count, force: bool) -> list[str]:
         try:  # validate what will be on disk, read back as a host's edit would be
             validate_document(path, yamlio.load_yaml_text(new_text, path, CampaignError))
         except CampaignError as err:
-            raise TallyError(f"refusing to write the vote: the campaign would be invalid: "
+            raise TallyError(f"不写入投票结果：写入后战役将不合法："
                              f"{err.key + ': ' if err.key else ''}{err.message}") from None
         atomic_write(real, new_text)
     return written

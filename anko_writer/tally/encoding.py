@@ -112,7 +112,7 @@ def decode_replies(data: bytes, path: Path | str, error: type[InputError] = Inpu
     if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         text = _strict(data, "utf-16")
         if text is None:
-            raise error(Location(path), "", "not UTF-16 text, though it starts with a UTF-16 byte order mark")
+            raise error(Location(path), "", "开头是 UTF-16 的字节顺序标记，内容却不是 UTF-16 文本")
         return text, "UTF-16"
     declared = _declared(data) if re.search(rb"<\s*(?:html|head|meta|body|!doctype)", data[:4096], re.I) else None
     if declared is not None:
@@ -138,7 +138,7 @@ def decode_replies(data: bytes, path: Path | str, error: type[InputError] = Inpu
     try:
         return decode(data, path, error), "UTF-8"
     except InputError as err:
-        raise error(err.location, "", f"{err.message.removesuffix(')')}; not GB18030 or Big5 either)") from None
+        raise error(err.location, "", f"{err.message.removesuffix('）')}；也不是 GB18030 或 Big5）") from None
 
 
 __all__ = ["SHOWN", "decode_replies"]

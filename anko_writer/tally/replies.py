@@ -121,9 +121,9 @@ def _round_problem(body: list[Any], ends: list[Any]) -> str | None:
             if lo == hi and not any(_op(y) in _REPEATS or _op(y) == "BRANCH" for y in sub):
                 continue
             if len(sub) != 1 or _op(sub[0]) not in _ONE_CHAR:
-                return "a quantifier inside a repeated group, over more than one character"
+                return "重复组里有量词，作用在不止一个字符上"
             if any(_overlap(sub[0], e) for e in ends):
-                return "a quantifier inside a repeated group can match the character that ends each round"
+                return "重复组里的量词能匹配每一轮结尾的字符"
         elif op == "SUBPATTERN":
             why = _round_problem(list(x[1][-1]), ends)
             if why:
@@ -131,11 +131,11 @@ def _round_problem(body: list[Any], ends: list[Any]) -> str | None:
         elif op == "BRANCH":
             firsts = [_ends(list(arm), True) for arm in x[1][1]]
             if any(f is None for f in firsts):
-                return "alternatives inside a repeated group that may start with the same character"
+                return "重复组里的几个分支可能以同一个字符开头"
             for i, fi in enumerate(firsts):
                 for fj in firsts[i + 1:]:
                     if any(_overlap(a, b) for a in fi or () for b in fj or ()):
-                        return "alternatives inside a repeated group that may start with the same character"
+                        return "重复组里的几个分支可能以同一个字符开头"
             for arm in x[1][1]:
                 why = _round_problem(list(arm), ends)
                 if why:
@@ -187,18 +187,18 @@ def _regex(text: Any) -> str | None:
     try:
         re.compile(str(text), re.M)
     except re.error as err:
-        return f"not a regular expression: {err}"
+        return f"不是正则表达式：{err}"
     except RecursionError:
-        return "not a regular expression: nested too deeply"
+        return "不是正则表达式：嵌套太深"
     if _sre_p is None:
         return None
     try:
         why = _backtracking(_sre_p.parse(str(text), re.M))
     except RecursionError:
-        return "not a regular expression: nested too deeply"
+        return "不是正则表达式：嵌套太深"
     if why:
-        return (f"{why}: such a pattern can take hours on one long reply (catastrophic backtracking); "
-                "let each round of a repeated group end at a character nothing inside it matches, e.g. (?:[^\\n]*\\n)*")
+        return (f"{why}：这样的模式在一条长回复上可能跑几个小时（灾难性回溯）；"
+                "请让重复组的每一轮结束在组内任何部分都不匹配的字符上，例如 (?:[^\\n]*\\n)*")
     return None
 
 
@@ -313,9 +313,9 @@ def load_layout(spec: str) -> Layout:
     data = validate(load_yaml(path, LayoutError), SCHEMA, path, LayoutError)
     for i, h in enumerate(data["headers"]):
         if "(?P<author>" not in h:
-            raise LayoutError(Location(path), f"headers[{i}]", "a header needs a named group 'author'")
+            raise LayoutError(Location(path), f"headers[{i}]", "header 需要一个名为 'author' 的命名组")
     if not data["headers"] and "line" not in data:
-        raise LayoutError(Location(path), "", "a layout needs 'headers' or a 'line'")
+        raise LayoutError(Location(path), "", "版式需要 'headers' 或 'line'")
     q = data["quotes"]
     own = path.resolve().parent != builtin_dir("layouts").resolve()
     return Layout(data["name"], data["description"], tuple(_compile(h) for h in data["headers"]),
@@ -633,9 +633,9 @@ def _reads_limited(text: str, layout: Layout, path: Path) -> Thread:
                 return result
             except EOFError:
                 pass
-            raise LayoutError(Location(layout.source), "", "the layout's worker stopped without reading the replies")
-        raise LayoutError(Location(layout.source), "", f"the layout's regexes took more than {REGEX_SECONDS:g} s "
-                          "on these replies (a pattern that backtracks; simplify it); nothing was counted")
+            raise LayoutError(Location(layout.source), "", "版式的工作进程没读完回复就停止了")
+        raise LayoutError(Location(layout.source), "", f"版式的正则表达式在这些回复上运行超过 {REGEX_SECONDS:g} 秒"
+                          "（有会回溯的模式，请简化）；什么都没有计票")
     finally:
         if worker.is_alive():
             worker.kill()
@@ -665,10 +665,10 @@ def read_replies(path: Path, layout: str | None = None) -> tuple[Layout, Thread]
                 replies.dice = ngadice.check_page(page)
             return lay, replies
     first = [line.strip() for line in text.split("\n") if line.strip()][:FIRST_LINES]
-    names = ", ".join(x.name for x in tried)
-    shown = " / ".join(repr(x[:60]) for x in first) or "(the file is empty)"
-    raise LayoutError(Location(path), "", f"no forum layout ({names}) reads these replies; the first lines "
-                      f"it could not read: {shown} (give --layout with a layout file that matches the page)")
+    names = "、".join(x.name for x in tried)
+    shown = " / ".join(repr(x[:60]) for x in first) or "（文件是空的）"
+    raise LayoutError(Location(path), "", f"没有论坛版式（{names}）能读这些回复；读不了的开头几行："
+                      f"{shown}（请用 --layout 给出与页面相符的版式文件）")
 
 
 __all__ = ["BLOCKS", "FIRST_LINES", "Layout", "LayoutError", "ORDER", "REGEX_SECONDS", "Reply", "SCHEMA", "TIME",

@@ -177,7 +177,7 @@ def test_parse_time_forms() -> None:
 def test_set_decisions_refuses_a_hosts_decision_and_comments_the_written_one() -> None:
     doc = load_yaml_text("# 战役\ndecisions:  # 投票\n  s1m4:\n    formation: 5 4 1  # 主持人定的\n", "c.yaml")
     count = _count("nga-s1m4.txt")
-    with pytest.raises(TallyError, match=r"decisions\.s1m4\.formation \(now '5 4 1'\)") as err:
+    with pytest.raises(TallyError, match=r"decisions\.s1m4\.formation（现为 '5 4 1'）") as err:
         set_decisions(doc, count, force=False)
     assert "conflict" not in str(err.value)  # only what is taken is named
     written = set_decisions(doc, count, force=True)

@@ -120,7 +120,7 @@ def test_bad_input_is_one_error_line(three: tuple[Path, int], tmp_path: Path) ->
     code, _, stderr = _cli("tally", str(camp), str(junk), "--chapter", "s1m4", "--out", str(out))
     assert code == 1 and stderr.count("\n") == 1 and str(junk) in stderr and "'随便写点什么' / '没有楼层也没有冒号'" in stderr
     code, _, stderr = _cli("tally", str(camp), str(REPLIES / "plain-s1m4.txt"), "--chapter", "s1m9", "--out", str(out))
-    assert code == 1 and "no chapter under" in stderr and "s1m4" in stderr  # names the votes it found
+    assert code == 1 and "下没有章节发起投票" in stderr and "s1m4" in stderr  # names the votes it found
     code, _, stderr = _cli("tally", str(camp), str(junk), "--chapter", "s1m4", "--until", "tomorrow")
     assert code == 2 and stderr.startswith("错误：") and "--until" in stderr
 
@@ -135,7 +135,7 @@ def test_a_vote_that_breaks_the_campaign_is_refused(tmp_path: Path) -> None:
     try:
         write_campaign(camp, count_votes(replies, ballot, 1), force=False)
     except TallyError as err:
-        assert "campaign would be invalid" in str(err) and "不存在的人" in str(err)
+        assert "写入后战役将不合法" in str(err) and "不存在的人" in str(err)
     else:
         raise AssertionError("an invalid vote was written")
     assert camp.read_bytes() == before
