@@ -23,7 +23,7 @@ frozenset({'d1/b1/toss#1'})
 >>> public["toss"]["total"], public["result"]
 (None, {'sealed_by': 'd1/b1/toss#1'})
 >>> leaks({"d01/b01.json": '{"toss": {"id": "d1/b1/toss#1", "total": 2}}'}, still_sealed(md), 7)
-['d01/b01.json: the value of sealed roll d1/b1/toss#1 is in it']
+['d01/b01.json: 里面有封存骰 d1/b1/toss#1 的点数']
 """
 
 from __future__ import annotations
@@ -73,11 +73,11 @@ def _json_leaks(obj: Any, sealed: frozenset[str]) -> list[str]:
             rid = o.get("id")
             if isinstance(rid, str) and rid in sealed and any(v is not None for k, v in o.items()
                                                               if k not in PUBLIC_ROLL_KEYS):
-                found.append(f"the payload of sealed fact {rid} is in it" if FACT_KEY in o
-                             else f"the value of sealed roll {rid} is in it")
+                found.append(f"里面有封存事实 {rid} 的内容" if FACT_KEY in o
+                             else f"里面有封存骰 {rid} 的点数")
             mark = o.get(SEALED_BY)
             if isinstance(mark, str) and mark in sealed and set(o) != {SEALED_BY}:
-                found.append(f"what sealed roll {mark} decided is in it ({', '.join(sorted(set(o) - {SEALED_BY}))})")
+                found.append(f"里面有封存骰 {mark} 决定的结果（{'、'.join(sorted(set(o) - {SEALED_BY}))}）")
             stack.extend(o.values())
         elif isinstance(o, list):
             stack.extend(o)
@@ -92,12 +92,12 @@ def leaks(files: Mapping[str, str], sealed: frozenset[str], seed: int) -> list[s
     salts = {salt_for(seed, rid): rid for rid in sealed}
     problems: list[str] = []
     for rel, text in files.items():
-        problems += [f"{rel}: the salt of sealed roll {rid} is in it" for salt, rid in salts.items() if salt in text]
+        problems += [f"{rel}: 里面有封存骰 {rid} 的盐值" for salt, rid in salts.items() if salt in text]
         if rel.endswith(".json"):
             try:
                 record = _plain(json.loads(text))
             except (ValueError, LookupError, TypeError):
-                problems.append(f"{rel}: not JSON the guard can read, so it cannot show that no sealed roll is in it")
+                problems.append(f"{rel}: 不是检查能读的 JSON，无法证明里面没有封存骰")
                 continue
             problems += [f"{rel}: {p}" for p in _json_leaks(record, sealed)]
     return problems
@@ -107,8 +107,8 @@ def refuse_leaks(files: Mapping[str, str], sealed: frozenset[str], seed: int) ->
     """Raise :class:`SecretLeak` (one line, the first problem) if ``files`` give a sealed roll away."""
     problems = leaks(files, sealed, seed)
     if problems:
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise SecretLeak(f"{problems[0]}{more}: refusing to publish a sealed roll before its reveal (DESIGN §10)")
+        more = f"（还有 {len(problems) - 1} 处）" if len(problems) > 1 else ""
+        raise SecretLeak(f"{problems[0]}{more}：封存骰揭晓之前不发布（DESIGN §10）")
 
 
 __all__ = ["SecretLeak", "leaks", "masked", "refuse_leaks", "still_sealed"]

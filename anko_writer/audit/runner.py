@@ -54,13 +54,13 @@ def check_scheduler(address: str) -> str:
     ('tcp://10.0.0.5:8786', '[::1]:8786')
     >>> check_scheduler("not a url")
     Traceback (most recent call last):
-    anko_writer.errors.AnkoError: --scheduler: 'not a url' is not a scheduler address; expected tcp://HOST:PORT
+    anko_writer.errors.AnkoError: --scheduler: 'not a url' 不是调度器地址；应为 tcp://HOST:PORT
     """
     if re.fullmatch(r"inproc://\S+", address.strip()):  # a scheduler in this very process (a LocalCluster)
         return address.strip()
     m = _ADDRESS.fullmatch(address.strip())
     if m is None or not 0 < int(m.group(1)) < 65536:
-        raise AnkoError(f"--scheduler: {address[:80]!r} is not a scheduler address; expected tcp://HOST:PORT")
+        raise AnkoError(f"--scheduler: {address[:80]!r} 不是调度器地址；应为 tcp://HOST:PORT")
     return address.strip()
 
 
@@ -243,7 +243,7 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
     except Exception:  # refused, timed out, an unknown protocol …: one line, never Dask's traceback
-        raise AnkoError(f"--scheduler: no Dask scheduler answered at {address} within {CONNECT_TIMEOUT:g} s") \
+        raise AnkoError(f"--scheduler: {address} 在 {CONNECT_TIMEOUT:g} 秒内没有 Dask 调度器应答") \
             from None
     try:
         futures = client.map(run_replicate, [spec] * replicates, range(replicates), pure=False)

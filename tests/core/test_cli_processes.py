@@ -57,7 +57,7 @@ def test_a_fifo_as_an_override_table_or_template_never_hangs(tmp_path: Path, kin
 def test_a_scheduler_that_is_not_an_address_is_one_line(tmp_path: Path) -> None:
     camp = campaign_file(tmp_path)
     res = cli("audit", camp, "--seasons", "2", "--scheduler", "not a url", "--out", tmp_path / "audit")
-    one_error_line(res, "--scheduler: 'not a url' is not a scheduler address; expected tcp://HOST:PORT")
+    one_error_line(res, "--scheduler: 'not a url' 不是调度器地址；应为 tcp://HOST:PORT")
     assert not (tmp_path / "audit").exists()
 
 
@@ -66,7 +66,7 @@ def test_an_unreachable_scheduler_fails_within_seconds(tmp_path: Path) -> None:
     camp = campaign_file(tmp_path)
     began = time.monotonic()
     res = cli("audit", camp, "--seasons", "2", "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path / "audit")
-    one_error_line(res, "--scheduler: no Dask scheduler answered at tcp://127.0.0.1:1 within 5 s")
+    one_error_line(res, "--scheduler: tcp://127.0.0.1:1 在 5 秒内没有 Dask 调度器应答")
     assert time.monotonic() - began < 25  # Dask's own default waited 30 s; connecting has 5
 
 

@@ -33,6 +33,7 @@ HOST_MODULES = [
     "rulesets/sanguo/ruleset.py", "rulesets/engage/ruleset.py", "rulesets/engage/scenario.py",
     "ballot.py", "export/doc.py", "export/posts.py", "export/profile.py", "export/split.py",
     "render.py", "tally/campaign.py", "tally/encoding.py", "tally/replies.py",
+    "secrecy.py", "audit/runner.py",
 ]
 """Modules whose every host-facing message is Chinese."""
 VALUE_ERRORS_FOR_A_HOST = ["rulesets/sanguo/board.py", "rulesets/sanguo/scenario.py", "rulesets/engage/units.py"]

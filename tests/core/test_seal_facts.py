@@ -128,11 +128,11 @@ def test_the_guard_masks_the_fact_anywhere_and_refuses_what_it_cannot_mask(campa
     # an extra JSON file the core does not rewrite, holding the payload: refused, nothing written
     leaky = Chapter(ch.arc, ch.part, ch.results, "fact.md.j2",
                     files={"units.json": json.dumps({"units": ch.results["sealed"]}, ensure_ascii=False)})
-    with pytest.raises(SecretLeak, match=f"units.json: the payload of sealed fact {re.escape(FACT_ID)} is in it"):
+    with pytest.raises(SecretLeak, match=f"units.json: 里面有封存事实 {re.escape(FACT_ID)} 的内容"):
         _files(campaign, [leaky])
     salted = Chapter(ch.arc, ch.part, ch.results, "fact.md.j2",
                      files={"note.txt": f"盐 {salt_for(campaign.seed, FACT_ID)}\n"})
-    with pytest.raises(SecretLeak, match=f"note.txt: the salt of sealed roll {re.escape(FACT_ID)}"):
+    with pytest.raises(SecretLeak, match=f"note.txt: 里面有封存骰 {re.escape(FACT_ID)} 的盐值"):
         _files(campaign, [salted])
 
 

@@ -229,7 +229,7 @@ def test_the_guard_refuses_a_value_the_core_cannot_mask(tmp_path: Path, coinduel
     ch = run.chapters[0]
     rid = ch.results["toss"]["roll"]["id"]
     leaky = Chapter(ch.arc, ch.part, ch.results, public=compact(ch.results))
-    with pytest.raises(SecretLeak, match=f"value of sealed roll {re.escape(rid)}"):
+    with pytest.raises(SecretLeak, match=f"里面有封存骰 {re.escape(rid)} 的点数"):
         cli.chapter_files(camp.resources(), leaky, camp)
     # a record marked as decided by the sealed roll, hidden in a compact table the core does not rewrite
     rec = dict(ch.results, extra=[{"sealed_by": rid, "winner": "x"}, {"sealed_by": rid, "winner": "y"}])
@@ -244,7 +244,7 @@ def test_the_guard_refuses_an_unrevealed_salt_in_any_file(tmp_path: Path, coindu
     ch = play(coinduel, path, ChapterKey(1, 1)).chapters[0]
     rid = ch.results["toss"]["roll"]["id"]
     ch.files["note.txt"] = f"盐 {salt_for(camp.seed, rid)}\n"
-    with pytest.raises(SecretLeak, match=f"note.txt: the salt of sealed roll {re.escape(rid)}"):
+    with pytest.raises(SecretLeak, match=f"note.txt: 里面有封存骰 {re.escape(rid)} 的盐值"):
         cli.chapter_files(camp.resources(), ch, camp)
 
 
@@ -279,7 +279,7 @@ def test_a_refusal_is_one_located_line(tmp_path: Path, coinduel: Ruleset) -> Non
         mp.undo()
     assert res.exit_code == 1
     lines = [ln for ln in (res.stderr or res.output).splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("错误：d01/b01.json: the value of sealed roll"), lines
+    assert len(lines) == 1 and lines[0].startswith("错误：d01/b01.json: 里面有封存骰"), lines
     assert not (tmp_path / "out" / "d01").exists()
 
 
