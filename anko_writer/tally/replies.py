@@ -158,7 +158,7 @@ def _backtracking(seq: Any) -> str | None:
                 if nested:
                     ends = _ends(body, False)
                     if ends is None:
-                        return "a repeated group that does not end in one fixed character holds a quantifier"
+                        return "重复组不是以一个固定字符结尾，里面却有量词"
                     why = _round_problem(body, ends)
                     if why:
                         return why
