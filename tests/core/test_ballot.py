@@ -66,7 +66,9 @@ def test_only_this_ballots_lines_are_read() -> None:
 
 
 def test_bad_question_definitions_are_refused() -> None:
-    with pytest.raises(BallotError):
+    with pytest.raises(BallotError) as err:
         Question("阵型", ("formation",), "choice")
-    with pytest.raises(BallotError):
+    assert str(err.value) == "问题 '阵型'：choice 问题需要 options"
+    with pytest.raises(BallotError) as err:
         Question("阵型", ("formation",), "poll", (Option(1, ("A",)),))
+    assert str(err.value) == "问题 '阵型'：kind 'poll' 不是「choice、names、offers、text」之一"  # issue 28: 「、」 joins

@@ -80,3 +80,12 @@ def test_the_scan_finds_an_english_message(tmp_path: Path) -> None:
                    'def _x_problem(d):\n    return ("k", "no such thing")\n', encoding="utf-8")
     found = sorted((line, t) for line, t in messages(bad, False) if ENGLISH.search(t) and not CHINESE.search(t))
     assert found == [(2, "expected   got"), (5, "no such thing")]
+
+
+def test_a_replies_file_in_no_known_encoding_closes_its_bracket_once() -> None:
+    """Round 1's UTF-8 message ends in a full-width bracket; the replies reader adds its GB18030/Big5 clause inside it."""
+    from anko_writer.errors import InputError
+    from anko_writer.tally.encoding import decode_replies
+    with pytest.raises(InputError) as err:
+        decode_replies(b"abc\xff\xfe\xff\x80\x80\xff", "r.txt")
+    assert str(err.value) == "r.txt: 不是 UTF-8 文本（第 1 行的字节 0xff；也不是 GB18030 或 Big5）"
