@@ -27,22 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from anko_writer.rulesets.ball.game.engine import Board  # noqa: E402
-from anko_writer.rulesets.ball.game.model import Position  # noqa: E402
-from anko_writer.rulesets.ball.game.rules import end_phase, game_over, generate, perform, standard_position  # noqa: E402
+from anko_writer.rulesets.ball.game.rules import perft as rules_perft  # noqa: E402
+from anko_writer.rulesets.ball.game.rules import standard_position  # noqa: E402
 from benchmarks.reference import reference  # noqa: E402
-
-
-def rules_perft(pos: Position, depth: int) -> int:
-    """The same leaves on frozen positions with :func:`.rules.generate` / :func:`.rules.perform`."""
-    if depth == 0:
-        return 1
-    if game_over(pos):
-        return 0
-    actions = generate(pos)
-    n = sum(rules_perft(perform(pos, a), depth - 1) for a in actions)
-    if pos.phase == "action" or not actions:
-        n += rules_perft(end_phase(pos), depth - 1)
-    return n
 
 
 def chess_perft(board: Any, depth: int) -> int:

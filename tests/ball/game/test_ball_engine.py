@@ -9,19 +9,7 @@ from hypothesis import strategies as st
 from anko_writer.rulesets.ball.game.engine import Board, index
 from anko_writer.rulesets.ball.game.model import Position
 from anko_writer.rulesets.ball.game.rules import end_phase, game_over, generate, legal_actions, perform, standard_position
-
-
-def rules_perft(pos: Position, depth: int) -> int:
-    """The performance review's perft on frozen positions: every action, and closing the phase where legal."""
-    if depth == 0:
-        return 1
-    if game_over(pos):
-        return 0
-    actions = generate(pos)
-    n = sum(rules_perft(perform(pos, a), depth - 1) for a in actions)
-    if pos.phase == "action" or not actions:
-        n += rules_perft(end_phase(pos), depth - 1)
-    return n
+from anko_writer.rulesets.ball.game.rules import perft as rules_perft
 
 
 def test_perft_from_the_standard_formation() -> None:

@@ -527,3 +527,17 @@ def cards() -> dict[str, tuple[str, int]]:
 def pe_table() -> dict[str, int]:
     """Card mode's PE table (designed): PE earned by each action kind."""
     return dict(PE_TABLE)
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Leaves ``depth`` plies below ``pos`` on frozen positions: every generated action, and closing the phase
+    where that is legal (the performance review's count; ``engine.Board.perft`` must agree with it)."""
+    if depth == 0:
+        return 1
+    if game_over(pos):
+        return 0
+    actions = generate(pos)
+    n = sum(perft(perform(pos, a), depth - 1) for a in actions)
+    if pos.phase == "action" or not actions:
+        n += perft(end_phase(pos), depth - 1)
+    return n
