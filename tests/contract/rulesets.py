@@ -42,7 +42,8 @@ CAMPAIGNS = {
     "purasbar": Example(5, {"city": "雷希特"}),
     # tests/bloodbowl/conftest.py's league: season 1 seals casualties of ours
     "bloodbowl": Example(730418526190374455, {"team": "银鹰队", "race": "human", "coach": "老罗"}),
-    "ball": Example(583920174658392011, {"side": "ATK"}),
+    # the one-turn AI (strength 1): the contract is the platform's, the searching AI has its own tests in tests/ball
+    "ball": Example(583920174658392011, {"side": "ATK", "ai_strength": "1"}),
     "coinduel": Example(20240611, {"name": "阿尔托"}),
     # the shipped scenario 长社之战 (no die sealed: the AI's turns are sealed facts, tests/sanguo/test_fog.py)
     "sanguo": Example(583920174658392011, {}),
