@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,5 +173,21 @@ class Run:
 SeasonRun = Run
 """The name :class:`Run` had while every arc was a season."""
 
-__all__ = ["ARC_MAX", "Chapter", "ChapterKey", "DEFAULT_STYLE", "KeyStyle", "PART_MAX", "Record", "Run",
+def strings_in(obj: object) -> Iterator[str]:
+    """Every string value of a JSON record, depth first (keys aside).
+
+    >>> list(strings_in({"a": ["x", {"b": "y"}], "n": 3}))
+    ['x', 'y']
+    """
+    if isinstance(obj, str):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from strings_in(v)
+    elif isinstance(obj, list):
+        for v in obj:
+            yield from strings_in(v)
+
+
+__all__ = ["ARC_MAX", "Chapter", "ChapterKey", "DEFAULT_STYLE", "KeyStyle", "PART_MAX", "Record", "Run", "strings_in",
            "SeasonRun", "premasked"]

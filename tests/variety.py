@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from anko_writer.chapters import strings_in
 from tests.main_text import main_lines
 
 _NUMBER = re.compile(r"[0-9０-９]+(?:\.[0-9]+)?|[零〇一二三四五六七八九十百千两]+")
@@ -42,15 +43,7 @@ class Variety:
 def names_in(record: Any, out: set[str] | None = None) -> set[str]:
     """Every short name-like string of a JSON record (units, people, places)."""
     found = set() if out is None else out
-    if isinstance(record, str):
-        if _NAME.fullmatch(record):
-            found.add(record)
-    elif isinstance(record, dict):
-        for v in record.values():
-            names_in(v, found)
-    elif isinstance(record, list):
-        for v in record:
-            names_in(v, found)
+    found.update(s for s in strings_in(record) if _NAME.fullmatch(s))
     return found
 
 

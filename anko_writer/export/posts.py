@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from ..chapters import strings_in
 from ..errors import AnkoError, Location
 from ..order import is_arc_dir, place
 from ..textfile import read_text
@@ -238,17 +239,6 @@ def mark_new(files: Mapping[str, str], folder: str, fresh: Sequence[str]) -> dic
     return {**files, index: "\n".join(lines) + "\n"}
 
 
-def _strings(obj: object, found: set[str]) -> None:
-    """Every string value of a JSON record."""
-    if isinstance(obj, str):
-        found.add(obj)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            _strings(v, found)
-    elif isinstance(obj, list):
-        for v in obj:
-            _strings(v, found)
-
 
 def names_under(out: Path) -> set[str]:
     """The names of the world as the chapters' JSON records hold them (people, clubs, units, places): every short
@@ -257,7 +247,7 @@ def names_under(out: Path) -> set[str]:
     for arc in (d for d in out.iterdir() if d.is_dir() and is_arc_dir(d.name)):
         for f in sorted(arc.glob("*.json")):
             try:
-                _strings(json.loads(read_text(f, within=out)), found)
+                found.update(strings_in(json.loads(read_text(f, within=out))))
             except (ValueError, AnkoError):
                 continue  # a broken or foreign file holds no names we can trust; the export reads the chapters
     return {s for s in found if 2 <= len(s) <= 12}
