@@ -76,6 +76,10 @@ def tally(per: dict[str, dict[str, int]], home: str, away: str, halves: tuple[Ha
                     row["fouls"] += a["kind"] == "foul"
 
 
+BOTBOWL_S = 0.054
+"""botbowl's random-vs-random CPU seconds a game on this machine (the performance review, perf.md §4)."""
+
+
 def main() -> None:
     """Play, time and print."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -103,6 +107,9 @@ def main() -> None:
     for race, r in per.items():
         m = r["matches"]
         print(f"{race:7s} " + "  ".join(f"{k} {r[k] / m:.2f}" for k in keys[1:-1]))
+    # last, for benchmarks/goals.py: the goal line beside botbowl (not installable here: the review's figure)
+    print(f"{cpu / games * 1000:.1f} ms CPU a game against botbowl's {BOTBOWL_S * 1000:.0f} ms "
+          f"(random vs random, ../shared/reviews/perf.md): {cpu / games / BOTBOWL_S:.2f}× (goal ≤ 1×)")
 
 
 if __name__ == "__main__":
