@@ -22,12 +22,12 @@ Ties are broken by player id, so the same position always gives the same choice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from ....dice import Dice
 from . import plans, rules
-from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
-from .paths import Reach, block_odds, path_to, reach, tz_map
+from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, on_pitch, other
+from .paths import Board, Key, Reach, best_approach, block_odds, path_to, reach, tz_map
 from .sheets import Side
 
 CAGE_MATES = 4
@@ -233,29 +233,28 @@ class AI:
 
     def blitz_at(self, targets: list[Player], max_rolls: int, min_odds: float) -> bool:
         """Blitz the best of ``targets``: most dice for us, then fewest rolls, then ids."""
-        best: tuple[float, int, str, str] | None = None
-        choice: tuple[Player, list[Square], Player] | None = None
-        for p in self.mine():
-            if p.state != "standing" or p.moved or self.st.ball.carrier == p.id or p.sq is None:
-                continue
-            if min((distance(p.sq, t.sq) for t in targets if t.sq is not None), default=99) > p.ma + 2:
-                continue
-            r = reach(self.st, p, max_rolls, moves=p.ma + 1)
-            for t in targets:
-                assert t.sq is not None
-                for sq in neighbours(t.sq):
-                    if sq not in r:
-                        continue
-                    rolls, steps = r[sq][0], r[sq][1]
-                    rolls += 1 if steps + 1 > p.ma else 0
-                    if rolls > max_rolls:
-                        continue
-                    odds = block_odds(self.st, p, t, sq)
-                    if odds < min_odds:
-                        continue
-                    key = (-odds, rolls, p.id, t.id)
-                    if best is None or key < best:
-                        best, choice = key, (p, path_to(r, sq), t)
+        st = self.st
+        board = Board(st)
+
+        def options() -> Iterator[tuple[Player, list[Player]]]:
+            for p in self.mine():
+                if p.state != "standing" or p.moved or st.ball.carrier == p.id or p.sq is None:
+                    continue
+                # only targets he can get beside (MA + 1 squares) with odds that could be good enough
+                px, py, far = p.sq[0], p.sq[1], p.ma + 2
+                near = [t for t in targets if t.sq is not None and abs(t.sq[0] - px) <= far
+                        and abs(t.sq[1] - py) <= far and board.best_odds(p, t) >= min_odds]
+                if near:
+                    yield p, near
+
+        def key(p: Player, t: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
+            rolls = got[0] + (1 if got[1] + 1 > p.ma else 0)
+            if rolls > max_rolls:
+                return None
+            odds = board.odds(p, t, sq)
+            return None if odds < min_odds else (-odds, rolls, p.id, t.id)
+
+        choice = best_approach(board, options(), max_rolls, 1, key)
         if choice is None:
             return False
         self.acts.blitz(*choice)
@@ -265,11 +264,12 @@ class AI:
         """4. Every block with 2 or 3 dice we choose, three-dice blocks first."""
         while self.live():
             cands = []
+            board = Board(self.st)
             for p in self.mine():
                 if p.state != "standing" or self.st.ball.carrier == p.id:
                     continue
                 for q in self.st.marked_by(p):
-                    o = block_odds(self.st, p, q)
+                    o = board.odds(p, q)
                     if o >= 2:
                         cands.append((-o, p.id, q.id, p, q))
             if not cands:
@@ -287,11 +287,12 @@ class AI:
             return
         best = None
         choice = None
+        board = Board(st)
+        tz = st.tackle_zones(ball, self.side)
         for p in self.mine():
-            r = reach(st, p, 2 if self.last_turn() else 1, through_ball=True)
+            r = board.reach(p, 2 if self.last_turn() else 1, through_ball=True)
             if ball not in r:
                 continue
-            tz = st.tackle_zones(ball, self.side)
             key = (r[ball][0], -(p.ag - tz) - (1 if p.has("sure_hands") else 0), r[ball][1], p.id)
             if best is None or key < best:
                 best, choice = key, (p, path_to(r, ball))
@@ -328,9 +329,10 @@ class AI:
             return
         assert c.sq is not None
         marked = self.st.tackle_zones(c.sq, self.side) > 0
-        r = reach(self.st, c, 1 if marked else 0)
+        board = Board(self.st)
+        r = board.reach(c, 1 if marked else 0)
         limit = self.front() if self.style in plans.CAGE_STYLES else None
-        best_sq = min(r, key=lambda s: self.carrier_square_cost(s, r, limit))
+        best_sq = min(r, key=self._carrier_cost(board, r, limit))
         path = path_to(r, best_sq)
         if path:
             self.acts.move(c, path)
@@ -344,21 +346,39 @@ class AI:
     def covered(self, s: Square) -> bool:
         """In a cage: enough free team-mates (unmarked, standing, yet to act) within three squares of ``s`` to
         fill its diagonals (:data:`CAGE_MATES`; all of them when fewer are free)."""
-        free = [q for q in self.mine() if q.state == "standing" and q.sq is not None and not q.moved
-                and self.st.ball.carrier != q.id and not self.st.tackle_zones(q.sq, self.side)]
-        near = sum(1 for q in free if q.sq is not None and distance(q.sq, s) <= 3)
+        free = self._free_mates(Board(self.st))
+        near = sum(1 for x, y in free if max(abs(x - s[0]), abs(y - s[1])) <= 3)
         return near >= min(CAGE_MATES, len(free))
+
+    def _free_mates(self, board: Board) -> list[Square]:
+        """The squares of :meth:`covered`'s free team-mates."""
+        tz = board.tz(self.side)
+        return [q.sq for q in self.mine() if q.state == "standing" and q.sq is not None and not q.moved
+                and self.st.ball.carrier != q.id and not tz.get(q.sq, 0)]
 
     def carrier_square_cost(self, s: Square, r: Reach, limit: int | None) -> tuple[int, ...]:
         """Risky rolls and tackle zones first; in a cage, a square the free team-mates can cage, then progress,
         the sidelines kept away, enemies within two squares; else the sidelines, progress, the enemies near."""
-        tz = self.st.tackle_zones(s, self.side)
-        near = sum(1 for q in self.st.on_field(other(self.side)) if q.standing and q.sq and distance(q.sq, s) <= 2)
-        prog = self.progress(s)
-        edge = int(s[1] <= 2 or s[1] >= 14)
-        if limit is not None:
-            return (r[s][0], tz, int(not self.covered(s)), prog, edge, near, r[s][1], s[0], s[1])
-        return (r[s][0], tz, edge, prog, near, r[s][1], s[0], s[1])
+        return self._carrier_cost(Board(self.st), r, limit)(s)
+
+    def _carrier_cost(self, board: Board, r: Reach, limit: int | None) -> Callable[[Square], tuple[int, ...]]:
+        """:meth:`carrier_square_cost` on ``board``, its parts that do not depend on the square found once."""
+        tz = board.tz(self.side)
+        enemies = board.standing(other(self.side))
+        end = ATTACKS[self.side]
+        free = self._free_mates(board) if limit is not None else []
+        need = min(CAGE_MATES, len(free))
+
+        def cost(s: Square) -> tuple[int, ...]:
+            x, y = s
+            near = sum(1 for ex, ey in enemies if abs(ex - x) <= 2 and abs(ey - y) <= 2)
+            prog = abs(end - x)
+            edge = int(y <= 2 or y >= 14)
+            if limit is not None:
+                covered = sum(1 for fx, fy in free if abs(fx - x) <= 3 and abs(fy - y) <= 3) >= need
+                return (r[s][0], tz.get(s, 0), int(not covered), prog, edge, near, r[s][1], x, y)
+            return (r[s][0], tz.get(s, 0), edge, prog, near, r[s][1], x, y)
+        return cost
 
     def support(self) -> None:
         """7. Cage the carrier; the others advance with him, close on the enemy carrier or the loose ball."""
@@ -368,19 +388,22 @@ class AI:
             self.cage(c)
             if self.style in plans.PASS_STYLES:
                 plans.get_open(self, c)
+        board = Board(st)
         for p in self.mine():
             if not self.live():
                 return
-            if p.state != "standing" or p.moved or st.ball.carrier == p.id or st.tackle_zones(p.sq or (0, 0),
-                                                                                              self.side):
+            tz = board.tz(self.side)
+            if p.state != "standing" or p.moved or st.ball.carrier == p.id or p.sq is None or tz.get(p.sq, 0):
                 continue
             goal = self.goal(p)
             if goal is None:
                 continue
-            r = reach(st, p, 0, moves=p.ma)
-            best = min(r, key=lambda s: (distance(s, goal), st.tackle_zones(s, self.side) > 1, r[s][1], s))
+            r = board.reach(p, 0, moves=p.ma)
+            gx, gy = goal
+            best = min(r, key=lambda s: (max(abs(s[0] - gx), abs(s[1] - gy)), tz.get(s, 0) > 1, r[s][1], s))
             if best != p.sq:
                 self.acts.move(p, path_to(r, best))
+                board = Board(st)
 
     def cage(self, c: Player) -> None:
         """Fill the carrier's four diagonal squares with the nearest free team-mates (no risky roll)."""
@@ -388,20 +411,23 @@ class AI:
         f = forward(self.side)
         corners = [(c.sq[0] + f, c.sq[1] - 1), (c.sq[0] + f, c.sq[1] + 1),
                    (c.sq[0] - f, c.sq[1] - 1), (c.sq[0] - f, c.sq[1] + 1)]
+        board = Board(self.st)
         for sq in corners:
             if not on_pitch(sq) or sq in self.st.grid or not self.live():
                 continue
             best = None
+            tz = board.tz(self.side)
             for p in self.mine():
-                if p.state != "standing" or p.moved or p is c or p.sq is None or self.st.tackle_zones(p.sq, self.side):
+                if p.state != "standing" or p.moved or p is c or p.sq is None or tz.get(p.sq, 0):
                     continue
                 if distance(p.sq, sq) > p.ma:
                     continue
-                r = reach(self.st, p, 0, moves=p.ma)
+                r = board.reach(p, 0, moves=p.ma)
                 if sq in r and (best is None or (r[sq][1], p.id) < best[0]):
                     best = ((r[sq][1], p.id), p, path_to(r, sq))
             if best is not None:
                 self.acts.move(best[1], best[2])
+                board = Board(self.st)
 
     def goal(self, p: Player) -> Square | None:
         """Where a free player heads: ahead of our carrier, onto the enemy carrier, or to the loose ball."""
@@ -427,8 +453,9 @@ class AI:
                 return
             if p.state != "standing" or p.moved or self.st.ball.carrier == p.id:
                 continue
+            board = Board(self.st)
             for q in sorted(self.st.marked_by(p), key=lambda q: q.id):
-                if block_odds(self.st, p, q) >= 0.5:
+                if board.odds(p, q) >= 0.5:
                     self.acts.block(p, q)
                     break
 

@@ -3,7 +3,7 @@ enemy tackle zones on every square, and how good a block looks. Shared by :mod:`
 
 from __future__ import annotations
 
-import heapq
+from collections.abc import Callable, Iterable
 
 from . import rules
 from .model import Player, Square, State, adjacent, neighbours
@@ -34,10 +34,13 @@ def _near(sq: Square) -> tuple[Square, ...]:
 _NEAR: dict[Square, tuple[Square, ...]] = {}
 
 
-def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
-    """Every square ``p`` can walk to this action with at most ``max_rolls`` dodges and GFIs (cheapest first)."""
+def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False,
+          tz: dict[Square, int] | None = None) -> Reach:
+    """Every square ``p`` can walk to this action with at most ``max_rolls`` dodges and GFIs (cheapest first;
+    ``tz``: :func:`tz_map` of his side, if known)."""
     assert p.sq is not None
-    tz = tz_map(st, p.side)
+    if tz is None:
+        tz = tz_map(st, p.side)
     used = p.moved
     if p.state == "prone" and not p.has("jump_up"):
         used = 3 if p.ma >= 3 else p.ma
@@ -52,28 +55,38 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
 
 def _reach_search(st: State, start: Square, tz: dict[Square, int], normal: int, limit: int, ball: Square | None,
                   max_rolls: int) -> Reach:
-    """:func:`reach`'s cheapest-first search (rolls, then steps, then the square)."""
+    """:func:`reach`'s cheapest-first search (rolls, then steps, then the square): a square's way there is
+    only bettered by fewer rolls, or as many in fewer steps. Every step costs at least one step and no fewer
+    rolls, so the squares are taken from one bucket per (rolls, steps) in turn, each in square order: the
+    order a heap of (rolls, steps, square) pops them."""
     best: Reach = {start: (0, 0, None)}
-    heap: list[tuple[int, int, Square]] = [(0, 0, start)]
-    grid, get, pop, push, cached = st.grid, best.get, heapq.heappop, heapq.heappush, _NEAR.get
-    while heap:
-        rolls, steps, sq = pop(heap)
-        b = best[sq]
-        if b[0] != rolls or b[1] != steps or steps >= limit:
-            continue
-        if sq == ball and sq != start:
-            continue
-        cost_r = rolls + (sq in tz) + (steps >= normal)
-        if cost_r > max_rolls:
-            continue
-        nxt = steps + 1
-        for n in cached(sq) or _near(sq):  # the on-pitch neighbours, in DIRS order
-            if n in grid:
+    grid, get, cached = st.grid, best.get, _NEAR.get
+    buckets: list[list[list[Square]]] = [[[] for _ in range(max(limit, 0) + 1)] for _ in range(max_rolls + 1)]
+    buckets[0][0].append(start)
+    for rolls in range(max_rolls + 1):
+        row = buckets[rolls]
+        for steps in range(limit):  # a square reached in ``limit`` steps goes no further
+            bucket = row[steps]
+            if not bucket:
                 continue
-            old = get(n)
-            if old is None or cost_r < old[0] or (cost_r == old[0] and nxt < old[1]):
-                best[n] = (cost_r, nxt, sq)
-                push(heap, (cost_r, nxt, n))
+            bucket.sort()
+            nxt = steps + 1
+            gfi = steps >= normal
+            for sq in bucket:
+                b = best[sq]
+                if b[0] != rolls or b[1] != steps or (sq == ball and sq != start):
+                    continue
+                cost_r = rolls + (sq in tz) + gfi
+                if cost_r > max_rolls:
+                    continue
+                later = buckets[cost_r][nxt]
+                for n in cached(sq) or _near(sq):  # the on-pitch neighbours, in DIRS order
+                    if n in grid:
+                        continue
+                    old = get(n)
+                    if old is None or cost_r < old[0] or (cost_r == old[0] and nxt < old[1]):
+                        best[n] = (cost_r, nxt, sq)
+                        later.append(n)
     return best
 
 
@@ -81,21 +94,22 @@ def _reach_free(st: State, start: Square, tz: dict[Square, int], normal: int, li
                 ball: Square | None) -> Reach:
     """:func:`reach` with no risky roll allowed: every step costs nothing, so the cheapest-first search is a
     breadth-first one, each ring in square order (the order the heap pops them: the same squares, steps and
-    paths)."""
+    paths); past the normal squares a step would be a GFI, so the search stops there."""
     best: Reach = {start: (0, 0, None)}
     grid, cached = st.grid, _NEAR.get
     ring = [start]
     steps = 0
-    while ring:
+    while ring and steps < limit and steps < normal:
         nxt: list[Square] = []
-        if steps < limit:
-            for sq in sorted(ring):
-                if (sq == ball and sq != start) or sq in tz or steps >= normal:
-                    continue
-                for n in cached(sq) or _near(sq):
-                    if n not in grid and n not in best:
-                        best[n] = (0, steps + 1, sq)
-                        nxt.append(n)
+        way = (0, steps + 1)
+        for sq in sorted(ring):
+            if sq in tz or (sq == ball and sq != start):
+                continue
+            there = (*way, sq)
+            for n in cached(sq) or _near(sq):
+                if n not in grid and n not in best:
+                    best[n] = there
+                    nxt.append(n)
         ring = nxt
         steps += 1
     return best
@@ -113,25 +127,159 @@ def path_to(r: Reach, sq: Square) -> list[Square]:
 
 def block_odds(st: State, att: Player, dfn: Player, frm: Square | None = None) -> float:
     """How good a block is for the attacker from ``frm``: +dice if he chooses, 0.5 for one die, −dice if not."""
-    assert dfn.sq is not None
-    dx, dy = dfn.sq
-    a = sum(1 for q in st.on_field(att.side) if q is not att and q.sq is not None and q.sq != dfn.sq
-            and abs(q.sq[0] - dx) <= 1 and abs(q.sq[1] - dy) <= 1 and rules._free_helper(st, q, dfn))
-    where = frm or att.sq
-    assert where is not None
-    wx, wy = where
-    d = 0
-    for q in st.on_field(dfn.side):
-        if q is dfn or not q.standing or q.sq is None or q.sq == where or abs(q.sq[0] - wx) > 1 \
-                or abs(q.sq[1] - wy) > 1:
-            continue
-        if q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (1 if att.sq and adjacent(att.sq, q.sq)
-                                                                          else 0) <= 0:
-            d += 1
-    n, chooser = rules.block_dice(att.st + a, dfn.st + d)
+    return Board(st).odds(att, dfn, frm)
+
+
+def odds_of(n: int, chooser: str) -> float:
+    """A block's dice as :func:`block_odds` scores them.
+
+    >>> odds_of(*rules.block_dice(4, 3)), odds_of(*rules.block_dice(3, 3)), odds_of(*rules.block_dice(3, 7))
+    (2.0, 0.5, -3.0)
+    """
     if n == 1:
         return 0.5
     return float(n) if chooser == "attacker" else -float(n)
 
 
-__all__ = ["Reach", "block_odds", "path_to", "reach", "tz_map"]
+class Board:
+    """One decision's look at the pitch while nothing on it moves: each side's players on the field, tackle
+    zones, each player's reach and the parts of the block and foul odds, each worked out once (the same
+    numbers as :func:`reach`, :func:`block_odds` and :func:`.plans.foul_assists`; make a new one after an
+    action)."""
+
+    def __init__(self, st: State) -> None:
+        self.st = st
+        self._field: dict[Side, list[Player]] = {}
+        self._tz: dict[Side, dict[Square, int]] = {}
+        self._reach: dict[tuple[str, int, int | None, bool], Reach] = {}
+        self._helpers: dict[tuple[str, Side], frozenset[str]] = {}
+        self._cover: dict[tuple[str, Side, bool], tuple[tuple[str, int, int], ...]] = {}
+
+    def field(self, side: Side) -> list[Player]:
+        """``st.on_field(side)``, shared (not to be changed)."""
+        got = self._field.get(side)
+        if got is None:
+            got = self._field[side] = self.st.on_field(side)
+        return got
+
+    def standing(self, side: Side) -> list[Square]:
+        """The squares of ``side``'s standing players, by id."""
+        return [q.sq for q in self.field(side) if q.state == "standing" and q.sq is not None]
+
+    def tz(self, side: Side) -> dict[Square, int]:
+        """:func:`tz_map` of ``side``, shared (not to be changed)."""
+        got = self._tz.get(side)
+        if got is None:
+            got = self._tz[side] = tz_map(self.st, side)
+        return got
+
+    def reach(self, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
+        """:func:`reach`, shared (not to be changed)."""
+        key = (p.id, max_rolls, moves, through_ball)
+        got = self._reach.get(key)
+        if got is None:
+            got = self._reach[key] = reach(self.st, p, max_rolls, moves, through_ball, self.tz(p.side))
+        return got
+
+    def helpers(self, target: Player, side: Side) -> frozenset[str]:
+        """The ids of ``side``'s free helpers next to ``target`` (:func:`.rules._free_helper`)."""
+        key = (target.id, side)
+        got = self._helpers.get(key)
+        if got is None:
+            st = self.st
+            assert target.sq is not None
+            tx, ty = target.sq
+            got = self._helpers[key] = frozenset(
+                q.id for q in self.field(side) if q.sq is not None and q.sq != target.sq
+                and abs(q.sq[0] - tx) <= 1 and abs(q.sq[1] - ty) <= 1 and rules._free_helper(st, q, target))
+        return got
+
+    def assists(self, att: Player, target: Player) -> int:
+        """``att``'s team-mates who help him against ``target`` (wherever he stands: they are not him)."""
+        ids = self.helpers(target, att.side)
+        return len(ids) - (att.id in ids)
+
+    def cover(self, att: Player, side: Side, block: bool) -> tuple[tuple[str, int, int], ...]:
+        """``side``'s standing players (id, x, y) who would help a team-mate ``att`` blocks (``block``; Guard,
+        or no tackle zone but ``att``'s, which he still puts from his square) or fouls (no tackle zone but
+        his)."""
+        key = (att.id, side, block)
+        got = self._cover.get(key)
+        if got is None:
+            st = self.st
+            out = []
+            for q in self.field(side):
+                if q.state != "standing" or q.sq is None:
+                    continue
+                if block:
+                    free = q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (
+                        1 if att.sq and adjacent(att.sq, q.sq) else 0) <= 0
+                else:
+                    free = st.tackle_zones(q.sq, q.side, ignore=att) == 0
+                if free:
+                    out.append((q.id, q.sq[0], q.sq[1]))
+            got = self._cover[key] = tuple(out)
+        return got
+
+    def against(self, att: Player, dfn: Player, where: Square, block: bool = True) -> int:
+        """The team-mates who help ``dfn`` when ``att`` blocks (or fouls) him from ``where``."""
+        wx, wy = where
+        if block:
+            return sum(1 for qid, x, y in self.cover(att, dfn.side, True) if qid != dfn.id and (x, y) != where
+                       and abs(x - wx) <= 1 and abs(y - wy) <= 1)
+        return sum(1 for qid, x, y in self.cover(att, dfn.side, False) if qid != dfn.id
+                   and max(abs(x - wx), abs(y - wy)) == 1)
+
+    def foul_net(self, p: Player, v: Player, frm: Square) -> int:
+        """:func:`.plans.foul_assists`: ``p``'s helpers (not him, nor one standing on ``frm``) less ``v``'s."""
+        ids = self.helpers(v, p.side)
+        on = self.st.grid.get(frm)
+        return len(ids) - (p.id in ids) - (on is not None and on != p.id and on in ids) \
+            - self.against(p, v, frm, block=False)
+
+    def foul_best(self, p: Player, v: Player) -> int:
+        """The most :meth:`foul_net` ``p`` could have against ``v`` from an empty square or his own."""
+        return self.assists(p, v)
+
+    def odds(self, att: Player, dfn: Player, frm: Square | None = None) -> float:
+        """:func:`block_odds`."""
+        assert dfn.sq is not None
+        where = frm or att.sq
+        assert where is not None
+        return odds_of(*rules.block_dice(att.st + self.assists(att, dfn), dfn.st + self.against(att, dfn, where)))
+
+    def best_odds(self, att: Player, dfn: Player) -> float:
+        """The best :meth:`odds` ``att`` could have against ``dfn`` from any square (none helping ``dfn``)."""
+        return odds_of(*rules.block_dice(att.st + self.assists(att, dfn), dfn.st))
+
+
+Key = tuple[float, int, str, str]
+"""How good a move to a target is (the least is the best)."""
+
+
+def best_approach(board: Board, options: Iterable[tuple[Player, list[Player]]], max_rolls: int, extra: int,
+                  key: Callable[[Player, Player, Square, tuple[int, int, Square | None]], Key | None]
+                  ) -> tuple[Player, list[Square], Player] | None:
+    """The blitz and foul loop: over each mover and his targets (in order), each square beside a target he
+    reaches this action (``board.reach`` with ``max_rolls`` and MA + ``extra`` squares), the least ``key``
+    (None: not this one; the first found of equal keys); the mover, his path and the target."""
+    best: Key | None = None
+    choice: tuple[Player, Reach, Square, Player] | None = None
+    for p, targets in options:
+        r = board.reach(p, max_rolls, moves=p.ma + extra)
+        for t in targets:
+            assert t.sq is not None
+            for sq in _NEAR.get(t.sq) or _near(t.sq):
+                got = r.get(sq)
+                if got is None:
+                    continue
+                k = key(p, t, sq, got)
+                if k is not None and (best is None or k < best):
+                    best, choice = k, (p, r, sq, t)
+    if choice is None:
+        return None
+    p, r, sq, t = choice
+    return p, path_to(r, sq), t
+
+
+__all__ = ["Board", "Key", "Reach", "best_approach", "block_odds", "odds_of", "path_to", "reach", "tz_map"]

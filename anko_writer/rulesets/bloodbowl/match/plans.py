@@ -20,13 +20,14 @@ of botbowl's scripted bot, each one decision a chapter can state, each asked by 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
 from . import rules
 from .data import ag_target
 from .model import ATTACKS, Player, Square, State, distance, neighbours, other
-from .paths import path_to, reach
+from .paths import Board, Key, best_approach, path_to, reach
 from .sheets import Side
 
 
@@ -94,7 +95,14 @@ def two_d6_above(need: int) -> float:
     >>> two_d6_above(7), two_d6_above(12), two_d6_above(1)
     (0.4166666666666667, 0.0, 1.0)
     """
-    return sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > need) / 36
+    got = _ABOVE.get(need)
+    if got is None:
+        got = _ABOVE[need] = sum(1 for a in range(1, 7) for b in range(1, 7) if a + b > need) / 36
+    return got
+
+
+_ABOVE: dict[int, float] = {}
+"""``need`` → :func:`two_d6_above` (filled on first use)."""
 
 
 def _again(p: float, reroll: bool) -> float:
@@ -210,10 +218,11 @@ def scoring_pass(ai: AI, c: Player) -> bool:
     best: tuple[float, int, str, Square] | None = None
     plan: tuple[Player, list[Square], Square, bool] | None = None
     end = ATTACKS[ai.side]
+    board = Board(st)
     for q in _receivers(ai, c):
         assert q.sq is not None
         options: list[tuple[Square, list[Square], bool]] = []
-        r = reach(st, q, 0)
+        r = board.reach(q, 0)
         ends = [s for s in r if s[0] == end]
         if not q.moved:
             options += [(s, path_to(r, s), True) for s in ends]
@@ -275,11 +284,12 @@ def handoff_scorer(ai: AI, c: Player, max_rolls: int) -> bool:
     if st.flags.handoff or c.sq is None or c.acted:
         return False
     end = ATTACKS[ai.side]
+    board = Board(st)
     for q in _receivers(ai, c):
         assert q.sq is not None
         if q.moved or q.sq not in neighbours(c.sq):
             continue
-        r = reach(st, q, max_rolls)
+        r = board.reach(q, max_rolls)
         if not any(s[0] == end for s in r):
             continue
         ai.acts.handoff(c, [], q)
@@ -309,22 +319,32 @@ def get_open(ai: AI, c: Player) -> None:
     carrier, away from opponents (those within two squares), so a pass can find them next."""
     st = ai.st
     assert c.sq is not None
+    board = Board(st)
     for q in receivers_deep(ai, c):
         if not ai.live():
             return
-        r = reach(st, q, 0, moves=q.ma)
-        best = min(r, key=lambda s: _open_cost(ai, c.sq or s, s, r[s][1]))
+        r = board.reach(q, 0, moves=q.ma)
+        cost = _open_cost(ai, board, c.sq, r)
+        best = min(r, key=cost)
         if best != q.sq:
             ai.acts.move(q, path_to(r, best))
+            board = Board(st)
 
 
-def _open_cost(ai: AI, thrower: Square, s: Square, steps: int) -> tuple[int, int, int, int, int, Square]:
-    """How good ``s`` is for a receiver: unmarked, within a long pass, few opponents within two squares, near
-    the end zone, few steps."""
-    st = ai.st
-    rng = rules.pass_range(thrower, s)
-    near = sum(1 for e in st.on_field(other(ai.side)) if e.standing and e.sq and distance(e.sq, s) <= 2)
-    return (st.tackle_zones(s, ai.side), int(rng is None or rng[1] < -1), near, ai.progress(s), steps, s)
+def _open_cost(ai: AI, board: Board, thrower: Square | None, r: dict[Square, tuple[int, int, Square | None]]
+               ) -> Callable[[Square], tuple[int, int, int, int, int, Square]]:
+    """How good a square is for a receiver: unmarked, within a long pass, few opponents within two squares,
+    near the end zone, few steps."""
+    tz = board.tz(ai.side)
+    enemies = board.standing(other(ai.side))
+    end = ATTACKS[ai.side]
+
+    def cost(s: Square) -> tuple[int, int, int, int, int, Square]:
+        rng = rules.pass_range(thrower or s, s)
+        x, y = s
+        near = sum(1 for ex, ey in enemies if abs(ex - x) <= 2 and abs(ey - y) <= 2)
+        return (tz.get(s, 0), int(rng is None or rng[1] < -1), near, abs(end - x), r[s][1], s)
+    return cost
 
 
 # ------------------------------------------------------------------ fouls
@@ -338,43 +358,40 @@ def foul_pays(ai: AI) -> bool:
     st = ai.st
     if st.flags.foul:
         return False
-    downs = [q for q in st.on_field(other(ai.side)) if q.state in ("prone", "stunned") and q.sq is not None]
-    best: tuple[float, int, str, str] | None = None
-    choice: tuple[Player, list[Square], Player] | None = None
-    for p in ai.mine():
-        if p.state != "standing" or p.moved or st.ball.carrier == p.id or valuable(p) or p.sq is None:
-            continue
-        r = reach(st, p, 0, moves=p.ma)
-        for v in downs:
-            assert v.sq is not None
-            for sq in neighbours(v.sq):
-                if sq not in r:
-                    continue
-                net = foul_assists(st, p, v, sq)
-                chance = two_d6_above(v.av - net)
-                if net < FOUL_ASSISTS or chance < FOUL_BREAK:
-                    continue
-                key = (-chance, r[sq][1], p.id, v.id)
-                if best is None or key < best:
-                    best, choice = key, (p, path_to(r, sq), v)
+    board = Board(st)
+    downs = [q for q in board.field(other(ai.side)) if q.state in ("prone", "stunned") and q.sq is not None]
+
+    def options() -> Iterator[tuple[Player, list[Player]]]:
+        for p in ai.mine():
+            if p.state != "standing" or p.moved or st.ball.carrier == p.id or valuable(p) or p.sq is None:
+                continue
+            # only victims he can get beside (MA squares) with the most assists that could pay
+            px, py, far = p.sq[0], p.sq[1], p.ma + 1
+            near = [v for v in downs if v.sq is not None and abs(v.sq[0] - px) <= far and abs(v.sq[1] - py) <= far
+                    and _pays(v, board.foul_best(p, v))]
+            if near:
+                yield p, near
+
+    def key(p: Player, v: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
+        net = board.foul_net(p, v, sq)
+        return (-two_d6_above(v.av - net), got[1], p.id, v.id) if _pays(v, net) else None
+
+    choice = best_approach(board, options(), 0, 0, key)
     if choice is None:
         return False
     ai.acts.foul(*choice)
     return True
 
 
+def _pays(v: Player, net: int) -> bool:
+    """Enough assists and a good enough chance of breaking ``v``'s armour with ``net`` of them."""
+    return net >= FOUL_ASSISTS and two_d6_above(v.av - net) >= FOUL_BREAK
+
+
 def foul_assists(st: State, p: Player, v: Player, frm: Square) -> int:
     """Assists for ``p`` fouling ``v`` from ``frm`` less those against him there (:func:`.rules.foul`)."""
     assert v.sq is not None
-    off = sum(1 for q in st.on_field(p.side) if q is not p and q.sq is not None and q.sq != frm
-              and rules._free_helper(st, q, v))
-    dfn = 0
-    for q in st.on_field(v.side):
-        if q is v or not q.standing or q.sq is None or distance(q.sq, frm) != 1:
-            continue
-        if st.tackle_zones(q.sq, q.side, ignore=p) == 0:
-            dfn += 1
-    return off - dfn
+    return Board(st).foul_net(p, v, frm)
 
 
 __all__ = ["AI", "Acts", "ADVANCE_GAIN", "ADVANCE_ODDS", "CAGE_STYLES", "DEEP", "FOUL_ASSISTS", "FOUL_BREAK",
