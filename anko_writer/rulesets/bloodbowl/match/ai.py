@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from ....dice import Dice
 from . import plans, rules
 from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, on_pitch, other
-from .paths import Board, Key, Reach, best_approach, block_odds, path_to, reach, tz_map
+from .paths import Board, Key, Reach, best_approach, block_odds, least, path_to, reach, tz_map
 from .sheets import Side
 
 CAGE_MATES = 4
@@ -236,16 +236,19 @@ class AI:
         st = self.st
         board = Board(st)
 
-        def options() -> Iterator[tuple[Player, list[Player]]]:
+        def pairs() -> Iterator[tuple[Player, Player]]:
             for p in self.mine():
                 if p.state != "standing" or p.moved or st.ball.carrier == p.id or p.sq is None:
                     continue
                 # only targets he can get beside (MA + 1 squares) with odds that could be good enough
                 px, py, far = p.sq[0], p.sq[1], p.ma + 2
-                near = [t for t in targets if t.sq is not None and abs(t.sq[0] - px) <= far
-                        and abs(t.sq[1] - py) <= far and board.best_odds(p, t) >= min_odds]
-                if near:
-                    yield p, near
+                for t in targets:
+                    if t.sq is not None and abs(t.sq[0] - px) <= far and abs(t.sq[1] - py) <= far \
+                            and board.best_odds(p, t) >= min_odds:
+                        yield p, t
+
+        def bound(p: Player, t: Player) -> Key:
+            return (-board.best_odds(p, t), 0, p.id, t.id)
 
         def key(p: Player, t: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
             rolls = got[0] + (1 if got[1] + 1 > p.ma else 0)
@@ -254,7 +257,7 @@ class AI:
             odds = board.odds(p, t, sq)
             return None if odds < min_odds else (-odds, rolls, p.id, t.id)
 
-        choice = best_approach(board, options(), max_rolls, 1, key)
+        choice = best_approach(board, pairs(), max_rolls, 1, bound, key)
         if choice is None:
             return False
         self.acts.blitz(*choice)
@@ -285,21 +288,25 @@ class AI:
         ball = st.ball.sq
         if ball in st.grid:
             return
-        best = None
-        choice = None
         board = Board(st)
         tz = st.tackle_zones(ball, self.side)
-        for p in self.mine():
-            r = board.reach(p, 2 if self.last_turn() else 1, through_ball=True)
+        rolls = 2 if self.last_turn() else 1
+
+        def bound(p: Player) -> tuple[int, int, int, str]:
+            assert p.sq is not None  # no rolls, the pick-up, as many steps as squares away
+            return (0, -(p.ag - tz) - (1 if p.has("sure_hands") else 0), distance(p.sq, ball), p.id)
+
+        def exact(p: Player) -> tuple[tuple[int, int, int, str], tuple[Player, Reach]] | None:
+            r = board.reach(p, rolls, through_ball=True)
             if ball not in r:
-                continue
-            key = (r[ball][0], -(p.ag - tz) - (1 if p.has("sure_hands") else 0), r[ball][1], p.id)
-            if best is None or key < best:
-                best, choice = key, (p, path_to(r, ball))
+                return None
+            return (r[ball][0], -(p.ag - tz) - (1 if p.has("sure_hands") else 0), r[ball][1], p.id), (p, r)
+
+        choice = least(self.mine(), bound, exact)
         if choice is None:
             return
-        p, path = choice
-        self.acts.move(p, path)
+        p, r = choice
+        self.acts.move(p, path_to(r, ball))
 
     def carrier_moves(self) -> None:
         """6. The carrier, by the race plan (:mod:`.plans`): a pass or hand-off to a scorer when the clock
@@ -415,18 +422,21 @@ class AI:
         for sq in corners:
             if not on_pitch(sq) or sq in self.st.grid or not self.live():
                 continue
-            best = None
             tz = board.tz(self.side)
-            for p in self.mine():
-                if p.state != "standing" or p.moved or p is c or p.sq is None or tz.get(p.sq, 0):
-                    continue
-                if distance(p.sq, sq) > p.ma:
-                    continue
+            free = [p for p in self.mine() if p.state == "standing" and not p.moved and p is not c
+                    and p.sq is not None and not tz.get(p.sq, 0) and distance(p.sq, sq) <= p.ma]
+
+            def exact(p: Player, sq: Square = sq, board: Board = board
+                      ) -> tuple[tuple[int, str], tuple[Player, Reach]] | None:
                 r = board.reach(p, 0, moves=p.ma)
-                if sq in r and (best is None or (r[sq][1], p.id) < best[0]):
-                    best = ((r[sq][1], p.id), p, path_to(r, sq))
+                return ((r[sq][1], p.id), (p, r)) if sq in r else None
+
+            def bound(p: Player, sq: Square = sq) -> tuple[int, str]:
+                return (distance(p.sq or sq, sq), p.id)  # no fewer steps than squares away
+
+            best = least(free, bound, exact)
             if best is not None:
-                self.acts.move(best[1], best[2])
+                self.acts.move(best[0], path_to(best[1], sq))
                 board = Board(self.st)
 
     def goal(self, p: Player) -> Square | None:

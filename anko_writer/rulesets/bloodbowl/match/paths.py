@@ -4,6 +4,7 @@ enemy tackle zones on every square, and how good a block looks. Shared by :mod:`
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 from . import rules
 from .model import Player, Square, State, adjacent, neighbours
@@ -254,32 +255,58 @@ class Board:
 
 
 Key = tuple[float, int, str, str]
-"""How good a move to a target is (the least is the best)."""
+"""How good a move to a target is (the least is the best; the mover's and target's ids make it unique)."""
+T = TypeVar("T")
+U = TypeVar("U")
 
 
-def best_approach(board: Board, options: Iterable[tuple[Player, list[Player]]], max_rolls: int, extra: int,
+def least(items: Iterable[T], bound: Callable[[T], Any], exact: Callable[[T], tuple[Any, U] | None]) -> U | None:
+    """What goes with the least ``exact`` key of ``items`` (None: not a candidate), tried in the order of
+    ``bound`` (no key of the item is below it) and stopped once no bound is below the best found. When no two
+    items can have equal keys, the least does not depend on the order, so this is what trying all gives.
+
+    >>> least([3, 1, 2], bound=lambda n: n - 1, exact=lambda n: (n, f"got {n}") if n != 1 else None)
+    'got 2'
+    """
+    best: Any = None
+    got: U | None = None
+    for b, _, item in sorted((bound(it), i, it) for i, it in enumerate(items)):
+        if best is not None and not b < best:
+            break
+        found = exact(item)
+        if found is not None and (best is None or found[0] < best):
+            best, got = found
+    return got
+
+
+def best_approach(board: Board, pairs: Iterable[tuple[Player, Player]], max_rolls: int, extra: int,
+                  bound: Callable[[Player, Player], Key],
                   key: Callable[[Player, Player, Square, tuple[int, int, Square | None]], Key | None]
                   ) -> tuple[Player, list[Square], Player] | None:
-    """The blitz and foul loop: over each mover and his targets (in order), each square beside a target he
-    reaches this action (``board.reach`` with ``max_rolls`` and MA + ``extra`` squares), the least ``key``
-    (None: not this one; the first found of equal keys); the mover, his path and the target."""
-    best: Key | None = None
-    choice: tuple[Player, Reach, Square, Player] | None = None
-    for p, targets in options:
+    """The blitz and foul loop: over each mover and target, each square beside the target he reaches this
+    action (``board.reach`` with ``max_rolls`` and MA + ``extra`` squares), the least ``key`` (None: not this
+    one; of equal keys the first square in :data:`.model.DIRS` order), pairs tried by :func:`least` with
+    ``bound`` a key no square of the pair is below; the mover, his path and the target."""
+    def exact(pair: tuple[Player, Player]) -> tuple[Key, tuple[Player, Reach, Square, Player]] | None:
+        p, t = pair
+        assert t.sq is not None
         r = board.reach(p, max_rolls, moves=p.ma + extra)
-        for t in targets:
-            assert t.sq is not None
-            for sq in _NEAR.get(t.sq) or _near(t.sq):
-                got = r.get(sq)
-                if got is None:
-                    continue
-                k = key(p, t, sq, got)
-                if k is not None and (best is None or k < best):
-                    best, choice = k, (p, r, sq, t)
+        best: Key | None = None
+        at: Square | None = None
+        for sq in _NEAR.get(t.sq) or _near(t.sq):
+            got = r.get(sq)
+            if got is None:
+                continue
+            k = key(p, t, sq, got)
+            if k is not None and (best is None or k < best):
+                best, at = k, sq
+        return None if best is None or at is None else (best, (p, r, at, t))
+
+    choice = least(pairs, lambda pair: bound(*pair), exact)
     if choice is None:
         return None
     p, r, sq, t = choice
     return p, path_to(r, sq), t
 
 
-__all__ = ["Board", "Key", "Reach", "best_approach", "block_odds", "odds_of", "path_to", "reach", "tz_map"]
+__all__ = ["Board", "Key", "Reach", "best_approach", "block_odds", "least", "odds_of", "path_to", "reach", "tz_map"]

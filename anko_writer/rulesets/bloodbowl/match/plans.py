@@ -361,22 +361,26 @@ def foul_pays(ai: AI) -> bool:
     board = Board(st)
     downs = [q for q in board.field(other(ai.side)) if q.state in ("prone", "stunned") and q.sq is not None]
 
-    def options() -> Iterator[tuple[Player, list[Player]]]:
+    def pairs() -> Iterator[tuple[Player, Player]]:
         for p in ai.mine():
             if p.state != "standing" or p.moved or st.ball.carrier == p.id or valuable(p) or p.sq is None:
                 continue
             # only victims he can get beside (MA squares) with the most assists that could pay
             px, py, far = p.sq[0], p.sq[1], p.ma + 1
-            near = [v for v in downs if v.sq is not None and abs(v.sq[0] - px) <= far and abs(v.sq[1] - py) <= far
-                    and _pays(v, board.foul_best(p, v))]
-            if near:
-                yield p, near
+            for v in downs:
+                if v.sq is not None and abs(v.sq[0] - px) <= far and abs(v.sq[1] - py) <= far \
+                        and _pays(v, board.foul_best(p, v)):
+                    yield p, v
+
+    def bound(p: Player, v: Player) -> Key:
+        assert p.sq is not None and v.sq is not None
+        return (-two_d6_above(v.av - board.foul_best(p, v)), max(0, distance(p.sq, v.sq) - 1), p.id, v.id)
 
     def key(p: Player, v: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
         net = board.foul_net(p, v, sq)
         return (-two_d6_above(v.av - net), got[1], p.id, v.id) if _pays(v, net) else None
 
-    choice = best_approach(board, options(), 0, 0, key)
+    choice = best_approach(board, pairs(), 0, 0, bound, key)
     if choice is None:
         return False
     ai.acts.foul(*choice)
