@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 
 from ....dice import Dice
 from . import plans, rules
-from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, on_pitch, other
+from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
 from .paths import Board, Key, Reach, best_approach, block_odds, least, path_to, reach, tz_map
 from .sheets import Side
 
@@ -236,26 +236,41 @@ class AI:
         st = self.st
         board = Board(st)
 
+        tz = board.tz(self.side)
+        # (mover, target) → the best odds and the fewest rolls he could blitz with, the odds from each square
+        # beside the target he could block from (empty, or his own)
+        odds: dict[tuple[str, str], tuple[float, int, dict[Square, float]]] = {}
+
         def pairs() -> Iterator[tuple[Player, Player]]:
             for p in self.mine():
                 if p.state != "standing" or p.moved or st.ball.carrier == p.id or p.sq is None:
                     continue
-                # only targets he can get beside (MA + 1 squares) with odds that could be good enough
                 px, py, far = p.sq[0], p.sq[1], p.ma + 2
                 for t in targets:
-                    if t.sq is not None and abs(t.sq[0] - px) <= far and abs(t.sq[1] - py) <= far \
-                            and board.best_odds(p, t) >= min_odds:
+                    # only targets he can get beside (MA + 1 squares) with odds that could be good enough
+                    if t.sq is None or abs(t.sq[0] - px) > far or abs(t.sq[1] - py) > far \
+                            or board.best_odds(p, t) < min_odds:
+                        continue
+                    each = {sq: board.odds(p, t, sq) for sq in neighbours(t.sq) if sq not in st.grid or sq == p.sq}
+                    d = distance(p.sq, t.sq)
+                    # as many steps as squares away less one: each past MA a GFI, the blitz's block one more
+                    # past MA, and a dodge out of a tackle zone if he must move
+                    rolls = max(0, d - 1 - p.ma) + (d > p.ma) + (d >= 2 and p.sq in tz)
+                    hi = max(each.values(), default=min_odds - 1)
+                    if hi >= min_odds and rolls <= max_rolls:
+                        odds[p.id, t.id] = (hi, rolls, each)
                         yield p, t
 
         def bound(p: Player, t: Player) -> Key:
-            return (-board.best_odds(p, t), 0, p.id, t.id)
+            hi, rolls, _ = odds[p.id, t.id]
+            return (-hi, rolls, p.id, t.id)
 
         def key(p: Player, t: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
             rolls = got[0] + (1 if got[1] + 1 > p.ma else 0)
             if rolls > max_rolls:
                 return None
-            odds = board.odds(p, t, sq)
-            return None if odds < min_odds else (-odds, rolls, p.id, t.id)
+            o = odds[p.id, t.id][2][sq]
+            return None if o < min_odds else (-o, rolls, p.id, t.id)
 
         choice = best_approach(board, pairs(), max_rolls, 1, bound, key)
         if choice is None:
