@@ -69,6 +69,10 @@ def test_the_board_gives_the_plain_numbers(spots: list[tuple[int, int, bool, str
         tz = board.tz(side)  # type: ignore[arg-type]
         assert all(tz.get(sq, 0) == st.tackle_zones(sq, side) for sq in SQUARES)  # type: ignore[arg-type]
     players = list(st.players.values())
+    for q in players[:4]:
+        for side in ("home", "away"):
+            assert all(board.zones_but(sq, side, q) == st.tackle_zones(sq, side, ignore=q)  # type: ignore[arg-type]
+                       for sq in SQUARES)
     for p in players:
         for rolls, moves, through in ((0, None, False), (1, 6, True), (2, 7, False)):
             assert list(board.reach(p, rolls, moves, through).items()) == \

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from . import rules
-from .model import Player, Square, State, adjacent, neighbours
+from .model import DIRS, Player, Square, State, adjacent, neighbours
 from .sheets import Side
 
 Reach = dict[Square, tuple[int, int, Square | None]]
@@ -154,7 +154,7 @@ class Board:
         self._tz: dict[Side, dict[Square, int]] = {}
         self._reach: dict[tuple[str, int, int | None, bool], Reach] = {}
         self._helpers: dict[tuple[str, Side], frozenset[str]] = {}
-        self._cover: dict[tuple[str, Side, bool], tuple[tuple[str, int, int], ...]] = {}
+        self._cover: dict[tuple[str, Side, bool], tuple[frozenset[str], dict[Square, int]]] = {}
 
     def field(self, side: Side) -> list[Player]:
         """``st.on_field(side)``, shared (not to be changed)."""
@@ -187,49 +187,61 @@ class Board:
         key = (target.id, side)
         got = self._helpers.get(key)
         if got is None:
-            st = self.st
             assert target.sq is not None
             tx, ty = target.sq
             got = self._helpers[key] = frozenset(
-                q.id for q in self.field(side) if q.sq is not None and q.sq != target.sq
-                and abs(q.sq[0] - tx) <= 1 and abs(q.sq[1] - ty) <= 1 and rules._free_helper(st, q, target))
+                q.id for q in self.field(side) if q.state == "standing" and q.sq is not None and q.sq != target.sq
+                and abs(q.sq[0] - tx) <= 1 and abs(q.sq[1] - ty) <= 1
+                and (q.has("guard") or self.zones_but(q.sq, q.side, target) == 0))
         return got
+
+    def zones_but(self, sq: Square, side: Side, ignore: Player) -> int:
+        """``st.tackle_zones(sq, side, ignore=ignore)`` for a square on the pitch."""
+        n = self.tz(side).get(sq, 0)
+        if ignore.side != side and ignore.state == "standing" and ignore.sq is not None and adjacent(ignore.sq, sq):
+            n -= 1
+        return n
 
     def assists(self, att: Player, target: Player) -> int:
         """``att``'s team-mates who help him against ``target`` (wherever he stands: they are not him)."""
         ids = self.helpers(target, att.side)
         return len(ids) - (att.id in ids)
 
-    def cover(self, att: Player, side: Side, block: bool) -> tuple[tuple[str, int, int], ...]:
-        """``side``'s standing players (id, x, y) who would help a team-mate ``att`` blocks (``block``; Guard,
-        or no tackle zone but ``att``'s, which he still puts from his square) or fouls (no tackle zone but
-        his)."""
+    def cover(self, att: Player, side: Side, block: bool) -> tuple[frozenset[str], dict[Square, int]]:
+        """``side``'s standing players who would help a team-mate ``att`` blocks (``block``; Guard, or no
+        tackle zone but ``att``'s, which he still puts from his square) or fouls (no tackle zone but his): their
+        ids, and how many of them touch each square (on the pitch or off it)."""
         key = (att.id, side, block)
         got = self._cover.get(key)
         if got is None:
-            st = self.st
-            out = []
+            ids: set[str] = set()
+            count: dict[Square, int] = {}
             for q in self.field(side):
                 if q.state != "standing" or q.sq is None:
                     continue
                 if block:
-                    free = q.has("guard") or st.tackle_zones(q.sq, q.side, ignore=att) - (
+                    free = q.has("guard") or self.zones_but(q.sq, q.side, att) - (
                         1 if att.sq and adjacent(att.sq, q.sq) else 0) <= 0
                 else:
-                    free = st.tackle_zones(q.sq, q.side, ignore=att) == 0
+                    free = self.zones_but(q.sq, q.side, att) == 0
                 if free:
-                    out.append((q.id, q.sq[0], q.sq[1]))
-            got = self._cover[key] = tuple(out)
+                    ids.add(q.id)
+                    x, y = q.sq
+                    for dx, dy in DIRS:
+                        n = (x + dx, y + dy)
+                        count[n] = count.get(n, 0) + 1
+            got = self._cover[key] = (frozenset(ids), count)
         return got
 
     def against(self, att: Player, dfn: Player, where: Square, block: bool = True) -> int:
-        """The team-mates who help ``dfn`` when ``att`` blocks (or fouls) him from ``where``."""
-        wx, wy = where
-        if block:
-            return sum(1 for qid, x, y in self.cover(att, dfn.side, True) if qid != dfn.id and (x, y) != where
-                       and abs(x - wx) <= 1 and abs(y - wy) <= 1)
-        return sum(1 for qid, x, y in self.cover(att, dfn.side, False) if qid != dfn.id
-                   and max(abs(x - wx), abs(y - wy)) == 1)
+        """The team-mates who help ``dfn`` when ``att`` blocks (or fouls) him from ``where``: those touching
+        ``where``, not ``dfn`` himself."""
+        ids, count = self.cover(att, dfn.side, block)
+        n = count.get(where, 0)
+        if dfn.id in ids and dfn.sq is not None and dfn.sq != where \
+                and abs(dfn.sq[0] - where[0]) <= 1 and abs(dfn.sq[1] - where[1]) <= 1:
+            n -= 1
+        return n
 
     def foul_net(self, p: Player, v: Player, frm: Square) -> int:
         """:func:`.plans.foul_assists`: ``p``'s helpers (not him, nor one standing on ``frm``) less ``v``'s."""

@@ -221,6 +221,8 @@ def scoring_pass(ai: AI, c: Player) -> bool:
     board = Board(st)
     for q in _receivers(ai, c):
         assert q.sq is not None
+        if ai.progress(q.sq) > q.ma:  # no end zone within his MA (a no-roll walk stops there)
+            continue
         options: list[tuple[Square, list[Square], bool]] = []
         r = board.reach(q, 0)
         ends = [s for s in r if s[0] == end]
@@ -287,7 +289,7 @@ def handoff_scorer(ai: AI, c: Player, max_rolls: int) -> bool:
     board = Board(st)
     for q in _receivers(ai, c):
         assert q.sq is not None
-        if q.moved or q.sq not in neighbours(c.sq):
+        if q.moved or q.sq not in neighbours(c.sq) or ai.progress(q.sq) > q.ma + 2:  # out of his walk's reach
             continue
         r = board.reach(q, max_rolls)
         if not any(s[0] == end for s in r):
