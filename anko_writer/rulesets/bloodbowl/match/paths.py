@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from . import rules
-from .model import DIRS, Player, Square, State, adjacent, neighbours
+from .model import DIRS, LENGTH, WIDTH, Player, Square, State, adjacent, neighbours, on_pitch
 from .sheets import Side
 
 Reach = dict[Square, tuple[int, int, Square | None]]
@@ -54,16 +54,35 @@ def reach(st: State, p: Player, max_rolls: int, moves: int | None = None, throug
     return _reach_search(st, start, tz, normal, limit, None if through_ball else ball, max_rolls)
 
 
+_STRIDE = WIDTH + 2
+"""Squares are numbered ``x * _STRIDE + y`` inside the searches (in square order, a list index)."""
+_CELLS = (LENGTH + 2) * _STRIDE
+_SQ: list[Square] = [(i // _STRIDE, i % _STRIDE) for i in range(_CELLS)]
+"""Number → square (shared tuples)."""
+_AROUND: list[tuple[int, ...]] = [
+    tuple((x + dx) * _STRIDE + y + dy for dx, dy in DIRS if on_pitch((x + dx, y + dy)))
+    if on_pitch((x, y)) else () for x, y in _SQ]
+"""Number → its on-pitch neighbours' numbers, in DIRS order."""
+_FAR = 1 << 30
+"""A label no way there is worse than."""
+
+
 def _reach_search(st: State, start: Square, tz: dict[Square, int], normal: int, limit: int, ball: Square | None,
                   max_rolls: int) -> Reach:
     """:func:`reach`'s cheapest-first search (rolls, then steps, then the square): a square's way there is
-    only bettered by fewer rolls, or as many in fewer steps. Every step costs at least one step and no fewer
-    rolls, so the squares are taken from one bucket per (rolls, steps) in turn, each in square order: the
-    order a heap of (rolls, steps, square) pops them."""
+    only bettered by fewer rolls, or as many in fewer steps (one label, ``rolls * 64 + steps``). Every step
+    costs at least one step and no fewer rolls, so the squares are taken from one bucket per (rolls, steps)
+    in turn, each in square order: the order a heap of (rolls, steps, square) pops them."""
     best: Reach = {start: (0, 0, None)}
-    grid, get, cached = st.grid, best.get, _NEAR.get
-    buckets: list[list[list[Square]]] = [[[] for _ in range(max(limit, 0) + 1)] for _ in range(max_rolls + 1)]
-    buckets[0][0].append(start)
+    label = [_FAR] * _CELLS
+    for x, y in st.grid:
+        label[x * _STRIDE + y] = -1  # taken: never bettered
+    s0 = start[0] * _STRIDE + start[1]
+    label[s0] = 0
+    b0 = -1 if ball is None else ball[0] * _STRIDE + ball[1]
+    around, sqs = _AROUND, _SQ
+    buckets: list[list[list[int]]] = [[[] for _ in range(max(limit, 0) + 1)] for _ in range(max_rolls + 1)]
+    buckets[0][0].append(s0)
     for rolls in range(max_rolls + 1):
         row = buckets[rolls]
         for steps in range(limit):  # a square reached in ``limit`` steps goes no further
@@ -73,20 +92,21 @@ def _reach_search(st: State, start: Square, tz: dict[Square, int], normal: int, 
             bucket.sort()
             nxt = steps + 1
             gfi = steps >= normal
-            for sq in bucket:
-                b = best[sq]
-                if b[0] != rolls or b[1] != steps or (sq == ball and sq != start):
+            here = rolls * 64 + steps
+            for i in bucket:
+                if label[i] != here or (i == b0 and i != s0):
                     continue
+                sq = sqs[i]
                 cost_r = rolls + (sq in tz) + gfi
                 if cost_r > max_rolls:
                     continue
                 later = buckets[cost_r][nxt]
-                for n in cached(sq) or _near(sq):  # the on-pitch neighbours, in DIRS order
-                    if n in grid:
-                        continue
-                    old = get(n)
-                    if old is None or cost_r < old[0] or (cost_r == old[0] and nxt < old[1]):
-                        best[n] = (cost_r, nxt, sq)
+                code = cost_r * 64 + nxt
+                there = (cost_r, nxt, sq)
+                for n in around[i]:
+                    if code < label[n]:
+                        label[n] = code
+                        best[sqs[n]] = there
                         later.append(n)
     return best
 
@@ -97,19 +117,26 @@ def _reach_free(st: State, start: Square, tz: dict[Square, int], normal: int, li
     breadth-first one, each ring in square order (the order the heap pops them: the same squares, steps and
     paths); past the normal squares a step would be a GFI, so the search stops there."""
     best: Reach = {start: (0, 0, None)}
-    grid, cached = st.grid, _NEAR.get
-    ring = [start]
+    seen = [False] * _CELLS
+    for x, y in st.grid:
+        seen[x * _STRIDE + y] = True
+    s0 = start[0] * _STRIDE + start[1]
+    seen[s0] = True
+    b0 = -1 if ball is None else ball[0] * _STRIDE + ball[1]
+    around, sqs = _AROUND, _SQ
+    ring = [s0]
     steps = 0
     while ring and steps < limit and steps < normal:
-        nxt: list[Square] = []
-        way = (0, steps + 1)
-        for sq in sorted(ring):
-            if sq in tz or (sq == ball and sq != start):
+        nxt: list[int] = []
+        for i in sorted(ring):
+            sq = sqs[i]
+            if sq in tz or (i == b0 and i != s0):
                 continue
-            there = (*way, sq)
-            for n in cached(sq) or _near(sq):
-                if n not in grid and n not in best:
-                    best[n] = there
+            there = (0, steps + 1, sq)
+            for n in around[i]:
+                if not seen[n]:
+                    seen[n] = True
+                    best[sqs[n]] = there
                     nxt.append(n)
         ring = nxt
         steps += 1
