@@ -421,11 +421,18 @@ class AI:
             if goal is None:
                 continue
             r = board.reach(p, 0, moves=p.ma)
-            gx, gy = goal
-            best = min(r, key=lambda s: (max(abs(s[0] - gx), abs(s[1] - gy)), tz.get(s, 0) > 1, r[s][1], s))
+            best = self._toward(r, goal, tz)
             if best != p.sq:
                 self.acts.move(p, path_to(r, best))
                 board = Board(st)
+
+    @staticmethod
+    def _toward(r: Reach, goal: Square, tz: dict[Square, int]) -> Square:
+        """The square of ``r`` nearest ``goal``, then in at most one tackle zone, the fewest steps, the square."""
+        gx, gy = goal
+        near = min(max(abs(x - gx), abs(y - gy)) for x, y in r)
+        return min((s for s in r if max(abs(s[0] - gx), abs(s[1] - gy)) == near),
+                   key=lambda s: (tz.get(s, 0) > 1, r[s][1], s))
 
     def cage(self, c: Player) -> None:
         """Fill the carrier's four diagonal squares with the nearest free team-mates (no risky roll)."""

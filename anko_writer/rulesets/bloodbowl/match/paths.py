@@ -181,7 +181,9 @@ class Board:
         self._tz: dict[Side, dict[Square, int]] = {}
         self._reach: dict[tuple[str, int, int | None, bool], Reach] = {}
         self._helpers: dict[tuple[str, Side], frozenset[str]] = {}
-        self._cover: dict[tuple[str, Side, bool], tuple[frozenset[str], dict[Square, int]]] = {}
+        self._base: dict[tuple[str, Side, bool], tuple[frozenset[str], dict[Square, int]]] = {}
+        self._cover: dict[tuple[str, Side, bool],
+                          tuple[frozenset[str], dict[Square, int], tuple[tuple[str, int, int, int], ...]]] = {}
 
     def field(self, side: Side) -> list[Player]:
         """``st.on_field(side)``, shared (not to be changed)."""
@@ -225,7 +227,9 @@ class Board:
     def zones_but(self, sq: Square, side: Side, ignore: Player) -> int:
         """``st.tackle_zones(sq, side, ignore=ignore)`` for a square on the pitch."""
         n = self.tz(side).get(sq, 0)
-        if ignore.side != side and ignore.state == "standing" and ignore.sq is not None and adjacent(ignore.sq, sq):
+        at = ignore.sq
+        if at is not None and ignore.side != side and ignore.state == "standing" and at != sq \
+                and abs(at[0] - sq[0]) <= 1 and abs(at[1] - sq[1]) <= 1:
             n -= 1
         return n
 
@@ -234,39 +238,73 @@ class Board:
         ids = self.helpers(target, att.side)
         return len(ids) - (att.id in ids)
 
-    def cover(self, att: Player, side: Side, block: bool) -> tuple[frozenset[str], dict[Square, int]]:
-        """``side``'s standing players who would help a team-mate ``att`` blocks (``block``; Guard, or no
-        tackle zone but ``att``'s, which he still puts from his square) or fouls (no tackle zone but his): their
-        ids, and how many of them touch each square (on the pitch or off it)."""
-        key = (att.id, side, block)
-        got = self._cover.get(key)
+    def _free(self, q: Player, att: Player | None, block: bool) -> bool:
+        """Whether ``q`` (standing) would help a team-mate ``att`` blocks (``block``: Guard, or no tackle zone
+        but ``att``'s, which he still puts from his square) or fouls (no tackle zone but his); ``att`` None:
+        an attacker touching nobody."""
+        assert q.sq is not None
+        if att is None:
+            zones = self.tz(q.side).get(q.sq, 0)
+            return (q.has("guard") or zones <= 0) if block else zones == 0
+        if block:
+            return q.has("guard") or self.zones_but(q.sq, q.side, att) - (
+                1 if att.sq and adjacent(att.sq, q.sq) else 0) <= 0
+        return self.zones_but(q.sq, q.side, att) == 0
+
+    def _cover_base(self, side: Side, block: bool) -> tuple[frozenset[str], dict[Square, int]]:
+        """:meth:`cover` against an attacker touching none of ``side``'s players."""
+        key = ("", side, block)
+        got = self._base.get(key)
         if got is None:
             ids: set[str] = set()
             count: dict[Square, int] = {}
             for q in self.field(side):
-                if q.state != "standing" or q.sq is None:
-                    continue
-                if block:
-                    free = q.has("guard") or self.zones_but(q.sq, q.side, att) - (
-                        1 if att.sq and adjacent(att.sq, q.sq) else 0) <= 0
-                else:
-                    free = self.zones_but(q.sq, q.side, att) == 0
-                if free:
+                if q.state == "standing" and q.sq is not None and self._free(q, None, block):
                     ids.add(q.id)
                     x, y = q.sq
                     for dx, dy in DIRS:
                         n = (x + dx, y + dy)
                         count[n] = count.get(n, 0) + 1
-            got = self._cover[key] = (frozenset(ids), count)
+            got = self._base[key] = (frozenset(ids), count)
+        return got
+
+    def cover(self, att: Player, side: Side, block: bool
+              ) -> tuple[frozenset[str], dict[Square, int], tuple[tuple[str, int, int, int], ...]]:
+        """``side``'s standing players who would help a team-mate ``att`` blocks or fouls (:meth:`_free`): for an
+        attacker touching none of them, their ids and how many touch each square (on the pitch or off it);
+        then those ``att`` touches whose help he changes (id, x, y, +1 or −1)."""
+        key = (att.id, side, block)
+        got = self._cover.get(key)
+        if got is None:
+            ids, count = self._cover_base(side, block)
+            flips = []
+            if att.sq is not None:
+                ax, ay = att.sq
+                for q in self.field(side):
+                    if q.state != "standing" or q.sq is None or q.sq == att.sq:
+                        continue
+                    x, y = q.sq
+                    if abs(x - ax) <= 1 and abs(y - ay) <= 1:
+                        free = self._free(q, att, block)
+                        if free != (q.id in ids):
+                            flips.append((q.id, x, y, 1 if free else -1))
+            got = self._cover[key] = (ids, count, tuple(flips))
         return got
 
     def against(self, att: Player, dfn: Player, where: Square, block: bool = True) -> int:
         """The team-mates who help ``dfn`` when ``att`` blocks (or fouls) him from ``where``: those touching
         ``where``, not ``dfn`` himself."""
-        ids, count = self.cover(att, dfn.side, block)
+        ids, count, flips = self.cover(att, dfn.side, block)
+        wx, wy = where
         n = count.get(where, 0)
-        if dfn.id in ids and dfn.sq is not None and dfn.sq != where \
-                and abs(dfn.sq[0] - where[0]) <= 1 and abs(dfn.sq[1] - where[1]) <= 1:
+        helps = dfn.id in ids
+        for qid, x, y, change in flips:
+            if qid == dfn.id:
+                helps = change > 0
+            if (x, y) != where and abs(x - wx) <= 1 and abs(y - wy) <= 1:
+                n += change
+        if helps and dfn.sq is not None and dfn.sq != where \
+                and abs(dfn.sq[0] - wx) <= 1 and abs(dfn.sq[1] - wy) <= 1:
             n -= 1
         return n
 
