@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator
 from ....dice import Dice
 from . import plans, rules
 from .model import ATTACKS, Player, Square, State, adjacent, distance, forward, neighbours, on_pitch, other
-from .paths import Board, Key, Reach, best_approach, block_odds, least, path_to, reach, tz_map
+from .paths import Board, Key, Reach, best_approach, block_odds, least, odds_of, path_to, reach, tz_map
 from .sheets import Side
 
 CAGE_MATES = 4
@@ -237,9 +237,9 @@ class AI:
         board = Board(st)
 
         tz = board.tz(self.side)
-        # (mover, target) → the best odds and the fewest rolls he could blitz with, the odds from each square
-        # beside the target he could block from (empty, or his own)
-        odds: dict[tuple[str, str], tuple[float, int, dict[Square, float]]] = {}
+        # (mover, target) → the best odds and the fewest rolls he could blitz with, his strength with his
+        # assists, the target's helpers from each square beside him the mover could block from (empty, or his)
+        odds: dict[tuple[str, str], tuple[float, int, int, dict[Square, int]]] = {}
 
         def pairs() -> Iterator[tuple[Player, Player]]:
             for p in self.mine():
@@ -251,25 +251,30 @@ class AI:
                     if t.sq is None or abs(t.sq[0] - px) > far or abs(t.sq[1] - py) > far \
                             or board.best_odds(p, t) < min_odds:
                         continue
-                    each = {sq: board.odds(p, t, sq) for sq in neighbours(t.sq) if sq not in st.grid or sq == p.sq}
+                    each = {sq: board.against(p, t, sq) for sq in neighbours(t.sq)
+                            if sq not in st.grid or sq == p.sq}
+                    if not each:
+                        continue
                     d = distance(p.sq, t.sq)
                     # as many steps as squares away less one: each past MA a GFI, the blitz's block one more
                     # past MA, and a dodge out of a tackle zone if he must move
                     rolls = max(0, d - 1 - p.ma) + (d > p.ma) + (d >= 2 and p.sq in tz)
-                    hi = max(each.values(), default=min_odds - 1)
+                    strength = p.st + board.assists(p, t)
+                    hi = odds_of(*rules.block_dice(strength, t.st + min(each.values())))
                     if hi >= min_odds and rolls <= max_rolls:
-                        odds[p.id, t.id] = (hi, rolls, each)
+                        odds[p.id, t.id] = (hi, rolls, strength, each)
                         yield p, t
 
         def bound(p: Player, t: Player) -> Key:
-            hi, rolls, _ = odds[p.id, t.id]
+            hi, rolls, _, _ = odds[p.id, t.id]
             return (-hi, rolls, p.id, t.id)
 
         def key(p: Player, t: Player, sq: Square, got: tuple[int, int, Square | None]) -> Key | None:
             rolls = got[0] + (1 if got[1] + 1 > p.ma else 0)
             if rolls > max_rolls:
                 return None
-            o = odds[p.id, t.id][2][sq]
+            _, _, strength, each = odds[p.id, t.id]
+            o = odds_of(*rules.block_dice(strength, t.st + each[sq]))  # board.odds(p, t, sq)
             return None if o < min_odds else (-o, rolls, p.id, t.id)
 
         choice = best_approach(board, pairs(), max_rolls, 1, bound, key)

@@ -169,6 +169,10 @@ def odds_of(n: int, chooser: str) -> float:
     return float(n) if chooser == "attacker" else -float(n)
 
 
+_TZ: dict[tuple[object, ...], dict[Square, int]] = {}
+"""(side, the standing opponents' squares) → :func:`tz_map` (the last few thousand)."""
+
+
 class Board:
     """One decision's look at the pitch while nothing on it moves: each side's players on the field, tackle
     zones, each player's reach and the parts of the block and foul odds, each worked out once (the same
@@ -197,10 +201,18 @@ class Board:
         return [q.sq for q in self.field(side) if q.state == "standing" and q.sq is not None]
 
     def tz(self, side: Side) -> dict[Square, int]:
-        """:func:`tz_map` of ``side``, shared (not to be changed)."""
+        """:func:`tz_map` of ``side``, shared (not to be changed): the same map for the same squares of
+        standing opponents, so a map is made once for every board that has them."""
         got = self._tz.get(side)
         if got is None:
-            got = self._tz[side] = tz_map(self.st, side)
+            key = (side, *[q.sq for q in self.st.players.values() if q.side != side and q.state == "standing"
+                           and q.sq is not None])
+            got = _TZ.get(key)
+            if got is None:
+                if len(_TZ) >= 4096:
+                    _TZ.clear()
+                got = _TZ[key] = tz_map(self.st, side)
+            self._tz[side] = got
         return got
 
     def reach(self, p: Player, max_rolls: int, moves: int | None = None, through_ball: bool = False) -> Reach:
