@@ -435,9 +435,19 @@ class AI:
     def _toward(r: Reach, goal: Square, tz: dict[Square, int]) -> Square:
         """The square of ``r`` nearest ``goal``, then in at most one tackle zone, the fewest steps, the square."""
         gx, gy = goal
-        near = min(max(abs(x - gx), abs(y - gy)) for x, y in r)
-        return min((s for s in r if max(abs(s[0] - gx), abs(s[1] - gy)) == near),
-                   key=lambda s: (tz.get(s, 0) > 1, r[s][1], s))
+        near = 1 << 30
+        best: tuple[bool, int, Square] | None = None
+        for s, (_, steps, _) in r.items():
+            dx, dy = s[0] - gx, s[1] - gy
+            d = max(dx, -dx, dy, -dy)
+            if d < near:
+                near, best = d, (tz.get(s, 0) > 1, steps, s)
+            elif d == near and best is not None:
+                k = (tz.get(s, 0) > 1, steps, s)
+                if k < best:
+                    best = k
+        assert best is not None
+        return best[2]
 
     def cage(self, c: Player) -> None:
         """Fill the carrier's four diagonal squares with the nearest free team-mates (no risky roll)."""
@@ -485,15 +495,16 @@ class AI:
         plans.foul_pays(self)
         if self.style not in ("bash", "kill_thrower"):
             return
+        board = Board(self.st)
         for p in self.mine():
             if not self.live():
                 return
             if p.state != "standing" or p.moved or self.st.ball.carrier == p.id:
                 continue
-            board = Board(self.st)
             for q in sorted(self.st.marked_by(p), key=lambda q: q.id):
                 if board.odds(p, q) >= 0.5:
                     self.acts.block(p, q)
+                    board = Board(self.st)
                     break
 
     def stand_up(self) -> None:
