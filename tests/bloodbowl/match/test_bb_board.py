@@ -7,8 +7,11 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as hs
 
+from anko_writer.dice import Dice
+from anko_writer.rulesets.bloodbowl.match import ai as coach
 from anko_writer.rulesets.bloodbowl.match import paths, plans, rules
-from anko_writer.rulesets.bloodbowl.match.model import LENGTH, WIDTH, Player, Square, State, adjacent, distance
+from anko_writer.rulesets.bloodbowl.match.model import (LENGTH, WIDTH, Player, Square, State, adjacent, distance,
+                                                        neighbours, other)
 
 from .scen import put, state
 
@@ -152,3 +155,104 @@ def test_the_bucket_search_is_the_heap_search(spots: list[tuple[int, int, bool, 
     assert list(fast.items()) == list(_heap_search(st, p.sq, tz, normal, limit, ball, max_rolls).items())
     if max_rolls == 0:
         assert list(paths._reach_free(st, p.sq, tz, normal, limit, ball).items()) == list(fast.items())
+
+
+@settings(max_examples=200, deadline=None)
+@given(hs.lists(hs.tuples(hs.integers(0, 5), hs.integers(0, 3), hs.booleans()), min_size=0, max_size=12))
+def test_least_is_the_least_of_all(items: list[tuple[int, int, bool]]) -> None:
+    """Tried best bound first and stopped early, :func:`paths.least` picks what trying every item picks: each
+    item a key (a value, its index to make it unique; or no key at all) and a bound at most its key."""
+    keyed = [((value, i), value - slack, has) for i, (value, slack, has) in enumerate(items)]
+    tried: list[int] = []
+
+    def exact(item: tuple[tuple[int, int], int, bool]) -> tuple[tuple[int, int], int] | None:
+        tried.append(item[0][1])
+        return (item[0], item[0][1]) if item[2] else None
+
+    got = paths.least(keyed, bound=lambda item: (item[1], -1), exact=exact)
+    every = [k for k, _, has in keyed if has]
+    assert got == (min(every)[1] if every else None)
+    assert len(tried) <= len(items)
+
+
+def _plain_blitz(ai: coach.AI, targets: list[Player], max_rolls: int, min_odds: float
+                 ) -> tuple[Player, list[Square], Player] | None:
+    """The blitz choice as written before the board: every mover's reach, every square beside every target."""
+    st = ai.st
+    best: tuple[float, int, str, str] | None = None
+    choice = None
+    for p in ai.mine():
+        if p.state != "standing" or p.moved or st.ball.carrier == p.id or p.sq is None:
+            continue
+        if min((distance(p.sq, t.sq) for t in targets if t.sq is not None), default=99) > p.ma + 2:
+            continue
+        r = paths.reach(st, p, max_rolls, moves=p.ma + 1)
+        for t in targets:
+            assert t.sq is not None
+            for sq in neighbours(t.sq):
+                if sq not in r:
+                    continue
+                rolls = r[sq][0] + (1 if r[sq][1] + 1 > p.ma else 0)
+                odds = _plain_block_odds(st, p, t, sq)
+                if rolls > max_rolls or odds < min_odds:
+                    continue
+                key = (-odds, rolls, p.id, t.id)
+                if best is None or key < best:
+                    best, choice = key, (p, paths.path_to(r, sq), t)
+    return choice
+
+
+def _plain_foul(ai: coach.AI) -> tuple[Player, list[Square], Player] | None:
+    """The foul choice as written before the board."""
+    st = ai.st
+    downs = [q for q in st.on_field(other(ai.side)) if q.state in ("prone", "stunned") and q.sq is not None]
+    best: tuple[float, int, str, str] | None = None
+    choice = None
+    for p in ai.mine():
+        if p.state != "standing" or p.moved or st.ball.carrier == p.id or plans.valuable(p) or p.sq is None:
+            continue
+        r = paths.reach(st, p, 0, moves=p.ma)
+        for v in downs:
+            assert v.sq is not None
+            for sq in neighbours(v.sq):
+                if sq not in r:
+                    continue
+                net = _plain_foul_net(st, p, v, sq)
+                chance = plans.two_d6_above(v.av - net)
+                if net < plans.FOUL_ASSISTS or chance < plans.FOUL_BREAK:
+                    continue
+                key = (-chance, r[sq][1], p.id, v.id)
+                if best is None or key < best:
+                    best, choice = key, (p, paths.path_to(r, sq), v)
+    return choice
+
+
+DENSE = hs.lists(hs.tuples(hs.integers(8, 15), hs.integers(5, 11), hs.booleans(),
+                           hs.sampled_from(["standing", "standing", "prone", "stunned"]), hs.integers(2, 5),
+                           hs.booleans()),
+                 min_size=6, max_size=22, unique_by=lambda t: (t[0], t[1]))
+"""Players crowded into the middle of the pitch, where blitzes and fouls are."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(DENSE, hs.lists(hs.integers(3, 9), min_size=22, max_size=22), hs.sampled_from([0, 1, 2]),
+       hs.sampled_from([-1.0, 0.5, 2.0]), hs.booleans(), hs.integers(7, 10))
+def test_the_blitz_and_the_foul_are_the_plain_choices(spots: list[tuple[int, int, bool, str, int, bool]],
+                                                      mas: list[int], max_rolls: int, min_odds: float,
+                                                      carrier: bool, av: int) -> None:
+    """On random pitches (any MA, ST, AV, Guard, prone and stunned players, a carrier or not), the blitz and
+    the foul found with the board's bounds are the mover, path and target the plain loops over every mover and
+    square find."""
+    st = _pitch(spots)
+    for p, ma in zip(st.players.values(), mas):
+        p.ma, p.av = ma, av
+    if carrier:
+        first = next(iter(st.players.values()))
+        st.ball.carrier = first.id
+    d = Dice(seed=1)
+    st.plans = {"home": {"style": "bash"}, "away": {"style": "bash"}}  # type: ignore[typeddict-item]
+    for side in ("home", "away"):
+        ai = coach.AI(st, d, coach.Actions(st, d, []), side)  # type: ignore[arg-type]
+        targets = [q for q in st.on_field(other(side)) if q.standing]  # type: ignore[arg-type]
+        assert ai.blitz_choice(targets, max_rolls, min_odds) == _plain_blitz(ai, targets, max_rolls, min_odds)
+        assert plans.foul_choice(ai) == _plain_foul(ai)

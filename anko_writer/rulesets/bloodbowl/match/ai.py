@@ -232,7 +232,17 @@ class AI:
         self.blitz_at(enemies, 0, 2.0)
 
     def blitz_at(self, targets: list[Player], max_rolls: int, min_odds: float) -> bool:
-        """Blitz the best of ``targets``: most dice for us, then fewest rolls, then ids."""
+        """Blitz the best of ``targets`` (:meth:`blitz_choice`)."""
+        choice = self.blitz_choice(targets, max_rolls, min_odds)
+        if choice is None:
+            return False
+        self.acts.blitz(*choice)
+        return True
+
+    def blitz_choice(self, targets: list[Player], max_rolls: int, min_odds: float
+                     ) -> tuple[Player, list[Square], Player] | None:
+        """The best blitz at ``targets`` with at most ``max_rolls`` risky rolls and odds at least ``min_odds``:
+        most dice for us, then fewest rolls, then ids; the blitzer, his path and the target."""
         st = self.st
         board = Board(st)
 
@@ -277,11 +287,7 @@ class AI:
             o = odds_of(*rules.block_dice(strength, t.st + each[sq]))  # board.odds(p, t, sq)
             return None if o < min_odds else (-o, rolls, p.id, t.id)
 
-        choice = best_approach(board, pairs(), max_rolls, 1, bound, key)
-        if choice is None:
-            return False
-        self.acts.blitz(*choice)
-        return True
+        return best_approach(board, pairs(), max_rolls, 1, bound, key)
 
     def safe_blocks(self) -> None:
         """4. Every block with 2 or 3 dice we choose, three-dice blocks first."""

@@ -357,9 +357,18 @@ def foul_pays(ai: AI) -> bool:
     or stunned opponent with no die, with at least :data:`FOUL_ASSISTS` more assists for us than for him and
     at least a :data:`FOUL_BREAK` chance of breaking his armour; the best chance, then the fewest steps.
     True if a foul was made."""
+    choice = foul_choice(ai)
+    if choice is None:
+        return False
+    ai.acts.foul(*choice)
+    return True
+
+
+def foul_choice(ai: AI) -> tuple[Player, list[Square], Player] | None:
+    """:func:`foul_pays`'s foul: the fouler, his path and the victim (None: no foul pays, or the team fouled)."""
     st = ai.st
     if st.flags.foul:
-        return False
+        return None
     board = Board(st)
     downs = [q for q in board.field(other(ai.side)) if q.state in ("prone", "stunned") and q.sq is not None]
 
@@ -382,11 +391,7 @@ def foul_pays(ai: AI) -> bool:
         net = board.foul_net(p, v, sq)
         return (-two_d6_above(v.av - net), got[1], p.id, v.id) if _pays(v, net) else None
 
-    choice = best_approach(board, pairs(), 0, 0, bound, key)
-    if choice is None:
-        return False
-    ai.acts.foul(*choice)
-    return True
+    return best_approach(board, pairs(), 0, 0, bound, key)
 
 
 def _pays(v: Player, net: int) -> bool:
@@ -402,6 +407,6 @@ def foul_assists(st: State, p: Player, v: Player, frm: Square) -> int:
 
 __all__ = ["AI", "Acts", "ADVANCE_GAIN", "ADVANCE_ODDS", "CAGE_STYLES", "DEEP", "FOUL_ASSISTS", "FOUL_BREAK",
            "LAST_TURN_ODDS", "PASS_ODDS", "PASS_STYLES", "PassChance", "SCORE_ROLLS", "STALL_REACH", "advance_pass",
-           "can_be_reached", "d6_chance", "foul_assists", "foul_pays", "get_open", "handoff_scorer", "pass_chance",
-           "receivers_deep", "score_now", "scoring_pass", "stall_square", "two_d6_above", "valuable",
+           "can_be_reached", "d6_chance", "foul_assists", "foul_choice", "foul_pays", "get_open", "handoff_scorer",
+           "pass_chance", "receivers_deep", "score_now", "scoring_pass", "stall_square", "two_d6_above", "valuable",
            "valuable_thrower"]
