@@ -10,8 +10,7 @@ from hypothesis import strategies as hs
 from anko_writer.dice import Dice
 from anko_writer.rulesets.bloodbowl.match import ai as coach
 from anko_writer.rulesets.bloodbowl.match import paths, plans, rules
-from anko_writer.rulesets.bloodbowl.match.model import (LENGTH, WIDTH, Player, Square, State, adjacent, distance,
-                                                        neighbours, other)
+from anko_writer.rulesets.bloodbowl.match.model import LENGTH, WIDTH, Player, Square, State, adjacent, distance, neighbours, other
 
 from .scen import put, state
 
