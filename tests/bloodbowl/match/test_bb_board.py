@@ -243,7 +243,7 @@ def test_the_blitz_and_the_foul_are_the_plain_choices(spots: list[tuple[int, int
     the foul found with the board's bounds are the mover, path and target the plain loops over every mover and
     square find."""
     st = _pitch(spots)
-    for p, ma in zip(st.players.values(), mas):
+    for p, ma in zip(st.players.values(), mas, strict=False):  # as many MAs as players at most
         p.ma, p.av = ma, av
     if carrier:
         first = next(iter(st.players.values()))
