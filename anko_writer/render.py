@@ -36,10 +36,12 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
-from jinja2.runtime import Context, LoopContext, Macro
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
+from markupsafe import Markup
 
 from . import cache, yamlio
 from .ballot import Ballot
@@ -266,8 +268,12 @@ class Phraser:
             used.clear()
         start = _stable_index(n, event, salt)
         last = self._last.get(event)
-        order = [(start + k) % n for k in range(n)]
-        choice = next((i for i in order if i not in used and i != last), start)
+        choice = start  # the first of start, start + 1, … (mod n) neither used nor the last, else start
+        for k in range(n):
+            i = (start + k) % n
+            if i not in used and i != last:
+                choice = i
+                break
         used.add(choice)
         self._last[event] = choice
         return choice
@@ -643,9 +649,13 @@ class _Steps(NodeTransformer):
 def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
     """The items of ``iterable``, one step of the chapter's budget each."""
     budget = getattr(env, "budget", None)
+    if budget is None:
+        yield from iterable
+        return
     for item in iterable:
-        if budget is not None:
-            budget.tick()
+        budget.steps += 1  # _Budget.tick, inline
+        if not budget.steps % _TICK_EVERY:
+            budget.check()
         yield item
 
 
@@ -672,6 +682,31 @@ def _plain_receiver(obj: Any) -> bool:
     """True when ``obj`` is of a :data:`_PLAIN_TYPES` type and not too large to read from (:func:`_sized`)."""
     kind = type(obj)
     return kind in _PLAIN_TYPES and (kind not in _LENGTHS or len(obj) <= MAX_VALUE)
+
+
+def _call_macro(macro: Macro, eval_ctx: EvalContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``macro(*args, **kwargs)`` as ``Context.call`` makes it (a macro is safely callable and takes the eval
+    context): with positional arguments alone and no ``caller``, ``*args`` or ``**kwargs`` of its own, what
+    ``Macro.__call__`` does (the arguments not given are ``missing``), without its frames (issue 29)."""
+    count = macro._argument_count
+    if kwargs or macro.caller or macro.catch_kwargs or macro.catch_varargs or len(args) > count:
+        return macro(eval_ctx, *args, **kwargs)
+    value = macro._func(*args, *(missing,) * (count - len(args))) if len(args) < count else macro._func(*args)
+    return Markup(value) if eval_ctx.autoescape else value
+
+
+_PLAIN_TESTS: weakref.WeakKeyDictionary[Callable[..., Any], bool] = weakref.WeakKeyDictionary()
+
+
+def _plain_test(func: Callable[..., Any]) -> bool:
+    """True when Jinja passes a test nothing but its arguments (it has no ``jinja_pass_arg``), remembered."""
+    try:
+        plain = _PLAIN_TESTS.get(func)
+    except TypeError:  # not weakly referable: judged each time
+        return not hasattr(func, "jinja_pass_arg")
+    if plain is None:
+        plain = _PLAIN_TESTS[func] = not hasattr(func, "jinja_pass_arg")
+    return plain
 
 
 class BoundedEnvironment(SandboxedEnvironment):
@@ -704,11 +739,10 @@ class BoundedEnvironment(SandboxedEnvironment):
             if not budget.steps % _TICK_EVERY:
                 budget.check()
         if type(__obj) is Macro:
-            # Context.call's path for a macro (no pass_* marker, safely callable), without its look-ups
             kwargs.pop("_loop_vars", None)
             kwargs.pop("_block_vars", None)
             try:
-                value = __obj(*args, **kwargs)
+                value = _call_macro(__obj, __context.eval_ctx, args, kwargs)
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a StopIteration exception")
         elif type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS:
@@ -791,6 +825,16 @@ class BoundedEnvironment(SandboxedEnvironment):
         elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
             _small(len(left) + len(right), "相加结果的长度")
         return _sized(super().call_binop(context, operator, left, right))
+
+    def call_test(self, name: str, value: Any, args: Sequence[Any] | None = None,
+                  kwargs: Mapping[str, Any] | None = None, context: Context | None = None,
+                  eval_ctx: EvalContext | None = None) -> Any:
+        """A test by name (``selectattr('team', 'equalto', x)``): a test that takes no context, eval context or
+        environment is called as Jinja calls it, without its look-ups; any other the stock way."""
+        func: Any = self.tests.get(name)
+        if func is not None and _plain_test(func):
+            return func(value, *(args or ()), **(kwargs or {}))
+        return super().call_test(name, value, args, kwargs, context, eval_ctx)
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         """The sandbox's answer, remembered per attribute name for the plain types templates read most."""
