@@ -29,13 +29,15 @@ from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import BuiltinMethodType, CodeType, TracebackType
+from types import BuiltinMethodType, CodeType, MethodType, TracebackType
 from typing import Any
 
 import jinja2
-from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
+from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
+from jinja2.exceptions import FilterArgumentError
+from jinja2.filters import make_attrgetter
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
@@ -695,18 +697,73 @@ def _call_macro(macro: Macro, eval_ctx: EvalContext, args: tuple[Any, ...], kwar
     return Markup(value) if eval_ctx.autoescape else value
 
 
-_PLAIN_TESTS: weakref.WeakKeyDictionary[Callable[..., Any], bool] = weakref.WeakKeyDictionary()
+def _plain(func: Any) -> bool:
+    """True when Jinja passes a test or a method nothing but its arguments and the sandbox calls it as it is
+    (no ``jinja_pass_arg``, ``unsafe_callable`` or ``alters_data``)."""
+    return not any(hasattr(func, name) for name in ("jinja_pass_arg", "unsafe_callable", "alters_data"))
 
 
-def _plain_test(func: Callable[..., Any]) -> bool:
-    """True when Jinja passes a test nothing but its arguments (it has no ``jinja_pass_arg``), remembered."""
-    try:
-        plain = _PLAIN_TESTS.get(func)
-    except TypeError:  # not weakly referable: judged each time
-        return not hasattr(func, "jinja_pass_arg")
+_PLAIN_FUNCTIONS: dict[Callable[..., Any], bool] = {}
+
+
+def _plain_function(func: Callable[..., Any]) -> bool:
+    """:func:`_plain`, remembered per function (a method's markers are its function's)."""
+    plain = _PLAIN_FUNCTIONS.get(func)
     if plain is None:
-        plain = _PLAIN_TESTS[func] = not hasattr(func, "jinja_pass_arg")
+        if len(_PLAIN_FUNCTIONS) > 4096:
+            _PLAIN_FUNCTIONS.clear()
+        plain = _PLAIN_FUNCTIONS[func] = _plain(func)
     return plain
+
+
+def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], keep: bool,
+                      lookup_attr: bool) -> Iterator[Any]:
+    """Jinja's ``select_or_reject`` (``select``, ``reject``, ``selectattr``, ``rejectattr``), with a test that
+    takes nothing but its arguments looked up once rather than for each item (issue 29): the same items, the
+    same look-ups through the sandbox, the same errors at the same item."""
+    if not value:
+        return
+    env = context.environment
+    if lookup_attr:
+        try:
+            attr = args[0]
+        except LookupError:
+            raise FilterArgumentError("Missing parameter for attribute name") from None
+        transfunc = make_attrgetter(env, attr)
+        off = 1
+    else:
+        off = 0
+        transfunc = None
+    if len(args) <= off:  # no test: the item's truth
+        for item in value:
+            if bool(transfunc(item) if transfunc else item) is keep:
+                yield item
+        return
+    name, rest = args[off], args[1 + off:]
+    test: Any = env.tests.get(name)
+    if test is None or not _plain(test):
+        for item in value:
+            found = env.call_test(name, transfunc(item) if transfunc else item, rest, kwargs, context)
+            if (found if keep else not found):
+                yield item
+        return
+    for item in value:
+        found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
+        if (found if keep else not found):
+            yield item
+
+
+def _selecting(keep: bool, lookup_attr: bool) -> Callable[..., Iterator[Any]]:
+    """The ``select``/``reject``/``selectattr``/``rejectattr`` filter over :func:`_select_or_reject`."""
+    @pass_context
+    def select(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        return _select_or_reject(context, value, args, kwargs, keep, lookup_attr)
+    return select
+
+
+_SELECTING = {"select": (True, False), "reject": (False, False), "selectattr": (True, True),
+              "rejectattr": (False, True)}
+"""Jinja's filters that :func:`_selecting` replaces: (whether a passing item is kept, whether an attribute is read)."""
 
 
 class BoundedEnvironment(SandboxedEnvironment):
@@ -720,6 +777,7 @@ class BoundedEnvironment(SandboxedEnvironment):
         super().__init__(*args, **kwargs)
         self.budget: _Budget | None = None
         """The budget of the chapter being rendered (None: only the value sizes are checked)."""
+        self.filters.update({name: _selecting(*how) for name, how in _SELECTING.items()})
         self.filters = {name: _bounded_filter(name, fn) for name, fn in self.filters.items()}
         self.filters["_anko_steps"] = _anko_steps
         self.filters["_anko_sized"] = _sized
@@ -748,6 +806,15 @@ class BoundedEnvironment(SandboxedEnvironment):
         elif type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS:
             # Context.call's path for a method of a plain str, list, tuple or dict (no pass_* marker, safely
             # callable), without its look-ups; what it would build is checked first
+            args = _checked_call(__obj, args, kwargs)
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            try:
+                value = __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+        elif type(__obj) is MethodType and _plain_function(__obj.__func__):
+            # a Python method (the phraser's phrase and nth): Context.call's path, without its look-ups
             args = _checked_call(__obj, args, kwargs)
             kwargs.pop("_loop_vars", None)
             kwargs.pop("_block_vars", None)
@@ -825,16 +892,6 @@ class BoundedEnvironment(SandboxedEnvironment):
         elif operator == "+" and isinstance(left, (str, list, tuple)) and isinstance(right, (str, list, tuple)):
             _small(len(left) + len(right), "相加结果的长度")
         return _sized(super().call_binop(context, operator, left, right))
-
-    def call_test(self, name: str, value: Any, args: Sequence[Any] | None = None,
-                  kwargs: Mapping[str, Any] | None = None, context: Context | None = None,
-                  eval_ctx: EvalContext | None = None) -> Any:
-        """A test by name (``selectattr('team', 'equalto', x)``): a test that takes no context, eval context or
-        environment is called as Jinja calls it, without its look-ups; any other the stock way."""
-        func: Any = self.tests.get(name)
-        if func is not None and _plain_test(func):
-            return func(value, *(args or ()), **(kwargs or {}))
-        return super().call_test(name, value, args, kwargs, context, eval_ctx)
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         """The sandbox's answer, remembered per attribute name for the plain types templates read most."""

@@ -56,11 +56,48 @@ def test_macros_render_as_in_the_stock_sandbox(body: str, undefined: type[Undefi
     "{{ ['upper', 'nope', 'trim'] | select('filter') | list }}{{ ['odd', 'x'] | select('test') | list }}",
     "{{ xs | selectattr('a', 'nope') | list }}",
     "{{ xs | selectattr('a', 'gt') | list }}",
+    "{{ xs | selectattr('a') | list }}{{ xs | rejectattr('b') | list }}{{ [0, 1, ''] | select | list }}",
+    "{{ [] | selectattr('a', 'nope') | list }}{{ xs | selectattr | list }}",
+    "{{ xs | selectattr('c.d', 'equalto', 1) | list }}{{ xs | selectattr('a', 'gt', 1) | first }}",
+    "{{ xs | rejectattr('a', 'sameas', 1) | list }}{{ [1, 2] | reject('divisibleby', 2) | list }}",
+    "{{ [none, 1] | select('defined') | list }}{{ xs | selectattr('a', 'equalto', x=1) | list }}",
 ])
 def test_tests_by_name_give_the_stock_answers(body: str) -> None:
-    xs = [{"a": 1}, {"a": 2, "b": None}, {"a": 3}]
+    """``select``, ``reject``, ``selectattr`` and ``rejectattr`` (ours look a test up once a filter, not once an
+    item) keep the same items and raise the same errors as Jinja's."""
+    xs = [{"a": 1}, {"a": 2, "b": None}, {"a": 3, "c": {"d": 1}}]
     ours, stock = both(body, xs=xs)
     assert ours == stock
+
+
+def test_selecting_with_a_test_that_takes_the_environment_is_the_stock_way() -> None:
+    env = BoundedEnvironment()
+    env.tests["near"] = render.pass_environment(lambda e, value, other: e is env and abs(value - other) <= 1)
+    assert env.from_string("{{ [1, 3, 5] | select('near', 4) | list }}").render() == "[3, 5]"
+
+
+class Greeter:
+    """A host object whose methods a template calls (as the phraser's ``phrase``)."""
+
+    def hello(self, who: str, end: str = "！") -> str:
+        """A greeting."""
+        return f"你好，{who}{end}"
+
+    @render.pass_context
+    def where(self, context: Any) -> str:
+        """The name of the template calling."""
+        return str(context.name)
+
+    def stop(self) -> str:
+        """A method that raises StopIteration."""
+        raise StopIteration
+
+
+def test_methods_are_called_as_in_the_stock_sandbox() -> None:
+    body = "{{ g.hello('甲') }}{{ g.hello(who='乙', end='。') }}{% for i in [1] %}{{ g.hello(i) }}{% endfor %}" \
+           "{{ g.where() }}{{ g.stop() }}"
+    ours, stock = both(body, g=Greeter())
+    assert ours == stock and "你好，甲！" in ours
 
 
 @pytest.mark.parametrize("obj", [{"a": 1, "items": [1], 2: "two", "big": "x" * 10}, [1, "b", [2]], ("t", 1), "abc"])
