@@ -680,12 +680,6 @@ _STR_FORMATS = frozenset({"format", "format_map"})
 """The methods the sandbox wraps when a template reads them (:meth:`BoundedEnvironment.wrap_str_format`)."""
 
 
-def _plain_receiver(obj: Any) -> bool:
-    """True when ``obj`` is of a :data:`_PLAIN_TYPES` type and not too large to read from (:func:`_sized`)."""
-    kind = type(obj)
-    return kind in _PLAIN_TYPES and (kind not in _LENGTHS or len(obj) <= MAX_VALUE)
-
-
 def _call_macro(macro: Macro, eval_ctx: EvalContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
     """``macro(*args, **kwargs)`` as ``Context.call`` makes it (a macro is safely callable and takes the eval
     context): with positional arguments alone and no ``caller``, ``*args`` or ``**kwargs`` of its own, what
@@ -844,7 +838,9 @@ class BoundedEnvironment(SandboxedEnvironment):
             if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
                 return value
             return _sized(value)
-        if _plain_receiver(obj) and _SAFE_ATTRIBUTES.get((type(obj), attribute)):
+        kind = type(obj)
+        if kind in _PLAIN_TYPES and (kind not in _LENGTHS or len(obj) <= MAX_VALUE) and \
+                _SAFE_ATTRIBUTES.get((kind, attribute)):
             # a name the sandbox judged safe on this type before (is_safe_attribute): its value, unless the
             # value is one the sandbox would wrap (str.format) or one to size-check
             try:
@@ -865,6 +861,18 @@ class BoundedEnvironment(SandboxedEnvironment):
             budget.steps += 1
             if not budget.steps % _TICK_EVERY:
                 budget.check()
+        if type(obj) is dict and type(argument) in _KEYS:
+            # the sandbox's answer: the item, else (a key no dict attribute is named) undefined, without raising
+            # and catching a KeyError and an AttributeError
+            value = obj.get(argument, _MISSING)
+            if value is _MISSING:
+                if type(argument) is str and argument in _DICT_ATTRIBUTES:
+                    return _sized(super().getitem(obj, argument))
+                return self.undefined(obj=obj, name=argument)
+            kind = type(value)
+            if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
+                return value
+            return _sized(value)
         if type(obj) in _LENGTHS and type(argument) in _KEYS:
             # the sandbox tries ``obj[argument]`` first: the same, without its frames
             try:
