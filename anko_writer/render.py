@@ -666,6 +666,9 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 template is the item ``d['name']``."""
 _SCALARS = frozenset({int, float, bool, type(None)})
 """Types :func:`_sized` has nothing to check in."""
+_NUMBERS = frozenset({int, float})
+"""Exact number types: ``*``, ``%`` and ``+`` of two of them build nothing :meth:`BoundedEnvironment.call_binop`
+checks."""
 _LENGTHS = frozenset({str, list, tuple, dict})
 """Exact types whose size :func:`_sized` checks by their length alone."""
 _KEYS = frozenset({str, int})
@@ -772,6 +775,9 @@ class BoundedEnvironment(SandboxedEnvironment):
         self.budget: _Budget | None = None
         """The budget of the chapter being rendered (None: only the value sizes are checked)."""
         self.filters.update({name: _selecting(*how) for name, how in _SELECTING.items()})
+        if not self.is_async:  # Jinja's filters with an async variant: the sync function its wrapper would call
+            self.filters.update({name: fn.__wrapped__ for name, fn in self.filters.items()
+                                 if getattr(fn, "jinja_async_variant", False) and hasattr(fn, "__wrapped__")})
         self.filters = {name: _bounded_filter(name, fn) for name, fn in self.filters.items()}
         self.filters["_anko_steps"] = _anko_steps
         self.filters["_anko_sized"] = _sized
@@ -888,6 +894,8 @@ class BoundedEnvironment(SandboxedEnvironment):
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         """``*``, ``**``, ``%`` and ``+``, refused when the result would be too large."""
+        if type(left) in _NUMBERS and type(right) in _NUMBERS and operator != "**":
+            return self.binop_table[operator](left, right)  # nothing below checks two numbers but a power
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
