@@ -29,17 +29,21 @@ from collections.abc import Set as AbstractSet
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import CodeType, TracebackType
+from types import BuiltinMethodType, CodeType, MethodType, TracebackType
 from typing import Any
 
 import jinja2
-from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_environment
+from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
-from jinja2.runtime import Context, LoopContext, Macro
+from jinja2.exceptions import FilterArgumentError
+from jinja2.filters import make_attrgetter
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
+from markupsafe import Markup
 
 from . import cache, yamlio
 from .ballot import Ballot
@@ -75,7 +79,12 @@ def dice(roll: Any, total: Any = None) -> str:
     Accepts a roll record (``{expr, total, hidden, ...}``), an ``(expr, total)`` pair, or an
     expression with the total as argument (``"1D30" | dice(19)``).
     """
-    if total is not None:
+    if type(roll) is dict and total is None:  # a roll record: the mapping branch below, without its ABC checks
+        expr, value = roll["expr"], roll["total"]
+        hidden = bool(roll.get("hidden", False))
+        if not hidden and roll.get("reading", None) not in (None, "sum"):
+            return PRINTER.dice(as_roll(roll))
+    elif total is not None:
         expr, value, hidden = roll, total, False
     elif isinstance(roll, Sequence) and not isinstance(roll, str) and len(roll) == 2:
         expr, value = roll
@@ -261,8 +270,12 @@ class Phraser:
             used.clear()
         start = _stable_index(n, event, salt)
         last = self._last.get(event)
-        order = [(start + k) % n for k in range(n)]
-        choice = next((i for i in order if i not in used and i != last), start)
+        choice = start  # the first of start, start + 1, … (mod n) neither used nor the last, else start
+        for k in range(n):
+            i = (start + k) % n
+            if i not in used and i != last:
+                choice = i
+                break
         used.add(choice)
         self._last[event] = choice
         return choice
@@ -479,8 +492,12 @@ class _Budget:
     def tick(self) -> None:
         """Count one step; raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS`."""
         self.steps += 1
-        if self.steps % _TICK_EVERY:
-            return
+        if not self.steps % _TICK_EVERY:
+            self.check()
+
+    def check(self) -> None:
+        """Raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS` (the look every
+        :data:`_TICK_EVERY` steps; the sandbox's hot paths count their step inline, then call this)."""
         if self.steps > MAX_STEPS:
             raise BudgetError(f"模板运行超过 {MAX_STEPS:,} 步（循环、调用、"
                               f"查找）：是不是死循环或失控的循环？")
@@ -534,6 +551,8 @@ _GROW_METHODS = {"extend", "update", "union", "__iadd__", "__ior__"}
 """Methods of lists, dicts and sets that add a whole collection to the receiver."""
 _SIZE_FILTERS = {"center": "宽度", "batch": "分批大小", "slice": "切分份数"}
 """Built-in filters whose integer arguments are sizes."""
+_ARGUMENT_FILTERS = frozenset({"indent", "format", "replace", "join"})
+"""Other filters whose arguments :func:`_bounded_filter` checks before they run (the rest: their result only)."""
 
 
 def _listed(items: Any) -> Any:
@@ -580,6 +599,11 @@ def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
 def _bounded_filter(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """The filter ``fn`` with its size arguments checked before it runs and its result after."""
     passes = getattr(fn, "jinja_pass_arg", None) is not None
+    if name not in _SIZE_FILTERS and name not in _ARGUMENT_FILTERS:
+        @functools.wraps(fn)
+        def result_checked(*args: Any, **kwargs: Any) -> Any:
+            return _sized(fn(*args, **kwargs))
+        return result_checked
 
     @functools.wraps(fn)
     def bounded(*args: Any, **kwargs: Any) -> Any:
@@ -627,9 +651,13 @@ class _Steps(NodeTransformer):
 def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
     """The items of ``iterable``, one step of the chapter's budget each."""
     budget = getattr(env, "budget", None)
+    if budget is None:
+        yield from iterable
+        return
     for item in iterable:
-        if budget is not None:
-            budget.tick()
+        budget.steps += 1  # _Budget.tick, inline
+        if not budget.steps % _TICK_EVERY:
+            budget.check()
         yield item
 
 
@@ -638,11 +666,101 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 template is the item ``d['name']``."""
 _SCALARS = frozenset({int, float, bool, type(None)})
 """Types :func:`_sized` has nothing to check in."""
+_NUMBERS = frozenset({int, float})
+"""Exact number types: ``*``, ``%`` and ``+`` of two of them build nothing :meth:`BoundedEnvironment.call_binop`
+checks."""
+_LENGTHS = frozenset({str, list, tuple, dict})
+"""Exact types whose size :func:`_sized` checks by their length alone."""
+_KEYS = frozenset({str, int})
+"""Exact key types a plain container's ``[]`` is tried with directly (no ``__index__`` or ``__hash__`` of a
+template's making runs before the sandbox's own try)."""
 _MISSING = object()
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, LoopContext, TemplateModule, Namespace, Macro})
 """Types whose attributes the sandbox judges by name alone (none is a function, method, class, code object,
 frame or generator, and none can pass for one): its verdict on ``(type, name)`` is remembered."""
 _SAFE_ATTRIBUTES: dict[tuple[type, str], bool] = {}
+_STR_FORMATS = frozenset({"format", "format_map"})
+"""The methods the sandbox wraps when a template reads them (:meth:`BoundedEnvironment.wrap_str_format`)."""
+
+
+def _call_macro(macro: Macro, eval_ctx: EvalContext, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """``macro(*args, **kwargs)`` as ``Context.call`` makes it (a macro is safely callable and takes the eval
+    context): with positional arguments alone and no ``caller``, ``*args`` or ``**kwargs`` of its own, what
+    ``Macro.__call__`` does (the arguments not given are ``missing``), without its frames (issue 29)."""
+    count = macro._argument_count
+    if kwargs or macro.caller or macro.catch_kwargs or macro.catch_varargs or len(args) > count:
+        return macro(eval_ctx, *args, **kwargs)
+    value = macro._func(*args, *(missing,) * (count - len(args))) if len(args) < count else macro._func(*args)
+    return Markup(value) if eval_ctx.autoescape else value
+
+
+def _plain(func: Any) -> bool:
+    """True when Jinja passes a test or a method nothing but its arguments and the sandbox calls it as it is
+    (no ``jinja_pass_arg``, ``unsafe_callable`` or ``alters_data``)."""
+    return not any(hasattr(func, name) for name in ("jinja_pass_arg", "unsafe_callable", "alters_data"))
+
+
+_PLAIN_FUNCTIONS: dict[Callable[..., Any], bool] = {}
+
+
+def _plain_function(func: Callable[..., Any]) -> bool:
+    """:func:`_plain`, remembered per function (a method's markers are its function's)."""
+    plain = _PLAIN_FUNCTIONS.get(func)
+    if plain is None:
+        if len(_PLAIN_FUNCTIONS) > 4096:
+            _PLAIN_FUNCTIONS.clear()
+        plain = _PLAIN_FUNCTIONS[func] = _plain(func)
+    return plain
+
+
+def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], keep: bool,
+                      lookup_attr: bool) -> Iterator[Any]:
+    """Jinja's ``select_or_reject`` (``select``, ``reject``, ``selectattr``, ``rejectattr``), with a test that
+    takes nothing but its arguments looked up once rather than for each item (issue 29): the same items, the
+    same look-ups through the sandbox, the same errors at the same item."""
+    if not value:
+        return
+    env = context.environment
+    if lookup_attr:
+        try:
+            attr = args[0]
+        except LookupError:
+            raise FilterArgumentError("Missing parameter for attribute name") from None
+        transfunc = make_attrgetter(env, attr)
+        off = 1
+    else:
+        off = 0
+        transfunc = None
+    if len(args) <= off:  # no test: the item's truth
+        for item in value:
+            if bool(transfunc(item) if transfunc else item) is keep:
+                yield item
+        return
+    name, rest = args[off], args[1 + off:]
+    test: Any = env.tests.get(name)
+    if test is None or not _plain(test):
+        for item in value:
+            found = env.call_test(name, transfunc(item) if transfunc else item, rest, kwargs, context)
+            if (found if keep else not found):
+                yield item
+        return
+    for item in value:
+        found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
+        if (found if keep else not found):
+            yield item
+
+
+def _selecting(keep: bool, lookup_attr: bool) -> Callable[..., Iterator[Any]]:
+    """The ``select``/``reject``/``selectattr``/``rejectattr`` filter over :func:`_select_or_reject`."""
+    @pass_context
+    def select(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        return _select_or_reject(context, value, args, kwargs, keep, lookup_attr)
+    return select
+
+
+_SELECTING = {"select": (True, False), "reject": (False, False), "selectattr": (True, True),
+              "rejectattr": (False, True)}
+"""Jinja's filters that :func:`_selecting` replaces: (whether a passing item is kept, whether an attribute is read)."""
 
 
 class BoundedEnvironment(SandboxedEnvironment):
@@ -656,6 +774,10 @@ class BoundedEnvironment(SandboxedEnvironment):
         super().__init__(*args, **kwargs)
         self.budget: _Budget | None = None
         """The budget of the chapter being rendered (None: only the value sizes are checked)."""
+        self.filters.update({name: _selecting(*how) for name, how in _SELECTING.items()})
+        if not self.is_async:  # Jinja's filters with an async variant: the sync function its wrapper would call
+            self.filters.update({name: fn.__wrapped__ for name, fn in self.filters.items()
+                                 if getattr(fn, "jinja_async_variant", False) and hasattr(fn, "__wrapped__")})
         self.filters = {name: _bounded_filter(name, fn) for name, fn in self.filters.items()}
         self.filters["_anko_steps"] = _anko_steps
         self.filters["_anko_sized"] = _sized
@@ -669,31 +791,111 @@ class BoundedEnvironment(SandboxedEnvironment):
 
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         """A call from a template: one step; what a built-in method would build is checked, and the result."""
-        if __self.budget is not None:
-            __self.budget.tick()
-        args = _checked_call(__obj, args, kwargs)
-        return _sized(super().call(__context, __obj, *args, **kwargs))
+        budget = __self.budget
+        if budget is not None:  # _Budget.tick, inline (issue 29: the sandbox's hooks run some 200,000 times a season)
+            budget.steps += 1
+            if not budget.steps % _TICK_EVERY:
+                budget.check()
+        if type(__obj) is Macro:
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            try:
+                value = _call_macro(__obj, __context.eval_ctx, args, kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+        elif type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS:
+            # Context.call's path for a method of a plain str, list, tuple or dict (no pass_* marker, safely
+            # callable), without its look-ups; what it would build is checked first
+            args = _checked_call(__obj, args, kwargs)
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            try:
+                value = __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+        elif type(__obj) is MethodType and _plain_function(__obj.__func__):
+            # a Python method (the phraser's phrase and nth): Context.call's path, without its look-ups
+            args = _checked_call(__obj, args, kwargs)
+            kwargs.pop("_loop_vars", None)
+            kwargs.pop("_block_vars", None)
+            try:
+                value = __obj(*args, **kwargs)
+            except StopIteration:
+                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+        else:
+            value = super().call(__context, __obj, *_checked_call(__obj, args, kwargs), **kwargs)
+        if type(value) is str and len(value) <= MAX_VALUE:
+            return value
+        return _sized(value)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
-        if self.budget is not None:
-            self.budget.tick()
+        budget = self.budget
+        if budget is not None:  # _Budget.tick, inline
+            budget.steps += 1
+            if not budget.steps % _TICK_EVERY:
+                budget.check()
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and len(obj) <= MAX_VALUE:
             # the sandbox's answer (the item, else undefined) without raising and catching an AttributeError
             value = obj.get(attribute, _MISSING)
             if value is _MISSING:
                 return self.undefined(obj=obj, name=attribute)
-            return value if type(value) in _SCALARS else _sized(value)
+            kind = type(value)
+            if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
+                return value
+            return _sized(value)
+        kind = type(obj)
+        if kind in _PLAIN_TYPES and (kind not in _LENGTHS or len(obj) <= MAX_VALUE) and \
+                _SAFE_ATTRIBUTES.get((kind, attribute)):
+            # a name the sandbox judged safe on this type before (is_safe_attribute): its value, unless the
+            # value is one the sandbox would wrap (str.format) or one to size-check
+            try:
+                value = getattr(obj, attribute)
+            except AttributeError:
+                pass
+            else:
+                kind = type(value)
+                if kind in _SCALARS or kind is Macro or (kind in _LENGTHS and len(value) <= MAX_VALUE) or (
+                        kind is BuiltinMethodType and attribute not in _STR_FORMATS):
+                    return value
         return _sized(super().getattr(_sized(obj), attribute))
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]`` from a template: one step."""
-        if self.budget is not None:
-            self.budget.tick()
+        budget = self.budget
+        if budget is not None:  # _Budget.tick, inline
+            budget.steps += 1
+            if not budget.steps % _TICK_EVERY:
+                budget.check()
+        if type(obj) is dict and type(argument) in _KEYS:
+            # the sandbox's answer: the item, else (a key no dict attribute is named) undefined, without raising
+            # and catching a KeyError and an AttributeError
+            value = obj.get(argument, _MISSING)
+            if value is _MISSING:
+                if type(argument) is str and argument in _DICT_ATTRIBUTES:
+                    return _sized(super().getitem(obj, argument))
+                return self.undefined(obj=obj, name=argument)
+            kind = type(value)
+            if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
+                return value
+            return _sized(value)
+        if type(obj) in _LENGTHS and type(argument) in _KEYS:
+            # the sandbox tries ``obj[argument]`` first: the same, without its frames
+            try:
+                value = obj[argument]
+            except (TypeError, LookupError):
+                pass
+            else:
+                kind = type(value)
+                if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
+                    return value
+                return _sized(value)
         return _sized(super().getitem(obj, argument))
 
     def call_binop(self, context: Context, operator: str, left: Any, right: Any) -> Any:
         """``*``, ``**``, ``%`` and ``+``, refused when the result would be too large."""
+        if type(left) in _NUMBERS and type(right) in _NUMBERS and operator != "**":
+            return self.binop_table[operator](left, right)  # nothing below checks two numbers but a power
         if operator == "*":
             for seq, n in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(n, int):
