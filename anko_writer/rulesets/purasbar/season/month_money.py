@@ -13,7 +13,7 @@ from ..competition.standings import table
 from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
 from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
-from ..transfers.contracts import affinity_change
+from ..transfers.contracts import affinity_change, affinity_role, clamp_affinity, team_delta
 from ..transfers.records import AffinityChange, InstalmentPaid
 from .world import World
 
@@ -52,14 +52,20 @@ def player_regard(world: World, results: dict[str, list[str]], before: dict[int,
     """Designed ch.10: each player's regard for his club moves with playing time and results;
     the records of our players."""
     ours = []
+    moves = tables["affinity"]
     for club in world.clubs.values():
         res = results.get(club.name, [])
+        if club.ours:
+            for p in club.players:
+                rec = affinity_change(p, p.apps > before.get(id(p), p.apps), res, tables, injured=not p.healthy)
+                p.affinity = rec["after"]
+                if rec["delta"]:
+                    ours.append(rec)
+            continue
+        team = team_delta(res, tables)  # an AI club's players: the same move, no record (once a club)
         for p in club.players:
-            played = p.apps > before.get(id(p), p.apps)
-            rec = affinity_change(p, played, res, tables, injured=not p.healthy)
-            p.affinity = rec["after"]
-            if club.ours and rec["delta"]:
-                ours.append(rec)
+            role = affinity_role(p.apps > before.get(id(p), p.apps), not p.healthy)
+            p.affinity = clamp_affinity(p.affinity + moves[role] + team)
     return ours
 
 
