@@ -226,15 +226,20 @@ def _names(months: Sequence[Chapter]) -> Record:
     """Names shared by players of two clubs, month by month (issue 26), and ids held by two players."""
     shared, ids_twice = [], 0
     for ch in months:
-        seen: dict[str, set[str]] = {}
-        ids: dict[str, int] = {}
+        first: dict[str, str] = {}  # name → the first club seen with it
+        two: set[str] = set()  # names held in a second club
+        ids: set[Any] = set()
+        twice: set[Any] = set()
         for c in ch.results["clubs"]:
+            club = c["name"]
             for p in c["players"]:
-                seen.setdefault(p["name"], set()).add(c["name"])
-                if p.get("id"):
-                    ids[p["id"]] = ids.get(p["id"], 0) + 1
-        shared.append(sum(len(v) > 1 for v in seen.values()))
-        ids_twice += sum(n > 1 for n in ids.values())
+                if first.setdefault(p["name"], club) != club:
+                    two.add(p["name"])
+                i = p.get("id")
+                if i:
+                    (twice if i in ids else ids).add(i)
+        shared.append(len(two))
+        ids_twice += len(twice)
     return {"shared_per_month": shared, "ids_twice": ids_twice}
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..competition.standings import table
+from ..competition.standings import Row, table
 from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
 from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
@@ -84,10 +84,12 @@ def bankruptcy_check(world: World, month: int) -> BankruptcyStep:
 
 
 def month_money(world: World, month: int, played: dict[str, Any], before: dict[int, int],
-                tables: PurasbarTables) -> MonthMoney:
-    """The month's money and regard for the league; our club's record for the chapter."""
+                tables: PurasbarTables, standing: list[Row] | None = None) -> MonthMoney:
+    """The month's money and regard for the league; our club's record for the chapter (``standing``: the
+    league table as the month's matches left it, when the caller has it)."""
     life, s = world.life, world.season
-    ranks = {row.team: i + 1 for i, row in enumerate(table(world.order, world.results))}
+    rows = table(world.order, world.results) if standing is None else standing
+    ranks = {row.team: i + 1 for i, row in enumerate(rows)}
     income: MonthlyIncome | None = None
     for club in world.clubs.values():
         rec = monthly_income(club, ranks[club.name], life.finance, life.environment)

@@ -15,7 +15,7 @@ from ....ruleset import Chapter, SeasonRun, sealed_kinds
 from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
-from ..competition.standings import table
+from ..competition.standings import Row, table
 from ..setup.state import ENDING_CN, handed_state, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
@@ -44,9 +44,11 @@ from .world import SEALABLE, World, new_world, open_books
 
 
 def _month_record(world: World, month: int, played: dict[str, Any], campaign: dict[str, Any],
-                  reveals: list[dict[str, Any]], sealed: list[dict[str, Any]], lean: bool = False) -> dict[str, Any]:
-    """The month's record (DESIGN §5); ``lean`` (an audit's month): the clubs as the audit reads them, no vote."""
-    standings = [r.to_json() for r in table(world.order, world.results)]
+                  reveals: list[dict[str, Any]], sealed: list[dict[str, Any]], lean: bool = False,
+                  standing: list[Row] | None = None) -> dict[str, Any]:
+    """The month's record (DESIGN §5); ``lean`` (an audit's month): the clubs as the audit reads them, no vote;
+    ``standing``: the league table as it stands (computed when not given)."""
+    standings = [r.to_json() for r in (table(world.order, world.results) if standing is None else standing)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month,
         "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
@@ -257,7 +259,8 @@ class Season:
                 played = play_league_month(world, month, decisions, tactics)
             life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
             league_morale(world, played)
-            life["money"] = month_money(world, month, played, apps, tables)
+            standing = table(world.order, world.results)  # the month's matches are all in: one table for both
+            life["money"] = month_money(world, month, played, apps, tables, standing)
             posts = market_months(tables)
             if month in posts:
                 played["market"] = post_market(world, season, posts[month], tables, tables.names)
@@ -269,7 +272,7 @@ class Season:
                 played["prep"] = self.prep
             # every other hidden roll waits reveal_delay chapters for its reveal, with what it will retell
             part.seal(_sealed_moments(played, world.ours.name), _revealed_here(played))
-            results = _month_record(world, month, played, data, part.reveals, part.sealed, self.lean)
+            results = _month_record(world, month, played, data, part.reveals, part.sealed, self.lean, standing)
             results["achievements"] = month_achievements(world, results, tables)
             if not self.lean:  # what the chapter tells: read by its text and JSON alone
                 results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
