@@ -125,7 +125,8 @@ class Arc:
     """One arc's chapters, played part by part through :meth:`part`."""
 
     def __init__(self, arc: int, dice: Dice | None = None, book: SealBook | None = None, apply: Apply = _nothing,
-                 delay: int = 1, publish: Publish = _as_is, public: bool = True, ruleset: str | None = None) -> None:
+                 delay: int = 1, publish: Publish = _as_is, public: bool = True, ruleset: str | None = None,
+                 keep_rolls: bool = True) -> None:
         self.arc = arc
         self.dice = dice
         """The run's dice (None: a ruleset without dice, whose records get no ``rolls``)."""
@@ -138,6 +139,9 @@ class Arc:
         self.publish = publish
         self.public = public
         """Whether chapters get a public JSON (False: an audit, which reads only the results)."""
+        self.keep_rolls = keep_rolls
+        """Whether each record gets its ``rolls`` (False: an audit whose figures read none; the rolls are
+        sealed and revealed all the same)."""
         self.ruleset = ruleset
         """The ruleset's name: when given, every part's record starts ``{"ruleset", "arc", "part"}`` (DESIGN §5)."""
         self.mark = 0
@@ -161,7 +165,7 @@ class Arc:
         if p.rolls is None:
             p.seal()
         results = p.results
-        if self.dice is not None:
+        if self.dice is not None and self.keep_rolls:
             results["rolls"] = [r.to_json() for r in p.rolls or []]
         if self.book is not None:
             results["reveals"] = p.reveals

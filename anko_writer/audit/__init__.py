@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
-from .report import AUDIT_EXTRA, dice_section, require_plots, terminal_lines, write_report
+from .report import AUDIT_EXTRA, dice_section, require_plots, terminal_lines, warm_plots, write_report
 from .runner import AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate, run_replicates
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
     """Play ``replicates`` replicates and build the report: ``(meta, sections)``."""
     plugin_for(campaign)  # a ruleset without audit metrics fails before anything is played
     spec = AuditSpec(campaign, first, arcs, start)
-    samples = run_replicates(spec, replicates, jobs, scheduler, progress)
+    samples = run_replicates(spec, replicates, jobs, scheduler, progress, meanwhile=warm_plots)
     return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples)
 
 

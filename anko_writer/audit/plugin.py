@@ -61,6 +61,11 @@ class AuditPlugin(ABC):
         ``chained`` is False for a replicate's last arc, whose end state nothing reads (a plug-in may skip it)."""
         return ruleset.play(campaign, until, resources, start=start)
 
+    def prepare(self, ruleset: Ruleset[Any], resources: Resources) -> None:
+        """Load what every replicate reads, once a process, before the first (the default: nothing). The
+        ``audit`` process prepares before its pool's workers fork, so they start with it loaded."""
+        return None
+
     def ended(self, run: Run) -> bool:
         """True when the story ended with ``run`` (no next arc); the default: the arc left no end state."""
         return run.state_text is None

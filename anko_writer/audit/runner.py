@@ -112,6 +112,7 @@ def _loaded(campaign: Campaign) -> _Loaded:
             tune_gc()  # a worker plays season after season: see runtime.tune_gc
             rs = ruleset_registry.get(campaign.ruleset)
             found = _LOADED[key] = _Loaded(rs, campaign.resources(), rs.audit())
+            found.plugin.prepare(rs, found.resources)
         return found
 
 
@@ -195,17 +196,39 @@ def _in_process(spec: AuditSpec, replicates: int, progress: Progress) -> list[Re
     return out
 
 
-def _pooled(spec: AuditSpec, replicates: int, jobs: int, progress: Progress) -> list[Record]:
-    """Every replicate in ``jobs`` processes; each process loads the campaign's tables once."""
+def _pooled(spec: AuditSpec, replicates: int, jobs: int, progress: Progress,
+            meanwhile: Callable[[], object] | None = None) -> list[Record]:
+    """Every replicate in ``jobs`` processes; each process loads the campaign's tables once (none where this
+    process loaded them before the pool forked); ``meanwhile`` runs here once the workers are started."""
     results: list[Record | None] = [None] * replicates
     with ProcessPoolExecutor(max_workers=jobs, initializer=_warm, initargs=(spec.campaign,)) as pool:
         pending: dict[Future[Record], int] = {pool.submit(run_replicate, spec, i): i for i in range(replicates)}
+        side = _beside(meanwhile)  # after the first submit: a forking pool has started every worker by then
         while pending:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 results[pending.pop(fut)] = fut.result()
                 progress(1)
+    if side is not None:
+        side.join()
     return [r for r in results if r is not None]
+
+
+def _beside(work: Callable[[], object] | None) -> threading.Thread | None:
+    """``work`` started in a daemon thread of this process (None: no work, no thread), to be joined; its errors
+    are dropped (it only does early what the report would do later, which then fails as it would have)."""
+    if work is None:
+        return None
+
+    def quietly() -> None:
+        try:
+            work()
+        except Exception:  # the report's own call reports it
+            pass
+
+    thread = threading.Thread(target=quietly, name="anko-audit-meanwhile", daemon=True)
+    thread.start()
+    return thread
 
 
 def _warm(campaign: Campaign) -> None:
@@ -233,8 +256,10 @@ def watch_parent(poll: float = PARENT_POLL) -> None:
     threading.Thread(target=watch, name="anko-audit-parent-watch", daemon=True).start()
 
 
-def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) -> list[Record]:
-    """Every replicate on the Dask cluster at ``scheduler`` (``tcp://host:8786``)."""
+def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress,
+          meanwhile: Callable[[], object] | None = None) -> list[Record]:
+    """Every replicate on the Dask cluster at ``scheduler`` (``tcp://host:8786``); ``meanwhile`` runs here
+    once they are sent."""
     try:
         from distributed import Client, as_completed  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
@@ -245,8 +270,10 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
     except Exception:  # refused, timed out, an unknown protocol …: one line, never Dask's traceback
         raise AnkoError(f"--scheduler: {address} 在 {CONNECT_TIMEOUT:g} 秒内没有 Dask 调度器应答") \
             from None
+    side = None
     try:
         futures = client.map(run_replicate, [spec] * replicates, range(replicates), pure=False)
+        side = _beside(meanwhile)
         results: dict[int, Record] = {}
         for fut in as_completed(futures):
             rec: Record = fut.result()
@@ -254,18 +281,23 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress) 
             progress(1)
     finally:
         client.close()
+    if side is not None:
+        side.join()
     return [results[i] for i in range(replicates)]
 
 
 def run_replicates(spec: AuditSpec, replicates: int, jobs: int = 1, scheduler: str | None = None,
-                   progress: Progress | None = None) -> list[Record]:
-    """Every replicate's record in replicate order: here (``jobs`` 1), in processes, or on a Dask cluster."""
+                   progress: Progress | None = None, meanwhile: Callable[[], object] | None = None) -> list[Record]:
+    """Every replicate's record in replicate order: here (``jobs`` 1), in processes, or on a Dask cluster.
+
+    ``meanwhile``: work of this process that does not depend on the replicates (the report's imports), run in
+    a thread while other processes play them, so a free core does it; not run when they play here."""
     tick: Progress = progress or (lambda n: None)
     if scheduler is not None:
-        return _dask(spec, replicates, scheduler, tick)
+        return _dask(spec, replicates, scheduler, tick, meanwhile)
     if jobs <= 1 or replicates <= 1:
         return _in_process(spec, replicates, tick)
-    return _pooled(spec, replicates, min(jobs, replicates), tick)
+    return _pooled(spec, replicates, min(jobs, replicates), tick, meanwhile)
 
 
 __all__ = ["AuditSpec", "Progress", "check_scheduler", "play_arcs", "plugin_for", "replicate_seed", "run_replicate",

@@ -63,29 +63,51 @@ def _faces_above(sides: int, need: int) -> int:
 # ------------------------------------------------------------------ one replicate
 
 
-def _attack_numbers(acc: dict[str, float], a: Record, home: bool | None) -> None:
-    """Add one attack to ``acc``: observed, and what 000 §5.1 implies for it."""
-    sides = a["die_sides"]
-    p_shot = _faces_above(sides, a["shot_threshold"] - (a["value"] - a["die"])) / sides
-    acc["attacks"] += 1
-    acc["shots"] += a["shot"]
-    acc["exp_shots"] += p_shot
-    acc["var_shots"] += p_shot * (1 - p_shot)
-    if a["value"] != a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values()):
-        acc["formula_errors"] += 1
+def _add_attacks(acc: Record, attacks: list[Record], home: str | None, finish_sides: dict[str, int]) -> None:
+    """Add one match's attacks to ``acc``, observed and what 000 §5.1 implies for each (``home``: the home
+    club, None at a neutral ground). Each float sum takes its attacks one by one in the order played, so
+    every figure is the same to the last bit whatever the loop's shape; ``finish_sides``: each finish roll's
+    dice expression parsed once."""
+    exp_shots, var_shots, exp_goals, var_goals = acc["exp_shots"], acc["var_shots"], acc["exp_goals"], acc["var_goals"]
+    shots = errors = from_shots = home_attacks = home_shots = home_goals = away_attacks = away_shots = away_goals = 0
+    for a in attacks:
+        sides, shot, goal = a["die_sides"], a["shot"], a["goal"]
+        need = a["shot_threshold"] - (a["value"] - a["die"])
+        p_shot = (sides if need < 1 else max(0, sides - need)) / sides  # _faces_above, inlined
+        shots += shot
+        exp_shots += p_shot
+        var_shots += p_shot * (1 - p_shot)
+        if a["value"] != a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values()):
+            errors += 1
+        if home is None:
+            pass
+        elif a["team"] == home:
+            home_attacks, home_shots, home_goals = home_attacks + 1, home_shots + shot, home_goals + goal
+        else:
+            away_attacks, away_shots, away_goals = away_attacks + 1, away_shots + shot, away_goals + goal
+        if not shot or a["finish_die"] is None or a["finish_value"] is None:
+            continue
+        roll = a.get("finish_roll")
+        if roll is None:
+            fs = FINISH_SIDES
+        else:
+            fs = finish_sides.get(roll["expr"]) or finish_sides.setdefault(roll["expr"], DiceExpr.parse(roll["expr"]).sides)
+        p_goal = _faces_above(fs, a.get("goal_threshold", GOAL_THRESHOLD) - (a["finish_value"] - a["finish_die"])) / fs
+        from_shots += goal
+        exp_goals += p_goal
+        var_goals += p_goal * (1 - p_goal)
+    acc["exp_shots"], acc["var_shots"], acc["exp_goals"], acc["var_goals"] = exp_shots, var_shots, exp_goals, var_goals
+    acc["attacks"] += len(attacks)
+    acc["shots"] += shots
+    acc["formula_errors"] += errors
+    acc["goals_from_shots"] += from_shots
     if home is not None:
-        side = "home" if home else "away"
-        acc[f"{side}_attacks"] += 1
-        acc[f"{side}_shots"] += a["shot"]
-        acc[f"{side}_goals"] += a["goal"]
-    if not a["shot"] or a["finish_die"] is None or a["finish_value"] is None:
-        return
-    roll = a.get("finish_roll")
-    fs = DiceExpr.parse(roll["expr"]).sides if roll else FINISH_SIDES
-    p_goal = _faces_above(fs, a.get("goal_threshold", GOAL_THRESHOLD) - (a["finish_value"] - a["finish_die"])) / fs
-    acc["goals_from_shots"] += a["goal"]
-    acc["exp_goals"] += p_goal
-    acc["var_goals"] += p_goal * (1 - p_goal)
+        acc["home_attacks"] += home_attacks
+        acc["home_shots"] += home_shots
+        acc["home_goals"] += home_goals
+        acc["away_attacks"] += away_attacks
+        acc["away_shots"] += away_shots
+        acc["away_goals"] += away_goals
 
 
 MATCH_KEYS = ("matches", "goals", "home_goals_total", "away_goals_total", "home_wins", "draws", "away_wins",
@@ -98,9 +120,11 @@ MATCH_KEYS = ("matches", "goals", "home_goals_total", "away_goals_total", "home_
 def _matches(months: Iterable[Chapter]) -> dict[str, Record]:
     """Per competition (``league``, ``swiss``, ``knockout``): match and attack counts, goal histogram."""
     out: dict[str, Record] = {}
+    finish_sides: dict[str, int] = {}
     for ch in months:
         for m in ch.results["matches"]:
-            acc = out.setdefault(m["competition"], {**{k: 0 for k in MATCH_KEYS}, "goal_hist": [0] * 11})
+            acc = out.get(m["competition"]) or out.setdefault(m["competition"],
+                                                              {**dict.fromkeys(MATCH_KEYS, 0), "goal_hist": [0] * 11})
             h, a = m["score"]
             acc["matches"] += 1
             acc["goals"] += h + a
@@ -114,8 +138,7 @@ def _matches(months: Iterable[Chapter]) -> dict[str, Record]:
                 acc["home_goals_total"] += h
                 acc["away_goals_total"] += a
                 acc["home_wins" if h > a else "away_wins" if a > h else "draws"] += 1
-            for att in m["attacks"]:
-                _attack_numbers(acc, att, None if neutral else att["team"] == m["home"])
+            _add_attacks(acc, m["attacks"], None if neutral else m["home"], finish_sides)
     return out
 
 
@@ -126,13 +149,14 @@ BEAT_MARGIN = 3
 """A big win's margin (season.headlines.BIG_MARGIN)."""
 
 
-def _side_beats(m: Record, team: str) -> set[str]:
+def _side_beats(m: Record, team: str, scored: list[Record] | None = None) -> set[str]:
     """The beats ``team`` had in match ``m``: a goal from its keeper's or a defender's slot, a hat-trick, a win
-    after trailing, a win by :data:`BEAT_MARGIN` or more."""
+    after trailing, a win by :data:`BEAT_MARGIN` or more (``scored``: the match's attacks that scored, in order,
+    when the caller has them)."""
     out: set[str] = set()
     goals: dict[str, int] = {}
     us = them = worst = 0
-    for a in m["attacks"]:
+    for a in m["attacks"] if scored is None else scored:
         if not a["goal"]:
             continue
         ours = a["team"] == team
@@ -156,9 +180,10 @@ def _beats(months: Iterable[Chapter]) -> Record:
     acc: Record = {"club_matches": 0, **dict.fromkeys(BEAT_KINDS, 0)}
     for ch in months:
         for m in ch.results["matches"]:
+            scored = [a for a in m["attacks"] if a["goal"]]
             for team in (m["home"], m["away"]):
                 acc["club_matches"] += 1
-                for kind in _side_beats(m, team):
+                for kind in _side_beats(m, team, scored):
                     acc[kind] += 1
     return acc
 
@@ -179,45 +204,42 @@ def _lineups(months: Iterable[Chapter], ours: str) -> Record:
     """Kick-off line-ups (designed reading of §3.4, §7.1): starters out of position, goalkeepers at FW
     and at any outfield slot, formations the squad cannot fill while another of the four fits, and
     line-ups with more stand-ins than the squad made necessary (against the fewest of the four)."""
-    acc = dict.fromkeys(LINEUP_KEYS, 0)
+    n = [0] * len(LINEUP_KEYS)  # the counts in LINEUP_KEYS' order, added up in plain integers
     for ch in months:
         for m in ch.results["matches"]:
             for side in ("home", "away"):
                 k = m["kickoff"][side]
-                starters = [r for r in m["lineups"][side] if r["slices"][:1] == [1]]
-                fewest = min(k["need"].values(), default=k["stand_ins"])
-                own = k["need"].get(k["formation"], k["stand_ins"])
-                acc["lineups"] += 1
-                acc["with_stand_ins"] += k["stand_ins"] > 0
-                acc["stand_ins"] += k["stand_ins"]
-                acc["keepers_outfield"] += k["keepers_outfield"]
-                acc["keepers_forward"] += sum(r["slot"] == "FW" and r["position"] == "GK" for r in starters)
-                acc["unfillable"] += own > 0
-                acc["other_fits"] += own > 0 and fewest == 0
-                acc["beyond_formation"] += k["stand_ins"] > own
-                acc["avoidable_lineups"] += k["stand_ins"] > fewest
-                acc["avoidable_stand_ins"] += max(0, k["stand_ins"] - fewest)
-                acc["keepers_avoidable"] += k["keepers_outfield"] > k["need_keepers"]
-                if m[side] == ours:
-                    acc["ours_lineups"] += 1
-                    acc["ours_with_stand_ins"] += k["stand_ins"] > 0
-                    acc["ours_avoidable"] += k["stand_ins"] > fewest
-    return acc
+                stand_ins, outfield, need = k["stand_ins"], k["keepers_outfield"], k["need"]
+                fewest = min(need.values(), default=stand_ins)
+                own = need.get(k["formation"], stand_ins)
+                forward = sum(1 for r in m["lineups"][side]  # starters: on from the first slice
+                              if r["slot"] == "FW" and r["position"] == "GK" and r["slices"][:1] == [1])
+                mine = m[side] == ours
+                for i, x in enumerate((1, stand_ins > 0, stand_ins, forward, outfield, own > 0, own > 0 and fewest == 0,
+                                       stand_ins > own, stand_ins > fewest, max(0, stand_ins - fewest), mine,
+                                       mine and stand_ins > 0, mine and stand_ins > fewest, outfield > k["need_keepers"])):
+                    n[i] += x
+    return dict(zip(LINEUP_KEYS, n, strict=True))
 
 
 def _names(months: Sequence[Chapter]) -> Record:
     """Names shared by players of two clubs, month by month (issue 26), and ids held by two players."""
     shared, ids_twice = [], 0
     for ch in months:
-        seen: dict[str, set[str]] = {}
-        ids: dict[str, int] = {}
+        first: dict[str, str] = {}  # name → the first club seen with it
+        two: set[str] = set()  # names held in a second club
+        ids: set[Any] = set()
+        twice: set[Any] = set()
         for c in ch.results["clubs"]:
+            club = c["name"]
             for p in c["players"]:
-                seen.setdefault(p["name"], set()).add(c["name"])
-                if p.get("id"):
-                    ids[p["id"]] = ids.get(p["id"], 0) + 1
-        shared.append(sum(len(v) > 1 for v in seen.values()))
-        ids_twice += sum(n > 1 for n in ids.values())
+                if first.setdefault(p["name"], club) != club:
+                    two.add(p["name"])
+                i = p.get("id")
+                if i:
+                    (twice if i in ids else ids).add(i)
+        shared.append(len(two))
+        ids_twice += len(twice)
     return {"shared_per_month": shared, "ids_twice": ids_twice}
 
 
@@ -491,6 +513,13 @@ class PurasbarAudit(AuditPlugin):
         run: Run = ruleset.play(campaign, until, resources, start=start, publish=False, keep_state=False,
                                 hand_state=chained)
         return run
+
+    def prepare(self, ruleset: Any, resources: Resources) -> None:
+        """The season runner imported and the tables loaded (0.1 s a process): before the pool forks, so its
+        workers share them."""
+        from .season import run  # noqa: F401
+
+        load_purasbar_tables(resources)
 
     def ended(self, run: Run) -> bool:
         """True when the settlement ended the story (§11.3 bankruptcy or the owner's exit)."""

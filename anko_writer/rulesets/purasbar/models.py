@@ -24,6 +24,8 @@ def number(players: Iterable[Player], season: int) -> None:
     [10004, 10003, 10005]
     """
     ps = list(players)
+    if all(p.id for p in ps):  # most months: nobody new
+        return
     lo = (season - 1) * ID_BLOCK
     nxt = max((p.id for p in ps if lo < p.id <= lo + ID_BLOCK), default=lo) + 1
     for p in ps:

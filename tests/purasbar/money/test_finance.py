@@ -307,6 +307,22 @@ def test_a_player_who_leaves_at_the_seasons_end_is_paid_for_the_season() -> None
     assert pay_salaries(Ledger(0), c, {}, RULES, 1)["core"] == []  # without the payroll he would go unpaid
 
 
+def test_the_payroll_is_each_player_copied_with_his_own_attributes() -> None:
+    """``payroll`` copies each player as ``dataclasses.replace(p, attrs=dict(p.attrs))`` would: every field
+    equal, the attribute dict its own (ageing the squad later leaves the payroll as it was)."""
+    from dataclasses import fields, replace
+
+    c = recht()
+    c.players[0].id, c.players[0].tag, c.players[0].goals = 10_007, "大赛专家", 3
+    for p, q in zip(c.players, payroll(c), strict=True):
+        want = replace(p, attrs=dict(p.attrs))
+        assert q is not p and q.attrs is not p.attrs and type(q) is type(want)
+        assert [getattr(q, f.name) for f in fields(q)] == [getattr(want, f.name) for f in fields(want)]
+    squad = payroll(c)
+    c.players[0].attrs["ATK"] -= 5
+    assert squad[0].attrs["ATK"] == c.players[0].attrs["ATK"] + 5
+
+
 def test_the_settlement_pays_the_bill_shown_all_season(season_245) -> None:  # noqa: ANN001
     """Season 1 of the seed-245 campaign: month 12's accrued bill is exactly what §4.4 steps 9–10 pay."""
     run = season_245[1]

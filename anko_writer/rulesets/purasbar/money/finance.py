@@ -9,8 +9,9 @@ Every function returns plain records with each part of its arithmetic; money mov
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -138,7 +139,15 @@ def load_finance(resources: Resources) -> FinanceRules:
 def payroll(club: Club) -> list[Player]:
     """The club's players as they are now, frozen (their own attribute dicts): the squad whose wages the
     season's end pays, kept before ageing, promotions and departures change it."""
-    return [replace(p, attrs=dict(p.attrs)) for p in club.players]
+    return [_frozen(p) for p in club.players]
+
+
+def _frozen(p: Player) -> Player:
+    """A copy of ``p`` with its own attribute dict: ``dataclasses.replace(p, attrs=dict(p.attrs))`` (Player has
+    no ``__post_init__``), without the field-by-field rebuild (a settlement copies every squad)."""
+    q = copy.copy(p)
+    q.attrs = dict(p.attrs)
+    return q
 
 
 def season_bill(club: Club, staff_levels: Iterable[int], rules: FinanceRules) -> SeasonBill:

@@ -112,10 +112,13 @@ def _player_json(club: Club, p: Player) -> dict[str, Any]:
     return rec
 
 
-def clubs_json(world: World) -> list[dict[str, Any]]:
+def clubs_json(world: World, lean: bool = False) -> list[dict[str, Any]]:
     """DESIGN §5 ``clubs``: unrolled core players (§5.8.3) are left out; a player new to the world since
-    the last snapshot (a signing, an academy player) is numbered first (:func:`models.number`)."""
+    the last snapshot (a signing, an academy player) is numbered first (:func:`models.number`). ``lean`` (an
+    audit's month): only what the audit reads (:func:`lean_clubs`)."""
     number((p for n in world.order for p in world.clubs[n].players), world.season)
+    if lean:
+        return lean_clubs(world)
     out = []
     for name in world.order:
         c = world.clubs[name]
@@ -125,6 +128,32 @@ def clubs_json(world: World) -> list[dict[str, Any]]:
                     "facilities": dict(c.facilities),
                     "players": [_player_json(c, p) for p in c.players if p.rolled]})
     return out
+
+
+LEAN_PLAYER = ("name", "position", "age", "ATK", "DEF", "MID", "GK")
+"""What an audit reads of a player's record (besides the id): names shared, and the drift of each main ability."""
+
+
+def lean_clubs(world: World) -> list[dict[str, Any]]:
+    """The ``clubs`` of an audit's month: each club's name, city and ``ours``, our team abilities, and each
+    rolled player's id (when numbered) and :data:`LEAN_PLAYER` values, as :meth:`Player.to_json` gives them."""
+    out = []
+    for name in world.order:
+        c = world.clubs[name]
+        rec: dict[str, Any] = {"name": c.name, "city": c.city, "ours": c.ours}
+        if c.ours:
+            rec["abilities"] = team_abilities(c.players)
+        rec["players"] = [_lean_player(p, p.attrs) for p in c.players if p.attrs]
+        out.append(rec)
+    return out
+
+
+def _lean_player(p: Player, attrs: dict[str, int]) -> dict[str, Any]:
+    """A rolled player's :data:`LEAN_PLAYER` record, key by key as :meth:`Player.to_json` builds it."""
+    rec: dict[str, Any] = {"id": p.id} if p.id else {}
+    rec["name"], rec["position"], rec["age"] = p.name, p.position, p.age
+    rec["ATK"], rec["DEF"], rec["MID"], rec["GK"] = attrs["ATK"], attrs["DEF"], attrs["MID"], attrs["GK"]
+    return rec
 
 
 def next_vote(world: World, month: int) -> dict[str, Any]:

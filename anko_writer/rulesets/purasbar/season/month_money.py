@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from ..competition.standings import table
+from ..competition.standings import Row, table
 from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
 from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
-from ..transfers.contracts import affinity_change
+from ..transfers.contracts import affinity_change, affinity_role, clamp_affinity, team_delta
 from ..transfers.records import AffinityChange, InstalmentPaid
 from .world import World
 
@@ -52,14 +52,20 @@ def player_regard(world: World, results: dict[str, list[str]], before: dict[int,
     """Designed ch.10: each player's regard for his club moves with playing time and results;
     the records of our players."""
     ours = []
+    moves = tables["affinity"]
     for club in world.clubs.values():
         res = results.get(club.name, [])
+        if club.ours:
+            for p in club.players:
+                rec = affinity_change(p, p.apps > before.get(id(p), p.apps), res, tables, injured=not p.healthy)
+                p.affinity = rec["after"]
+                if rec["delta"]:
+                    ours.append(rec)
+            continue
+        team = team_delta(res, tables)  # an AI club's players: the same move, no record (once a club)
         for p in club.players:
-            played = p.apps > before.get(id(p), p.apps)
-            rec = affinity_change(p, played, res, tables, injured=not p.healthy)
-            p.affinity = rec["after"]
-            if club.ours and rec["delta"]:
-                ours.append(rec)
+            role = affinity_role(p.apps > before.get(id(p), p.apps), not p.healthy)
+            p.affinity = clamp_affinity(p.affinity + moves[role] + team)
     return ours
 
 
@@ -78,10 +84,12 @@ def bankruptcy_check(world: World, month: int) -> BankruptcyStep:
 
 
 def month_money(world: World, month: int, played: dict[str, Any], before: dict[int, int],
-                tables: PurasbarTables) -> MonthMoney:
-    """The month's money and regard for the league; our club's record for the chapter."""
+                tables: PurasbarTables, standing: list[Row] | None = None) -> MonthMoney:
+    """The month's money and regard for the league; our club's record for the chapter (``standing``: the
+    league table as the month's matches left it, when the caller has it)."""
     life, s = world.life, world.season
-    ranks = {row.team: i + 1 for i, row in enumerate(table(world.order, world.results))}
+    rows = table(world.order, world.results) if standing is None else standing
+    ranks = {row.team: i + 1 for i, row in enumerate(rows)}
     income: MonthlyIncome | None = None
     for club in world.clubs.values():
         rec = monthly_income(club, ranks[club.name], life.finance, life.environment)

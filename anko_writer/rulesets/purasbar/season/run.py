@@ -15,7 +15,7 @@ from ....ruleset import Chapter, SeasonRun, sealed_kinds
 from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
-from ..competition.standings import table
+from ..competition.standings import Row, table
 from ..setup.state import ENDING_CN, handed_state, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
@@ -43,9 +43,12 @@ from .windows import market_list, post_market, window_budget, window_phase
 from .world import SEALABLE, World, new_world, open_books
 
 
-def _month_record(world: World, month: int, played: dict[str, Any],
-                  campaign: dict[str, Any], reveals: list[dict[str, Any]], sealed: list[dict[str, Any]]) -> dict[str, Any]:
-    standings = [r.to_json() for r in table(world.order, world.results)]
+def _month_record(world: World, month: int, played: dict[str, Any], campaign: dict[str, Any],
+                  reveals: list[dict[str, Any]], sealed: list[dict[str, Any]], lean: bool = False,
+                  standing: list[Row] | None = None) -> dict[str, Any]:
+    """The month's record (DESIGN §5); ``lean`` (an audit's month): the clubs as the audit reads them, no vote;
+    ``standing``: the league table as it stands (computed when not given)."""
+    standings = [r.to_json() for r in (table(world.order, world.results) if standing is None else standing)]
     return {
         "ruleset": "purasbar", "season": world.season, "month": month,
         "title": campaign["title"], "club": world.ours.name, "coach": campaign["coach"]["name"],
@@ -53,11 +56,11 @@ def _month_record(world: World, month: int, played: dict[str, Any],
         "rolls": [],  # a place in the record's order: the arc fills it with every roll's to_json on the part's exit
         **played,
         "standings": standings,
-        "clubs": clubs_json(world),
+        "clubs": clubs_json(world, lean),
         "tired": tired(world),
         "reveals": reveals,
         "sealed": sealed,
-        "vote": _vote(world, month, campaign, window="market" in played),
+        "vote": None if lean else _vote(world, month, campaign, window="market" in played),
     }
 
 
@@ -201,6 +204,10 @@ class Season:
     state_text: str | None = None
     end_state: dict[str, Any] | None = None
     """The end state handed to the next season as loaded (:func:`.setup.state.handed_state`; the audit)."""
+    lean: bool = False
+    """An audit's season: the records leave out what only a chapter's text and JSON read (the rolls, the
+    vote, headlines, races, cast and stories, the clubs' full player records); the world plays the same
+    (``tests/purasbar/test_audit_lean.py``)."""
 
     @property
     def book(self) -> SealBook:
@@ -252,7 +259,8 @@ class Season:
                 played = play_league_month(world, month, decisions, tactics)
             life["end"] = month_end_phase(world, world.life, month, our_results(world, played))
             league_morale(world, played)
-            life["money"] = month_money(world, month, played, apps, tables)
+            standing = table(world.order, world.results)  # the month's matches are all in: one table for both
+            life["money"] = month_money(world, month, played, apps, tables, standing)
             posts = market_months(tables)
             if month in posts:
                 played["market"] = post_market(world, season, posts[month], tables, tables.names)
@@ -264,12 +272,13 @@ class Season:
                 played["prep"] = self.prep
             # every other hidden roll waits reveal_delay chapters for its reveal, with what it will retell
             part.seal(_sealed_moments(played, world.ours.name), _revealed_here(played))
-            results = _month_record(world, month, played, data, part.reveals, part.sealed)
+            results = _month_record(world, month, played, data, part.reveals, part.sealed, self.lean, standing)
             results["achievements"] = month_achievements(world, results, tables)
-            results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
-            results["races"] = _races(results, tables)
-            results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
-            results["stories"] = stories(results)  # issue 15: each of our matches told as a story (season.story)
+            if not self.lean:  # what the chapter tells: read by its text and JSON alone
+                results["headlines"] = world.told.month(results)  # issue 15: what heads the month (season.headlines)
+                results["races"] = _races(results, tables)
+                results["cast"] = world.cast.month(results, _squad(world), _coach(world), world.week)
+                results["stories"] = stories(results)  # issue 15: our matches told as stories (season.story)
             part.results = results
 
     def settle(self, ruleset: str, keep_state: bool = True, hand_state: bool = False) -> None:
@@ -277,7 +286,7 @@ class Season:
         text (``keep_state``; False: an audit's season, whose text nobody reads) and, with ``hand_state``
         (an audit's chained season), as the object the text would load as."""
         world, tables = self.world, self.tables
-        end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names)
+        end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names, self.lean)
         if not keep_state and not hand_state:
             return
         ending = end.results["settlement"]["next"]["ending"]
@@ -311,17 +320,18 @@ def _published(results: dict[str, Any], sealed: frozenset[str]) -> dict[str, Any
 
 
 def _settlement_chapter(ruleset: str, world: World, arc: Arc, data: dict[str, Any], tables: PurasbarTables,
-                        names: Any) -> Chapter:
+                        names: Any, lean: bool = False) -> Chapter:
     """000 §4.4: the season's settlement as its own chapter (``sNN/end.md``), after month 12."""
     chapters = list(arc.chapters)
     with arc.part(SETTLEMENT_MONTH, template="settlement.md.j2", name="end") as part:
-        _settlement(ruleset, world, part, data, chapters, tables, names)
+        _settlement(ruleset, world, part, data, chapters, tables, names, lean)
     return arc.chapters[-1]
 
 
 def _settlement(ruleset: str, world: World, part: Part, data: dict[str, Any], chapters: list[Chapter],
-                tables: PurasbarTables, names: Any) -> None:
-    """The settlement chapter's record into ``part``."""
+                tables: PurasbarTables, names: Any, lean: bool = False) -> None:
+    """The settlement chapter's record into ``part`` (``lean``: an audit's, as :attr:`Season.lean`: no recap,
+    no summer window's vote)."""
     reveals = part.reveals
     rec = settle(world, [c.results for c in chapters], tables, names)
     part.seal()
@@ -330,11 +340,14 @@ def _settlement(ruleset: str, world: World, part: Part, data: dict[str, Any], ch
         part.reveal_all()
     results = {"ruleset": ruleset, "season": world.season, "month": SETTLEMENT_MONTH,
                "title": data["title"], "club": world.ours.name, "rolls": [],  # filled by the arc
-               "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world),
+               "settlement": rec, "standings": rec["ranking"]["table"], "clubs": clubs_json(world, lean),
                "reveals": reveals, "sealed": part.sealed,
                "market_list": market_list(world, tables), "next_key": f"s{world.season + 1}m1",
                "ended": ended}
     last = chapters[-1].results if chapters else {}
+    if lean:
+        part.results = results
+        return
     results["recap"] = recap(rec["ranking"]["table"], world.ours.name,  # issue 15: the season in a paragraph
                              last if last.get("month") == CUP_MONTH else None, (last.get("cast") or {}).get("scorer"),
                              rec["season_money"]["net"], rec["season_money"]["balance"])
@@ -369,7 +382,8 @@ def play_season(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None
     ``keep_state=False`` (the audit): no state text; ``hand_state`` (the audit's chained season): the end
     state handed on as an object (a :class:`~anko_writer.arcs.HandedRun`)."""
     played = Season.begin(data, state, season, resources)
-    played.arc.public = publish
+    played.arc.public = played.arc.keep_rolls = publish
+    played.lean = not publish
     while played.month < last_month:
         played.play_month()
     if last_month == SEASON_MONTHS:

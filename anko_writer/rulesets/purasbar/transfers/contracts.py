@@ -300,6 +300,23 @@ def season_contracts(dice: Dice, key: str, clubs: Mapping[str, Club], tables: di
 # ---------------------------------------------------------------- affinity
 
 
+def team_delta(results: Sequence[str], tables: dict[str, Any]) -> int:
+    """Designed: the month's results' part of every squad member's affinity move: more wins than losses
+    ``winning``, more losses ``losing``, else 0 (a ValueError for a result not in :data:`RESULTS`)."""
+    unknown = [r for r in results if r not in RESULTS]
+    if unknown:
+        raise ValueError(f"unknown results {unknown} (expected {', '.join(RESULTS)})")
+    a = tables["affinity"]
+    balance = results.count("win") - results.count("loss")
+    team: int = a["winning"] if balance > 0 else a["losing"] if balance < 0 else 0
+    return team
+
+
+def affinity_role(played: bool, hurt: bool) -> str:
+    """Designed: the player's part of the move, by the key of ``contracts.yaml``'s ``affinity``."""
+    return "played" if played else "injured" if hurt else "benched"
+
+
 def affinity_change(player: Player, played: bool, results: Sequence[str], tables: dict[str, Any],
                     injured: bool | None = None) -> AffinityChange:
     """Designed: the month's move of a player's affinity, with every part (not applied).
@@ -308,13 +325,8 @@ def affinity_change(player: Player, played: bool, results: Sequence[str], tables
     clamped 0–100. ``injured`` defaults to the player's state at the month's end.
     """
     a = tables["affinity"]
-    unknown = [r for r in results if r not in RESULTS]
-    if unknown:
-        raise ValueError(f"unknown results {unknown} (expected {', '.join(RESULTS)})")
-    hurt = (not player.healthy) if injured is None else injured
-    role = "played" if played else "injured" if hurt else "benched"
-    balance = results.count("win") - results.count("loss")
-    team = a["winning"] if balance > 0 else a["losing"] if balance < 0 else 0
+    team = team_delta(results, tables)
+    role = affinity_role(played, (not player.healthy) if injured is None else injured)
     after = clamp_affinity(player.affinity + a[role] + team)
     return {"player": player.name, "before": player.affinity, "role": role, "role_delta": a[role],
             "team_delta": team, "after": after, "delta": after - player.affinity}
@@ -347,5 +359,6 @@ __all__ = [
     "AFFINITY_MIN", "AFFINITY_MAX", "LEDGER_KIND", "SCHEMA", "load_contracts", "load_contracts_table",
     "clamp_affinity", "age_modifier", "contract_offer", "initial_contract",
     "assign_contracts", "renewal_band", "signing_bonus", "renewal", "season_contracts", "affinity_change",
+    "affinity_role", "team_delta",
     "month_affinity", "start_affinity",
 ]
