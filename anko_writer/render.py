@@ -41,7 +41,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 
-from . import cache, yamlio
+from . import cache, prebuilt, yamlio
 from .ballot import Ballot
 from .dice import PRINTER, Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
@@ -793,6 +793,16 @@ class TemplateCache(BytecodeCache):
     def __init__(self, stamp: str) -> None:
         self.stamp = stamp
         """The :func:`env_stamp` of the environment whose templates this cache holds."""
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
+        """The template's bucket: the code the package ships for exactly this template (:mod:`~anko_writer.prebuilt`),
+        else what the cache folder holds, else empty (Jinja compiles it and stores it here)."""
+        code = prebuilt.template_code(self.stamp, name, filename, source)
+        if code is None:
+            return super().get_bucket(environment, name, filename, source)
+        bucket = Bucket(environment, self.get_cache_key(name, filename), self.get_source_checksum(source))
+        bucket.code = code
+        return bucket
 
     def _path(self, bucket: Bucket) -> Path | None:
         """Where ``bucket``'s entry lives (None: the cache is off)."""
