@@ -32,7 +32,8 @@ class PrebuildHook(BuildHookInterface):  # type: ignore[misc]  # hatchling ships
             sys.path.remove(self.root)
         self._tmp = tempfile.TemporaryDirectory(prefix="anko-prebuilt-")
         folder = Path(self._tmp.name)
-        built = prebuilt.build(folder)
+        declared = self.metadata.core.entry_points.get("anko_writer.rulesets", {})
+        built = prebuilt.build(folder, dict(declared) or None)
         if not built.entries:
             raise RuntimeError("anko-writer: no template was compiled for the wheel")
         build_data["force_include"][str(folder)] = "anko_writer/_prebuilt"

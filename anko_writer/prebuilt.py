@@ -1,7 +1,9 @@
 """What the package ships built (issue 29): the shipped templates' compiled code, read only when its key matches.
 
 A first run after an install would compile every template it renders (the 群英杯's season: 14 files, about
-0.6 s). The package ships their code instead, in ``_prebuilt/`` inside it, made by :func:`build` when the
+0.6 s) and read its phrase bank. The package ships their code and the banks as read and checked (JSON, keyed by
+the bank's text, its readers' sources and the YAML libraries' versions) instead, in ``_prebuilt/`` inside it,
+made by :func:`build` when the
 wheel is built (``hatch_build.py``) or by ``python tools/prebuild.py`` in a checkout. An entry is found by a
 key of everything the code is made from, never a path or a modification time (which an install changes):
 
@@ -21,9 +23,10 @@ like its modules (marshal, no pickle, nothing from a campaign or the cache folde
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 import os
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
@@ -45,11 +48,15 @@ FORMAT = "1"
 """Bumped when the layout of the folder or of a key changes."""
 JINJA = "jinja"
 """The subfolder of compiled templates (``<key>.code``: a marshalled code object)."""
+PHRASES = "phrases"
+"""The subfolder of phrase banks as read and checked (``<key>.json``: event → phrasings)."""
 TRUSTED_MODULES = frozenset({"jinja2.filters", "jinja2.tests", "anko_writer.render"})
 """Modules whose filters and tests may run while a template compiles: Jinja's (its version is in the key)
 and the renderer's (its source is)."""
 SKIPPED = "skipped.txt"
 """The file listing the templates :func:`build` left to compile at run time (key, ruleset, name: why)."""
+PHRASES_FILE = "phrases.yaml"
+"""A ruleset's phrase bank (:data:`anko_writer.render.PHRASES_FILE`)."""
 MAX_CODE_BYTES = 16 * 1024 * 1024
 """A larger entry is not read (no shipped template's code comes near: the 群英杯's month is 0.3 MB)."""
 
@@ -57,12 +64,48 @@ MAX_CODE_BYTES = 16 * 1024 * 1024
 @lru_cache(maxsize=1)
 def renderer_digest() -> str | None:
     """The SHA-256 of ``render.py``'s source (None when the package ships no source)."""
-    from . import render
+    return _source_digest("render")
 
+
+@lru_cache(maxsize=4)
+def _source_digest(module: str) -> str | None:
+    """The SHA-256 of this package's module ``module``'s source file (None: no source)."""
     try:
-        return hashlib.sha256(Path(render.__file__).read_bytes()).hexdigest()
+        return hashlib.sha256((Path(__file__).resolve().parent / f"{module}.py").read_bytes()).hexdigest()
     except OSError:
         return None
+
+
+def bank_key(text: str) -> str | None:
+    """The key of a phrase bank read from ``text``: the sources of its reader (``render.py``, ``yamlio.py``),
+    the YAML libraries' versions and the text (None: no key can be made)."""
+    import ruamel.yaml
+    import yaml
+
+    readers = [_source_digest("render"), _source_digest("yamlio")]
+    if None in readers:
+        return None
+    return cache.digest([FORMAT, PHRASES, *(r or "" for r in readers), yaml.__version__, ruamel.yaml.__version__,
+                         text])
+
+
+def bank(text: str) -> dict[str, list[str]] | None:
+    """The shipped phrase bank read from exactly ``text`` (None: none is shipped for it)."""
+    if not _present():
+        return None
+    key = bank_key(text)
+    data = _read(FOLDER / PHRASES / f"{key}.json") if key is not None else None
+    if data is None:
+        return None
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+            for k, v in value.items()):
+        return None
+    return value
 
 
 def template_key(stamp: str, name: str, source: str) -> str | None:
@@ -78,7 +121,7 @@ def template_key(stamp: str, name: str, source: str) -> str | None:
 def _present() -> bool:
     """True when this package ships compiled templates and :data:`ENV` does not turn them off (looked at once
     per process)."""
-    return os.environ.get(ENV, "").strip().lower() not in cache.OFF and (FOLDER / JINJA).is_dir()
+    return os.environ.get(ENV, "").strip().lower() not in cache.OFF and FOLDER.is_dir()
 
 
 def template_code(stamp: str, name: str, filename: str | None, source: str) -> CodeType | None:
@@ -139,28 +182,58 @@ class Built:
     """(ruleset, template name, why) of each template not shipped."""
 
 
-def shipped_rulesets() -> list[str]:
-    """The rulesets this package ships (its own modules, not a plug-in installed beside it)."""
+def shipped_rulesets(pyproject: Path | None = None) -> dict[str, str]:
+    """The rulesets this package ships: name → ``module:attribute``, as ``pyproject.toml`` (default: the source
+    tree's, when there is one) declares them, else the registered ones that are this package's own modules
+    (never a plug-in installed beside it; ``""``: found by the registry)."""
+    path = Path(__file__).resolve().parent.parent / "pyproject.toml" if pyproject is None else pyproject
+    if path.is_file():
+        import tomllib
+
+        declared = tomllib.loads(path.read_text(encoding="utf-8")).get("project", {}).get("entry-points", {})
+        found = declared.get("anko_writer.rulesets", {})
+        if found:
+            return {str(k): str(v) for k, v in sorted(found.items())}
     from . import ruleset
 
-    return [name for name in ruleset.names() if type(ruleset.get(name)).__module__.startswith(f"{__package__}.rulesets.")]
+    return {name: "" for name in ruleset.names()
+            if type(ruleset.get(name)).__module__.startswith(f"{__package__}.rulesets.")}
 
 
-def build(folder: Path, rulesets: list[str] | None = None) -> Built:
+def _ruleset(name: str, spec: str) -> Any:
+    """The ruleset object ``spec`` (``module:attribute``) names, else the registered one called ``name``."""
+    if spec:
+        import importlib
+
+        module, _, attribute = spec.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+    from . import ruleset
+
+    return ruleset.get(name)
+
+
+def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
     """Compile every shipped template of ``rulesets`` (default: :func:`shipped_rulesets`) as a run would and
     write its code into ``folder``'s ``jinja/`` (which is emptied first). The cache is off meanwhile."""
     saved = os.environ.get(cache.ENV)
     os.environ[cache.ENV] = "off"
     try:
-        out = folder / JINJA
-        out.mkdir(parents=True, exist_ok=True)
-        for old in out.glob("*.code"):
-            old.unlink()
+        out, banks = folder / JINJA, folder / PHRASES
+        for sub in (out, banks):
+            sub.mkdir(parents=True, exist_ok=True)
+            for old in [*sub.glob("*.code"), *sub.glob("*.json")]:
+                old.unlink()
         entries: list[tuple[str, str, str]] = []
         skipped: list[tuple[str, str, str]] = []
         left: list[str] = []
-        for name in rulesets if rulesets is not None else shipped_rulesets():
-            for template, key, code, why in _compiled(name):
+        for name, spec in (shipped_rulesets() if rulesets is None else rulesets).items():
+            plugin = _ruleset(name, spec)
+            shipped_bank = _bank_of(plugin)
+            if shipped_bank is not None:
+                key, value = shipped_bank
+                (banks / f"{key}.json").write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+                entries.append((name, PHRASES_FILE, key))
+            for template, key, code, why in _compiled(plugin):
                 if why:
                     skipped.append((name, template, why))
                     left.append(f"{key} {name} {template}: {why}\n")
@@ -176,12 +249,27 @@ def build(folder: Path, rulesets: list[str] | None = None) -> Built:
             os.environ[cache.ENV] = saved
 
 
-def _compiled(ruleset_name: str) -> list[tuple[str, str, CodeType, str]]:
+def _bank_of(plugin: Any) -> tuple[str, dict[str, list[str]]] | None:
+    """The key and the checked bank of the ruleset's shipped phrase bank (None: it ships none)."""
+    from . import render
+    from .errors import AnkoError
+    from .textfile import read_text
+
+    try:
+        path = plugin.resources(None).find("templates", PHRASES_FILE)
+    except AnkoError:
+        return None
+    text = read_text(path)
+    key = bank_key(text)
+    return None if key is None else (key, render.load_phrases(path, text))
+
+
+def _compiled(plugin: Any) -> list[tuple[str, str, CodeType, str]]:
     """(name, key, code, why not shipped or "") of every ``*.j2`` template the ruleset's environment finds,
     compiled through its loaders as a run compiles them."""
-    from . import render, ruleset
+    from . import render
 
-    env = render.make_env(ruleset.get(ruleset_name).resources(None))
+    env = render.make_env(plugin.resources(None))
     stamp = render.env_stamp(env)
     recorder = _Recorder()
     env.bytecode_cache = recorder
@@ -201,9 +289,9 @@ def _compiled(ruleset_name: str) -> list[tuple[str, str, CodeType, str]]:
     return found
 
 
-def missing(folder: Path = FOLDER, rulesets: list[str] | None = None) -> list[tuple[str, str]]:
-    """(ruleset, template) of each shipped template whose code for its current source ``folder`` lacks (one
-    :func:`build` left out on purpose is not missing)."""
+def missing(folder: Path = FOLDER, rulesets: Mapping[str, str] | None = None) -> list[tuple[str, str]]:
+    """(ruleset, file) of each shipped template or phrase bank that ``folder`` lacks for its current source (a
+    template :func:`build` left out on purpose is not missing)."""
     saved = os.environ.get(cache.ENV)
     os.environ[cache.ENV] = "off"
     try:
@@ -212,10 +300,14 @@ def missing(folder: Path = FOLDER, rulesets: list[str] | None = None) -> list[tu
             left = {line.split(" ", 1)[0] for line in (folder / SKIPPED).read_text(encoding="utf-8").splitlines()}
         except OSError:
             left = set()
-        for name in rulesets if rulesets is not None else shipped_rulesets():
-            for template, key in _keys(name):
+        for name, spec in (shipped_rulesets() if rulesets is None else rulesets).items():
+            plugin = _ruleset(name, spec)
+            for template, key in _keys(plugin):
                 if key not in left and not (folder / JINJA / f"{key}.code").is_file():
                     lacking.append((name, template))
+            shipped_bank = _bank_of(plugin)
+            if shipped_bank is not None and not (folder / PHRASES / f"{shipped_bank[0]}.json").is_file():
+                lacking.append((name, PHRASES_FILE))
         return lacking
     finally:
         if saved is None:
@@ -224,11 +316,11 @@ def missing(folder: Path = FOLDER, rulesets: list[str] | None = None) -> list[tu
             os.environ[cache.ENV] = saved
 
 
-def _keys(ruleset_name: str) -> list[tuple[str, str]]:
+def _keys(plugin: Any) -> list[tuple[str, str]]:
     """(name, key) of every ``*.j2`` template the ruleset's environment finds, without compiling one."""
-    from . import render, ruleset
+    from . import render
 
-    env = render.make_env(ruleset.get(ruleset_name).resources(None))
+    env = render.make_env(plugin.resources(None))
     stamp = render.env_stamp(env)
     recorder = _Recorder(stop=True)
     env.bytecode_cache = recorder
@@ -298,5 +390,5 @@ class _Recorder(BytecodeCache):
             self.seen.append((name, source, bucket.code))
 
 
-__all__ = ["ENV", "FOLDER", "Built", "build", "missing", "refile", "renderer_digest", "shipped_rulesets", "template_code",
-           "template_key"]
+__all__ = ["ENV", "FOLDER", "Built", "bank", "bank_key", "build", "missing", "refile", "renderer_digest",
+           "shipped_rulesets", "template_code", "template_key"]

@@ -432,7 +432,8 @@ def _is_bank(value: Any) -> bool:
 
 def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     """The ruleset's phrase bank (campaign override first), or an empty bank if it has none; read once per
-    process and file version, parsed once per text (:mod:`~anko_writer.cache`)."""
+    process and file version, parsed once per text (shipped as read: :mod:`~anko_writer.prebuilt`; else
+    :mod:`~anko_writer.cache`)."""
     try:
         path = resources.find("templates", PHRASES_FILE)
     except AnkoError:
@@ -444,7 +445,9 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
         text = read_text(path, TableError)
-        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text), _is_bank)
+        shipped = prebuilt.bank(text)  # the package's own bank, read when it was built
+        _BANKS[key] = shipped if shipped is not None else cache.cached(
+            "phrases", [text], lambda: load_phrases(path, text), _is_bank)
     return _BANKS[key]
 
 

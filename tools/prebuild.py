@@ -1,8 +1,8 @@
 """Build what the package ships built (:mod:`anko_writer.prebuilt`) into a checkout's ``anko_writer/_prebuilt/``.
 
 ``python tools/prebuild.py`` does for a checkout what the wheel's build hook (``hatch_build.py``) does for an
-install: the shipped templates' compiled code, keyed by their source and the code that compiles them, so a run
-with an empty cache folder compiles none of them. The folder is ignored by git; an entry whose template or
+install: the shipped templates' compiled code and phrase banks as read, keyed by their source and the code that
+makes them, so a run with an empty cache folder compiles and parses none of them. The folder is ignored by git; an entry whose template or
 renderer has changed since is never read (it has another key), so running this again only makes it useful again.
 ``--check`` prints how many shipped templates the folder covers now and exits 1 when it misses one.
 """
@@ -34,7 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     built = prebuilt.build(args.out)
     for name, template, why in built.skipped:
         print(f"left to compile at run time: {name} {template} ({why})")
-    print(f"{len(built.entries)} compiled templates in {args.out / prebuilt.JINJA}")
+    banks = sum(1 for _, name, _ in built.entries if name == prebuilt.PHRASES_FILE)
+    print(f"{len(built.entries) - banks} compiled templates and {banks} phrase banks in {args.out}")
     return 0
 
 

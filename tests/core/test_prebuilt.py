@@ -4,6 +4,7 @@ the code a compile gives, and never for a host's override, an edited template, a
 from __future__ import annotations
 
 import marshal
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ class Store:
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """A folder built for the 群英杯 and Blood Bowl, as the wheel's hook builds it."""
     folder = tmp_path_factory.mktemp("prebuilt")
-    return Store(folder, prebuilt.build(folder, ["purasbar", "bloodbowl"]))
+    return Store(folder, prebuilt.build(folder, {"purasbar": "", "bloodbowl": ""}))
 
 
 @pytest.fixture
@@ -181,9 +182,9 @@ def test_a_template_whose_compile_runs_a_ruleset_filter_is_not_shipped(store: St
     assert [(r, t) for r, t, _ in built.skipped] == [("bloodbowl", "macros.j2")]
     assert "filter cn" in built.skipped[0][2]
     assert "bloodbowl macros.j2: compiling it ran filter cn" in (folder / prebuilt.SKIPPED).read_text(encoding="utf-8")
-    assert {t for r, t, _ in built.entries if r == "bloodbowl"} == {
+    assert {t for r, t, _ in built.entries if r == "bloodbowl"} - {prebuilt.PHRASES_FILE} == {
         n for n in env_of("bloodbowl").list_templates() if n.endswith(".j2")} - {"macros.j2"}
-    assert prebuilt.missing(folder, ["purasbar", "bloodbowl"]) == []
+    assert prebuilt.missing(folder, {"purasbar": "", "bloodbowl": ""}) == []
 
 
 def test_an_edited_template_is_missing_from_the_folder_until_it_is_built_again(store: Store, tmp_path: Path) -> None:
@@ -191,10 +192,12 @@ def test_an_edited_template_is_missing_from_the_folder_until_it_is_built_again(s
     folder = store.folder
     copy = tmp_path / "copy"
     (copy / prebuilt.JINJA).mkdir(parents=True)
-    keys = {k for r, t, k in store.built.entries if (r, t) != ("purasbar", "growth.j2")}
+    keys = {k for r, t, k in store.built.entries if (r, t) != ("purasbar", "growth.j2") and t.endswith(".j2")}
     for key in keys:
         (copy / prebuilt.JINJA / f"{key}.code").write_bytes((folder / prebuilt.JINJA / f"{key}.code").read_bytes())
-    assert prebuilt.missing(copy, ["purasbar"]) == [("purasbar", "growth.j2")]
+    assert prebuilt.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2"), ("purasbar", prebuilt.PHRASES_FILE)]
+    shutil.copytree(folder / prebuilt.PHRASES, copy / prebuilt.PHRASES)
+    assert prebuilt.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2")]
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps([1, 2])])
@@ -213,7 +216,50 @@ def test_a_damaged_entry_is_compiled_again(shipped: Path, compiles: list[str], c
     assert compiles == ["money.j2"]
 
 
-def test_the_shipped_rulesets_are_the_packages_own() -> None:
-    """The hook builds for this package's rulesets, never for a plug-in installed beside it."""
-    assert set(prebuilt.shipped_rulesets()) >= {"purasbar", "bloodbowl", "ball"}
-    assert all(type(ruleset.get(n)).__module__.startswith("anko_writer.rulesets.") for n in prebuilt.shipped_rulesets())
+def test_the_shipped_rulesets_are_those_pyproject_declares(tmp_path: Path) -> None:
+    """The hook builds for the rulesets this package declares (三国 and 接战 are found only so), and without a
+    pyproject for the registered ones that are this package's own, never for a plug-in installed beside it."""
+    declared = prebuilt.shipped_rulesets()
+    assert set(declared) == {"purasbar", "bloodbowl", "ball", "sanguo", "engage"}
+    assert declared["sanguo"] == "anko_writer.rulesets.sanguo.ruleset:RULESET"
+    assert prebuilt._ruleset("sanguo", declared["sanguo"]) is ruleset.get("sanguo")
+    registered = prebuilt.shipped_rulesets(tmp_path / "absent.toml")
+    assert set(registered) <= set(declared) and {"purasbar", "ball"} <= set(registered)
+
+
+def test_a_shipped_phrase_bank_is_the_bank_read_from_its_text_and_is_not_parsed(
+        shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 群英杯's bank comes from the folder (no YAML read), equal to what reading the file gives."""
+    res = ruleset.get("purasbar").resources(None)
+    path = res.find("templates", render.PHRASES_FILE)
+    read = render.load_phrases(path)
+    render._BANKS.clear()
+    monkeypatch.setattr(render, "load_phrases", lambda *a: pytest.fail("the shipped bank was parsed"))
+    assert render.phrase_bank(res) == read and len(read) > 100
+    render._BANKS.clear()
+
+
+@pytest.mark.parametrize("change", ["override", "pyyaml", "ruamel", "reader"])
+def test_another_bank_text_or_reader_is_read_as_before(shipped: Path, change: str, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign's own bank, another PyYAML or ruamel.yaml, another reader's source: no shipped bank."""
+    import ruamel.yaml
+    import yaml
+
+    campaign = tmp_path if change == "override" else None
+    if change == "override":
+        (tmp_path / "templates" / "purasbar").mkdir(parents=True)
+        (tmp_path / "templates" / "purasbar" / render.PHRASES_FILE).write_text("goal: 进了！\n", encoding="utf-8")
+    elif change == "pyyaml":
+        monkeypatch.setattr(yaml, "__version__", "0.0")
+    elif change == "ruamel":
+        monkeypatch.setattr(ruamel.yaml, "__version__", "0.0")
+    else:
+        monkeypatch.setattr(prebuilt, "_source_digest", lambda module: "0" * 64)
+    parsed: list[Path] = []
+    load = render.load_phrases
+    monkeypatch.setattr(render, "load_phrases", lambda path, text=None: parsed.append(path) or load(path, text))
+    render._BANKS.clear()
+    bank = render.phrase_bank(ruleset.get("purasbar").resources(campaign))
+    render._BANKS.clear()
+    assert len(parsed) == 1 and (bank == {"goal": ["进了！"]} if change == "override" else len(bank) > 100)
