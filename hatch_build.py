@@ -1,6 +1,6 @@
-"""The wheel's build hook: ship the shipped templates compiled (:mod:`anko_writer.prebuilt`, issue 29).
+"""The wheel's build hook: ship the shipped templates compiled and the phrase banks read (:mod:`anko_writer.prebuilt`, issue 29).
 
-Hatchling runs it for every wheel (pyproject ``[tool.hatch.build.hooks.custom]``); it imports the package
+Hatchling runs it for every wheel (pyproject ``[tool.hatch.build.targets.wheel.hooks.custom]``); it imports the package
 from this source tree (its build requirements list what that import needs: Jinja, ruamel.yaml, PyYAML) and
 adds the folder it builds as ``anko_writer/_prebuilt``. An editable install runs from the source tree, which
 changes under it, so it ships nothing (``python tools/prebuild.py`` builds a checkout's folder).
@@ -37,8 +37,9 @@ class PrebuildHook(BuildHookInterface):  # type: ignore[misc]  # hatchling ships
         if not built.entries:
             raise RuntimeError("anko-writer: no template was compiled for the wheel")
         build_data["force_include"][str(folder)] = "anko_writer/_prebuilt"
-        self.app.display_info(f"anko-writer: {len(built.entries)} compiled templates shipped, "
-                              f"{len(built.skipped)} left to compile at run time")
+        banks = sum(1 for _, name, _ in built.entries if name == prebuilt.PHRASES_FILE)
+        self.app.display_info(f"anko-writer: {len(built.entries) - banks} compiled templates and {banks} phrase banks "
+                              f"shipped, {len(built.skipped)} template(s) left to compile at run time")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the temporary folder."""
