@@ -263,3 +263,39 @@ def test_another_bank_text_or_reader_is_read_as_before(shipped: Path, change: st
     bank = render.phrase_bank(ruleset.get("purasbar").resources(campaign))
     render._BANKS.clear()
     assert len(parsed) == 1 and (bank == {"goal": ["进了！"]} if change == "override" else len(bank) > 100)
+
+
+HOOK_RUN = """
+import sys, tomllib
+from pathlib import Path
+allowed = set(sys.argv[2].split(","))
+build = tomllib.loads(Path("pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top in allowed or top == "anko_writer" or top.startswith("_"):
+            return None
+        raise ImportError(f"{name} is not a build requirement")
+sys.meta_path.insert(0, Refuse())
+from anko_writer import prebuilt
+built = prebuilt.build(Path(sys.argv[1]), prebuilt.shipped_rulesets(Path("pyproject.toml")))
+print(len(built.entries), " ".join(build))
+"""
+
+
+def test_the_wheel_hook_needs_only_its_build_requirements(tmp_path: Path) -> None:
+    """What the hook imports (``prebuilt.build`` over every declared ruleset) is Jinja, ruamel.yaml and PyYAML,
+    which ``[build-system] requires`` lists; ``hatch_build.py`` is the wheel's hook."""
+    import subprocess
+    import sys
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert project["tool"]["hatch"]["build"]["targets"]["wheel"]["hooks"]["custom"] == {}
+    assert (ROOT / "hatch_build.py").is_file()
+    allowed = {"jinja2": "jinja2", "markupsafe": "jinja2", "ruamel": "ruamel.yaml", "yaml": "pyyaml"}
+    assert set(allowed.values()) <= set(project["build-system"]["requires"])
+    done = subprocess.run([sys.executable, "-c", HOOK_RUN, str(tmp_path / "out"), ",".join(allowed)], cwd=ROOT,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), cache.ENV: "off"}, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert int(done.stdout.split()[0]) > 40 and len(list((tmp_path / "out" / prebuilt.JINJA).glob("*.code"))) > 30
