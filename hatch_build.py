@@ -27,19 +27,17 @@ class PrebuildHook(BuildHookInterface):  # type: ignore[misc]  # hatchling ships
             return
         sys.path.insert(0, self.root)
         try:
-            from anko_writer import prebuilt
+            from anko_writer import prebuilder
         finally:
             sys.path.remove(self.root)
         self._tmp = tempfile.TemporaryDirectory(prefix="anko-prebuilt-")
         folder = Path(self._tmp.name)
         declared = self.metadata.core.entry_points.get("anko_writer.rulesets", {})
-        built = prebuilt.build(folder, dict(declared) or None)
+        built = prebuilder.build(folder, dict(declared) or None)
         if not built.entries:
             raise RuntimeError("anko-writer: no template was compiled for the wheel")
         build_data["force_include"][str(folder)] = "anko_writer/_prebuilt"
-        banks = sum(1 for _, name, _ in built.entries if name == prebuilt.PHRASES_FILE)
-        self.app.display_info(f"anko-writer: {len(built.entries) - banks} compiled templates and {banks} phrase banks "
-                              f"shipped, {len(built.skipped)} template(s) left to compile at run time")
+        self.app.display_info(f"anko-writer: shipped {prebuilder.summary(built)}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         """Remove the temporary folder."""

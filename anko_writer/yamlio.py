@@ -32,7 +32,7 @@ from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
 from ruamel.yaml.reader import ReaderError
 
-from . import cache
+from . import cache, prebuilt
 from .errors import InputError, Location
 from .textfile import read_text
 
@@ -239,7 +239,8 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     try:
         if keep_quotes:
             return _yaml(keep_quotes=True).load(text)
-        return cache.cached("yaml", [text], lambda: _yaml().load(text))
+        shipped, doc = prebuilt.document(text)  # a table the package ships, read when it was built
+        return doc if shipped else cache.cached("yaml", [text], lambda: _yaml().load(text))
     except MarkedYAMLError as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
     except ReaderError as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment

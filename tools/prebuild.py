@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from anko_writer import prebuilt  # noqa: E402
+from anko_writer import prebuilder, prebuilt  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,16 +26,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=prebuilt.FOLDER, help="the folder (default: the package's)")
     args = parser.parse_args(argv)
     if args.check:
-        missing = prebuilt.missing(args.out)
+        missing = prebuilder.missing(args.out)
         for name, template in missing:
             print(f"not built: {name} {template}")
         print(f"{len(missing)} shipped template(s) not covered by {args.out}")
         return 1 if missing else 0
-    built = prebuilt.build(args.out)
+    built = prebuilder.build(args.out)
     for name, template, why in built.skipped:
         print(f"left to compile at run time: {name} {template} ({why})")
-    banks = sum(1 for _, name, _ in built.entries if name == prebuilt.PHRASES_FILE)
-    print(f"{len(built.entries) - banks} compiled templates and {banks} phrase banks in {args.out}")
+    print(f"{prebuilder.summary(built)} in {args.out}")
     return 0
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import jinja2
 import pytest
 
-from anko_writer import cache, prebuilt, render, ruleset
+from anko_writer import cache, prebuilder, prebuilt, render, ruleset
 from anko_writer.errors import TemplateError
 from anko_writer.render import BoundedEnvironment
 
@@ -25,14 +25,14 @@ class Store:
     """A built folder and what :func:`prebuilt.build` said of it."""
 
     folder: Path
-    built: prebuilt.Built
+    built: prebuilder.Built
 
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     """A folder built for the 群英杯 and Blood Bowl, as the wheel's hook builds it."""
     folder = tmp_path_factory.mktemp("prebuilt")
-    return Store(folder, prebuilt.build(folder, {"purasbar": "", "bloodbowl": ""}))
+    return Store(folder, prebuilder.build(folder, {"purasbar": "", "bloodbowl": ""}))
 
 
 @pytest.fixture
@@ -184,7 +184,7 @@ def test_a_template_whose_compile_runs_a_ruleset_filter_is_not_shipped(store: St
     assert "bloodbowl macros.j2: compiling it ran filter cn" in (folder / prebuilt.SKIPPED).read_text(encoding="utf-8")
     assert {t for r, t, _ in built.entries if r == "bloodbowl"} - {prebuilt.PHRASES_FILE} == {
         n for n in env_of("bloodbowl").list_templates() if n.endswith(".j2")} - {"macros.j2"}
-    assert prebuilt.missing(folder, {"purasbar": "", "bloodbowl": ""}) == []
+    assert prebuilder.missing(folder, {"purasbar": "", "bloodbowl": ""}) == []
 
 
 def test_an_edited_template_is_missing_from_the_folder_until_it_is_built_again(store: Store, tmp_path: Path) -> None:
@@ -195,9 +195,9 @@ def test_an_edited_template_is_missing_from_the_folder_until_it_is_built_again(s
     keys = {k for r, t, k in store.built.entries if (r, t) != ("purasbar", "growth.j2") and t.endswith(".j2")}
     for key in keys:
         (copy / prebuilt.JINJA / f"{key}.code").write_bytes((folder / prebuilt.JINJA / f"{key}.code").read_bytes())
-    assert prebuilt.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2"), ("purasbar", prebuilt.PHRASES_FILE)]
+    assert prebuilder.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2"), ("purasbar", prebuilt.PHRASES_FILE)]
     shutil.copytree(folder / prebuilt.PHRASES, copy / prebuilt.PHRASES)
-    assert prebuilt.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2")]
+    assert prebuilder.missing(copy, {"purasbar": ""}) == [("purasbar", "growth.j2")]
 
 
 @pytest.mark.parametrize("content", [b"", b"not marshal", marshal.dumps([1, 2])])
@@ -219,11 +219,11 @@ def test_a_damaged_entry_is_compiled_again(shipped: Path, compiles: list[str], c
 def test_the_shipped_rulesets_are_those_pyproject_declares(tmp_path: Path) -> None:
     """The hook builds for the rulesets this package declares (三国 and 接战 are found only so), and without a
     pyproject for the registered ones that are this package's own, never for a plug-in installed beside it."""
-    declared = prebuilt.shipped_rulesets()
+    declared = prebuilder.shipped_rulesets()
     assert set(declared) == {"purasbar", "bloodbowl", "ball", "sanguo", "engage"}
     assert declared["sanguo"] == "anko_writer.rulesets.sanguo.ruleset:RULESET"
-    assert prebuilt._ruleset("sanguo", declared["sanguo"]) is ruleset.get("sanguo")
-    registered = prebuilt.shipped_rulesets(tmp_path / "absent.toml")
+    assert prebuilder._ruleset("sanguo", declared["sanguo"]) is ruleset.get("sanguo")
+    registered = prebuilder.shipped_rulesets(tmp_path / "absent.toml")
     assert set(registered) <= set(declared) and {"purasbar", "ball"} <= set(registered)
 
 
@@ -277,8 +277,8 @@ class Refuse:
             return None
         raise ImportError(f"{name} is not a build requirement")
 sys.meta_path.insert(0, Refuse())
-from anko_writer import prebuilt
-built = prebuilt.build(Path(sys.argv[1]), prebuilt.shipped_rulesets(Path("pyproject.toml")))
+from anko_writer import prebuilder
+built = prebuilder.build(Path(sys.argv[1]), prebuilder.shipped_rulesets(Path("pyproject.toml")))
 print(len(built.entries), " ".join(build))
 """
 
@@ -299,3 +299,26 @@ def test_the_wheel_hook_needs_only_its_build_requirements(tmp_path: Path) -> Non
                           capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), cache.ENV: "off"}, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert int(done.stdout.split()[0]) > 40 and len(list((tmp_path / "out" / prebuilt.JINJA).glob("*.code"))) > 30
+
+
+def test_a_shipped_table_read_with_positions_comes_as_the_locating_parser_reads_it(
+        shipped: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 群英杯's glossary (read by the locating parser): from the folder, equal to a fresh read, positions and
+    all, a new copy each time; an edited text is read by ruamel.yaml as before."""
+    from anko_writer import yamlio
+
+    path = ROOT / "tables" / "purasbar" / "glossary.yaml"
+    text = path.read_text(encoding="utf-8")
+    fresh = yamlio._yaml().load(text)
+    monkeypatch.setattr(yamlio, "_yaml", lambda **_: pytest.fail("a shipped table was parsed"))
+    first, again = yamlio.load_yaml_text(text, path), yamlio.load_yaml_text(text, path)
+    assert first == fresh and first is not again
+    key = next(iter(fresh))
+    assert yamlio.position(first, key) == yamlio.position(fresh, key) and yamlio.position(first, key) is not None
+    monkeypatch.undo()
+    monkeypatch.setattr(prebuilt, "FOLDER", shipped)
+    monkeypatch.setenv(cache.ENV, "off")
+    parsed: list[str] = []
+    real = yamlio._yaml
+    monkeypatch.setattr(yamlio, "_yaml", lambda **kw: parsed.append("ruamel") or real(**kw))
+    assert yamlio.load_yaml_text(text + "\n", path) == fresh and parsed == ["ruamel"]
