@@ -45,7 +45,7 @@ from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
 
-from . import cache, yamlio
+from . import cache, prebuilt, yamlio
 from .ballot import Ballot
 from .dice import PRINTER, Roll
 from .errors import AnkoError, InputError, Location, TableError, TemplateError
@@ -445,7 +445,8 @@ def _is_bank(value: Any) -> bool:
 
 def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     """The ruleset's phrase bank (campaign override first), or an empty bank if it has none; read once per
-    process and file version, parsed once per text (:mod:`~anko_writer.cache`)."""
+    process and file version, parsed once per text (shipped as read: :mod:`~anko_writer.prebuilt`; else
+    :mod:`~anko_writer.cache`)."""
     try:
         path = resources.find("templates", PHRASES_FILE)
     except AnkoError:
@@ -457,7 +458,9 @@ def phrase_bank(resources: Resources) -> dict[str, list[str]]:
     key = (path, path.stat().st_mtime_ns)
     if key not in _BANKS:
         text = read_text(path, TableError)
-        _BANKS[key] = cache.cached("phrases", [text], lambda: load_phrases(path, text), _is_bank)
+        shipped = prebuilt.bank(text)  # the package's own bank, read when it was built
+        _BANKS[key] = shipped if shipped is not None else cache.cached(
+            "phrases", [text], lambda: load_phrases(path, text), _is_bank)
     return _BANKS[key]
 
 
@@ -995,6 +998,16 @@ class TemplateCache(BytecodeCache):
     def __init__(self, stamp: str) -> None:
         self.stamp = stamp
         """The :func:`env_stamp` of the environment whose templates this cache holds."""
+
+    def get_bucket(self, environment: jinja2.Environment, name: str, filename: str | None, source: str) -> Bucket:
+        """The template's bucket: the code the package ships for exactly this template (:mod:`~anko_writer.prebuilt`),
+        else what the cache folder holds, else empty (Jinja compiles it and stores it here)."""
+        code = prebuilt.template_code(self.stamp, name, filename, source)
+        if code is None:
+            return super().get_bucket(environment, name, filename, source)
+        bucket = Bucket(environment, self.get_cache_key(name, filename), self.get_source_checksum(source))
+        bucket.code = code
+        return bucket
 
     def _path(self, bucket: Bucket) -> Path | None:
         """Where ``bucket``'s entry lives (None: the cache is off)."""

@@ -32,7 +32,7 @@ from ruamel.yaml.nodes import MappingNode, SequenceNode
 from ruamel.yaml.nodes import Node as YAMLNode
 from ruamel.yaml.reader import ReaderError
 
-from . import cache
+from . import cache, prebuilt
 from .errors import InputError, Location
 from .textfile import read_text
 
@@ -239,7 +239,8 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     try:
         if keep_quotes:
             return _yaml(keep_quotes=True).load(text)
-        return cache.cached("yaml", [text], lambda: _yaml().load(text))
+        shipped, doc = prebuilt.document(text)  # a table the package ships, read when it was built
+        return doc if shipped else cache.cached("yaml", [text], lambda: _yaml().load(text))
     except MarkedYAMLError as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
     except ReaderError as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment
@@ -351,8 +352,9 @@ def dump_yaml(data: Any) -> str:
 
 _FAST_BASE: Any = getattr(_pyyaml, "CSafeLoader", _pyyaml.SafeLoader)
 _ALIAS = re.compile(r"(?:^|[\s\[{,:-])[&*][^\s\[\]{},]", re.M)
-"""An anchor or alias token (or a look-alike inside a string): such text takes the locating parser,
-whose alias budget the fast path does not have."""
+"""What may be an anchor or alias token, or a look-alike inside a string (Markdown's ``**bold**``): such a
+text's nodes are looked at for an alias (:func:`_aliased`), which takes the locating parser, whose alias
+budget the fast path does not have."""
 
 
 class FastPathError(Exception):
@@ -440,13 +442,13 @@ def load_plain_fast_lines(text: str, key: str | None = None) -> tuple[Any, list[
     """
     if len(text) * 3 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise FastPathError("too large")
-    if _ALIAS.search(text):
-        raise FastPathError("anchors or aliases")
     if _deep_text(text):  # libyaml's composer recurses in C: a deep enough nesting crashes the process
         raise FastPathError("deep nesting")
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()
+        if node is not None and _ALIAS.search(text) and _aliased(node):
+            raise FastPathError("anchors or aliases")
         data = loader.construct_document(node) if node is not None else None
     except FastPathError:
         raise
@@ -462,6 +464,30 @@ def load_plain_fast_lines(text: str, key: str | None = None) -> tuple[Any, list[
             if k.value == key and isinstance(v, _pyyaml.SequenceNode):
                 lines = [item.start_mark.line + 1 for item in v.value]
     return data, lines
+
+
+def _aliased(node: Any) -> bool:
+    """True when a composed document uses an alias: libyaml's composer gives an alias the very node its
+    anchor names, so some node is reached twice (an anchor no alias uses reads as plain data).
+
+    >>> _aliased(_FastLoader("a: &x [1]\\nb: *x\\n").get_single_node())
+    True
+    >>> _aliased(_FastLoader("a: &x [1]\\nb: 又是 **粗体**\\n").get_single_node())
+    False
+    """
+    seen: set[int] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            return True
+        seen.add(id(item))
+        if isinstance(item, _pyyaml.MappingNode):
+            for key, value in item.value:
+                stack += (key, value)
+        elif isinstance(item, _pyyaml.SequenceNode):
+            stack += item.value
+    return False
 
 
 _DASHES = re.compile(rf"(?:[-?][ \t]+){{{MAX_DEPTH},}}")

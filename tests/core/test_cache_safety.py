@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from anko_writer import cache
+from anko_writer import cache, prebuilt
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "campaigns" / "recht.yaml"
@@ -26,7 +26,7 @@ POSIX = pytest.mark.skipif(os.name == "nt", reason="owners, modes and FIFOs are 
 
 def cli(*args: str, folder: Path | str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """``python -m anko_writer ARGS`` with the cache at ``folder``, from the project root."""
-    env = {**os.environ, cache.ENV: str(folder), "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, cache.ENV: str(folder), "PYTHONPATH": str(ROOT), prebuilt.ENV: "off"}  # every kind cached
     return subprocess.run([sys.executable, "-m", "anko_writer", *args], capture_output=True, text=True,
                           cwd=ROOT, timeout=timeout, env=env)
 

@@ -1,0 +1,198 @@
+"""What the package ships built (issue 29): the shipped templates' compiled code, read only when its key matches.
+
+A first run after an install would compile every template it renders (the 群英杯's season: 14 files, about
+0.6 s) and read its phrase bank. The package ships their code and the banks as read and checked (JSON, keyed by
+the bank's text, its readers' sources and the YAML libraries' versions) instead, in ``_prebuilt/`` inside it,
+made by :func:`anko_writer.prebuilder.build` when the
+wheel is built (``hatch_build.py``) or by ``python tools/prebuild.py`` in a checkout. An entry is found by a
+key of everything the code is made from, never a path or a modification time (which an install changes):
+
+- the Python bytecode's magic number (marshal's format) and Jinja's version;
+- the renderer's source (``render.py``: its sandbox, the ``_Steps`` transform, the filters it defines);
+- the environment's :func:`~anko_writer.render.env_stamp` (its class, syntax options, filter and test names);
+- the template's name and source.
+
+So a host's override, an edited template, another Jinja or another Python finds no entry and compiles as it
+always did (then the user's cache keeps it); the code's file names are set to the file the template was read
+from, so an error still names it. A template whose compiling *ran* a filter or test defined outside Jinja and
+``render.py`` (Jinja folds a constant ``{{ 'x' | cn }}`` at compile time, and ``cn`` reads the campaign's
+glossary) is not shipped: its code depends on more than its key. The shipped tables, profiles and layouts that
+the locating parser reads (the 群英杯's glossary) ship as it reads them, keyed by their text, ``yamlio.py``'s
+source and ruamel.yaml's version. The folder is part of the package, trusted like its modules (its pickles are
+the package's own, never anything from a campaign or the cache folder).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import marshal
+import os
+import pickle
+from functools import lru_cache
+from importlib.util import MAGIC_NUMBER
+from pathlib import Path
+from types import CodeType
+from typing import Any
+
+from . import cache
+
+FOLDER = Path(__file__).resolve().parent / "_prebuilt"
+"""Where the package's built files are (absent in a checkout until ``tools/prebuild.py`` runs)."""
+ENV = "ANKO_WRITER_PREBUILT"
+"""The environment variable that turns the shipped code off (``off``, ``0``, ``no``: compile, as a checkout
+without the folder does; the cache folder's tests use it)."""
+FORMAT = "1"
+"""Bumped when the layout of the folder or of a key changes."""
+JINJA = "jinja"
+"""The subfolder of compiled templates (``<key>.code``: a marshalled code object)."""
+DOCUMENTS = "yaml"
+"""The subfolder of the shipped tables, profiles and layouts read with positions (``<key>.pickle``: what
+:func:`anko_writer.yamlio.load_yaml_text` gives)."""
+PHRASES = "phrases"
+"""The subfolder of phrase banks as read and checked (``<key>.json``: event → phrasings)."""
+SKIPPED = "skipped.txt"
+"""The file listing the templates :func:`build` left to compile at run time (key, ruleset, name: why)."""
+PHRASES_FILE = "phrases.yaml"
+"""A ruleset's phrase bank (:data:`anko_writer.render.PHRASES_FILE`)."""
+MAX_CODE_BYTES = 16 * 1024 * 1024
+"""A larger entry is not read (no shipped template's code comes near: the 群英杯's month is 0.3 MB)."""
+
+
+@lru_cache(maxsize=1)
+def renderer_digest() -> str | None:
+    """The SHA-256 of ``render.py``'s source (None when the package ships no source)."""
+    return _source_digest("render")
+
+
+@lru_cache(maxsize=4)
+def _source_digest(module: str) -> str | None:
+    """The SHA-256 of this package's module ``module``'s source file (None: no source)."""
+    try:
+        return hashlib.sha256((Path(__file__).resolve().parent / f"{module}.py").read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def bank_key(text: str) -> str | None:
+    """The key of a phrase bank read from ``text``: the sources of its reader (``render.py``, ``yamlio.py``),
+    the YAML libraries' versions and the text (None: no key can be made)."""
+    import ruamel.yaml
+    import yaml
+
+    readers = [_source_digest("render"), _source_digest("yamlio")]
+    if None in readers:
+        return None
+    return cache.digest([FORMAT, PHRASES, *(r or "" for r in readers), yaml.__version__, ruamel.yaml.__version__,
+                         text])
+
+
+def document_key(text: str) -> str | None:
+    """The key of a YAML document read with positions from ``text``: Python's bytecode magic (the pickle's
+    interpreter), ``yamlio.py``'s source, ruamel.yaml's version and the text (None: no key can be made)."""
+    import ruamel.yaml
+
+    reader = _source_digest("yamlio")
+    if reader is None:
+        return None
+    return cache.digest([FORMAT, DOCUMENTS, MAGIC_NUMBER, reader, ruamel.yaml.__version__, text])
+
+
+def document(text: str) -> tuple[bool, Any]:
+    """``(True, document)`` for a shipped file's YAML ``text`` read with positions (a fresh copy each call), else
+    ``(False, None)``."""
+    if not _present():
+        return False, None
+    key = document_key(text)
+    data = _read(FOLDER / DOCUMENTS / f"{key}.pickle") if key is not None else None
+    if data is None:
+        return False, None
+    try:
+        return True, pickle.loads(data)  # noqa: S301 (a file of the package itself, trusted as its modules are)
+    except Exception:  # a damaged entry: read the text as before
+        return False, None
+
+
+def bank(text: str) -> dict[str, list[str]] | None:
+    """The shipped phrase bank read from exactly ``text`` (None: none is shipped for it)."""
+    if not _present():
+        return None
+    key = bank_key(text)
+    data = _read(FOLDER / PHRASES / f"{key}.json") if key is not None else None
+    if data is None:
+        return None
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except ValueError:
+        return None
+    if not isinstance(value, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and v and all(isinstance(x, str) for x in v)
+            for k, v in value.items()):
+        return None
+    return value
+
+
+def template_key(stamp: str, name: str, source: str) -> str | None:
+    """The key of a template's code: Python's bytecode magic, Jinja's version, the renderer's source, the
+    environment's stamp, the template's name and source (None: no key can be made)."""
+    import jinja2
+
+    renderer = renderer_digest()
+    if renderer is None:
+        return None
+    return cache.digest([FORMAT, MAGIC_NUMBER, jinja2.__version__, renderer, stamp, name, source])
+
+
+@lru_cache(maxsize=1)
+def _present() -> bool:
+    """True when this package ships compiled templates and :data:`ENV` does not turn them off (looked at once
+    per process)."""
+    return os.environ.get(ENV, "").strip().lower() not in cache.OFF and FOLDER.is_dir()
+
+
+def template_code(stamp: str, name: str, filename: str | None, source: str) -> CodeType | None:
+    """The shipped code of the template ``name`` with this ``source`` in an environment of ``stamp``, its
+    file names set to ``filename``; None when none is shipped for exactly that."""
+    if not _present():
+        return None
+    key = template_key(stamp, name, source)
+    if key is None:
+        return None
+    data = _read(FOLDER / JINJA / f"{key}.code")
+    if data is None:
+        return None
+    try:
+        code = marshal.loads(data)
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(code, CodeType):
+        return None
+    return refile(code, "<template>" if filename is None else filename)
+
+
+def _read(path: Path) -> bytes | None:
+    """The bytes of a regular file (never following a link or blocking on a FIFO), or None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not (st.st_mode & 0o170000 == 0o100000) or st.st_size > MAX_CODE_BYTES:
+            return None
+        return f.read(MAX_CODE_BYTES + 1)
+
+
+def refile(code: CodeType, filename: str) -> CodeType:
+    """``code`` and every code object inside it with ``co_filename`` set to ``filename``.
+
+    >>> c = refile(compile("def f():\\n    return 1\\n", "old.py", "exec"), "new.j2")
+    >>> c.co_filename, [k.co_filename for k in c.co_consts if isinstance(k, CodeType)]
+    ('new.j2', ['new.j2'])
+    """
+    consts = tuple(refile(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
+
+
+__all__ = ["ENV", "FOLDER", "bank", "bank_key", "document", "document_key", "refile", "renderer_digest", "template_code", "template_key"]
