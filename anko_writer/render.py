@@ -1089,8 +1089,25 @@ def ruleset_info(resources: Resources) -> RulesetInfo:
 
 
 def ruleset_filters(info: RulesetInfo) -> dict[str, Callable[..., str]]:
-    """The filters a ruleset adds to the core's: ``money`` in its currency, then its own."""
-    return {"money": info.currency.format, **info.filters}
+    """The filters a ruleset adds to the core's: ``money`` in its currency, then its own (each run only while
+    rendering: :func:`at_render`)."""
+    return {name: at_render(fn) for name, fn in {"money": info.currency.format, **info.filters}.items()}
+
+
+def at_render(fn: Callable[..., str]) -> Callable[..., str]:
+    """``fn`` as a filter Jinja calls only while rendering, never while compiling.
+
+    Jinja folds a filter over constants (``{{ 'block' | cn('kind') }}``) into the compiled code, and a
+    ruleset's filter reads the campaign's glossary or currency, which the compiled code's key does not hold:
+    a filter that takes the context is never folded, so a host's glossary reaches every chapter.
+    """
+
+    @jinja2.pass_context
+    def at_render_filter(_context: Context, *args: Any, **kwargs: Any) -> str:
+        return fn(*args, **kwargs)
+
+    at_render_filter.__doc__ = fn.__doc__
+    return at_render_filter
 
 
 _ENVS: dict[tuple[str, str, str], SandboxedEnvironment] = {}
@@ -1295,5 +1312,6 @@ __all__ = [
     "signed",
     "thousands",
     "TemplateCache",
+    "at_render",
     "env_stamp",
 ]
