@@ -47,11 +47,23 @@ MORALE_FLOOR = -100
 
 def minutes_played(slices_on_pitch: Iterable[int]) -> int:
     """Minutes from the slices (1..8) a player was on the pitch; designed from 000 §5.2's table."""
-    slices = set(slices_on_pitch)
+    key = tuple(slices_on_pitch)
+    minutes = _MINUTES.get(key)
+    if minutes is None:
+        minutes = _MINUTES[key] = _minutes(set(key))
+    return minutes
+
+
+def _minutes(slices: set[int]) -> int:
+    """:func:`minutes_played` worked out (each slice counted once)."""
     try:
         return sum(SLICE_MINUTES[s] for s in slices)
     except KeyError:
         raise ValueError(f"no slice {sorted(slices - SLICE_MINUTES.keys())}") from None
+
+
+_MINUTES: dict[tuple[int, ...], int] = {}
+""":func:`minutes_played` of each sequence of slices met so far (a few dozen: most players play them all)."""
 
 
 def injury_risk(age: int, stamina_after: int) -> int:

@@ -124,7 +124,15 @@ def need(club: Club, formation: str) -> Need:
 def needs(club: Club) -> dict[str, Need]:
     """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
     census = _census(club)
-    return {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
+    key = tuple(census.values())
+    found = _NEEDS.get(key)
+    if found is None:
+        found = _NEEDS[key] = {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
+    return dict(found)
+
+
+_NEEDS: dict[tuple[tuple[int, int], ...], dict[str, Need]] = {}
+""":func:`needs` by squad census (the counts of :func:`_census`, GK DF MF FW): a few hundred at most."""
 
 
 def _census(club: Club) -> dict[str, tuple[int, int]]:
@@ -157,16 +165,25 @@ def _need(census: dict[str, tuple[int, int]], counts: dict[str, int]) -> Need:
     return Need(gk_slot + by_outfield + by_keeper, by_keeper)
 
 
+def _best_own(pool: list[tuple[int, Player]], slot: str, formation: str, rest_below: int,
+              count: int) -> list[tuple[int, Player]]:
+    """The first ``count`` (index, player) of ``slot``'s own position by :func:`_rank_key` (its keys end in
+    the squad index, so no two are equal and the players are never compared)."""
+    ranked = [(_rank_key(p, slot, formation, i, rest_below), i, p) for i, p in pool if p.position == slot]
+    if len(ranked) > 1:
+        ranked.sort()
+    return [(i, p) for _, i, p in ranked[:count]]
+
+
 def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
     """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
     an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
-    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
+    pool = [(i, p) for i, p in enumerate(club.players) if p.injured_weeks == 0]  # Player.healthy
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     chosen: set[int] = set()
     for slot in SLOTS:
-        own = sorted((x for x in pool if x[1].position == slot),
-                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[: counts[slot]]
+        own = _best_own(pool, slot, formation, rest_below, counts[slot])
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Club, Player
-from .abilities import effective, effective_all, team_abilities
+from .abilities import effective, effective_all, effective_total, team_abilities
 from .records import Kickoff, MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
@@ -123,6 +123,22 @@ class Side:
         if self.temp or self.pre_bonus or self.boost:
             return [self.value(p, attr) for p in players]
         return effective_all(players, attr, self.formation, -ADAPT_PENALTY if self.adapting else 0)
+
+    def mean(self, players: list[Player], attr: str) -> int:
+        """The group mean of :meth:`values`, rounded down; an empty group counts 0 (000 §5.1.1)."""
+        if not players:
+            return 0
+        flat = -ADAPT_PENALTY if self.adapting else 0
+        temp, pre, boost = self.temp, self.pre_bonus, self.boost
+        if not (temp or pre or boost):
+            return effective_total(players, attr, self.formation, flat) // len(players)
+        # only a stand-in, a trained or a boosted player needs value(); the others are effective() as they are
+        own = [p for p in players if p.name not in temp and p.name not in pre and p.name not in boost]
+        total = effective_total(own, attr, self.formation, flat) if own else 0
+        if len(own) < len(players):
+            total += sum(self.value(p, attr) for p in players
+                         if p.name in temp or p.name in pre or p.name in boost)
+        return total // len(players)
 
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""

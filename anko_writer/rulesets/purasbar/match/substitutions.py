@@ -103,7 +103,10 @@ def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: boo
     if side.subs_used >= sub_limit(extra_time):
         return out  # none left: substitute would refuse each
     limit = side.plan.sub_below if side.plan else 0
-    tired = sorted((x for x in side.on_pitch() if x[1].stamina < limit), key=lambda x: (x[1].stamina, x[1].name))
+    line = side.lineup
+    tired = [(slot, p) for slot in ("GK", "DF", "MF", "FW") for p in line[slot] if p.stamina < limit]  # on_pitch order
+    if len(tired) > 1:
+        tired.sort(key=lambda x: (x[1].stamina, x[1].name))
     for slot, p in tired:
         rec = substitute(dice, key, side, slot, p, "stamina", slice_no, extra_time)
         if rec is not None:
