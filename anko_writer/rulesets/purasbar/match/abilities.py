@@ -37,7 +37,7 @@ def effective(player: Player, attr: str, formation: str | None, boost: int = 0, 
     """
     value = player.attrs[attr] if base is None else base
     if formation is not None:
-        pct = _PERCENT[formation].get(attr)
+        pct = PERCENT[formation].get(attr)
         if pct is not None:
             value = value * pct // 100  # 000 §7.1: formation % on the player, rounded down
     value += boost
@@ -54,7 +54,7 @@ def effective_all(players: Iterable[Player], attr: str, formation: str | None, b
     >>> effective_all([p, p], "MID", "3 5 2", -2) == [effective(p, "MID", "3 5 2", -2)] * 2
     True
     """
-    pct = _PERCENT[formation].get(attr) if formation is not None else None
+    pct = PERCENT[formation].get(attr) if formation is not None else None
     out = []
     for p in players:  # effective's arithmetic, in its order (tests compare the two on random players)
         value = p.attrs[attr]
@@ -76,7 +76,7 @@ def effective_total(players: Iterable[Player], attr: str, formation: str, boost:
     >>> effective_total([p, q], "MID", "3 5 2", -2) == sum(effective_all([p, q], "MID", "3 5 2", -2))
     True
     """
-    pct = _PERCENT[formation].get(attr)
+    pct = PERCENT[formation].get(attr)
     total = 0
     for p in players:  # effective_all's arithmetic, in its order
         value = p.attrs[attr]
@@ -91,7 +91,7 @@ def effective_total(players: Iterable[Player], attr: str, formation: str, boost:
     return total
 
 
-_PERCENT: dict[str, dict[str, int]] = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
+PERCENT: dict[str, dict[str, int]] = {name: {a: 100 + f.bonus[a] for a in ABILITIES} for name, f in FORMATIONS.items()}
 """Formation multipliers in percent (000 §7.1), looked up once per value."""
 
 

@@ -94,6 +94,11 @@ class _Ctx:
     readers: bool = True
     """Our match: every involved player goes through ``reveal`` (disclosure); else only unrolled ones."""
     week: int = 0
+    midfield: dict[int, int] | None = None
+    """While :func:`_slice` plays its attacks: each side's midfield mean (MID), read by its attack and its
+    defence alike (000 §5.1.1); nothing it reads changes between the two attacks of a slice."""
+    settled: bool = False
+    """Not our match and every player on the pitch rolled: :func:`_involve` has no one to reveal (set per slice)."""
     die_expr: DiceExpr = field(init=False)
     """``1D{die}`` parsed once for the match's attacks."""
     disclosed: set[str] = field(default_factory=set)
@@ -195,10 +200,11 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         _disclose(ctx, dfn)
     a_line, d_line = att.lineup, dfn.lineup
     fw_p, amf_p, df_p, dmf_p = a_line["FW"], a_line["MF"], d_line["DF"], d_line["MF"]
-    _involve(ctx, att, fw_p + amf_p)
-    _involve(ctx, dfn, df_p + dmf_p)
-    fw, amf = att.mean(fw_p, "ATK"), att.mean(amf_p, "MID")
-    df, dmf = dfn.mean(df_p, "DEF"), dfn.mean(dmf_p, "MID")
+    if not ctx.settled:
+        _involve(ctx, att, fw_p + amf_p)
+        _involve(ctx, dfn, df_p + dmf_p)
+    fw, df = att.mean(fw_p, "ATK"), dfn.mean(df_p, "DEF")
+    amf, dmf = _midfield(ctx, att, amf_p), _midfield(ctx, dfn, dmf_p)
     attack_avg = (fw + amf) // 2
     defense_avg = (df + dmf) // 2
     die = ctx.dice.roll(ctx.key, ctx.die_expr, "攻势骰")
@@ -226,15 +232,27 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     return rec
 
 
+def _midfield(ctx: _Ctx, side: Side, players: list[Player]) -> int:
+    """The side's midfield mean (MID), once a slice while :func:`_slice` keeps them."""
+    kept = ctx.midfield
+    if kept is None:
+        return side.mean(players, "MID")
+    value = kept.get(id(side))
+    if value is None:
+        value = kept[id(side)] = side.mean(players, "MID")
+    return value
+
+
 def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
     if not any(att.lineup.values()):
         return  # every player has retired injured: a shot with no one to take it
 
     pick, shooter, slot = _shooter(ctx, att)
     keeper = dfn.lineup["GK"][0] if dfn.lineup["GK"] else None
-    _involve(ctx, att, [shooter])
-    if keeper is not None:
-        _involve(ctx, dfn, [keeper])
+    if not ctx.settled:
+        _involve(ctx, att, [shooter])
+        if keeper is not None:
+            _involve(ctx, dfn, [keeper])
     atk = att.value(shooter, "ATK")
     gk = dfn.value(keeper, "GK") if keeper is not None else 0  # an empty goal counts 0
     fin = ctx.dice.roll(ctx.key, _FINISH_EXPR, "终结骰")
@@ -261,28 +279,37 @@ def stamina_loss(player: Player, extra_time: bool = False) -> int:
 
 def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) -> None:
     """Stamina loss (§5.3.1), then the §5.7.3 retirement check for anyone under 20."""
+    readers, reveal, events = ctx.readers, ctx.reveal, ctx.events
     for side in sides:
-        pitch = side.on_pitch()
-        _involve(ctx, side, [p for _, p in pitch])  # the age decides the loss
-        slices = side.slices
+        club, line, slices = side.club, side.lineup, side.slices
         low = []
-        for slot, p in pitch:  # Side.mark_slice and stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time
-            played = slices.get(p.name)
-            if played is None:
-                slices[p.name] = [n]
-            else:
-                played.append(n)
-            loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
-            left = p.stamina - (loss * 2 if extra_time else loss)
-            p.stamina = left if left > 0 else 0
-            if p.stamina < RETIRE_STAMINA:
-                low.append((slot, p))
+        for slot in _SLOTS:  # Side.on_pitch's order
+            for p in line[slot]:
+                if readers or not p.attrs:  # _involve: the age decides the loss
+                    shown = reveal(club, p)
+                    if shown is not None:
+                        events.append({"kind": "core_rolled", "team": club.name, **shown})
+                played = slices.get(p.name)  # Side.mark_slice
+                if played is None:
+                    slices[p.name] = [n]
+                else:
+                    played.append(n)
+                # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
+                loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
+                left = p.stamina - (loss * 2 if extra_time else loss)
+                p.stamina = left if left > 0 else 0
+                if left < RETIRE_STAMINA:
+                    low.append((slot, p))
         if side.boost:
             side.boost.clear()  # §7.3.2 ③ lasts one slice
         if side.mods:
             side.tick_mods()
         for slot, p in low:
             _retire(ctx, side, slot, p, n)
+
+
+_SLOTS = ("GK", "DF", "MF", "FW")
+"""A line-up's slots in :meth:`.Side.on_pitch` order."""
 
 
 def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
@@ -399,11 +426,24 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     if ctx.on_point is not None:
         for event in ctx.on_point(n, home, away):
             ctx.note("match_events", event)
+    # no one joins the pitch until the next break, and a rolled player stays rolled
+    ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
+    ctx.midfield = {}
     for att in order:
         attack(ctx, n, att, away if att is home else home)
+    ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
     return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
             "score": [home.goals, away.goals]}
+
+
+def _all_rolled(side: Side) -> bool:
+    """Every player on the pitch has his attributes (Player.rolled)."""
+    for group in side.lineup.values():
+        for p in group:
+            if not p.attrs:
+                return False
+    return True
 
 
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,

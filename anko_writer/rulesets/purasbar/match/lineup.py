@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import MAIN, Club, Player
-from .abilities import effective
+from .abilities import effective, effective_all
 from .formations import FORMATIONS
 from .records import FormationPick
 from .tactics import AI_ADAPT
@@ -165,11 +165,14 @@ def _need(census: dict[str, tuple[int, int]], counts: dict[str, int]) -> Need:
     return Need(gk_slot + by_outfield + by_keeper, by_keeper)
 
 
-def _best_own(pool: list[tuple[int, Player]], slot: str, formation: str, rest_below: int,
+def _best_own(own: list[tuple[int, Player]], slot: str, formation: str, rest_below: int,
               count: int) -> list[tuple[int, Player]]:
-    """The first ``count`` (index, player) of ``slot``'s own position by :func:`_rank_key` (its keys end in
-    the squad index, so no two are equal and the players are never compared)."""
-    ranked = [(_rank_key(p, slot, formation, i, rest_below), i, p) for i, p in pool if p.position == slot]
+    """The first ``count`` (index, player) of ``own`` (the healthy players of ``slot``'s position, in squad
+    order) by :func:`_rank_key` (its keys end in the squad index: no two are equal, no players compared)."""
+    values = iter(effective_all([p for _, p in own if p.attrs], MAIN[slot], formation))  # effective, one call
+    # _rank_key of each, its effective() taken from ``values`` in the same order
+    ranked = [((1, int(p.stamina < rest_below), -next(values), i) if p.attrs else (0, 0, 0, i), i, p)
+              for i, p in own]
     if len(ranked) > 1:
         ranked.sort()
     return [(i, p) for _, i, p in ranked[:count]]
@@ -182,8 +185,13 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     chosen: set[int] = set()
+    by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
+    for x in pool:
+        group = by_position.get(x[1].position)
+        if group is not None:
+            group.append(x)
     for slot in SLOTS:
-        own = _best_own(pool, slot, formation, rest_below, counts[slot])
+        own = _best_own(by_position[slot], slot, formation, rest_below, counts[slot])
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]

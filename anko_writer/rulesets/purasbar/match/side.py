@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Club, Player
-from .abilities import effective, effective_all, effective_total, team_abilities
+from .abilities import PERCENT, effective, effective_all, effective_total, team_abilities
 from .records import Kickoff, MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
@@ -132,18 +132,28 @@ class Side:
         temp, pre, boost = self.temp, self.pre_bonus, self.boost
         if not (temp or pre or boost):
             return effective_total(players, attr, self.formation, flat) // len(players)
-        # only a stand-in, a trained or a boosted player needs value(); the others are effective() as they are
-        own = [p for p in players if p.name not in temp and p.name not in pre and p.name not in boost]
-        total = effective_total(own, attr, self.formation, flat) if own else 0
-        if len(own) < len(players):
-            total += sum(self.value(p, attr) for p in players
-                         if p.name in temp or p.name in pre or p.name in boost)
+        pct = PERCENT[self.formation].get(attr)
+        total = 0
+        for p in players:
+            name = p.name
+            if name in temp or name in pre or name in boost:
+                total += self.value(p, attr)  # a stand-in, a trained or a boosted player
+                continue
+            value = p.attrs[attr]  # abilities.effective's arithmetic, base and boost aside
+            if pct is not None:
+                value = value * pct // 100
+            value += flat
+            stamina = p.stamina
+            if stamina < 50:
+                value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+            if value > 0:
+                total += value
         return total // len(players)
 
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""
-        here = {p.name for _, p in self.on_pitch()} | self.gone
-        return [p for p in self.club.players if p.healthy and p.name not in here]
+        here = {p.name for group in self.lineup.values() for p in group} | self.gone
+        return [p for p in self.club.players if p.injured_weeks == 0 and p.name not in here]  # Player.healthy
 
     def mark_slice(self, n: int, pitch: list[tuple[str, Player]] | None = None) -> None:
         """Record that everyone on the pitch played slice ``n``."""
