@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import MAIN, Club, Player
-from .abilities import effective, effective_all
+from .abilities import PERCENT, effective
 from .formations import FORMATIONS
 from .records import FormationPick
 from .tactics import AI_ADAPT
@@ -169,13 +169,25 @@ def _best_own(own: list[tuple[int, Player]], slot: str, formation: str, rest_bel
               count: int) -> list[tuple[int, Player]]:
     """The first ``count`` (index, player) of ``own`` (the healthy players of ``slot``'s position, in squad
     order) by :func:`_rank_key` (its keys end in the squad index: no two are equal, no players compared)."""
-    values = iter(effective_all([p for _, p in own if p.attrs], MAIN[slot], formation))  # effective, one call
-    # _rank_key of each, its effective() taken from ``values`` in the same order
-    ranked = [((1, int(p.stamina < rest_below), -next(values), i) if p.attrs else (0, 0, 0, i), i, p)
-              for i, p in own]
-    if len(ranked) > 1:
-        ranked.sort()
-    return [(i, p) for _, i, p in ranked[:count]]
+    if len(own) <= 1:
+        return own[:count]
+    attr = MAIN[slot]
+    pct = PERCENT[formation].get(attr)
+    ranked = []
+    for i, p in own:  # _rank_key of each, effective() inlined (no boost, no base)
+        attrs = p.attrs
+        if not attrs:
+            ranked.append((0, 0, 0, i, p))
+            continue
+        value = attrs[attr]
+        if pct is not None:
+            value = value * pct // 100
+        stamina = p.stamina
+        if stamina < 50:
+            value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+        ranked.append((1, int(stamina < rest_below), -value if value > 0 else 0, i, p))
+    ranked.sort()
+    return [(x[3], x[4]) for x in ranked[:count]]
 
 
 def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
