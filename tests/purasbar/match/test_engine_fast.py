@@ -15,6 +15,7 @@ from anko_writer.rulesets.purasbar.match.engine import (
 )
 from anko_writer.rulesets.purasbar.match.formations import COUNTERS, FORMATIONS, counter
 from anko_writer.rulesets.purasbar.match.injuries import SLICE_MINUTES, minutes_played
+from anko_writer.rulesets.purasbar.match.lineup import need, needs
 from tests.util import club, player, side
 
 FORMS = st.sampled_from(sorted(FORMATIONS))
@@ -83,3 +84,18 @@ def test_minutes_played_cached(slices: list[int]) -> None:
     """Designed from 000 §5.2: each slice counted once, the same on the second call (cached)."""
     expected = sum(SLICE_MINUTES[s] for s in set(slices))
     assert minutes_played(slices) == expected == minutes_played(iter(slices))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["GK", "DF", "MF", "FW"]), st.booleans(), st.booleans()), max_size=24))
+def test_needs_by_census_is_need(squad: list) -> None:
+    """Designed 000 §3.4: the cached needs of a squad are each formation's need counted afresh."""
+    players = []
+    for i, (pos, rolled, injured) in enumerate(squad):
+        p = player(f"p{i}", pos)
+        if not rolled:
+            p.attrs = {}
+        p.injured_weeks = 2 if injured else 0
+        players.append(p)
+    c = club("甲", players)
+    assert needs(c) == {f: need(c, f) for f in FORMATIONS} == needs(c)

@@ -123,15 +123,25 @@ def need(club: Club, formation: str) -> Need:
 
 def needs(club: Club) -> dict[str, Need]:
     """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
-    census = _census(club)
-    key = tuple(census.values())
+    counts = [0] * (2 * len(SLOTS))  # per slot (unrolled, rolled): _census flattened, as a key
+    for p in club.players:
+        if p.injured_weeks == 0:  # Player.healthy
+            k = _SLOT_INDEX.get(p.position)
+            if k is not None:
+                counts[k + 1 if p.attrs else k] += 1  # Player.rolled
+    key = tuple(counts)
     found = _NEEDS.get(key)
     if found is None:
+        census = _census(club)
         found = _NEEDS[key] = {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
     return dict(found)
 
 
-_NEEDS: dict[tuple[tuple[int, int], ...], dict[str, Need]] = {}
+_SLOT_INDEX = {s: 2 * i for i, s in enumerate(SLOTS)}
+"""Where a position's (unrolled, rolled) counts start in :func:`needs`'s key."""
+
+
+_NEEDS: dict[tuple[int, ...], dict[str, Need]] = {}
 """:func:`needs` by squad census (the counts of :func:`_census`, GK DF MF FW): a few hundred at most."""
 
 
