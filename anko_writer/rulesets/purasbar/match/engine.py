@@ -258,11 +258,14 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
     fin = ctx.dice.roll(ctx.key, _FINISH_EXPR, "终结骰")
     # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
     value = fin.total + (atk - gk) // 2
-    rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
-                "shooter_atk": atk, "keeper": keeper.name if keeper else None, "keeper_gk": gk,
-                "finish_die": fin.total, "finish_roll": fin.ref(), "finish_value": value,
-                "goal": value > GOAL_THRESHOLD, "goal_threshold": GOAL_THRESHOLD})
-    if rec["goal"]:
+    # key by key (the record's order: the keys attack set stay in place, the new ones follow in this order)
+    rec["shooter_pick"] = pick
+    rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
+    rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
+    rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
+    goal = rec["goal"] = value > GOAL_THRESHOLD
+    rec["goal_threshold"] = GOAL_THRESHOLD
+    if goal:
         att.goals += 1
 
 
