@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ....dice import Dice, Weighted
+from ....dice import Dice, DiceExpr, Weighted
 from ..models import Club, Player
 from .abilities import stamina_factor
-from .formations import counter
-from .injuries import RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
+from .formations import COUNTERS
+from .injuries import CHECK_MINUTES, RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
 from .inplay import break_before
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
@@ -80,9 +80,8 @@ EventHook = Callable[[int, Side, Side], "list[MatchEventRecord]"]
 event tables and the match depth; the pre-match check runs before the line-ups are picked)."""
 
 
-def _avg(values: list[int]) -> int:
-    """Group mean rounded down; an empty group counts 0 (000 §5.1.1)."""
-    return sum(values) // len(values) if values else 0
+_FINISH_EXPR = DiceExpr.parse(f"1D{FINISH_DIE}")
+"""The 终结骰 parsed once (the same notation ``1D50`` in the roll's record)."""
 
 
 @dataclass
@@ -95,6 +94,13 @@ class _Ctx:
     readers: bool = True
     """Our match: every involved player goes through ``reveal`` (disclosure); else only unrolled ones."""
     week: int = 0
+    midfield: dict[int, int] | None = None
+    """While :func:`_slice` plays its attacks: each side's midfield mean (MID), read by its attack and its
+    defence alike (000 §5.1.1); nothing it reads changes between the two attacks of a slice."""
+    settled: bool = False
+    """Not our match and every player on the pitch rolled: :func:`_involve` has no one to reveal (set per slice)."""
+    die_expr: DiceExpr = field(init=False)
+    """``1D{die}`` parsed once for the match's attacks."""
     disclosed: set[str] = field(default_factory=set)
     events: list[SliceEvent] = field(default_factory=list)
     attacks: list[AttackRecord] = field(default_factory=list)
@@ -104,6 +110,9 @@ class _Ctx:
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
+
+    def __post_init__(self) -> None:
+        self.die_expr = DiceExpr.parse(f"1D{self.die}")
 
     def note(self, kind: NoteKind, rec: NoteRecord) -> None:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
@@ -123,21 +132,57 @@ def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
 
 
 def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
-    groups = {"FW": side.lineup["FW"], "MF": side.lineup["MF"],
-              "OTHER": side.lineup["DF"] + side.lineup["GK"]}
-    weights = Weighted(tuple((g, w) for g, w in SHOOTER_WEIGHTS if groups[g]))
-    group_roll = ctx.dice.roll(ctx.key, f"1D{weights.total}", "射门球员位置")
-    group = weights.pick(group_roll.total)
-    members = groups[group]
-    pick_roll = ctx.dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
-    player = members[pick_roll.total - 1 if pick_roll else 0]
-    slot = group if group != "OTHER" else ("GK" if player in side.lineup["GK"] else "DF")
+    line = side.lineup
+    fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
+    draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
+    group_roll = ctx.dice.roll(ctx.key, draw.expr, "射门球员位置")
+    group = draw.pick(group_roll.total)
+    members = fw if group == "FW" else mf if group == "MF" else df + gk
+    dice = ctx.dice
+    pick_roll = dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
+    index = pick_roll.total - 1 if pick_roll else 0
+    player = members[index]
+    slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
     rec: ShooterPick = {"group_roll": group_roll.ref(), "group": group,
-           "weights": [list(o) for o in weights.options],
-           "reweighted": len(weights.options) != len(SHOOTER_WEIGHTS),  # a group is empty: its weight is gone
+           "weights": [list(o) for o in draw.options],
+           "reweighted": draw.reweighted,  # a group is empty: its weight is gone
            "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
+
+
+@dataclass(frozen=True)
+class _ShooterDraw:
+    """000 §5.1.2 step 1 for one set of non-empty groups: the :class:`Weighted` options, their die and the
+    top face of each group's range (worked out once, not per shot)."""
+
+    options: tuple[tuple[str, int], ...]
+    expr: DiceExpr
+    tops: tuple[tuple[str, int], ...]
+    reweighted: bool
+
+    def pick(self, face: int) -> str:
+        """:meth:`Weighted.pick` over the kept groups (the die never passes the last top)."""
+        for group, top in self.tops:
+            if face <= top:
+                return group
+        raise ValueError(face)
+
+
+def _shooter_draw(present: tuple[bool, bool, bool]) -> _ShooterDraw:
+    """The draw when the FW, MF and OTHER groups are ``present`` (at least one is, or no shot is taken)."""
+    weights = Weighted(tuple((g, w) for (g, w), here in zip(SHOOTER_WEIGHTS, present, strict=True) if here))
+    tops, acc = [], 0
+    for g, w in weights.options:
+        acc += w
+        tops.append((g, acc))
+    return _ShooterDraw(weights.options, DiceExpr.parse(f"1D{max(1, weights.total)}"), tuple(tops),
+                        len(weights.options) != len(SHOOTER_WEIGHTS))
+
+
+_SHOOTER_DRAWS = {(f, m, o): _shooter_draw((f, m, o)) for f in (False, True) for m in (False, True)
+                  for o in (False, True)}
+"""The shooter draw for each combination of non-empty groups (FW, MF, OTHER)."""
 
 
 def _disclose(ctx: _Ctx, side: Side) -> None:
@@ -153,22 +198,25 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
     if ctx.disclose is not None:  # our matches only
         _disclose(ctx, att)
         _disclose(ctx, dfn)
-    fw_p, amf_p, df_p, dmf_p = att.lineup["FW"], att.lineup["MF"], dfn.lineup["DF"], dfn.lineup["MF"]
-    _involve(ctx, att, fw_p + amf_p)
-    _involve(ctx, dfn, df_p + dmf_p)
-    fw, amf = _avg(att.values(fw_p, "ATK")), _avg(att.values(amf_p, "MID"))
-    df, dmf = _avg(dfn.values(df_p, "DEF")), _avg(dfn.values(dmf_p, "MID"))
+    a_line, d_line = att.lineup, dfn.lineup
+    fw_p, amf_p, df_p, dmf_p = a_line["FW"], a_line["MF"], d_line["DF"], d_line["MF"]
+    if not ctx.settled:
+        _involve(ctx, att, fw_p + amf_p)
+        _involve(ctx, dfn, df_p + dmf_p)
+    fw, df = att.mean(fw_p, "ATK"), dfn.mean(df_p, "DEF")
+    amf, dmf = _midfield(ctx, att, amf_p), _midfield(ctx, dfn, dmf_p)
     attack_avg = (fw + amf) // 2
     defense_avg = (df + dmf) // 2
-    die = ctx.dice.roll(ctx.key, f"1D{ctx.die}", "攻势骰")
-    mods = {"formation": counter(att.formation, dfn.formation), "venue": att.venue,
+    die = ctx.dice.roll(ctx.key, ctx.die_expr, "攻势骰")
+    formation = att.formation
+    mods = {"formation": COUNTERS[formation, dfn.formation], "venue": att.venue,
             "morale": min(MORALE_CAP, att.club.morale // 10)}
     if att.mods:
         mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
     value = attack_avg - defense_avg + die.total + sum(mods.values())
     rec: AttackRecord = {
         "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
-        "formation": att.formation, "adapting": att.adapting,
+        "formation": formation, "adapting": att.adapting,
         "attack_fw": fw, "attack_mf": amf, "defense_df": df, "defense_mf": dmf,
         "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
         "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
@@ -176,11 +224,23 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
         "finish_die": None, "finish_value": None, "goal": False,
     }
-    if rec["shot"]:
+    if value > SHOT_THRESHOLD:
         _finish(ctx, rec, att, dfn)
-    ctx.attacks.append(rec)
-    ctx.events.append({"kind": "attack", "attack": len(ctx.attacks) - 1})
+    attacks = ctx.attacks
+    attacks.append(rec)
+    ctx.events.append({"kind": "attack", "attack": len(attacks) - 1})
     return rec
+
+
+def _midfield(ctx: _Ctx, side: Side, players: list[Player]) -> int:
+    """The side's midfield mean (MID), once a slice while :func:`_slice` keeps them."""
+    kept = ctx.midfield
+    if kept is None:
+        return side.mean(players, "MID")
+    value = kept.get(id(side))
+    if value is None:
+        value = kept[id(side)] = side.mean(players, "MID")
+    return value
 
 
 def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
@@ -189,19 +249,23 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
 
     pick, shooter, slot = _shooter(ctx, att)
     keeper = dfn.lineup["GK"][0] if dfn.lineup["GK"] else None
-    _involve(ctx, att, [shooter])
-    if keeper is not None:
-        _involve(ctx, dfn, [keeper])
+    if not ctx.settled:
+        _involve(ctx, att, [shooter])
+        if keeper is not None:
+            _involve(ctx, dfn, [keeper])
     atk = att.value(shooter, "ATK")
     gk = dfn.value(keeper, "GK") if keeper is not None else 0  # an empty goal counts 0
-    fin = ctx.dice.roll(ctx.key, f"1D{FINISH_DIE}", "终结骰")
+    fin = ctx.dice.roll(ctx.key, _FINISH_EXPR, "终结骰")
     # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
     value = fin.total + (atk - gk) // 2
-    rec.update({"shooter_pick": pick, "shooter": shooter.name, "shooter_pos": slot,
-                "shooter_atk": atk, "keeper": keeper.name if keeper else None, "keeper_gk": gk,
-                "finish_die": fin.total, "finish_roll": fin.ref(), "finish_value": value,
-                "goal": value > GOAL_THRESHOLD, "goal_threshold": GOAL_THRESHOLD})
-    if rec["goal"]:
+    # key by key (the record's order: the keys attack set stay in place, the new ones follow in this order)
+    rec["shooter_pick"] = pick
+    rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
+    rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
+    rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
+    goal = rec["goal"] = value > GOAL_THRESHOLD
+    rec["goal_threshold"] = GOAL_THRESHOLD
+    if goal:
         att.goals += 1
 
 
@@ -218,43 +282,75 @@ def stamina_loss(player: Player, extra_time: bool = False) -> int:
 
 def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) -> None:
     """Stamina loss (§5.3.1), then the §5.7.3 retirement check for anyone under 20."""
+    readers, reveal, events = ctx.readers, ctx.reveal, ctx.events
     for side in sides:
-        pitch = side.on_pitch()
-        _involve(ctx, side, [p for _, p in pitch])  # the age decides the loss
-        side.mark_slice(n, pitch)
-        for _, p in pitch:  # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
-            loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
-            left = p.stamina - (loss * 2 if extra_time else loss)
-            p.stamina = left if left > 0 else 0
-        side.boost.clear()  # §7.3.2 ③ lasts one slice
-        side.tick_mods()
-        for slot, p in pitch:
-            if p.stamina >= RETIRE_STAMINA:
-                continue
-            rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
-            if rec is None:
-                continue
-            rec.update({"team": side.club.name, "kind": "retired"})
-            ctx.note("injuries", rec)
-            if rec["forced_off"]:
-                side.lineup[slot].remove(p)
-                side.gone.add(p.name)
-                side.retired.append((slot, p))
-                side.forced_off.append((slot, p))
-                if side.club.infirmary is not None:
-                    side.club.infirmary.apply(p, rec)
+        club, line, slices = side.club, side.lineup, side.slices
+        low = []
+        for slot in _SLOTS:  # Side.on_pitch's order
+            for p in line[slot]:
+                if readers or not p.attrs:  # _involve: the age decides the loss
+                    shown = reveal(club, p)
+                    if shown is not None:
+                        events.append({"kind": "core_rolled", "team": club.name, **shown})
+                played = slices.get(p.name)  # Side.mark_slice
+                if played is None:
+                    slices[p.name] = [n]
+                else:
+                    played.append(n)
+                # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
+                loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
+                left = p.stamina - (loss * 2 if extra_time else loss)
+                p.stamina = left if left > 0 else 0
+                if left < RETIRE_STAMINA:
+                    low.append((slot, p))
+        if side.boost:
+            side.boost.clear()  # §7.3.2 ③ lasts one slice
+        if side.mods:
+            side.tick_mods()
+        for slot, p in low:
+            _retire(ctx, side, slot, p, n)
+
+
+_SLOTS = ("GK", "DF", "MF", "FW")
+"""A line-up's slots in :meth:`.Side.on_pitch` order."""
+
+
+def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
+    """The §5.7.3 check of a player who ended slice ``n`` under 20 stamina; forced off on a 1D20 ≤ 5."""
+    rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
+    if rec is None:
+        return
+    rec.update({"team": side.club.name, "kind": "retired"})
+    ctx.note("injuries", rec)
+    if rec["forced_off"]:
+        side.lineup[slot].remove(p)
+        side.gone.add(p.name)
+        side.retired.append((slot, p))
+        side.forced_off.append((slot, p))
+        if side.club.infirmary is not None:
+            side.club.infirmary.apply(p, rec)
 
 
 def recovery(club: Club, player: Player, match_no: int) -> int:
     """000 §5.6 post-match recovery: 10 + medical + 2 × doctor, +2 if ≤ 23, morale overflow, 3rd+ halved."""
+    young, other = recoveries(club, match_no)
+    return young if (player.age or 0) <= YOUNG_AGE else other
+
+
+def recoveries(club: Club, match_no: int) -> tuple[int, int]:
+    """:func:`recovery` of a player aged ≤ 23 and of any other, worked out once for a club's squad.
+
+    >>> from ..models import Club
+    >>> c = Club("c", "c", 0, {}, "ATK", "4 4 2", [], morale=75)
+    >>> recoveries(c, 1), recoveries(c, 3)
+    ((14, 12), (7, 6))
+    """
     amount = RECOVERY_BASE + club.facilities.get("medical", 0) + 2 * club.doctor
-    if (player.age or 0) <= YOUNG_AGE:
-        amount += 2
-    if club.morale >= 60:
-        amount += (club.morale - 50) // 10
+    morale = (club.morale - 50) // 10 if club.morale >= 60 else 0
+    young, other = amount + 2 + morale, amount + morale
     if match_no >= 3:
-        amount //= 2
-    return amount
+        return young // 2, other // 2
+    return young, other
 
 
 def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
@@ -269,45 +365,51 @@ def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
     side.kickoff = {"formation": formation, "stand_ins": len(stand),
                     "keepers_outfield": sum(p.position == "GK" for _, p in stand),
                     "need": {f: n.stand_ins for f, n in needs.items()},
-                    "need_keepers": min(n.keepers_outfield for n in needs.values()
-                                        if n.stand_ins == min(m.stand_ins for m in needs.values()))}
+                    "need_keepers": _need_keepers(needs)}
     temps = [temp_ability(dice, key, side, p, slot) for slot, p in stand if p.rolled]
     return side, temps
+
+
+def _need_keepers(needs: dict[str, Need]) -> int:
+    """The fewest keepers at outfield slots among the formations needing the fewest stand-ins."""
+    fewest = min(m.stand_ins for m in needs.values())
+    return min(n.keepers_outfield for n in needs.values() if n.stand_ins == fewest)
 
 
 def _appearances(side: Side) -> list[Appearance]:
     out: list[Appearance] = []
     for slot, p, stamina in side.entries:
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
-                    "stamina": stamina, "stamina_factor": list(stamina_factor(stamina)),
+                    "stamina": stamina, "stamina_factor": [1, 1] if stamina >= 50 else list(stamina_factor(stamina)),
                     "slices": list(side.slices.get(p.name, []))})
     return out
 
 
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
-    by_name = {p.name: p for p in side.club.players}
+    club = side.club
+    by_name = {p.name: p for p in club.players}
     forced = {id(q) for _, q in side.forced_off}
     for row in rows:
         p = by_name[row["name"]]
         row["stamina_end"] = p.stamina
-        row["minutes"] = minutes_played(row["slices"])
-        if id(p) in forced:
-            continue  # already injured in play (§5.7.3): no second check
-        rec = post_match_check(ctx.dice, ctx.key, p, row["minutes"], p.stamina, side.club.doctor, ctx.week,
-                               ctx.risk_bonus)
+        minutes = row["minutes"] = minutes_played(row["slices"])
+        if id(p) in forced or minutes <= CHECK_MINUTES:
+            continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
+        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus)
         if rec is not None:
-            rec.update({"team": side.club.name, "kind": "post_match"})
+            rec.update({"team": club.name, "kind": "post_match"})
             ctx.records["injuries"].append(rec)
-            if side.club.infirmary is not None:
-                side.club.infirmary.apply(p, rec)
+            if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
+                club.infirmary.apply(p, rec)
+    young, other = recoveries(club, match_no)
     for row in rows:
         p = by_name[row["name"]]
-        p.stamina = min(100, p.stamina + recovery(side.club, p, match_no))
-        row["recovered"] = p.stamina
+        left = p.stamina + (young if (p.age or 0) <= YOUNG_AGE else other)
+        p.stamina = row["recovered"] = left if left < 100 else 100
     if side.adapting:
-        side.club.adapt_left = max(0, side.club.adapt_left - 1)
-    side.club.morale -= side.morale_gained  # a time-out's fire lasts the match (§7.3.2 ②, designed)
+        club.adapt_left = max(0, club.adapt_left - 1)
+    club.morale -= side.morale_gained  # a time-out's fire lasts the match (§7.3.2 ②, designed)
 
 
 def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
@@ -327,11 +429,24 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     if ctx.on_point is not None:
         for event in ctx.on_point(n, home, away):
             ctx.note("match_events", event)
+    # no one joins the pitch until the next break, and a rolled player stays rolled
+    ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
+    ctx.midfield = {}
     for att in order:
         attack(ctx, n, att, away if att is home else home)
+    ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
     return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
             "score": [home.goals, away.goals]}
+
+
+def _all_rolled(side: Side) -> bool:
+    """Every player on the pitch has his attributes (Player.rolled)."""
+    for group in side.lineup.values():
+        for p in group:
+            if not p.attrs:
+                return False
+    return True
 
 
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,

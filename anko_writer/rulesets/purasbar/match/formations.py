@@ -72,3 +72,7 @@ def apply_bonus(value: int, ability: str, formation: str) -> int:
     """
     pct = FORMATIONS[formation].bonus.get(ability, 0)
     return value * (100 + pct) // 100
+
+
+COUNTERS: dict[tuple[str, str], int] = {(a, b): counter(a, b) for a in FORMATIONS for b in FORMATIONS}
+""":func:`counter` of every pair of formations (ours, theirs), looked up once per attack."""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ....dice import Dice, Roll, RollJson
+from ....dice import Dice, DiceExpr, Roll, RollJson
 from ..models import Player
 from .records import ComebackRecord, InfirmaryState, InjuryRecord
 
@@ -47,11 +47,23 @@ MORALE_FLOOR = -100
 
 def minutes_played(slices_on_pitch: Iterable[int]) -> int:
     """Minutes from the slices (1..8) a player was on the pitch; designed from 000 §5.2's table."""
-    slices = set(slices_on_pitch)
+    key = tuple(slices_on_pitch)
+    minutes = _MINUTES.get(key)
+    if minutes is None:
+        minutes = _MINUTES[key] = _minutes(set(key))
+    return minutes
+
+
+def _minutes(slices: set[int]) -> int:
+    """:func:`minutes_played` worked out (each slice counted once)."""
     try:
         return sum(SLICE_MINUTES[s] for s in slices)
     except KeyError:
         raise ValueError(f"no slice {sorted(slices - SLICE_MINUTES.keys())}") from None
+
+
+_MINUTES: dict[tuple[int, ...], int] = {}
+""":func:`minutes_played` of each sequence of slices met so far (a few dozen: most players play them all)."""
 
 
 def injury_risk(age: int, stamina_after: int) -> int:
@@ -91,6 +103,10 @@ def _blank(player: Player, doctor_level: int, week: int, roll: Roll) -> InjuryRe
             "rolls": [roll.to_json()]}
 
 
+_CHECK_DIE = DiceExpr.parse("1D100")
+"""000 §5.7.1 step 2's 1D100, parsed once (22 checks a match)."""
+
+
 def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina_after: int,
                      doctor_level: int, week: int, bonus: int = 0) -> InjuryRecord | None:
     """000 §5.7.1 check of one player: None at ≤ 40 minutes, else the record (injured or not).
@@ -102,7 +118,7 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     if minutes <= CHECK_MINUTES:  # 000 §5.7.1 上场时间超过 40 分钟
         return None
     risk = injury_risk(player.age or 0, stamina_after) + bonus  # bonus: §6.4.3 environment (e.g. an epidemic)
-    roll = dice.roll(key, "1D100", f"{player.name} 伤病抽检")
+    roll = dice.roll(key, _CHECK_DIE, f"{player.name} 伤病抽检")
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
         return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
                 "risk": risk, "roll": roll.total, "injured": False}

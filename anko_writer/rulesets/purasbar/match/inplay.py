@@ -154,17 +154,22 @@ def break_before(dice: Dice, key: str, side: Side, slice_no: int, lead: int, ext
     """Everything one side does in the break before ``slice_no``, in order: replace the injured,
     time-outs (voted, or the AI's half-time check), then rest the tired."""
     out: BreakRecord = {"substitutions": [], "timeouts": [], "changes": []}
-    for slot, p in side.retired:
-        rec = substitute(dice, key, side, slot, None, "injury", slice_no, extra_time)
-        if rec is not None:
-            rec["out"] = p.name
-            out["substitutions"].append(rec)
-    side.retired = []
-    gk = passive_goalkeeper(dice, key, side, slice_no)
-    if gk:
-        out["changes"].append(gk)
-    tos = voted_timeouts(dice, key, side, slice_no, lead, extra_time) + ai_timeout(dice, key, side, slice_no, lead, extra_time)
-    out["timeouts"] += tos
-    out["changes"] += [t["change"] for t in tos if t.get("change")]
+    if side.retired:
+        for slot, p in side.retired:
+            rec = substitute(dice, key, side, slot, None, "injury", slice_no, extra_time)
+            if rec is not None:
+                rec["out"] = p.name
+                out["substitutions"].append(rec)
+        side.retired = []
+    if not side.lineup["GK"]:
+        gk = passive_goalkeeper(dice, key, side, slice_no)
+        if gk:
+            out["changes"].append(gk)
+    plan = side.plan
+    if plan is not None and (plan.timeouts or slice_no == HALF_TIME):  # else both give none (§7.3, §7.4)
+        tos = voted_timeouts(dice, key, side, slice_no, lead, extra_time) + ai_timeout(dice, key, side, slice_no, lead,
+                                                                                       extra_time)
+        out["timeouts"] += tos
+        out["changes"] += [t["change"] for t in tos if t.get("change")]
     out["substitutions"] += policy_subs(dice, key, side, slice_no, extra_time)
     return out

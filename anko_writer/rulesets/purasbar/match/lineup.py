@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..models import MAIN, Club, Player
-from .abilities import effective
+from .abilities import PERCENT, effective
 from .formations import FORMATIONS
 from .records import FormationPick
 from .tactics import AI_ADAPT
@@ -123,8 +123,26 @@ def need(club: Club, formation: str) -> Need:
 
 def needs(club: Club) -> dict[str, Need]:
     """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
-    census = _census(club)
-    return {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
+    counts = [0] * (2 * len(SLOTS))  # per slot (unrolled, rolled): _census flattened, as a key
+    for p in club.players:
+        if p.injured_weeks == 0:  # Player.healthy
+            k = _SLOT_INDEX.get(p.position)
+            if k is not None:
+                counts[k + 1 if p.attrs else k] += 1  # Player.rolled
+    key = tuple(counts)
+    found = _NEEDS.get(key)
+    if found is None:
+        census = _census(club)
+        found = _NEEDS[key] = {f: _need(census, spec.counts()) for f, spec in FORMATIONS.items()}
+    return dict(found)
+
+
+_SLOT_INDEX = {s: 2 * i for i, s in enumerate(SLOTS)}
+"""Where a position's (unrolled, rolled) counts start in :func:`needs`'s key."""
+
+
+_NEEDS: dict[tuple[int, ...], dict[str, Need]] = {}
+""":func:`needs` by squad census (the counts of :func:`_census`, GK DF MF FW): a few hundred at most."""
 
 
 def _census(club: Club) -> dict[str, tuple[int, int]]:
@@ -157,16 +175,45 @@ def _need(census: dict[str, tuple[int, int]], counts: dict[str, int]) -> Need:
     return Need(gk_slot + by_outfield + by_keeper, by_keeper)
 
 
+def _best_own(own: list[tuple[int, Player]], slot: str, formation: str, rest_below: int,
+              count: int) -> list[tuple[int, Player]]:
+    """The first ``count`` (index, player) of ``own`` (the healthy players of ``slot``'s position, in squad
+    order) by :func:`_rank_key` (its keys end in the squad index: no two are equal, no players compared)."""
+    if len(own) <= 1:
+        return own[:count]
+    attr = MAIN[slot]
+    pct = PERCENT[formation].get(attr)
+    ranked = []
+    for i, p in own:  # _rank_key of each, effective() inlined (no boost, no base)
+        attrs = p.attrs
+        if not attrs:
+            ranked.append((0, 0, 0, i, p))
+            continue
+        value = attrs[attr]
+        if pct is not None:
+            value = value * pct // 100
+        stamina = p.stamina
+        if stamina < 50:
+            value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+        ranked.append((1, int(stamina < rest_below), -value if value > 0 else 0, i, p))
+    ranked.sort()
+    return [(x[3], x[4]) for x in ranked[:count]]
+
+
 def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
     """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
     an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
-    pool = [(i, p) for i, p in enumerate(club.players) if p.healthy]
+    pool = [(i, p) for i, p in enumerate(club.players) if p.injured_weeks == 0]  # Player.healthy
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     chosen: set[int] = set()
+    by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
+    for x in pool:
+        group = by_position.get(x[1].position)
+        if group is not None:
+            group.append(x)
     for slot in SLOTS:
-        own = sorted((x for x in pool if x[1].position == slot),
-                     key=lambda x: _rank_key(x[1], slot, formation, x[0], rest_below))[: counts[slot]]
+        own = _best_own(by_position[slot], slot, formation, rest_below, counts[slot])
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]

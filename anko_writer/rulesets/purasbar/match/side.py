@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..models import Club, Player
-from .abilities import effective, effective_all, team_abilities
+from .abilities import PERCENT, effective, effective_all, effective_total, team_abilities
 from .records import Kickoff, MatchMod, TimeoutPlan
 from .tactics import ADAPT_PENALTY, Coach
 
@@ -124,10 +124,36 @@ class Side:
             return [self.value(p, attr) for p in players]
         return effective_all(players, attr, self.formation, -ADAPT_PENALTY if self.adapting else 0)
 
+    def mean(self, players: list[Player], attr: str) -> int:
+        """The group mean of :meth:`values`, rounded down; an empty group counts 0 (000 §5.1.1)."""
+        if not players:
+            return 0
+        flat = -ADAPT_PENALTY if self.adapting else 0
+        temp, pre, boost = self.temp, self.pre_bonus, self.boost
+        if not (temp or pre or boost):
+            return effective_total(players, attr, self.formation, flat) // len(players)
+        pct = PERCENT[self.formation].get(attr)
+        total = 0
+        for p in players:
+            name = p.name
+            if name in temp or name in pre or name in boost:
+                total += self.value(p, attr)  # a stand-in, a trained or a boosted player
+                continue
+            value = p.attrs[attr]  # abilities.effective's arithmetic, base and boost aside
+            if pct is not None:
+                value = value * pct // 100
+            value += flat
+            stamina = p.stamina
+            if stamina < 50:
+                value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+            if value > 0:
+                total += value
+        return total // len(players)
+
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""
-        here = {p.name for _, p in self.on_pitch()} | self.gone
-        return [p for p in self.club.players if p.healthy and p.name not in here]
+        here = {p.name for group in self.lineup.values() for p in group} | self.gone
+        return [p for p in self.club.players if p.injured_weeks == 0 and p.name not in here]  # Player.healthy
 
     def mark_slice(self, n: int, pitch: list[tuple[str, Player]] | None = None) -> None:
         """Record that everyone on the pitch played slice ``n``."""

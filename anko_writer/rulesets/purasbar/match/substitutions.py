@@ -56,11 +56,14 @@ def replacement(dice: Dice, key: str, side: Side, slot: str,
     any bench player, who plays out of position with a temporary ability roll (only when the change is
     forced: a coach resting a tired player keeps to the position, a designed reading of §3.4.1).
     """
-    bench = [p for p in side.bench() if p.rolled]
+    bench = [p for p in side.bench() if p.attrs]  # Player.rolled
     attr = MAIN[slot]
-    for tier, pool in (("role", [p for p in bench if p.position == slot and not p.core]),
-                       ("core", [p for p in bench if p.position == slot and p.core]),
-                       ("other", bench if allow_other else [])):
+    role: list[Player] = []
+    core: list[Player] = []
+    for p in bench:
+        if p.position == slot:
+            (core if p.core else role).append(p)
+    for tier, pool in (("role", role), ("core", core), ("other", bench if allow_other else [])):
         if pool:
             p, roll = _pick(dice, key, side, pool, attr)
             return p, {"tier": tier, "candidates": [x.name for x in pool], "pick_roll": roll}
@@ -103,7 +106,10 @@ def policy_subs(dice: Dice, key: str, side: Side, slice_no: int, extra_time: boo
     if side.subs_used >= sub_limit(extra_time):
         return out  # none left: substitute would refuse each
     limit = side.plan.sub_below if side.plan else 0
-    tired = sorted((x for x in side.on_pitch() if x[1].stamina < limit), key=lambda x: (x[1].stamina, x[1].name))
+    line = side.lineup
+    tired = [(slot, p) for slot in ("GK", "DF", "MF", "FW") for p in line[slot] if p.stamina < limit]  # on_pitch order
+    if len(tired) > 1:
+        tired.sort(key=lambda x: (x[1].stamina, x[1].name))
     for slot, p in tired:
         rec = substitute(dice, key, side, slot, p, "stamina", slice_no, extra_time)
         if rec is not None:

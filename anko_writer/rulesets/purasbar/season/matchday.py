@@ -139,8 +139,13 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
                 "adapting": adapting})
     for side, club in ((hs, home), (as_, away)):
         club.formation = side.formation  # a change in play stands (000 §7.2, §7.4.4)
+        played = world.played
         for p in {id(p): p for _, p, _ in side.entries}.values():
-            world.played.setdefault((club.name, p.name), set()).add(week)
+            weeks = played.get((club.name, p.name))
+            if weeks is None:
+                played[club.name, p.name] = {week}
+            else:
+                weeks.add(week)
             p.apps += 1
     count_goals(world, rec)
     rec["gate"] = gate(world, key, home, away, competition, round_no)
