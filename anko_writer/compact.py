@@ -52,8 +52,10 @@ True
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .chapters import Record
@@ -439,13 +441,44 @@ _SCALARS = frozenset({int, float, bool, _NONE})
 _TABLE_KEYS = frozenset({FIELDS, ROWS})
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while a tree of fresh records is built, then resumed as it was.
+
+    A compact record holds no cycles, but building one allocates tens of thousands of lists and records
+    that the collector would walk again and again, and with Python's default thresholds move into its
+    oldest generation, whose full walks cover the whole process (issue 29: most of the JSON phase of a
+    process that does not tune the collector, :func:`anko_writer.runtime.tune_gc`).
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
             drop: Collection[str] = ()) -> Record:
     """A chapter's public record with the three rules applied (a copy; ``record`` is not changed);
     ``columns`` declares the fields of the tables under some keys, ``records`` those of single records
     written as rows (rule 1); keys in ``drop`` are left out below the top level (not from ``rolls``)."""
+    with collector_paused():
+        return _compact(record, columns or {}, records or {}, drop)
+
+
+def _compact(record: Record, columns: Columns, records: Columns, drop: Collection[str]) -> Record:
+    """:func:`compact` itself."""
     rolls = record.get(ROLL_KEYS) or []
-    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns or {}, records or {}, frozenset(drop))
+    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns, records, frozenset(drop))
     out: Record = {}
     for key, value in record.items():
         if key == ROLL_KEYS and isinstance(value, list):
@@ -497,5 +530,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "collector_paused", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
            "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]
