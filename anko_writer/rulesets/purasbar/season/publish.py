@@ -134,19 +134,22 @@ __all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBS
 def _attack(a: Record) -> Record:
     """One attack as published: :data:`ATTACK_COLUMNS`, modifiers of 0 left out."""
     pick = a.get("shooter_pick") or {}
-    row = dict.fromkeys(ATTACK_COLUMNS)  # in column order; a key ``a`` lacks is null, the pick's rolls aside
+    row: Record = dict.fromkeys(ATTACK_COLUMNS)  # in column order; a key ``a`` lacks is null, the pick's rolls aside
     row["group_roll"], row["pick_roll"] = pick.get("group_roll"), pick.get("pick_roll")
     given = _ATTACK_KEYS.intersection(a)
     row.update(zip(given, map(a.__getitem__, given), strict=True))
     mods = a["modifiers"]
-    row["modifiers"] = {k: mods.get(k, 0) for k in _PLAIN_MODIFIERS}
+    row["modifiers"] = published = {k: mods.get(k, 0) for k in _PLAIN_MODIFIERS}
     if "event" in mods:
-        row["modifiers"]["event"] = mods["event"]
+        published["event"] = mods["event"]
     return row
 
 
 _ATTACK_KEYS = frozenset(ATTACK_COLUMNS)
+"""The published attack's keys, as a set."""
+
 _PLAIN_MODIFIERS = tuple(k for k in MODIFIERS if k != "event")
+"""The modifiers every published attack has (0 when they did not apply)."""
 
 
 def _lineup(entry: Record, every: list[int]) -> Record:
