@@ -56,6 +56,7 @@ import gc
 import json
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any
 
 from .chapters import Record
@@ -478,7 +479,7 @@ def compact(record: Record, columns: Columns | None = None, records: Columns | N
 def _compact(record: Record, columns: Columns, records: Columns, drop: Collection[str]) -> Record:
     """:func:`compact` itself."""
     rolls = record.get(ROLL_KEYS) or []
-    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns, records, frozenset(drop))
+    work = _Compactor(frozenset(map(str, map(itemgetter("id"), rolls))), columns, records, frozenset(drop))
     out: Record = {}
     for key, value in record.items():
         if key == ROLL_KEYS and isinstance(value, list):
