@@ -52,8 +52,11 @@ True
 
 from __future__ import annotations
 
+import gc
 import json
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from operator import itemgetter
 from typing import Any
 
 from .chapters import Record
@@ -128,40 +131,76 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     >>> unpack_rolls(pack_rolls(rolls)) == rolls
     True
     """
-    kinds: dict[tuple[str, str, str], tuple[list[Any], int]] = {}
+    kinds: dict[tuple[Any, ...], int] = {}
+    listed: list[list[Any]] = []
     runs: list[list[Any]] = []
-    last: tuple[str, int] | None = None
     base = ""
     run: list[Any] = []
+    after = ""  # the id that would continue the run (``…#n+1``), "" when none would
+    head, n = "", -1
     plain = len(ROLL_FIELDS)
+    extras: dict[tuple[Any, ...], str] = {}
     for r in rolls:
         rid = str(r["id"])
-        head, _, num = rid.rpartition("#")
-        n = int(num) if num.isdigit() else -1
-        if last is None or n < 0 or last[0] != head or last[1] != n - 1:
-            run = [rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid]
-            runs.append(run)
-            base = base if run[0] != rid else _stem(rid)
-        last = (head, n) if n >= 0 else None
-        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > plain else None
-        if extra:
-            name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True))
+        if rid == after:
+            n += 1
         else:
-            name = (r["purpose"], r["expr"], "")
-        known = kinds.get(name)
-        if known is None:
-            known = kinds[name] = ([r["purpose"], r["expr"], *([extra] if extra else [])], len(kinds))
+            head, _, num = rid.rpartition("#")
+            if not num.isdigit() or after == "" or n < 0 or head != after.rpartition("#")[0] or int(num) != n + 1:
+                run = [rid[len(base):] if base and rid.startswith(base) and _is_ref(rid[len(base):]) else rid]
+                runs.append(run)
+                if run[0] == rid:
+                    base = _stem(rid)
+            n = int(num) if num.isdigit() else -1
+        after = f"{head}#{n + 1}" if n >= 0 else ""
+        name: tuple[Any, ...] = (r["purpose"], r["expr"])
+        if len(r) > plain:  # a roll record with further keys: part of its kind
+            extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS}
+            name = (*name, _extra_key(extra, extras))
+            known = kinds.get(name)
+            if known is None:
+                known = kinds[name] = len(listed)
+                listed.append([r["purpose"], r["expr"], extra])
+        else:
+            known = kinds.get(name)
+            if known is None:
+                known = kinds[name] = len(listed)
+                listed.append([r["purpose"], r["expr"]])
         dice = r["dice"]
-        row = [known[1], dice[0] if type(dice) is list and len(dice) == 1 else dice]
-        if r["hidden"]:
-            row += [r["total"], True]
+        if type(dice) is list and len(dice) == 1:
+            one = dice[0]
+            if r["hidden"]:
+                run.append([known, one, r["total"], True])
+            elif r["total"] != one:
+                run.append([known, one, r["total"]])
+            else:
+                run.append([known, one])
+        elif r["hidden"]:
+            run.append([known, dice, r["total"], True])
         elif dice is None or r["total"] != (dice[0] if len(dice) == 1 else sum(dice)):
-            row.append(r["total"])
-        run.append(row)
+            run.append([known, dice, r["total"]])
+        else:
+            run.append([known, dice])
     words: dict[str, int] = {}
-    listed = [_worded(k, words) for k, _ in kinds.values()]
+    listed = [_worded(k, words) for k in listed]
     return {**({WORDS: list(words)} if words else {}), KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k in listed],
             RUNS: runs}
+
+
+def _extra_key(extra: Record, seen: dict[tuple[Any, ...], str]) -> str:
+    """A roll record's further keys as the text that tells kinds apart (their sorted JSON), made once for
+    each set of plain values (issue 29: the season's 1,239 ``kind`` keys)."""
+    if not all(type(k) is str and type(v) in _ATOMS for k, v in extra.items()):
+        return json.dumps(extra, ensure_ascii=False, sort_keys=True)
+    key = tuple((k, type(v), v) for k, v in sorted(extra.items()))  # equal only where the JSON is
+    text = seen.get(key)
+    if text is None:
+        text = seen[key] = json.dumps(extra, ensure_ascii=False, sort_keys=True)
+    return text
+
+
+_ATOMS = frozenset({str, int, bool, type(None)})
+"""Types whose equal values have the same JSON (not floats: ``0.0`` and ``-0.0``)."""
 
 
 def _worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
@@ -222,6 +261,8 @@ class _Compactor:
         """The declared columns a table used (the chapter's ``columns``)."""
         self.used_records: dict[str, list[str]] = {}
         """The declared fields a record written as a row used (the chapter's ``records``)."""
+        self.plans: dict[str, dict[tuple[type, ...], Plan]] = {}
+        """Per declared key, the plan of each row shape met (:func:`_plan`)."""
 
     def value(self, obj: Any, base: str | None, key: str | None) -> Any:
         """``obj`` (found under ``key``) compacted, below a record whose own id is ``base`` (a copy)."""
@@ -252,8 +293,12 @@ class _Compactor:
             return text
         if key is not None and key in self.records and obj and self.record_sets[key].issuperset(obj):
             declared = self.records[key]
-            self.used_records[key] = list(declared)
-            return _trim([self.value(obj.get(k), base, k) for k in declared])
+            if key not in self.used_records:
+                self.used_records[key] = list(declared)
+            row = list(map(obj.get, declared))
+            if not set(map(type, row)) <= _SCALARS:
+                row = [self.value(v, base, k) for k, v in zip(declared, row, strict=True)]
+            return row if row[-1] is not None else _trim(row)
         return self._fields(obj, base)
 
     def _fields(self, obj: dict[str, Any], base: str | None) -> dict[str, Any]:
@@ -286,7 +331,8 @@ class _Compactor:
         if key is not None and key in self.columns:
             rows = self._declared(obj, base, key)
             if rows is not None:
-                self.used[key] = list(self.columns[key])
+                if key not in self.used:
+                    self.used[key] = list(self.columns[key])
                 return {ROWS: rows}
         items = [self.value(v, base, None) for v in obj]
         if not all(type(v) is dict and v and SEALED_BY not in v for v in items):
@@ -301,7 +347,55 @@ class _Compactor:
 
     def _declared(self, obj: list[Any], base: str | None, key: str) -> list[Any] | None:
         """The rows of a list under a declared key, each record straight to its row; None when one item is
-        not a plain record of declared fields (a roll reference, a sealed record, another field …)."""
+        not a plain record of declared fields (a roll reference, a sealed record, another field …).
+
+        A row's cells are walked by a plan made once per key and the cells' types (issue 29): which cells
+        are strings to check, which are records or lists to compact, where the row ends."""
+        known, drop, ids = self.column_sets[key], self.drop, self.ids
+        if ROWS in known:
+            return self._declared_rows(obj, base, key)  # a record that may read as a table
+        fields, plans, has_id = self.columns[key], self.plans.setdefault(key, {}), "id" in known
+        rows = []
+        for v in obj:
+            if type(v) is not dict or SEALED_BY in v:
+                return None
+            if drop and not drop.isdisjoint(v):
+                return self._declared_rows(obj, base, key)  # keys to drop
+            if not v or not known.issuperset(v):
+                return None
+            inner = base
+            if has_id:
+                own = v.get("id")
+                if type(own) is str:
+                    if own in ids and "expr" in v and "total" in v:
+                        return None  # a roll reference (rule 3)
+                    inner = own
+            row: list[Any] = list(map(v.get, fields))
+            types = tuple(map(type, row))
+            plan = plans.get(types)
+            if plan is None:
+                plan = plans[types] = _plan(types)
+            texts, nested, end = plan
+            if inner is not None:
+                for i in texts:
+                    if row[i][:1] in _REF_STARTS:
+                        raise ValueError(f"{row[i]!r} inside {inner!r} would read as a roll reference")
+            for i in nested:
+                x = row[i]
+                if type(x) is dict:
+                    own = x.get("id")
+                    if type(own) is str and own in ids and "expr" in x and "total" in x:  # rule 3
+                        row[i] = own[len(inner):] if inner and own.startswith(inner) and _is_ref(own[len(inner):]) else own
+                    else:
+                        row[i] = self.record(x, inner, fields[i])
+                else:
+                    row[i] = self.items(x, inner, fields[i])
+            rows.append(row if end == len(row) else row[:end])
+        return rows
+
+    def _declared_rows(self, obj: list[Any], base: str | None, key: str) -> list[Any] | None:
+        """:meth:`_declared` with each record's own checks: for columns that name a table's ``rows``, or a
+        list whose records hold keys to drop."""
         fields, known, drop = self.columns[key], self.column_sets[key], self.drop
         rows = []
         for v in obj:
@@ -323,14 +417,54 @@ class _Compactor:
                     row[i] = self.items(x, inner, fields[i])
                 elif kind is str and inner is not None and x[:1] in _REF_STARTS:
                     raise ValueError(f"{x!r} inside {inner!r} would read as a roll reference")
-            end = len(row)
-            while end and row[end - 1] is None:
-                end -= 1
-            rows.append(row[:end] if end < len(row) else row)
+            rows.append(_trim(row))
         return rows
 
 
+Plan = tuple[tuple[int, ...], tuple[int, ...], int]
+"""How a declared row of given cell types is compacted: its strings' cells (checked), its records' and
+lists' cells (compacted), and its length without its trailing nulls."""
+
+
+def _plan(types: tuple[type, ...]) -> Plan:
+    """The plan of a declared row whose cells have ``types``."""
+    ends = [i + 1 for i, kind in enumerate(types) if kind is not _NONE]
+    return (tuple(i for i, kind in enumerate(types) if kind is str),
+            tuple(i for i, kind in enumerate(types) if kind is dict or kind is list), ends[-1] if ends else 0)
+
+
+_NONE = type(None)
+
+_SCALARS = frozenset({int, float, bool, _NONE})
+"""Types a declared record's row copies as they are."""
+
+
 _TABLE_KEYS = frozenset({FIELDS, ROWS})
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while a tree of fresh records is built, then resumed as it was.
+
+    A compact record holds no cycles, but building one allocates tens of thousands of lists and records
+    that the collector would walk again and again, and with Python's default thresholds move into its
+    oldest generation, whose full walks cover the whole process (issue 29: most of the JSON phase of a
+    process that does not tune the collector, :func:`anko_writer.runtime.tune_gc`).
+
+    >>> with collector_paused():
+    ...     gc.isenabled()
+    False
+    >>> gc.isenabled()
+    True
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
@@ -338,8 +472,14 @@ def compact(record: Record, columns: Columns | None = None, records: Columns | N
     """A chapter's public record with the three rules applied (a copy; ``record`` is not changed);
     ``columns`` declares the fields of the tables under some keys, ``records`` those of single records
     written as rows (rule 1); keys in ``drop`` are left out below the top level (not from ``rolls``)."""
+    with collector_paused():
+        return _compact(record, columns or {}, records or {}, drop)
+
+
+def _compact(record: Record, columns: Columns, records: Columns, drop: Collection[str]) -> Record:
+    """:func:`compact` itself."""
     rolls = record.get(ROLL_KEYS) or []
-    work = _Compactor(frozenset(str(r["id"]) for r in rolls), columns or {}, records or {}, frozenset(drop))
+    work = _Compactor(frozenset(map(str, map(itemgetter("id"), rolls))), columns, records, frozenset(drop))
     out: Record = {}
     for key, value in record.items():
         if key == ROLL_KEYS and isinstance(value, list):
@@ -391,5 +531,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "collector_paused", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
            "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]

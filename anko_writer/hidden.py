@@ -730,7 +730,8 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     ``sealed_by`` (what the roll's face decided: an outcome, a length of absence …), which keeps only that
     key. Rulesets put every consequence of a sealed roll in such a record, so the public JSON says *that*
     something was rolled and nothing of what came of it. A sealed fact's record (:meth:`Fact.to_json`) keeps
-    the same public keys and shows its ``fact`` as ``None``. With nothing sealed, ``obj`` itself is returned.
+    the same public keys and shows its ``fact`` as ``None``. With nothing sealed, ``obj`` itself is returned;
+    a record or list that nothing sealed reaches is shared with ``obj``, not copied.
 
     >>> rec = {"r": [{"id": "a#1", "expr": "1D20", "dice": [7], "total": 7, "hidden": True, "purpose": "x"}],
     ...        "result": {"sealed_by": "a#1", "outcome": "halved", "weeks": 3}, "player": "穆勒"}
@@ -744,6 +745,12 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
     """
     if not sealed:
         return obj
+    return _masked(obj, sealed)
+
+
+def _masked(obj: Any, sealed: frozenset[str]) -> Any:
+    """:func:`mask_sealed` for a non-empty ``sealed``: a record or list nothing sealed reaches is shared, not
+    copied (issue 29: the copy of a whole chapter's results was most of the mask's time)."""
     if isinstance(obj, dict):
         mark, rid = obj.get(SEALED_BY), obj.get("id")
         if isinstance(mark, str) and mark in sealed:
@@ -754,7 +761,23 @@ def mask_sealed(obj: Any, sealed: frozenset[str]) -> Any:
             out = {k: (None if k in VALUE_KEYS or k == "result" else v) for k, v in obj.items()
                    if k in PUBLIC_ROLL_KEYS or k in VALUE_KEYS or k == "result"}
             return out | {k: None for k in VALUE_KEYS if k not in out}
-        return {k: mask_sealed(v, sealed) for k, v in obj.items()}
+        copy: dict[Any, Any] | None = None
+        for k, v in obj.items():
+            if isinstance(v, (dict, list)):
+                m = _masked(v, sealed)
+                if m is not v:
+                    if copy is None:
+                        copy = dict(obj)
+                    copy[k] = m
+        return copy if copy is not None else obj if type(obj) is dict else dict(obj)
     if isinstance(obj, list):
-        return [mask_sealed(v, sealed) for v in obj]
+        items: list[Any] | None = None
+        for i, v in enumerate(obj):
+            if isinstance(v, (dict, list)):
+                m = _masked(v, sealed)
+                if m is not v:
+                    if items is None:
+                        items = list(obj)
+                    items[i] = m
+        return items if items is not None else obj if type(obj) is list else list(obj)
     return obj

@@ -47,7 +47,7 @@ import shutil
 import signal
 import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -82,6 +82,20 @@ _ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False, separators=
 """One value on one line: the C encoder, made once (no per-call set-up), no spaces, no circular check
 (results are trees)."""
 
+def _make_line() -> Callable[[Any], str]:
+    """:data:`_ENCODE`'s C encoder made once and called without ``encode``'s per-call set-up, which builds
+    it again for every value (issue 29); :data:`_ENCODE` itself where the C module is missing."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return _ENCODE
+    line = make(None, json.JSONEncoder().default, json.encoder.encode_basestring, None, ":", ",", False, False, False)
+    join = "".join
+    return lambda obj: join(line(obj, 0))
+
+
+_line = _make_line()
+"""One value on one line, exactly as :data:`_ENCODE` writes it."""
+
 
 def _compact(obj: Any) -> str:
     """One value on one line (fast and deterministic)."""
@@ -93,8 +107,8 @@ def _items(value: Any, indent: str) -> str:
     strings and numbers alone (a table's field names) stays on its line."""
     if isinstance(value, list) and value and any(isinstance(v, (dict, list)) for v in value):
         inner = ",\n" + indent + " "
-        return "[\n" + indent + " " + inner.join(map(_ENCODE, value)) + "\n" + indent + "]"
-    return _ENCODE(value)
+        return "[\n" + indent + " " + inner.join(map(_line, value)) + "\n" + indent + "]"
+    return _line(value)
 
 
 def dump_json(obj: Any) -> str:

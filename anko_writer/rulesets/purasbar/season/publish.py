@@ -24,7 +24,7 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
 from __future__ import annotations
 
 from ....chapters import Record
-from ....compact import compact
+from ....compact import collector_paused, compact
 from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
 
 ATTACK_FIELDS = ("slice", "team", "attack_avg", "defense_avg", "die", "die_sides", "modifiers", "value", "shot",
@@ -134,16 +134,27 @@ __all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBS
 def _attack(a: Record) -> Record:
     """One attack as published: :data:`ATTACK_COLUMNS`, modifiers of 0 left out."""
     pick = a.get("shooter_pick") or {}
-    rolls = {"group_roll": pick.get("group_roll"), "pick_roll": pick.get("pick_roll")}
-    row = {k: a[k] if k in a else rolls.get(k) for k in ATTACK_COLUMNS}
-    row["modifiers"] = {k: a["modifiers"].get(k, 0) for k in MODIFIERS if k != "event"} | (
-        {"event": a["modifiers"]["event"]} if "event" in a["modifiers"] else {})
+    row: Record = dict.fromkeys(ATTACK_COLUMNS)  # in column order; a key ``a`` lacks is null, the pick's rolls aside
+    row["group_roll"], row["pick_roll"] = pick.get("group_roll"), pick.get("pick_roll")
+    given = _ATTACK_KEYS.intersection(a)
+    row.update(zip(given, map(a.__getitem__, given), strict=True))
+    mods = a["modifiers"]
+    row["modifiers"] = published = {k: mods.get(k, 0) for k in _PLAIN_MODIFIERS}
+    if "event" in mods:
+        published["event"] = mods["event"]
     return row
+
+
+_ATTACK_KEYS = frozenset(ATTACK_COLUMNS)
+"""The published attack's keys, as a set."""
+
+_PLAIN_MODIFIERS = tuple(k for k in MODIFIERS if k != "event")
+"""The modifiers every published attack has (0 when they did not apply)."""
 
 
 def _lineup(entry: Record, every: list[int]) -> Record:
     """A line-up entry as published (:data:`LINEUP_COLUMNS`)."""
-    row = {k: entry.get(k) for k in LINEUP_COLUMNS}
+    row = dict(zip(LINEUP_COLUMNS, map(entry.get, LINEUP_COLUMNS), strict=True))
     if row["stamina_factor"] == [1, 1]:
         row["stamina_factor"] = None
     if row["slices"] == every:
@@ -161,8 +172,11 @@ def _slice(s: Record) -> Record:
 
 def _player(p: Record) -> Record:
     """A club's player as published (:data:`PLAYER_COLUMNS`)."""
-    out = {k: v for k, v in p.items() if k not in PLAYER_DROPPED}
-    return {**out, "leader": p.get("leader") or None, "youth": p.get("youth") or None}
+    out = dict(p)
+    for k in PLAYER_DROPPED.intersection(p):
+        del out[k]
+    out["leader"], out["youth"] = p.get("leader") or None, p.get("youth") or None
+    return out
 
 
 def _club(c: Record) -> Record:
@@ -200,7 +214,9 @@ def _kickoff(k: Record, final: str | None) -> Record:
 
 def _match(m: Record) -> Record:
     """One match as published (see the module's list of what is left out)."""
-    out = {k: v for k, v in m.items() if k not in MATCH_DROPPED}
+    out = dict(m)
+    for k in MATCH_DROPPED.intersection(m):
+        del out[k]
     out["attacks"] = [_attack(a) for a in m["attacks"]]
     every = list(range(1, 9 if m.get("extra_time") else 7))
     if isinstance(m.get("lineups"), dict):
@@ -224,9 +240,10 @@ def _match(m: Record) -> Record:
 
 def publish(public: Record) -> Record:
     """The JSON written beside a chapter, from its masked results (:meth:`SealBook.public`); a copy."""
-    rec = {k: v for k, v in public.items() if k not in CHAPTER_DROPPED}
-    if "matches" in rec:
-        rec["matches"] = [_match(m) for m in rec["matches"]]
-    if "clubs" in rec:
-        rec["clubs"] = [_club(c) for c in rec["clubs"]]
-    return compact(rec, COLUMNS, RECORDS, PROSE_KEYS)
+    with collector_paused():  # a tree without cycles (:func:`~anko_writer.compact.collector_paused`)
+        rec = {k: v for k, v in public.items() if k not in CHAPTER_DROPPED}
+        if "matches" in rec:
+            rec["matches"] = [_match(m) for m in rec["matches"]]
+        if "clubs" in rec:
+            rec["clubs"] = [_club(c) for c in rec["clubs"]]
+        return compact(rec, COLUMNS, RECORDS, PROSE_KEYS)

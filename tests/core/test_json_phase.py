@@ -1,0 +1,223 @@
+"""The chapter JSON's fast paths (issue 29 round 3) write what the plain walks wrote.
+
+- :func:`anko_writer.compact.pack_rolls` against the record-by-record packing it replaced;
+- a declared table's plan (:meth:`_Compactor._declared`) against the record-by-record rows it replaced
+  (:meth:`_Compactor._declared_rows`, still the path for keys to drop);
+- :func:`anko_writer.hidden.mask_sealed` shares what nothing sealed reaches, and copies the rest;
+- :func:`anko_writer.output.dump_json`'s encoder against :data:`anko_writer.output._ENCODE`;
+- :func:`anko_writer.compact.collector_paused` gives the collector back as it found it.
+"""
+
+from __future__ import annotations
+
+import copy
+import gc
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anko_writer import compact as compact_module
+from anko_writer import output
+from anko_writer.compact import ROLL_FIELDS, collector_paused, compact, expand, pack_rolls, unpack_rolls
+from anko_writer.hidden import mask_sealed
+
+
+def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    """Rule 2 as the record-by-record loop of 07047ad wrote it (the oracle)."""
+    kinds: dict[tuple[Any, ...], tuple[list[Any], int]] = {}
+    runs: list[list[Any]] = []
+    last: tuple[str, int] | None = None
+    base = ""
+    run: list[Any] = []
+    for r in rolls:
+        rid = str(r["id"])
+        head, _, num = rid.rpartition("#")
+        n = int(num) if num.isdigit() else -1
+        if last is None or n < 0 or last[0] != head or last[1] != n - 1:
+            tail = rid[len(base):]
+            run = [tail if base and rid.startswith(base) and tail[:1] in ("#", "/") else rid]
+            runs.append(run)
+            base = base if run[0] != rid else rid.partition("#")[0]
+        last = (head, n) if n >= 0 else None
+        extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > len(ROLL_FIELDS) else None
+        name = (r["purpose"], r["expr"], json.dumps(extra, ensure_ascii=False, sort_keys=True) if extra else "")
+        known = kinds.get(name)
+        if known is None:
+            known = kinds[name] = ([r["purpose"], r["expr"], *([extra] if extra else [])], len(kinds))
+        dice = r["dice"]
+        row = [known[1], dice[0] if type(dice) is list and len(dice) == 1 else dice]
+        if r["hidden"]:
+            row += [r["total"], True]
+        elif dice is None or r["total"] != (dice[0] if len(dice) == 1 else sum(dice)):
+            row.append(r["total"])
+        run.append(row)
+    words: dict[str, int] = {}
+    listed = [compact_module._worded(k, words) for k, _ in kinds.values()]
+    return {**({"words": list(words)} if words else {}),
+            "kinds": [k[0] if k[1:] == ["1D100"] else k for k in listed], "runs": runs}
+
+
+HEADS = ("s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/m03/丙-丁", "b1")
+PURPOSES = ("攻势骰", "卡尔·穆勒 伤病抽检", "乙 伤病抽检", "卡尔·穆勒 缺阵周数", "名")
+EXTRAS = st.one_of(st.none(), st.fixed_dictionaries({"kind": st.sampled_from(["given_name", "surname", 1, True, 0.0,
+                                                                             -0.0, None, ["x", 1]])}))
+
+
+@st.composite
+def roll_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Roll records as a chapter holds them: runs of ids counting on, breaks, odd suffixes, kinds with extras."""
+    out = []
+    head, n = draw(st.sampled_from(HEADS)), 1
+    for _ in range(draw(st.integers(0, 30))):
+        step = draw(st.sampled_from(["next", "next", "next", "jump", "head", "odd"]))
+        if step == "jump":
+            n += draw(st.integers(2, 4))
+        elif step == "head":
+            head, n = draw(st.sampled_from(HEADS)), draw(st.integers(1, 3))
+        else:
+            n += 1
+        rid = f"{head}#{n}" if step != "odd" else draw(st.sampled_from([f"{head}#x", f"{head}#0{n}", head]))
+        dice = draw(st.one_of(st.none(), st.lists(st.integers(1, 20), min_size=1, max_size=3)))
+        total = draw(st.one_of(st.just(sum(dice)) if dice else st.none(), st.integers(0, 40)))
+        rec = {"id": rid, "purpose": draw(st.sampled_from(PURPOSES)), "expr": draw(st.sampled_from(["1D100", "1D6", "2D6"])),
+               "dice": dice, "total": total, "hidden": draw(st.booleans())}
+        extra = draw(EXTRAS)
+        out.append(rec | (extra or {}))
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(roll_lists())
+def test_pack_rolls_writes_what_the_record_by_record_loop_wrote(rolls: list[dict[str, Any]]) -> None:
+    """Every run, kind, word and row as before, for runs, breaks, odd ids, sealed faces and further keys."""
+    assert pack_rolls(rolls) == _reference_pack(rolls)
+
+
+@settings(max_examples=100, deadline=None)
+@given(roll_lists())
+def test_pack_rolls_still_unpacks(rolls: list[dict[str, Any]]) -> None:
+    """Rule 2 is lossless for rolls whose dice tell a total (a roll with no dice keeps its total)."""
+    plain = [r for r in rolls if r["dice"] is not None and not r["hidden"] and "#" in str(r["id"])
+             and str(r["id"]).rpartition("#")[2].isdigit() and str(r["id"]).rpartition("#")[2][:1] != "0"]
+    assert unpack_rolls(pack_rolls(plain)) == [{**r, "hidden": False} for r in plain]
+
+
+def _cell(rolls: list[dict[str, Any]]) -> st.SearchStrategy[Any]:
+    """A table cell: scalars, text, a roll reference, a modifiers record, a list."""
+    ref = st.sampled_from(rolls).map(lambda r: {"id": r["id"], "expr": r["expr"], "total": r["total"]}) if rolls else st.none()
+    return st.one_of(st.none(), st.integers(-3, 30), st.booleans(), st.floats(allow_nan=False, width=16),
+                     st.sampled_from(["甲", "乙", "FW", "", "#7", "/gate"]), ref,
+                     st.fixed_dictionaries({"formation": st.integers(0, 2), "venue": st.integers(0, 2)},
+                                           optional={"event": st.integers(-2, 2)}),
+                     st.lists(st.integers(0, 9), max_size=3), st.lists(ref, max_size=2))
+
+
+FIELDS = ("slice", "team", "die_roll", "modifiers", "value", "shooter", "text")
+
+
+@st.composite
+def chapters(draw: st.DrawFn) -> dict[str, Any]:
+    """A chapter with matches whose declared tables mix every cell type, absent and trailing null fields."""
+    rolls = [r for r in draw(roll_lists()) if "#" in r["id"]]
+    rolls = list({r["id"]: r for r in rolls}.values())
+    matches = []
+    for i in range(draw(st.integers(1, 3))):
+        rows = []
+        for _ in range(draw(st.integers(0, 6))):
+            keys = draw(st.lists(st.sampled_from(FIELDS), unique=True, max_size=len(FIELDS)))
+            rows.append({k: draw(_cell(rolls)) for k in keys})
+        if rows and draw(st.booleans()):
+            rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from([{"sealed_by": "x#1"}, {"other": 1}, 5])))
+        matches.append({"id": draw(st.sampled_from(["s1/m03/甲-乙", "s1/m03/丙-丁", f"m{i}"])), "attacks": rows,
+                        "players": [{"id": f"p{j}", "name": "甲", "age": j} for j in range(draw(st.integers(0, 3)))]})
+    return {"rolls": rolls, "matches": matches}
+
+
+def _both(rec: dict[str, Any], **kw: Any) -> tuple[Any, Any]:
+    """``compact(rec)`` by the plans and by the record-by-record rows (the error, if it raises)."""
+    def run() -> Any:
+        try:
+            return compact(rec, {"attacks": FIELDS[:-1], "players": ("id", "name", "age")},
+                           {"modifiers": ("formation", "venue", "event")}, **kw)
+        except ValueError as e:
+            return ValueError, str(e)
+    planned = run()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compact_module._Compactor, "_declared", compact_module._Compactor._declared_rows)
+        rowwise = run()
+    return planned, rowwise
+
+
+@settings(max_examples=300, deadline=None)
+@given(chapters(), st.booleans())
+def test_declared_plans_write_the_record_by_record_rows(rec: dict[str, Any], drop: bool) -> None:
+    """The plan per cell types gives every table, reference, record row and refusal the rows gave."""
+    before = copy.deepcopy(rec)
+    planned, rowwise = _both(rec, drop=("text",) if drop else ())
+    if isinstance(planned, tuple) and isinstance(rowwise, tuple):
+        assert planned[0] is rowwise[0] is ValueError  # the same input refused (its first culprit may differ)
+    else:
+        assert planned == rowwise
+        assert expand(planned) == expand(rowwise)
+    assert rec == before  # compact copies
+
+
+def test_mask_shares_what_nothing_sealed_reaches() -> None:
+    """Unsealed records and lists are the input's own objects; each path to a sealed roll is a copy."""
+    roll = {"id": "m#2", "purpose": "x", "expr": "1D6", "dice": [4], "total": 4, "hidden": True}
+    calm = {"team": "甲", "lines": [[1, 2], {"n": 3}]}
+    rec = {"matches": [{"id": "m", "calm": calm, "rolls": [{"id": "m#1", "dice": [1], "total": 1}, roll]}],
+           "clubs": [calm]}
+    before = copy.deepcopy(rec)
+    out = mask_sealed(rec, frozenset({"m#2"}))
+    assert rec == before
+    assert out["clubs"] is rec["clubs"] and out["matches"][0]["calm"] is calm
+    assert out["matches"][0]["rolls"][0] is rec["matches"][0]["rolls"][0]
+    assert out is not rec and out["matches"] is not rec["matches"] and out["matches"][0]["rolls"] is not roll
+    assert out["matches"][0]["rolls"][1] == {**roll, "dice": None, "total": None}
+    assert list(out) == list(rec) and list(out["matches"][0]) == list(rec["matches"][0])
+    assert mask_sealed(rec, frozenset({"elsewhere#1"})) is rec
+
+
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
+                              st.text(max_size=6)),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
+                    max_leaves=20)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_dump_json_line_encoder_is_the_encoders(value: Any) -> None:
+    """The C encoder made once writes each value as ``JSONEncoder.encode`` with the project's settings."""
+    assert output._line(value) == output._ENCODE(value)
+    assert output.dump_json({"k": [value, {"x": value}], "d": {"v": value}}) == (
+        '{\n "k": [\n  ' + output._ENCODE(value) + ',\n  {"x":' + output._ENCODE(value) + '}\n ],\n "d": {\n  "v": '
+        + (output._ENCODE(value) if not (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value))
+           else "[\n   " + ",\n   ".join(map(output._ENCODE, value)) + "\n  ]") + "\n }\n}\n")
+
+
+def test_dump_json_refuses_what_the_encoder_refuses() -> None:
+    """A NaN and an object that is not JSON are refused as before."""
+    with pytest.raises(ValueError):
+        output.dump_json({"x": [float("nan"), [1]]})
+    with pytest.raises(TypeError):
+        output.dump_json({"x": [object(), [1]]})
+
+
+def test_collector_paused_restores_the_collector() -> None:
+    """Paused inside, resumed after (an error too); left off when it was off."""
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), collector_paused():
+        assert not gc.isenabled()
+        raise RuntimeError
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
