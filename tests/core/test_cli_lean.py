@@ -83,16 +83,49 @@ CHECK_NEEDS_NOT = ("anko_writer.arcs", "anko_writer.rulesets.purasbar.setup.stat
 file's reader, the season, the table loaders, the renderer (issue 29: a check is as short as it can be)."""
 
 
-def test_check_imports_only_what_it_needs(tmp_path: Path) -> None:
-    """A second ``check`` (the tables from the cache) imports none of :data:`CHECK_NEEDS_NOT`."""
-    code = ("import atexit, sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
-            f"atexit.register(lambda: print(sorted(set({CHECK_NEEDS_NOT!r}) & set(sys.modules))))\n"
+def _imported(argv: list[str], names: tuple[str, ...], env: dict[str, str]) -> list[str]:
+    """Which of ``names`` the command ``argv`` (run from the checkout) had imported when it ended."""
+    code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
+            f"atexit.register(lambda: print(sorted(set({names!r}) & set(sys.modules))))\n"
             "runpy.run_module('anko_writer', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                          check=True)
+    found: list[str] = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 (our own child's printed list)
+    return found
+
+
+def test_check_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """A check whose tables come from the cache (another campaign's check filled it) imports none of
+    :data:`CHECK_NEEDS_NOT`."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    edited = tmp_path / "recht.yaml"
+    edited.write_text((ROOT / "campaigns" / "recht.yaml").read_text(encoding="utf-8") + "# 另一份\n", encoding="utf-8")
+    _imported(["check", "campaigns/recht.yaml"], (), env)
+    assert _imported(["check", str(edited)], CHECK_NEEDS_NOT, env) == []
+
+
+REMEMBERED_CHECK_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "pickle", "anko_writer.yamlio",
+                              "anko_writer.schema", "anko_writer.campaign", "anko_writer.ruleset",
+                              "anko_writer.rulesets.purasbar", *CHECK_NEEDS_NOT)
+"""Modules a remembered check (the same files checked again, :mod:`anko_writer.verdict`) does without: neither
+YAML library, no schema, no ruleset, no entry-point scan (issue 29: ``check`` in 0.3× the reference)."""
+
+VERSION_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "anko_writer.cache", "anko_writer.campaign",
+                     "hashlib")
+"""Modules ``--version`` does without."""
+
+
+def test_a_remembered_check_imports_no_yaml_schema_or_ruleset(tmp_path: Path) -> None:
+    """The second check of the same files imports none of :data:`REMEMBERED_CHECK_NEEDS_NOT`."""
     env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                              check=True)
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert _imported(["check", "campaigns/recht.yaml"], REMEMBERED_CHECK_NEEDS_NOT, env) != []
+    assert _imported(["check", "campaigns/recht.yaml"], REMEMBERED_CHECK_NEEDS_NOT, env) == []
+
+
+def test_version_imports_no_cache_or_yaml(tmp_path: Path) -> None:
+    """``--version`` imports none of :data:`VERSION_NEEDS_NOT`."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    assert _imported(["--version"], VERSION_NEEDS_NOT, env) == []
 
 
 @pytest.mark.parametrize("args", [["season", "campaigns/recht.yaml", "--season", "x"],
