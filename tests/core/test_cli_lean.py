@@ -134,3 +134,41 @@ def test_a_bad_value_keeps_typers_message(args: list[str]) -> None:
     """A value the lean path does not take gets Typer's (Chinese-worded) error, exit status 2."""
     done = subprocess.run([sys.executable, "-m", "anko_writer", *args], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and "'--season' 的值无效：应为整数" in done.stderr
+
+
+def _command_names() -> list[str]:
+    """Every command of the app, by the name a host types."""
+    group: Any = typer.main.get_command(cli.app)
+    return sorted(group.list_commands(click.Context(group)))
+
+
+@pytest.mark.parametrize("name", _command_names())
+def test_the_lean_app_builds_each_command_as_the_whole_app_does(name: str) -> None:
+    """The app built for one command (:func:`cli._for`) holds that command alone, with the same parameters and
+    the same help page as the whole app's."""
+    whole: Any = typer.main.get_command(cli.app)
+    lean: Any = typer.main.get_command(cli._for([name, "x"]))
+    assert lean.list_commands(click.Context(lean)) == [name]
+    pages = []
+    for group in (whole, lean):
+        ctx = click.Context(group, info_name="anko-writer", terminal_width=100)
+        command = group.get_command(ctx, name)
+        sub = click.Context(command, info_name=name, parent=ctx, terminal_width=100)
+        pages.append(([p.opts for p in command.get_params(sub)], command.get_help(sub)))
+    assert pages[0] == pages[1]
+
+
+@pytest.mark.parametrize("args", [["--version"], [], ["chek"], ["--help"], ["check"], ["month", "--season"],
+                                  ["check", "campaigns/recht.yaml", "--bad"], ["verify", "--help"]])
+def test_the_lean_app_answers_as_the_whole_app(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever the arguments, the app :func:`cli._for` picks prints and exits as the whole app does."""
+    outcomes = []
+    for app in (cli._for(args), cli.app):
+        try:
+            app(args, prog_name="anko-writer")
+            code: Any = 0
+        except SystemExit as done:
+            code = done.code
+        captured = capsys.readouterr()
+        outcomes.append((code, captured.out, captured.err))
+    assert outcomes[0] == outcomes[1]
