@@ -56,7 +56,7 @@ def test_any_import_path_reads_as_importlib_metadata_reads_it(
     made = [Path(tempfile.mkdtemp()) for _ in paths]
     saved = sys.path[:]
     try:
-        for folder, dists in zip(made, paths):
+        for folder, dists in zip(made, paths, strict=True):
             for name, version, kind, lines in dists:
                 dist = folder / f"{name}-{version}{kind}"
                 dist.mkdir(exist_ok=True)
