@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import os
 import re
 import stat
@@ -335,8 +334,10 @@ def _encode(value: object) -> tuple[bytes, bytes]:
     if type(value) is bytes:
         return _BYTES, value
     if _plain(value):
+        import json  # here and in _decode alone, as pickle: a remembered ``check`` (bytes) loads neither
+
         return _JSON, json.dumps(value, ensure_ascii=False, allow_nan=False).encode("utf-8")
-    import pickle  # here and in _decode alone: a run that keeps plain data only (``check``) never loads it
+    import pickle
 
     return _PICKLE, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -346,6 +347,8 @@ def _decode(tag: bytes, payload: bytes) -> object:
     if tag == _BYTES:
         return payload
     if tag == _JSON:
+        import json
+
         return json.loads(payload.decode("utf-8"))
     if tag == _PICKLE:
         import pickle

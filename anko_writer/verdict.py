@@ -112,11 +112,29 @@ def contents(folders: Iterable[str]) -> str:
     return cache.digest(parts)
 
 
+_SEP = "\0"
+"""Between the fields of a stored verdict (no path, digest or line holds a NUL)."""
+
+
+def _encoded(folders: Sequence[str], digest: str, verdict: Verdict) -> bytes:
+    """A verdict as the bytes the cache keeps (bytes, not JSON: a remembered check imports no json)."""
+    return _SEP.join([digest, verdict.out, verdict.err, *folders]).encode("utf-8")
+
+
+def _decoded(value: Any) -> tuple[list[str], str, Verdict] | None:
+    """The folders, digest and verdict :func:`_encoded` wrote, or None for anything else."""
+    if not isinstance(value, bytes):
+        return None
+    try:
+        digest, out, err, *folders = value.decode("utf-8").split(_SEP)
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return folders, digest, Verdict(out, err)
+
+
 def _valid(value: Any) -> bool:
     """True for what :func:`remember` stores."""
-    return (isinstance(value, dict) and isinstance(value.get("folders"), list)
-            and all(isinstance(f, str) for f in value["folders"])
-            and all(isinstance(value.get(k), str) for k in ("contents", "out", "err")))
+    return _decoded(value) is not None
 
 
 def recall(path: Path) -> Lookup:
@@ -127,9 +145,10 @@ def recall(path: Path) -> Lookup:
         return Lookup(None, None, None)  # the check itself says what is wrong with the file
     entry = cache.entry_path(KIND, _key(path, data))
     found, value = cache.load(entry, _valid)
-    if not found or not isinstance(value, dict) or contents(value["folders"]) != value["contents"]:
+    stored = _decoded(value) if found else None
+    if stored is None or contents(stored[0]) != stored[1]:
         return Lookup(entry, data, None)
-    return Lookup(entry, data, Verdict(value["out"], value["err"]))
+    return Lookup(entry, data, stored[2])
 
 
 def remember(lookup: Lookup, path: Path, folders: Sequence[str], verdict: Verdict) -> None:
@@ -142,8 +161,9 @@ def remember(lookup: Lookup, path: Path, folders: Sequence[str], verdict: Verdic
             return
     except InputError:
         return
-    cache.store(lookup.entry, {"folders": list(folders), "contents": contents(folders), "out": verdict.out,
-                               "err": verdict.err})
+    if any(_SEP in text for text in (verdict.out, verdict.err, *folders)):
+        return
+    cache.store(lookup.entry, _encoded(folders, contents(folders), verdict))
 
 
 __all__ = ["KIND", "Lookup", "Verdict", "contents", "recall", "remember"]
