@@ -22,7 +22,6 @@ from collections.abc import Hashable, Mapping, Set
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml as _pyyaml
 from ruamel.yaml import YAML
 from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
 from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError, RoundTripConstructor
@@ -350,7 +349,6 @@ def dump_yaml(data: Any) -> str:
 # The fast path: libyaml's C parser for files that are almost always well-formed (state files)
 
 
-_FAST_BASE: Any = getattr(_pyyaml, "CSafeLoader", _pyyaml.SafeLoader)
 _ALIAS = re.compile(r"(?:^|[\s\[{,:-])[&*][^\s\[\]{},]", re.M)
 """What may be an anchor or alias token, or a look-alike inside a string (Markdown's ``**bold**``): such a
 text's nodes are looked at for an alias (:func:`_aliased`), which takes the locating parser, whose alias
@@ -359,21 +357,6 @@ budget the fast path does not have."""
 
 class FastPathError(Exception):
     """The fast parser declined a text; the caller falls back to :func:`load_yaml_text`."""
-
-
-class _FastLoader(_FAST_BASE):  # type: ignore[misc]  # libyaml's loader, if built, is untyped
-    """libyaml's parser with YAML 1.2 core-schema scalars, as the round-trip loader reads them:
-    ``yes``/``on``/``0755``/``1:30``/dates stay what YAML 1.2 says, and a duplicate key is refused."""
-
-    yaml_implicit_resolvers: dict[Any, Any] = {}
-
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        """A mapping; a duplicate key declines the fast path (the locating parser names it)."""
-        keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
-        if len(set(keys)) != len(keys):
-            raise FastPathError("duplicate key")
-        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
-        return mapping
 
 
 def _int12(loader: Any, node: Any) -> int:
@@ -396,25 +379,54 @@ def _decline(loader: Any, node: Any) -> Any:
     raise FastPathError(f"{node.value!r} is read differently by YAML versions")
 
 
-for _tag, _pattern, _first in (  # YAML 1.2 scalars as ruamel.yaml resolves them
-    # what ruamel.yaml reads beyond the core schema (dates, ``1_000``, ``0b1``, merge keys): declined
-    ("tag:anko,2026:decline",
-     r"[-+]?0b[0-1_]+|(?=.*_)[-+]?[0-9._][0-9a-zA-Z._+-]*"
-     r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?|<<|=", list("-+._0123456789<=")),
-    ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
-    ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", list("tTfF")),
-    ("tag:yaml.org,2002:int", r"[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)", list("-+0123456789")),
-    ("tag:yaml.org,2002:float",
-     r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?\.[0-9]+(?:[eE][-+][0-9]+)?"
-     r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
-     list("-+.0123456789")),
-):
-    _FastLoader.add_implicit_resolver(_tag, re.compile(rf"^(?:{_pattern})$"), _first)
-_FastLoader.add_constructor("tag:anko,2026:decline", _decline)
-_FastLoader.add_constructor("tag:yaml.org,2002:int", _int12)
-_FastLoader.add_constructor("tag:yaml.org,2002:float", _float12)
-for _tag in ("timestamp", "binary", "set", "omap", "pairs"):  # not YAML 1.2 core: the locating parser decides
-    _FastLoader.add_constructor(f"tag:yaml.org,2002:{_tag}", None)
+_pyyaml: Any = None
+"""PyYAML, once :func:`_fast_ready` imported it: a run that parses no text fast (its tables, banks and documents
+from the cache) never imports it (10 ms of every command's start, issue 29)."""
+_FastLoader: Any = None
+"""libyaml's loader with YAML 1.2 scalars, once :func:`_fast_ready` built it."""
+
+
+def _fast_ready() -> None:
+    """Import PyYAML and build :data:`_FastLoader`, the first time a text is parsed fast."""
+    global _pyyaml, _FastLoader
+    if _FastLoader is not None:
+        return
+    import yaml
+
+    class _Fast(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]  # libyaml's loader is untyped
+        """libyaml's parser with YAML 1.2 core-schema scalars, as the round-trip loader reads them:
+        ``yes``/``on``/``0755``/``1:30``/dates stay what YAML 1.2 says, and a duplicate key is refused."""
+
+        yaml_implicit_resolvers: dict[Any, Any] = {}
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            """A mapping; a duplicate key declines the fast path (the locating parser names it)."""
+            keys = [self.construct_object(k, deep=deep) for k, _ in node.value]
+            if len(set(keys)) != len(keys):
+                raise FastPathError("duplicate key")
+            mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+            return mapping
+
+    for tag, pattern, first in (  # YAML 1.2 scalars as ruamel.yaml resolves them
+        # what ruamel.yaml reads beyond the core schema (dates, ``1_000``, ``0b1``, merge keys): declined
+        ("tag:anko,2026:decline",
+         r"[-+]?0b[0-1_]+|(?=.*_)[-+]?[0-9._][0-9a-zA-Z._+-]*"
+         r"|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt ].*)?|<<|=", list("-+._0123456789<=")),
+        ("tag:yaml.org,2002:null", r"~|null|Null|NULL|", ["~", "n", "N", ""]),
+        ("tag:yaml.org,2002:bool", r"true|True|TRUE|false|False|FALSE", list("tTfF")),
+        ("tag:yaml.org,2002:int", r"[-+]?(?:[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)", list("-+0123456789")),
+        ("tag:yaml.org,2002:float",
+         r"[-+]?[0-9]+\.[0-9]*(?:[eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+|[-+]?\.[0-9]+(?:[eE][-+][0-9]+)?"
+         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)",
+         list("-+.0123456789")),
+    ):
+        _Fast.add_implicit_resolver(tag, re.compile(rf"^(?:{pattern})$"), first)
+    _Fast.add_constructor("tag:anko,2026:decline", _decline)
+    _Fast.add_constructor("tag:yaml.org,2002:int", _int12)
+    _Fast.add_constructor("tag:yaml.org,2002:float", _float12)
+    for tag in ("timestamp", "binary", "set", "omap", "pairs"):  # not YAML 1.2 core: the locating parser decides
+        _Fast.add_constructor(f"tag:yaml.org,2002:{tag}", None)
+    _pyyaml, _FastLoader = yaml, _Fast
 
 
 def load_plain_fast(text: str) -> Any:
@@ -444,6 +456,7 @@ def load_plain_fast_lines(text: str, key: str | None = None) -> tuple[Any, list[
         raise FastPathError("too large")
     if _deep_text(text):  # libyaml's composer recurses in C: a deep enough nesting crashes the process
         raise FastPathError("deep nesting")
+    _fast_ready()
     loader = _FastLoader(text)
     try:
         node = loader.get_single_node()

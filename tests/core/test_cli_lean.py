@@ -83,16 +83,49 @@ CHECK_NEEDS_NOT = ("anko_writer.arcs", "anko_writer.rulesets.purasbar.setup.stat
 file's reader, the season, the table loaders, the renderer (issue 29: a check is as short as it can be)."""
 
 
-def test_check_imports_only_what_it_needs(tmp_path: Path) -> None:
-    """A second ``check`` (the tables from the cache) imports none of :data:`CHECK_NEEDS_NOT`."""
-    code = ("import atexit, sys, runpy; sys.argv = ['anko-writer', 'check', 'campaigns/recht.yaml']\n"
-            f"atexit.register(lambda: print(sorted(set({CHECK_NEEDS_NOT!r}) & set(sys.modules))))\n"
+def _imported(argv: list[str], names: tuple[str, ...], env: dict[str, str]) -> list[str]:
+    """Which of ``names`` the command ``argv`` (run from the checkout) had imported when it ended."""
+    code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
+            f"atexit.register(lambda: print(sorted(set({names!r}) & set(sys.modules))))\n"
             "runpy.run_module('anko_writer', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                          check=True)
+    found: list[str] = eval(done.stdout.strip().splitlines()[-1])  # noqa: S307 (our own child's printed list)
+    return found
+
+
+def test_check_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """A check whose tables come from the cache (another campaign's check filled it) imports none of
+    :data:`CHECK_NEEDS_NOT`."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    edited = tmp_path / "recht.yaml"
+    edited.write_text((ROOT / "campaigns" / "recht.yaml").read_text(encoding="utf-8") + "# 另一份\n", encoding="utf-8")
+    _imported(["check", "campaigns/recht.yaml"], (), env)
+    assert _imported(["check", str(edited)], CHECK_NEEDS_NOT, env) == []
+
+
+REMEMBERED_CHECK_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "pickle", "json", "anko_writer.yamlio",
+                              "anko_writer.schema", "anko_writer.campaign", "anko_writer.ruleset",
+                              "anko_writer.rulesets.purasbar", *CHECK_NEEDS_NOT)
+"""Modules a remembered check (the same files checked again, :mod:`anko_writer.verdict`) does without: neither
+YAML library, no schema, no ruleset, no entry-point scan (issue 29: ``check`` in 0.3× the reference)."""
+
+VERSION_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "anko_writer.cache", "anko_writer.campaign",
+                     "hashlib")
+"""Modules ``--version`` does without."""
+
+
+def test_a_remembered_check_imports_no_yaml_schema_or_ruleset(tmp_path: Path) -> None:
+    """The second check of the same files imports none of :data:`REMEMBERED_CHECK_NEEDS_NOT`."""
     env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
-                              check=True)
-    assert done.stdout.strip().splitlines()[-1] == "[]"
+    assert _imported(["check", "campaigns/recht.yaml"], REMEMBERED_CHECK_NEEDS_NOT, env) != []
+    assert _imported(["check", "campaigns/recht.yaml"], REMEMBERED_CHECK_NEEDS_NOT, env) == []
+
+
+def test_version_imports_no_cache_or_yaml(tmp_path: Path) -> None:
+    """``--version`` imports none of :data:`VERSION_NEEDS_NOT`."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    assert _imported(["--version"], VERSION_NEEDS_NOT, env) == []
 
 
 @pytest.mark.parametrize("args", [["season", "campaigns/recht.yaml", "--season", "x"],
@@ -101,3 +134,41 @@ def test_a_bad_value_keeps_typers_message(args: list[str]) -> None:
     """A value the lean path does not take gets Typer's (Chinese-worded) error, exit status 2."""
     done = subprocess.run([sys.executable, "-m", "anko_writer", *args], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 2 and "'--season' 的值无效：应为整数" in done.stderr
+
+
+def _command_names() -> list[str]:
+    """Every command of the app, by the name a host types."""
+    group: Any = typer.main.get_command(cli.app)
+    return sorted(group.list_commands(click.Context(group)))
+
+
+@pytest.mark.parametrize("name", _command_names())
+def test_the_lean_app_builds_each_command_as_the_whole_app_does(name: str) -> None:
+    """The app built for one command (:func:`cli._for`) holds that command alone, with the same parameters and
+    the same help page as the whole app's."""
+    whole: Any = typer.main.get_command(cli.app)
+    lean: Any = typer.main.get_command(cli._for([name, "x"]))
+    assert lean.list_commands(click.Context(lean)) == [name]
+    pages = []
+    for group in (whole, lean):
+        ctx = click.Context(group, info_name="anko-writer", terminal_width=100)
+        command = group.get_command(ctx, name)
+        sub = click.Context(command, info_name=name, parent=ctx, terminal_width=100)
+        pages.append(([p.opts for p in command.get_params(sub)], command.get_help(sub)))
+    assert pages[0] == pages[1]
+
+
+@pytest.mark.parametrize("args", [["--version"], [], ["chek"], ["--help"], ["check"], ["month", "--season"],
+                                  ["check", "campaigns/recht.yaml", "--bad"], ["verify", "--help"]])
+def test_the_lean_app_answers_as_the_whole_app(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever the arguments, the app :func:`cli._for` picks prints and exits as the whole app does."""
+    outcomes = []
+    for app in (cli._for(args), cli.app):
+        try:
+            app(args, prog_name="anko-writer")
+            code: Any = 0
+        except SystemExit as done:
+            code = done.code
+        captured = capsys.readouterr()
+        outcomes.append((code, captured.out, captured.err))
+    assert outcomes[0] == outcomes[1]

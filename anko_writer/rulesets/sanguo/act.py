@@ -482,16 +482,17 @@ def _scout(ctx: TurnContext, t: Troop, b: Scout, rec: Record) -> None:
 def steps(w: World, t: Troop) -> list[Square]:
     """The squares ``t`` may step to as its side sees the board (an unseen enemy's square counts as free)."""
     seen = [x.id for x in w.visible_to(t.side)]
+    pieces, mover = w.pieces(), t.piece()  # one board for every step asked (issue 29: 8 copies a unit before)
     out = []
     for dx, dy in step_offsets(t.type):
         to = (t.square[0] + dx, t.square[1] + dy)
         occupant = w.at(to)
         if occupant is not None and occupant.side != t.side and occupant.id not in seen:
-            others = tuple(p for p in w.pieces() if p.id != occupant.id)
-            if w.board.step(t.piece(), to, others).ok:
+            others = tuple(p for p in pieces if p.id != occupant.id)
+            if w.board.step(mover, to, others).ok:
                 out.append(to)
             continue
-        if w.board.step(t.piece(), to, w.pieces(), seen=seen).ok:
+        if w.board.step(mover, to, pieces, seen=seen).ok:
             out.append(to)
     return out
 

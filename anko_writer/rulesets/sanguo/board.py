@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Literal
 
 from ...kit.grid import KING, ORTHOGONAL, Grid, Square, manhattan, supercover
@@ -125,13 +126,13 @@ class Stronghold:
         """The store cap (R32)."""
         return store_cap(self.level)
 
-    @property
+    @cached_property  # a frozen value's: worked out once (a scene asks some 4,000 times, issue 29)
     def squares(self) -> tuple[Square, ...]:
         """The footprint, in reading order."""
         x, y = self.corner
         return tuple((x + i, y + j) for j in range(self.size) for i in range(self.size))
 
-    @property
+    @cached_property
     def edge(self) -> tuple[Square, ...]:
         """The footprint's outer squares (where walls and gates stand on a city)."""
         x, y = self.corner

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
-from ...kit.grid import Square, around, diamond, manhattan
+from ...kit.grid import Grid, Square, around, diamond, manhattan
 from .board import Board, Piece, Stronghold
 
 DAY_RADIUS = 2
@@ -37,12 +38,25 @@ def radius(base: int, night: bool, bonus: int = 0) -> int:
 def unit_vision(board: Board, at: Square, *, night: bool, bonus: int = 0) -> frozenset[Square]:
     """The squares a unit on ``at`` sees: Manhattan ≤ 2 by day, ≤ 1 at night (R35, R36), its own square
     included, clipped to the map."""
-    return frozenset(board.grid.clip(diamond(at, radius(DAY_RADIUS, night, bonus))))
+    return _diamond(board.grid, at, radius(DAY_RADIUS, night, bonus))
 
 
 def stronghold_vision(board: Board, sh: Stronghold, *, night: bool) -> frozenset[Square]:
     """The squares a stronghold sees: within Chebyshev 2 of its footprint by day, 1 at night (R35, R36)."""
-    return frozenset(board.grid.clip(around(sh.squares, radius(DAY_RADIUS, night))))
+    return _around(board.grid, tuple(sh.squares), radius(DAY_RADIUS, night))
+
+
+@lru_cache(maxsize=4096)
+def _diamond(grid: Grid, at: Square, r: int) -> frozenset[Square]:
+    """The map's squares within Manhattan ``r`` of ``at`` (kept: a scene asks a few hundred squares thousands of
+    times, issue 29)."""
+    return frozenset(grid.clip(diamond(at, r)))
+
+
+@lru_cache(maxsize=1024)
+def _around(grid: Grid, footprint: tuple[Square, ...], r: int) -> frozenset[Square]:
+    """The map's squares within Chebyshev ``r`` of a footprint (kept, as :func:`_diamond`)."""
+    return frozenset(grid.clip(around(footprint, r)))
 
 
 def scout_cost(board_distance: int) -> int:

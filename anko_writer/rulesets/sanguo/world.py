@@ -9,6 +9,7 @@ The world is the only full-information object; everything a side may know is com
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ...kit.grid import Square
@@ -52,13 +53,25 @@ class Troop:
     @property
     def type(self) -> UnitType:
         """步兵, 弓兵 or 骑兵."""
-        name = KIND_NAMES[self.unit.kind]
-        assert name in ("步兵", "弓兵", "骑兵")
-        return name  # type: ignore[return-value]
+        return _type(self.unit.kind)
 
     def piece(self) -> Piece:
         """What the map knows of this unit."""
-        return Piece(self.id, self.side, self.type, self.square, self.hidden)
+        return _piece(self.unit.id, self.side, self.unit.kind, self.square, self.hidden)
+
+
+def _type(kind: str) -> UnitType:
+    """A unit kind's type: 步兵, 弓兵 or 骑兵."""
+    name = KIND_NAMES[kind]
+    assert name in ("步兵", "弓兵", "骑兵")
+    return name  # type: ignore[return-value]
+
+
+@lru_cache(maxsize=8192)
+def _piece(uid: str, side: str, kind: str, square: Square, hidden: bool) -> Piece:
+    """A unit as the map knows it (a frozen value, so one is shared: a scene asks for the same few hundred some
+    30,000 times, issue 29)."""
+    return Piece(uid, side, _type(kind), square, hidden)
 
 
 @dataclass

@@ -73,3 +73,18 @@ def test_a_changed_vote_of_an_earlier_month_is_played_again(camp: Path, tmp_path
     after = _month(camp, 2, tmp_path / "a2")
     assert after == _replay(camp, 2, tmp_path / "b", monkeypatch)
     assert after != before
+
+
+class _LastMonth:
+    """A season after its last month: only ``month`` may be read (its world and arc are not there)."""
+
+    month = checkpoint.MONTHS
+
+
+def test_the_last_month_is_not_kept(camp: Path) -> None:
+    """Issue 29: a checkpoint after month 12 is never resumed from (a run resumes from a month before the one it
+    plays), so none is written (the months before it are kept, as above)."""
+    key = checkpoint.Key((b"x",), 1, {})
+    checkpoint.keep(key, _LastMonth())  # type: ignore[arg-type]
+    assert cache.load(cache.entry_path(checkpoint.KIND, key.after(checkpoint.MONTHS))) == (False, None)
+    assert checkpoint.MONTHS == 12

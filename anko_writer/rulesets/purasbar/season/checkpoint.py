@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 from .... import cache
 from ....errors import TableError
 from ....textfile import read_bytes
+from ..competition.calendar import MONTHS
 from ..setup.data import tables_stamp
 
 if TYPE_CHECKING:
@@ -82,7 +83,9 @@ def resume(key: Key, month: int, kind: type[SeasonT]) -> SeasonT | None:
 def keep(key: Key, season: Played) -> None:
     """Store the season after its last month played. Its chapters are not kept (a resumed run has only the
     months it plays), nor the dice log of the months played: the season reads only the rolls since its
-    mark, which is the log's end after a month."""
+    mark, which is the log's end after a month. The season's last month is not kept: no run resumes from it."""
+    if season.month >= MONTHS:  # never resumed from: a run resumes from a month before the one it plays (17 ms)
+        return
     dice, arc = season.world.dice, season.arc
     assert arc.mark == len(dice.log)
     log, chapters, dice.log, arc.chapters, arc.mark = dice.log, arc.chapters, [], [], 0
