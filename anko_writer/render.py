@@ -36,8 +36,7 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
-from jinja2.exceptions import FilterArgumentError
-from jinja2.filters import make_attrgetter
+from jinja2.filters import make_attrgetter, select_or_reject
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
@@ -725,10 +724,10 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
         return
     env = context.environment
     if lookup_attr:
-        try:
-            attr = args[0]
-        except LookupError:
-            raise FilterArgumentError("Missing parameter for attribute name") from None
+        if not args:  # Jinja's own error, as Jinja raises it
+            yield from select_or_reject(context, value, args, kwargs, bool, lookup_attr)
+            return
+        attr = args[0]
         transfunc = make_attrgetter(env, attr)
         off = 1
     else:
