@@ -187,7 +187,7 @@ def test_the_ai_strength_changes_the_ai(campaign: Path, tmp_path: Path) -> None:
 
 
 def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path: Path) -> None:
-    first = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 G5-F4"]\n', 12)
+    first = with_moves(copy(campaign, tmp_path), 'moves:\n  g1t1: ["X5 G5-F4"]\n', 6)
     run("arc", first, "--arc", "1")
     offered = json.loads((tmp_path / "out/g01/t02.json").read_text(encoding="utf-8"))["vote"]
     assert offered["key"] == "g1t3"
@@ -196,7 +196,7 @@ def test_determinism_and_votes_only_change_what_follows(campaign: Path, tmp_path
     for k, vote in enumerate((a, b, b)):
         folder = tmp_path / str(k)
         folder.mkdir()
-        camp = with_moves(copy(campaign, folder), f'moves:\n  g1t1: ["X5 G5-F4"]\n  g1t3: ["{vote}"]\n', 12)
+        camp = with_moves(copy(campaign, folder), f'moves:\n  g1t1: ["X5 G5-F4"]\n  g1t3: ["{vote}"]\n', 6)
         run("arc", camp, "--arc", "1")
         outs.append(folder / "out/g01")
     files = sorted(p.name for p in outs[1].iterdir())

@@ -89,14 +89,14 @@ def roll_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(roll_lists())
 def test_pack_rolls_writes_what_the_record_by_record_loop_wrote(rolls: list[dict[str, Any]]) -> None:
     """Every run, kind, word and row as before, for runs, breaks, odd ids, sealed faces and further keys."""
     assert pack_rolls(rolls) == _reference_pack(rolls)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(roll_lists())
 def test_pack_rolls_still_unpacks(rolls: list[dict[str, Any]]) -> None:
     """Rule 2 is lossless for rolls whose dice tell a total (a roll with no dice keeps its total)."""
@@ -151,7 +151,7 @@ def _both(rec: dict[str, Any], **kw: Any) -> tuple[Any, Any]:
     return planned, rowwise
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(chapters(), st.booleans())
 def test_declared_plans_write_the_record_by_record_rows(rec: dict[str, Any], drop: bool) -> None:
     """The plan per cell types gives every table, reference, record row and refusal the rows gave."""
@@ -188,7 +188,7 @@ JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats
                     max_leaves=20)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(JSON)
 def test_dump_json_line_encoder_is_the_encoders(value: Any) -> None:
     """The C encoder made once writes each value as ``JSONEncoder.encode`` with the project's settings."""
