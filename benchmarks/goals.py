@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +89,12 @@ def cpu(argv: Sequence[str], env: dict[str, str]) -> float:
     if proc.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({proc.returncode}): {err[-2000:]}")
     return usage.ru_utime + usage.ru_stime
+
+
+def padded(name: str, width: int = 22) -> str:
+    """``name`` padded to ``width`` terminal columns (a CJK character takes two)."""
+    used = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name)
+    return name + " " * max(0, width - used)
 
 
 def anko(*args: str) -> tuple[str, ...]:
@@ -180,12 +187,12 @@ def main(argv: list[str] | None = None) -> int:
             pairs = measure(goal, work, max(1, args.pairs))
             ratios = [took / ref for took, ref in pairs]
             mark = "met" if statistics.median(ratios) <= goal.target else "not met"
-            print(f"{goal.name:<22} {statistics.median(ratios):6.2f}× {min(ratios):5.2f}×   ≤ {goal.target}×   "
+            print(f"{padded(goal.name)} {statistics.median(ratios):6.2f}× {min(ratios):5.2f}×   ≤ {goal.target}×   "
                   f"{mark:<7}  case {statistics.median(p[0] for p in pairs):.3f} s, reference "
                   f"{statistics.median(p[1] for p in pairs):.3f} s ({time.perf_counter() - began:.0f} s)", flush=True)
     if not args.no_delegates and args.only is None:
         for d in DELEGATES:
-            print(f"{d.name:<22} {d.target}: {delegate(d)}", flush=True)
+            print(f"{padded(d.name)} {d.target}: {delegate(d)}", flush=True)
     return 0
 
 

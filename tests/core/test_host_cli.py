@@ -18,6 +18,15 @@ from anko_writer.cli import app
 
 ROOT = Path(__file__).resolve().parents[2]
 BALL = ROOT / "campaigns" / "ball" / "ball.yaml"
+
+
+def short_ball(folder: Path) -> Path:
+    """The shipped BALL campaign copied into ``folder`` with a 6-turn limit: a whole arc in a second (what these
+    tests run is the commands, not the game)."""
+    text = BALL.read_text(encoding="utf-8")
+    assert "  turn_limit: 40 " in text
+    (folder / "ball.yaml").write_text(text.replace("  turn_limit: 40 ", "  turn_limit: 6 ", 1), encoding="utf-8")
+    return folder / "ball.yaml"
 RECHT = ROOT / "campaigns" / "recht.yaml"
 COMMANDS = sorted(get_command(app).commands)  # type: ignore[attr-defined]
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -127,8 +136,8 @@ def test_every_command_runs_without_posix_only_modules(tmp_path: Path) -> None:
     env = _without_posix(tmp_path)
     probe = subprocess.run([sys.executable, "-c", "import fcntl"], env=env, capture_output=True, text=True)
     assert probe.returncode == 1 and "ModuleNotFoundError" in probe.stderr  # the hiding works
-    out = tmp_path / "out"
-    runs = [("--version",), ("check", str(BALL)), ("arc", str(BALL), "--arc", "1", "--out", str(out)),
+    out, ball = tmp_path / "out", short_ball(tmp_path)
+    runs = [("--version",), ("check", str(ball)), ("arc", str(ball), "--arc", "1", "--out", str(out)),
             ("verify", str(out)), ("export", str(out), "--forum", "nga")]
     for args in runs:
         res = subprocess.run([sys.executable, "-m", "anko_writer", *args], env=env, capture_output=True, text=True,
@@ -179,8 +188,8 @@ def test_audit_on_a_cluster_without_dask_is_a_one_line_hint(tmp_path: Path) -> N
 
 def test_writing_needs_no_plotting_library(tmp_path: Path) -> None:
     """Without matplotlib or Dask, ``check`` and ``arc`` work: they are the audit's extras only."""
-    out = tmp_path / "out"
-    for args in (("check", str(BALL)), ("arc", str(BALL), "--arc", "1", "--out", str(out))):
+    out, ball = tmp_path / "out", short_ball(tmp_path)
+    for args in (("check", str(ball)), ("arc", str(ball), "--arc", "1", "--out", str(out))):
         res = _hidden(("matplotlib", "dask", "distributed"), *args)
         assert res.returncode == 0, res.stderr
 

@@ -47,7 +47,7 @@ def _brute(have: dict[str, int], formation: str) -> tuple[int, int]:
     return best
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(st.fixed_dictionaries({s: st.integers(0, 8) for s in SLOTS}).filter(lambda d: sum(d.values()) >= 11),
        st.sampled_from(list(FORMATIONS)))
 def test_lineup_needs_the_fewest_stand_ins(have: dict[str, int], formation: str) -> None:
