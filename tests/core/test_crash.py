@@ -462,3 +462,23 @@ def test_a_very_deep_manifest_is_one_located_error(tmp_path: Path, command: str)
     res = cli(*args)
     assert res.exit_code == 1 and isinstance(res.exception, SystemExit)
     assert res.output == f"错误：{out / 'manifest.json'}: 清单无法读取（嵌套太深）；请恢复它，或者用 --force\n"
+
+
+def test_a_held_lock_refuses_a_second_taker_naming_the_pid(tmp_path: Path) -> None:
+    """The lock is per open file (``flock``): a second taking in this very process is refused like another's."""
+    with locked(tmp_path) as out:
+        with pytest.raises(OutputError, match=f"pid {os.getpid()}"):
+            output._acquire(out)
+    lock = output._acquire(tmp_path)  # let go: free again
+    output._release(tmp_path, lock)
+    assert not (tmp_path / LOCK).exists()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="flock is POSIX's; Windows locks through filelock")
+def test_taking_the_lock_loads_no_filelock(tmp_path: Path) -> None:
+    """issue 29: every writing command takes the lock, and filelock's import costs ~15 ms of CPU."""
+    code = ("import sys; from pathlib import Path; from anko_writer.output import locked\n"
+            f"with locked(Path({str(tmp_path)!r})): pass\n"
+            "print('filelock' in sys.modules)")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0 and res.stdout.strip() == "False", res.stdout + res.stderr
