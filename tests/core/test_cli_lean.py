@@ -172,3 +172,21 @@ def test_the_lean_app_answers_as_the_whole_app(args: list[str], capsys: pytest.C
         captured = capsys.readouterr()
         outcomes.append((code, captured.out, captured.err))
     assert outcomes[0] == outcomes[1]
+
+
+def test_the_play_freezes_again_only_where_the_process_froze_at_start() -> None:
+    """issue 29: the command line's process (``tune_gc`` froze at start) freezes the ruleset's modules before it
+    plays, so a resumed month meets no 100,000-object collection; a test's runner, which froze nothing,
+    keeps its garbage collectable."""
+    import gc
+
+    if gc.get_freeze_count():
+        pytest.skip("this process froze already")
+    cli._freeze_again()
+    assert gc.get_freeze_count() == 0
+    code = ("import gc; from anko_writer import cli; from anko_writer.runtime import tune_gc\n"
+            "tune_gc(); before = gc.get_freeze_count(); made = [[i] for i in range(5000)]\n"
+            "cli._freeze_again(); print(gc.get_freeze_count() - before >= len(made), gc.get_count()[0] < 100)")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert res.returncode == 0 and res.stdout.split() == ["True", "True"], res.stdout + res.stderr
