@@ -51,6 +51,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from types import ModuleType
 from typing import Any, Protocol
 
 from . import __version__, textfile
@@ -445,11 +446,9 @@ class _Flock:
         os.close(self.fd)
 
 
-def _flock(path: Path) -> _Flock:
+def _flock(fcntl: ModuleType, path: Path) -> _Flock:
     """``flock`` the file ``path`` (created if needed) without waiting, as filelock's Unix lock does: _Busy if
     another process holds it; a file its holder removed before letting go is not the lock, so lock anew."""
-    import fcntl
-
     flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
     while True:
         fd = os.open(path, flags, 0o644)
@@ -471,9 +470,14 @@ def _flock(path: Path) -> _Flock:
 
 
 def _take(path: Path) -> _Lock:
-    """The lock on ``path`` without waiting (_Busy if held): ``flock`` on POSIX, else :mod:`filelock`."""
-    if os.name == "posix":
-        return _flock(path)
+    """The lock on ``path`` without waiting (_Busy if held): ``flock`` where :mod:`fcntl` is (POSIX), else
+    :mod:`filelock` (Windows' own lock)."""
+    try:
+        import fcntl
+    except ImportError:
+        pass
+    else:
+        return _flock(fcntl, path)
     import filelock
 
     lock = filelock.FileLock(str(path), timeout=0, thread_local=False)
