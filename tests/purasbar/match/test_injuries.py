@@ -137,6 +137,16 @@ def test_check_boundary_and_record() -> None:
     json.dumps([hit, miss])
 
 
+def test_a_lean_check_keeps_no_clean_record_but_throws_the_die() -> None:
+    old = player("老将", "DF", age=34)
+    dice = _dice(18, 42)
+    assert post_match_check(dice, KEY, old, 88, 25, 1, 7, keep_clean=False) is None  # risk 17, roll 18: clean
+    assert dice.roll(KEY, "1D100", "next").total == 42  # the check's die was thrown
+    hit = post_match_check(_dice(17, 5), KEY, old, 88, 25, 1, 7, keep_clean=False)
+    assert hit == post_match_check(_dice(17, 5), KEY, old, 88, 25, 1, 7)  # an injury keeps its whole record
+    assert post_match_check(_dice(1), KEY, old, 40, 25, 1, 7, keep_clean=False) is None  # ≤ 40 minutes: no check
+
+
 def test_unrolled_age_has_no_age_term() -> None:
     p = player("甲", "FW")
     p.age = None

@@ -110,6 +110,9 @@ class _Ctx:
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
+    lean: bool = False
+    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 check records; the
+    same dice in the same order (``tests/purasbar/test_audit_lean.py``)."""
 
     def __post_init__(self) -> None:
         self.die_expr = DiceExpr.parse(f"1D{self.die}")
@@ -118,7 +121,8 @@ class _Ctx:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
         records: list[Any] = self.records[kind]  # Any: each kind's list holds its own record type
         records.append(rec)
-        self.events.append({"kind": kind, "index": len(self.records[kind]) - 1})
+        if not self.lean:
+            self.events.append({"kind": kind, "index": len(records) - 1})
 
 
 def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
@@ -228,7 +232,8 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         _finish(ctx, rec, att, dfn)
     attacks = ctx.attacks
     attacks.append(rec)
-    ctx.events.append({"kind": "attack", "attack": len(attacks) - 1})
+    if not ctx.lean:
+        ctx.events.append({"kind": "attack", "attack": len(attacks) - 1})
     return rec
 
 
@@ -396,7 +401,8 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
         minutes = row["minutes"] = minutes_played(row["slices"])
         if id(p) in forced or minutes <= CHECK_MINUTES:
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
-        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus)
+        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
+                               keep_clean=not ctx.lean)
         if rec is not None:
             rec.update({"team": club.name, "kind": "post_match"})
             ctx.records["injuries"].append(rec)
@@ -413,7 +419,8 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
 
 
 def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
-           extra_time: bool) -> SliceRecord:
+           extra_time: bool) -> SliceRecord | None:
+    """Slice ``n``: the breaks, the §6.3 events, both attacks, the slice's end; its record (None when lean)."""
     ctx.events = []
     if n > 1:
         for side in (home, away):
@@ -436,6 +443,8 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
         attack(ctx, n, att, away if att is home else home)
     ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
+    if ctx.lean:
+        return None
     return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
             "score": [home.goals, away.goals]}
 
@@ -452,11 +461,12 @@ def _all_rolled(side: Side) -> bool:
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
          match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None,
-         risk_bonus: int = 0) -> MatchRecord:
+         risk_bonus: int = 0, lean: bool = False) -> MatchRecord:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
-    each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
+    each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties. ``lean`` (an
+    audit's match): no ``slices``, no clean post-match checks in ``injuries`` (see :attr:`_Ctx.lean`)."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
-               on_point=on_point, risk_bonus=risk_bonus)
+               on_point=on_point, risk_bonus=risk_bonus, lean=lean)
 
     for side in (home, away):
         if not side.entries:
@@ -465,7 +475,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
             side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")
     order = (home, away) if kick.total == 1 else (away, home)
-    slices = [_slice(ctx, n, name, mins, order, home, away, False) for n, (name, mins) in enumerate(SLICES, 1)]
+    slices: list[SliceRecord | None] = [_slice(ctx, n, name, mins, order, home, away, False)
+                                        for n, (name, mins) in enumerate(SLICES, 1)]
     et_kick = shoot = None
     if competition == "knockout" and home.goals == away.goals:
         et_kick = dice.roll(key, "1D2", "加时开球权")
@@ -489,7 +500,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
-        "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
+        "attacks": ctx.attacks, "slices": [] if lean else slices, **ctx.records, "shootout": shoot,
     })
 
 

@@ -130,7 +130,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
                reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
                match_no=(counts[home.name], counts[away.name]), week=week,
                on_point=slice_hook(world, life, key, depth, world.ours.name) if life is not None else None,
-               risk_bonus=injury_bonus(world.life.environment) if world.life is not None else 0)
+               risk_bonus=injury_bonus(world.life.environment) if world.life is not None else 0, lean=world.lean)
     rec["pre_match_event"] = pre["record"] if pre else None
     rec["scouted"] = scouted
     rec["boosted"] = [{"player": n, "attr": a, "amount": v} for n, (a, v) in
