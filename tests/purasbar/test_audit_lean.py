@@ -48,9 +48,12 @@ def both(campaign: Campaign) -> tuple[list[tuple[Run, Any]], list[tuple[Run, Any
 
 
 def _lean_match(m: dict[str, Any]) -> dict[str, Any]:
-    """A full match record as a lean season keeps it: no slices, no clean §5.7.1 post-match checks."""
+    """A full match record as a lean season keeps it: no slices, no clean §5.7.1 post-match checks, no
+    shooter draws, no gate lines."""
     kept = [r for r in m["injuries"] if r["kind"] != "post_match" or r["injured"]]
-    return {**m, "slices": [], "injuries": kept}
+    attacks = [{k: v for k, v in a.items() if k != "shooter_pick"} for a in m["attacks"]]
+    gate = None if m["gate"] is None else {**m["gate"], "lines": []}
+    return {**m, "slices": [], "injuries": kept, "attacks": attacks, "gate": gate}
 
 
 def test_a_lean_match_leaves_out_its_slices_and_clean_checks(both: Any) -> None:
@@ -59,6 +62,9 @@ def test_a_lean_match_leaves_out_its_slices_and_clean_checks(both: Any) -> None:
     l_matches = [m for run, _ in lean for ch in run.chapters for m in ch.results.get("matches", [])]
     assert len(f_matches) == len(l_matches) > 0
     assert all(m["slices"] for m in f_matches) and not any(m["slices"] for m in l_matches)
+    assert any("shooter_pick" in a for m in f_matches for a in m["attacks"])
+    assert not any("shooter_pick" in a for m in l_matches for a in m["attacks"])
+    assert all(m["gate"]["lines"] for m in f_matches) and not any(m["gate"]["lines"] for m in l_matches)
     clean = sum(r["kind"] == "post_match" and not r["injured"] for m in f_matches for r in m["injuries"])
     assert clean > 0 and not any(r["kind"] == "post_match" and not r["injured"] for m in l_matches
                                  for r in m["injuries"])

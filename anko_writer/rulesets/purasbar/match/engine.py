@@ -111,8 +111,8 @@ class _Ctx:
     on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
     lean: bool = False
-    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 check records; the
-    same dice in the same order (``tests/purasbar/test_audit_lean.py``)."""
+    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 check records, no
+    shooter draw records (``shooter_pick``); the same dice in the same order (``tests/purasbar/test_audit_lean.py``)."""
 
     def __post_init__(self) -> None:
         self.die_expr = DiceExpr.parse(f"1D{self.die}")
@@ -135,7 +135,8 @@ def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
             ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
 
 
-def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
+def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
+    """000 §5.1.2 step 1: the shooter's group and the player, and the draw's record (None when lean)."""
     line = side.lineup
     fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
     draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
@@ -147,6 +148,8 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
     index = pick_roll.total - 1 if pick_roll else 0
     player = members[index]
     slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
+    if ctx.lean:
+        return None, player, slot
     rec: ShooterPick = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in draw.options],
            "reweighted": draw.reweighted,  # a group is empty: its weight is gone
@@ -264,7 +267,8 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
     # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
     value = fin.total + (atk - gk) // 2
     # key by key (the record's order: the keys attack set stay in place, the new ones follow in this order)
-    rec["shooter_pick"] = pick
+    if pick is not None:
+        rec["shooter_pick"] = pick
     rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
     rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
     rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
@@ -464,7 +468,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
          risk_bonus: int = 0, lean: bool = False) -> MatchRecord:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties. ``lean`` (an
-    audit's match): no ``slices``, no clean post-match checks in ``injuries`` (see :attr:`_Ctx.lean`)."""
+    audit's match): no ``slices``, no clean post-match checks in ``injuries``, no ``shooter_pick`` (see :attr:`_Ctx.lean`)."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
                on_point=on_point, risk_bonus=risk_bonus, lean=lean)
 
