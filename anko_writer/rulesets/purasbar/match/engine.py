@@ -385,13 +385,25 @@ def _need_keepers(needs: dict[str, Need]) -> int:
     return min(n.keepers_outfield for n in needs.values() if n.stand_ins == fewest)
 
 
-def _appearances(side: Side) -> list[Appearance]:
+def _appearances(side: Side, lean: bool = False) -> list[Appearance]:
+    """Who took the pitch, in order of entry; ``lean`` (an audit's match): the rows share one full-stamina
+    factor and the side's own slice lists (equal values, fewer objects: nothing changes them after the match)."""
     out: list[Appearance] = []
+    slices = side.slices
     for slot, p, stamina in side.entries:
+        if lean:
+            factor = _FULL_FACTOR if stamina >= 50 else list(stamina_factor(stamina))
+            played = slices.get(p.name) or []
+        else:
+            factor = [1, 1] if stamina >= 50 else list(stamina_factor(stamina))
+            played = list(slices.get(p.name, []))
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
-                    "stamina": stamina, "stamina_factor": [1, 1] if stamina >= 50 else list(stamina_factor(stamina)),
-                    "slices": list(side.slices.get(p.name, []))})
+                    "stamina": stamina, "stamina_factor": factor, "slices": played})
     return out
+
+
+_FULL_FACTOR = [1, 1]
+"""The §5.3.2 factor at 50 stamina or more, shared by a lean match's rows (read, never changed)."""
 
 
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
@@ -489,7 +501,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
                    for n, (name, mins) in enumerate(EXTRA_SLICES, len(SLICES) + 1)]
         if home.goals == away.goals:
             shoot = _shootout(dice, key, home, away)
-    rows: HomeAway[list[Appearance]] = {"home": _appearances(home), "away": _appearances(away)}
+    rows: HomeAway[list[Appearance]] = {"home": _appearances(home, lean), "away": _appearances(away, lean)}
     _after(ctx, home, match_no[0], rows["home"])
     _after(ctx, away, match_no[1], rows["away"])
     # cast: ``ctx.records`` holds the match's note lists (MatchNotes) and nothing else, which mypy's extra checks cannot see
