@@ -164,6 +164,14 @@ def test_retirement_only_under_20() -> None:
     assert rec is not None and not rec["forced_off"] and rec["weeks"] is None
 
 
+def test_a_lean_retirement_check_keeps_only_a_forced_off() -> None:
+    tired = player("累", "MF", stamina=10)
+    dice = _dice(6, 42)
+    assert retirement_check(dice, KEY, tired, 3, 0, 7, keep_clean=False) is None  # 6 > 5: stays on
+    assert dice.roll(KEY, "1D100", "next").total == 42  # the 1D20 was thrown
+    off = retirement_check(_dice(5, 2), KEY, tired, 3, 0, 7, keep_clean=False)
+    assert off is not None and off == retirement_check(_dice(5, 2), KEY, tired, 3, 0, 7)
+
 @pytest.mark.parametrize(("face", "off"), [(1, True), (5, True), (6, False), (20, False)])
 def test_retirement_face(face: int, off: bool) -> None:
     rec = retirement_check(_dice(face, 6), KEY, player("甲", "MF", stamina=12), 5, 1, 7)

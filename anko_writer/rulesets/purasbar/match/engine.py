@@ -111,7 +111,7 @@ class _Ctx:
     on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
     lean: bool = False
-    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 check records, no
+    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 or §5.7.3 check records, no
     shooter draw records (``shooter_pick``); the same dice in the same order (``tests/purasbar/test_audit_lean.py``)."""
 
     def __post_init__(self) -> None:
@@ -326,7 +326,7 @@ _SLOTS = ("GK", "DF", "MF", "FW")
 
 def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
     """The §5.7.3 check of a player who ended slice ``n`` under 20 stamina; forced off on a 1D20 ≤ 5."""
-    rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
+    rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week, keep_clean=not ctx.lean)
     if rec is None:
         return
     rec.update({"team": side.club.name, "kind": "retired"})
@@ -480,7 +480,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
          risk_bonus: int = 0, lean: bool = False) -> MatchRecord:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
     each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties. ``lean`` (an
-    audit's match): no ``slices``, no clean post-match checks in ``injuries``, no ``shooter_pick`` (see :attr:`_Ctx.lean`)."""
+    audit's match): no ``slices``, no clean checks in ``injuries``, no ``shooter_pick`` (see :attr:`_Ctx.lean`)."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
                on_point=on_point, risk_bonus=risk_bonus, lean=lean)
 

@@ -132,14 +132,17 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
 
 
 def retirement_check(dice: Dice, key: str, player: Player, slice_no: int, doctor_level: int,
-                     week: int) -> InjuryRecord | None:
-    """000 §5.7.3 at a slice's end: under 20 stamina roll 1D20, ≤ 5 → forced off injured; else None.
+                     week: int, keep_clean: bool = True) -> InjuryRecord | None:
+    """000 §5.7.3 at a slice's end: under 20 stamina roll 1D20, ≤ 5 → forced off injured; else None (a
+    check that did not force him off keeps its record only with ``keep_clean``, the die thrown either way).
 
     The text gives no absence for this injury: the §5.7.1 1D6 table with the doctor is used.
     """
     if player.stamina >= RETIRE_STAMINA:
         return None
     roll = dice.roll(key, RETIRE_DIE, f"{player.name} 赛中伤退")
+    if not keep_clean and roll.total > RETIRE_FACE:
+        return None
     rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "slice": slice_no,
            "stamina": player.stamina, "forced_off": roll.total <= RETIRE_FACE}
     if rec["forced_off"]:
