@@ -47,6 +47,30 @@ def both(campaign: Campaign) -> tuple[list[tuple[Run, Any]], list[tuple[Run, Any
     return _chain(campaign, True), _chain(campaign, False)
 
 
+def _lean_match(m: dict[str, Any]) -> dict[str, Any]:
+    """A full match record as a lean season keeps it: no slices, no clean §5.7.1 or §5.7.3 checks, no
+    shooter draws, no gate lines."""
+    kept = [r for r in m["injuries"] if (r["injured"] if r["kind"] == "post_match" else r["forced_off"])]
+    attacks = [{k: v for k, v in a.items() if k != "shooter_pick"} for a in m["attacks"]]
+    gate = None if m["gate"] is None else {**m["gate"], "lines": []}
+    return {**m, "slices": [], "injuries": kept, "attacks": attacks, "gate": gate}
+
+
+def test_a_lean_match_leaves_out_its_slices_and_clean_checks(both: Any) -> None:
+    full, lean = both
+    f_matches = [m for run, _ in full for ch in run.chapters for m in ch.results.get("matches", [])]
+    l_matches = [m for run, _ in lean for ch in run.chapters for m in ch.results.get("matches", [])]
+    assert len(f_matches) == len(l_matches) > 0
+    assert all(m["slices"] for m in f_matches) and not any(m["slices"] for m in l_matches)
+    assert any("shooter_pick" in a for m in f_matches for a in m["attacks"])
+    assert not any("shooter_pick" in a for m in l_matches for a in m["attacks"])
+    assert all(m["gate"]["lines"] for m in f_matches) and not any(m["gate"]["lines"] for m in l_matches)
+    clean = sum(r["kind"] == "post_match" and not r["injured"] for m in f_matches for r in m["injuries"])
+    stayed = sum(r["kind"] == "retired" and not r["forced_off"] for m in f_matches for r in m["injuries"])
+    assert clean > 0 and stayed > 0
+    assert all(r["injured"] if r["kind"] == "post_match" else r["forced_off"] for m in l_matches for r in m["injuries"])
+
+
 def test_a_lean_season_gives_the_same_figures_and_state(campaign: Campaign, both: Any) -> None:
     full, lean = both
     resources = _loaded(campaign).resources
@@ -64,8 +88,9 @@ def test_a_lean_record_leaves_out_only_what_the_chapters_tell(both: Any) -> None
             assert set(lc.results) == set(f.results) - told
             assert f.results["rolls"] and lc.results["rolls"] == []  # the arc keeps no roll records
             assert lc.results.get("vote") is None
-            for key in set(lc.results) - {"clubs", "rolls", "vote"}:
+            for key in set(lc.results) - {"clubs", "rolls", "vote", "matches"}:
                 assert lc.results[key] == f.results[key], key
+            assert [_lean_match(m) for m in f.results.get("matches", [])] == lc.results.get("matches", [])
             for fc, lcc in zip(f.results["clubs"], lc.results["clubs"], strict=True):
                 assert {k: fc[k] for k in ("name", "city", "ours")} == {k: lcc[k] for k in ("name", "city", "ours")}
                 assert ("abilities" in lcc) is fc["ours"]

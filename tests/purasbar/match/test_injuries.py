@@ -137,6 +137,16 @@ def test_check_boundary_and_record() -> None:
     json.dumps([hit, miss])
 
 
+def test_a_lean_check_keeps_no_clean_record_but_throws_the_die() -> None:
+    old = player("老将", "DF", age=34)
+    dice = _dice(18, 42)
+    assert post_match_check(dice, KEY, old, 88, 25, 1, 7, keep_clean=False) is None  # risk 17, roll 18: clean
+    assert dice.roll(KEY, "1D100", "next").total == 42  # the check's die was thrown
+    hit = post_match_check(_dice(17, 5), KEY, old, 88, 25, 1, 7, keep_clean=False)
+    assert hit == post_match_check(_dice(17, 5), KEY, old, 88, 25, 1, 7)  # an injury keeps its whole record
+    assert post_match_check(_dice(1), KEY, old, 40, 25, 1, 7, keep_clean=False) is None  # ≤ 40 minutes: no check
+
+
 def test_unrolled_age_has_no_age_term() -> None:
     p = player("甲", "FW")
     p.age = None
@@ -153,6 +163,14 @@ def test_retirement_only_under_20() -> None:
     rec = retirement_check(_dice(6), KEY, player("甲", "MF", stamina=19), 5, 0, 7)
     assert rec is not None and not rec["forced_off"] and rec["weeks"] is None
 
+
+def test_a_lean_retirement_check_keeps_only_a_forced_off() -> None:
+    tired = player("累", "MF", stamina=10)
+    dice = _dice(6, 42)
+    assert retirement_check(dice, KEY, tired, 3, 0, 7, keep_clean=False) is None  # 6 > 5: stays on
+    assert dice.roll(KEY, "1D100", "next").total == 42  # the 1D20 was thrown
+    off = retirement_check(_dice(5, 2), KEY, tired, 3, 0, 7, keep_clean=False)
+    assert off is not None and off == retirement_check(_dice(5, 2), KEY, tired, 3, 0, 7)
 
 @pytest.mark.parametrize(("face", "off"), [(1, True), (5, True), (6, False), (20, False)])
 def test_retirement_face(face: int, off: bool) -> None:

@@ -213,6 +213,17 @@ def test_book_gate_lines() -> None:
     assert book_gate(home, None, rec, 1, 3, "x", RULES)[-1]["club"] == "雷希特竞技"  # an AI club without a ledger
 
 
+@pytest.mark.parametrize("competition", ["league", "swiss", "final"])
+def test_book_gate_without_lines_books_the_same(competition: str) -> None:
+    d = Dice(1)
+    d.fix(12)
+    rec = ticket_income(d, "k", recht(), wald(), competition, RULES)
+    full, lean = (Ledger(1_000_000), Ledger(500_000)), (Ledger(1_000_000), Ledger(500_000))
+    lines = book_gate(*full, rec, 1, 3, "联赛第5轮", RULES)
+    assert book_gate(*lean, rec, 1, 3, "联赛第5轮", RULES, lines=False) == [] != lines
+    assert [(x.balance, x.entries) for x in lean] == [(x.balance, x.entries) for x in full]
+
+
 def test_book_gate_cup_and_final() -> None:
     home, away = Ledger(0), Ledger(0)
     d = Dice(1)

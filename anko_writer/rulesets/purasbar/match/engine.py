@@ -110,6 +110,9 @@ class _Ctx:
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: EventHook | None = None
     """Checks the §6.3 match events at a point (``pre`` or a slice number); returns their records."""
+    lean: bool = False
+    """An audit's match (issue 29): no slice records, no slice events, no clean §5.7.1 or §5.7.3 check records, no
+    shooter draw records (``shooter_pick``); the same dice in the same order (``tests/purasbar/test_audit_lean.py``)."""
 
     def __post_init__(self) -> None:
         self.die_expr = DiceExpr.parse(f"1D{self.die}")
@@ -118,7 +121,8 @@ class _Ctx:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
         records: list[Any] = self.records[kind]  # Any: each kind's list holds its own record type
         records.append(rec)
-        self.events.append({"kind": kind, "index": len(self.records[kind]) - 1})
+        if not self.lean:
+            self.events.append({"kind": kind, "index": len(records) - 1})
 
 
 def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
@@ -131,7 +135,8 @@ def _involve(ctx: _Ctx, side: Side, players: list[Player]) -> None:
             ctx.events.append({"kind": "core_rolled", "team": side.club.name, **rec})
 
 
-def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
+def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
+    """000 §5.1.2 step 1: the shooter's group and the player, and the draw's record (None when lean)."""
     line = side.lineup
     fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
     draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
@@ -143,6 +148,8 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick, Player, str]:
     index = pick_roll.total - 1 if pick_roll else 0
     player = members[index]
     slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
+    if ctx.lean:
+        return None, player, slot
     rec: ShooterPick = {"group_roll": group_roll.ref(), "group": group,
            "weights": [list(o) for o in draw.options],
            "reweighted": draw.reweighted,  # a group is empty: its weight is gone
@@ -228,7 +235,8 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         _finish(ctx, rec, att, dfn)
     attacks = ctx.attacks
     attacks.append(rec)
-    ctx.events.append({"kind": "attack", "attack": len(attacks) - 1})
+    if not ctx.lean:
+        ctx.events.append({"kind": "attack", "attack": len(attacks) - 1})
     return rec
 
 
@@ -259,7 +267,8 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
     # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
     value = fin.total + (atk - gk) // 2
     # key by key (the record's order: the keys attack set stay in place, the new ones follow in this order)
-    rec["shooter_pick"] = pick
+    if pick is not None:
+        rec["shooter_pick"] = pick
     rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
     rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
     rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
@@ -317,7 +326,7 @@ _SLOTS = ("GK", "DF", "MF", "FW")
 
 def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
     """The §5.7.3 check of a player who ended slice ``n`` under 20 stamina; forced off on a 1D20 ≤ 5."""
-    rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week)
+    rec = retirement_check(ctx.dice, ctx.key, p, n, side.club.doctor, ctx.week, keep_clean=not ctx.lean)
     if rec is None:
         return
     rec.update({"team": side.club.name, "kind": "retired"})
@@ -376,13 +385,25 @@ def _need_keepers(needs: dict[str, Need]) -> int:
     return min(n.keepers_outfield for n in needs.values() if n.stand_ins == fewest)
 
 
-def _appearances(side: Side) -> list[Appearance]:
+def _appearances(side: Side, lean: bool = False) -> list[Appearance]:
+    """Who took the pitch, in order of entry; ``lean`` (an audit's match): the rows share one full-stamina
+    factor and the side's own slice lists (equal values, fewer objects: nothing changes them after the match)."""
     out: list[Appearance] = []
+    slices = side.slices
     for slot, p, stamina in side.entries:
+        if lean:
+            factor = _FULL_FACTOR if stamina >= 50 else list(stamina_factor(stamina))
+            played = slices.get(p.name) or []
+        else:
+            factor = [1, 1] if stamina >= 50 else list(stamina_factor(stamina))
+            played = list(slices.get(p.name, []))
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
-                    "stamina": stamina, "stamina_factor": [1, 1] if stamina >= 50 else list(stamina_factor(stamina)),
-                    "slices": list(side.slices.get(p.name, []))})
+                    "stamina": stamina, "stamina_factor": factor, "slices": played})
     return out
+
+
+_FULL_FACTOR = [1, 1]
+"""The §5.3.2 factor at 50 stamina or more, shared by a lean match's rows (read, never changed)."""
 
 
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
@@ -396,7 +417,8 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
         minutes = row["minutes"] = minutes_played(row["slices"])
         if id(p) in forced or minutes <= CHECK_MINUTES:
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
-        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus)
+        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
+                               keep_clean=not ctx.lean)
         if rec is not None:
             rec.update({"team": club.name, "kind": "post_match"})
             ctx.records["injuries"].append(rec)
@@ -413,7 +435,8 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
 
 
 def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side], home: Side, away: Side,
-           extra_time: bool) -> SliceRecord:
+           extra_time: bool) -> SliceRecord | None:
+    """Slice ``n``: the breaks, the §6.3 events, both attacks, the slice's end; its record (None when lean)."""
     ctx.events = []
     if n > 1:
         for side in (home, away):
@@ -436,6 +459,8 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
         attack(ctx, n, att, away if att is home else home)
     ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
+    if ctx.lean:
+        return None
     return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
             "score": [home.goals, away.goals]}
 
@@ -452,11 +477,12 @@ def _all_rolled(side: Side) -> bool:
 def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, round_no: int,
          neutral: bool, reveal: Reveal, disclose: Disclose | None = None,
          match_no: tuple[int, int] = (1, 1), week: int = 0, on_point: EventHook | None = None,
-         risk_bonus: int = 0) -> MatchRecord:
+         risk_bonus: int = 0, lean: bool = False) -> MatchRecord:
     """Play a match (000 §5.2, §5.4): kick-off by 1D2, six slices with both sides attacking once in
-    each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties."""
+    each; a level knockout tie gets two extra-time slices (new 1D2 kick-off) and then penalties. ``lean`` (an
+    audit's match): no ``slices``, no clean checks in ``injuries``, no ``shooter_pick`` (see :attr:`_Ctx.lean`)."""
     ctx = _Ctx(dice, key, COMPETITION_DIE[competition], reveal, disclose, readers=disclose is not None, week=week,
-               on_point=on_point, risk_bonus=risk_bonus)
+               on_point=on_point, risk_bonus=risk_bonus, lean=lean)
 
     for side in (home, away):
         if not side.entries:
@@ -465,7 +491,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
             side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")
     order = (home, away) if kick.total == 1 else (away, home)
-    slices = [_slice(ctx, n, name, mins, order, home, away, False) for n, (name, mins) in enumerate(SLICES, 1)]
+    slices: list[SliceRecord | None] = [_slice(ctx, n, name, mins, order, home, away, False)
+                                        for n, (name, mins) in enumerate(SLICES, 1)]
     et_kick = shoot = None
     if competition == "knockout" and home.goals == away.goals:
         et_kick = dice.roll(key, "1D2", "加时开球权")
@@ -474,7 +501,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
                    for n, (name, mins) in enumerate(EXTRA_SLICES, len(SLICES) + 1)]
         if home.goals == away.goals:
             shoot = _shootout(dice, key, home, away)
-    rows: HomeAway[list[Appearance]] = {"home": _appearances(home), "away": _appearances(away)}
+    rows: HomeAway[list[Appearance]] = {"home": _appearances(home, lean), "away": _appearances(away, lean)}
     _after(ctx, home, match_no[0], rows["home"])
     _after(ctx, away, match_no[1], rows["away"])
     # cast: ``ctx.records`` holds the match's note lists (MatchNotes) and nothing else, which mypy's extra checks cannot see
@@ -489,7 +516,7 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
         "kickoff_roll": kick.to_json(), "first": "home" if kick.total == 1 else "away",
         "extra_kickoff_roll": et_kick.to_json() if et_kick else None,
         "lineups": rows, "match_no": {"home": match_no[0], "away": match_no[1]},
-        "attacks": ctx.attacks, "slices": slices, **ctx.records, "shootout": shoot,
+        "attacks": ctx.attacks, "slices": [] if lean else slices, **ctx.records, "shootout": shoot,
     })
 
 

@@ -108,8 +108,9 @@ _CHECK_DIE = DiceExpr.parse("1D100")
 
 
 def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina_after: int,
-                     doctor_level: int, week: int, bonus: int = 0) -> InjuryRecord | None:
-    """000 §5.7.1 check of one player: None at ≤ 40 minutes, else the record (injured or not).
+                     doctor_level: int, week: int, bonus: int = 0, keep_clean: bool = True) -> InjuryRecord | None:
+    """000 §5.7.1 check of one player: None at ≤ 40 minutes, else the record (injured or not; a clean
+    check's record only with ``keep_clean``, the die thrown either way: an audit's match keeps none).
 
     ``stamina_after`` is the stamina at the final whistle, before §5.6 recovery (the modifier is
     named after §5.3.2's 体力惩罚 bands). An unrolled player (age unknown) has no age term. Callers
@@ -120,6 +121,8 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     risk = injury_risk(player.age or 0, stamina_after) + bonus  # bonus: §6.4.3 environment (e.g. an epidemic)
     roll = dice.roll(key, _CHECK_DIE, f"{player.name} 伤病抽检")
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
+        if not keep_clean:
+            return None
         return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
                 "risk": risk, "roll": roll.total, "injured": False}
     rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "minutes": minutes,
@@ -129,14 +132,17 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
 
 
 def retirement_check(dice: Dice, key: str, player: Player, slice_no: int, doctor_level: int,
-                     week: int) -> InjuryRecord | None:
-    """000 §5.7.3 at a slice's end: under 20 stamina roll 1D20, ≤ 5 → forced off injured; else None.
+                     week: int, keep_clean: bool = True) -> InjuryRecord | None:
+    """000 §5.7.3 at a slice's end: under 20 stamina roll 1D20, ≤ 5 → forced off injured; else None (a
+    check that did not force him off keeps its record only with ``keep_clean``, the die thrown either way).
 
     The text gives no absence for this injury: the §5.7.1 1D6 table with the doctor is used.
     """
     if player.stamina >= RETIRE_STAMINA:
         return None
     roll = dice.roll(key, RETIRE_DIE, f"{player.name} 赛中伤退")
+    if not keep_clean and roll.total > RETIRE_FACE:
+        return None
     rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "slice": slice_no,
            "stamina": player.stamina, "forced_off": roll.total <= RETIRE_FACE}
     if rec["forced_off"]:

@@ -280,8 +280,9 @@ def ticket_income(dice: Dice, key: str, home: Club, away: Club, competition: str
 
 
 def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: Gate, season: int,
-              month: int, label: str, rules: FinanceRules) -> list[GateLine]:
-    """Post a gate (:func:`ticket_income` record): the ticket line and any share; ``None`` ledgers are skipped."""
+              month: int, label: str, rules: FinanceRules, lines: bool = True) -> list[GateLine]:
+    """Post a gate (:func:`ticket_income` record): the ticket line and any share; ``None`` ledgers are skipped.
+    Returns the lines posted (none with ``lines=False``, an audit's match: the ledgers get them all the same)."""
     labels = rules.labels
     split, home, away = rec["split"], (home_ledger, rec["home"]), (away_ledger, rec["away"])
     if rec["competition"] == "league":  # 000 §4.2.3
@@ -293,6 +294,11 @@ def book_gate(home_ledger: Ledger | None, away_ledger: Ledger | None, rec: Gate,
         posts = [(home, "ticket", split["home"], final), (away, "ticket", split["away"], final)]
     else:
         posts = [(home, "ticket", rec["gross"], label)]
+    if not lines:
+        for (led, _), kind, amount, text in posts:
+            if led is not None and amount:
+                led.post(season, month, kind, amount, text)
+        return []
     return [{"club": name, **led.post(season, month, kind, amount, text).to_json()}
             for (led, name), kind, amount, text in posts if led is not None and amount]
 

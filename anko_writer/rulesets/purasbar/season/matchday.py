@@ -130,7 +130,7 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
                reveal=reveal_for(world, ours), disclose=disclose_for(world) if ours else None,
                match_no=(counts[home.name], counts[away.name]), week=week,
                on_point=slice_hook(world, life, key, depth, world.ours.name) if life is not None else None,
-               risk_bonus=injury_bonus(world.life.environment) if world.life is not None else 0)
+               risk_bonus=injury_bonus(world.life.environment) if world.life is not None else 0, lean=world.lean)
     rec["pre_match_event"] = pre["record"] if pre else None
     rec["scouted"] = scouted
     rec["boosted"] = [{"player": n, "attr": a, "amount": v} for n, (a, v) in
@@ -153,14 +153,15 @@ def play_fixture(world: World, key: str, home_name: str, away_name: str, *, comp
 
 
 def gate(world: World, key: str, home: Club, away: Club, competition: str, round_no: int) -> Gate | None:
-    """Designed §11.1 and §4.2.3: the match's gate, booked on both clubs' ledgers (the final's split)."""
+    """Designed §11.1 and §4.2.3: the match's gate, booked on both clubs' ledgers (the final's split); a lean
+    season's gate keeps no ``lines`` (what the ledgers booked: only a chapter shows them)."""
     life = world.life
     if life is None:
         return None
     comp = "final" if competition == "knockout" and round_no == 3 else competition
     rec = ticket_income(world.dice, key, home, away, comp, life.finance, life.environment)
     rec["lines"] = book_gate(home.ledger, away.ledger, rec, world.season, world.month, f"{home.name}–{away.name}",
-                             life.finance)
+                             life.finance, lines=not world.lean)
     return rec
 
 

@@ -383,7 +383,7 @@ def play_season(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None
     state handed on as an object (a :class:`~anko_writer.arcs.HandedRun`)."""
     played = Season.begin(data, state, season, resources)
     played.arc.public = played.arc.keep_rolls = publish
-    played.lean = not publish
+    played.lean = played.world.lean = not publish
     while played.month < last_month:
         played.play_month()
     if last_month == SEASON_MONTHS:

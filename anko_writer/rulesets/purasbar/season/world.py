@@ -72,6 +72,8 @@ class World:
     """Who the months' chapters follow and what they remember of them (:mod:`.cast`)."""
     sealed: frozenset[str] = frozenset(SEALABLE)
     """The roll kinds of :data:`SEALABLE` the campaign seals (``options.sealed``)."""
+    lean: bool = False
+    """An audit's season (``Season.lean``): the matches keep only what the audit and the season read."""
 
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
