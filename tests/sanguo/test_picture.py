@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.kit.grid import LETTERS
-from anko_writer.rulesets.sanguo.picture import CELL, diagram, svg
+from anko_writer.rulesets.sanguo.picture import CELL, diagram, legend, read, svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -212,3 +212,10 @@ def test_random_views(view: dict[str, Any]) -> None:
     root = ET.fromstring(svg(view, "图"))
     assert len(root.findall(f".//{NS}circle")) == len(view["units"])
     assert len(root.findall(f".//{NS}rect[@class='fog']")) == cols * rows - len(view["seen"])
+
+
+@settings(max_examples=40)
+@given(views())
+def test_diagram_legend_is_the_legend_worked_out_alone(view: dict[str, Any]) -> None:
+    """The diagram hands its cells to the legend (worked out once): the line is the one ``legend`` works out alone."""
+    assert diagram(view).rsplit("\n", 1)[1] == legend(read(view))

@@ -176,9 +176,10 @@ def diagram(view: Mapping[str, Any]) -> str:
     lay = read(view)
     label = max(2, len(str(lay.grid.rows)))
     header = " " * label + "".join(c.rjust(WIDTH) for c in lay.grid.letters)
-    lines = lay.grid.cells(lambda sq: _cell(lay, sq).rjust(WIDTH))
+    cells = {sq: _cell(lay, sq) for sq in lay.grid.squares()}  # once for the rows and the legend (issue 29)
+    lines = lay.grid.cells(lambda sq: cells[sq].rjust(WIDTH))
     body = [f"{n:>{label}}{line}" for n, line in zip(lay.grid.row_numbers(), lines, strict=True)]
-    return "\n".join([header, *body, legend(lay)])
+    return "\n".join([header, *body, legend(lay, cells)])
 
 
 def _cell(lay: Layout, sq: Square) -> str:
@@ -192,10 +193,12 @@ def _cell(lay: Layout, sq: Square) -> str:
     return FOG if base == "." else FOG + base
 
 
-def legend(lay: Layout) -> str:
+def legend(lay: Layout, cells: Mapping[Square, str] | None = None) -> str:
     """The legend line: each symbol the text board shows, in :data:`NAMES` order (a standing gate with the
-    squares and 防御 of the gates shown; the fog with an example of a marked symbol if there is one)."""
-    cells = {sq: _cell(lay, sq) for sq in lay.grid.squares()}
+    squares and 防御 of the gates shown; the fog with an example of a marked symbol if there is one); ``cells``
+    is every square's symbol if the caller has it (in :meth:`Grid.squares` order)."""
+    if cells is None:
+        cells = {sq: _cell(lay, sq) for sq in lay.grid.squares()}
     shown = {c.lstrip(FOG) or FOG for c in cells.values()} | ({FOG} if any(FOG in c for c in cells.values()) else set())
     items = []
     for sym, name in NAMES.items():

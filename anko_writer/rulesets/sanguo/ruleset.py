@@ -22,7 +22,6 @@ from ...resources import Resources
 from ...ruleset import NewCampaign
 from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
 from ...seals import SEAL_RECORD, SealBook, with_salts
-from ...statefile import seeded
 from . import orders as notation
 from . import picture, story
 from .ai import expected, plan_unit
@@ -75,6 +74,8 @@ class Sanguo(ArcRuleset[Record]):
 
     def new_campaign(self, options: Mapping[str, str], seed: int, resources: Resources) -> NewCampaign:
         """The shipped scenario 黄巾之乱·长社之战 with ``seed`` (and ``title``), and its briefing chapter 0."""
+        from ...statefile import seeded  # only `new` reads it: an arc does not import it (decimal and its tables)
+
         text = seeded(resources.table_path(FILENAME).read_text(encoding="utf-8"), seed, options.get("title"))
         data = validate_text(text, campaign_schema(), FILENAME)
         return NewCampaign(FILENAME, text, self.chapter0(briefing(data, seed)))

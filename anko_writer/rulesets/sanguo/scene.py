@@ -382,7 +382,6 @@ class ScenePlay:
         """Why ``order`` is illegal for ``t`` on the readers' view (None: legal; a hidden enemy may still stop it)."""
         w = self.world
         b = order.body
-        sight = w.sight(t.side)
         if isinstance(b, MoveAttack):
             if t.unit.ap < 1:
                 return "行动力不足"
@@ -395,7 +394,7 @@ class ScenePlay:
             if b.attack is not None:
                 moved = replace(t, square=pos) if pos != t.square else t
                 target = w.board.sq(b.attack)
-                p = attack_problem(w, moved, target, sight.squares)
+                p = attack_problem(w, moved, target, w.sight(t.side).squares)
                 if p is not None:
                     return p
             if b.charge and t.unit.kind != "cavalry":

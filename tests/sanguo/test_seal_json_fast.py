@@ -1,0 +1,84 @@
+"""The seals' canonical JSON written by one regular expression is the per-character rule's, on every code point."""
+
+from __future__ import annotations
+
+import json
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from anko_writer.hidden import _ESCAPED, _json_string, canonical_json
+
+
+def _plain(text: str) -> str:
+    """The rule as it was written before (one character at a time)."""
+    out = ['"']
+    for c in text:
+        o = ord(c)
+        out.append(f"\\u{o:04x}" if c in _ESCAPED or c.isspace() or o < 0x20 or 0xD800 <= o <= 0xDFFF else c)
+    out.append('"')
+    return "".join(out)
+
+
+def test_every_code_point_alone() -> None:
+    for o in range(0x110000):
+        c = chr(o)
+        assert _json_string(c) == _plain(c), hex(o)
+
+
+def test_every_code_point_in_one_text() -> None:
+    text = "".join(map(chr, range(0x110000)))
+    assert _json_string(text) == _plain(text)
+
+
+def test_escapes_are_lowercase_four_digits() -> None:
+    assert _json_string("a b\n〕") == '"a\\u0020b\\u000a\\u3015"'
+    assert _json_string("\U0001F600") == '"\U0001F600"'
+
+
+@given(st.text())
+def test_any_text(text: str) -> None:
+    assert _json_string(text) == _plain(text)
+    assert json.loads(_json_string(text)) == text
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+                     | st.text(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30)
+
+
+@given(_JSON)
+def test_payload_round_trips(payload: Any) -> None:
+    assert json.loads(canonical_json(payload)) == payload
+
+
+def _plain_canonical(payload: Any) -> str:
+    """canonical_json as it was written before (isinstance checks in turn, generators)."""
+    if payload is None or isinstance(payload, bool):
+        return json.dumps(payload)
+    if isinstance(payload, int):
+        return str(int(payload))
+    if isinstance(payload, float):
+        return json.dumps(payload)
+    if isinstance(payload, str):
+        return _plain(payload)
+    if isinstance(payload, (list, tuple)):
+        return "[" + ",".join(_plain_canonical(v) for v in payload) + "]"
+    return "{" + ",".join(f"{_plain(k)}:{_plain_canonical(payload[k])}" for k in sorted(payload)) + "}"
+
+
+_ODD = st.recursive(_JSON, lambda inner: st.tuples(inner, inner) | st.lists(inner).map(tuple)
+                    | st.dictionaries(st.text(), inner).map(MappingProxyType), max_leaves=20)
+
+
+@given(_ODD)
+def test_same_text_as_before(payload: Any) -> None:
+    assert canonical_json(payload) == _plain_canonical(payload)
+
+
+def test_refusals_unchanged() -> None:
+    for bad in ({1: 2}, MappingProxyType({1: 2}), [float("nan")], {"a": {1, 2}}):
+        with pytest.raises(ValueError):
+            canonical_json(bad)
