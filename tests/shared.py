@@ -16,7 +16,7 @@ from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
 
 
-def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], None]) -> Path:
+def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
     """A folder built once per test run and then only read, even when pytest-xdist runs the suite on
     several workers: the first worker builds it under a file lock, the others reuse it."""
     root = tmp_path_factory.getbasetemp()

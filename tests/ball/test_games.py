@@ -19,6 +19,7 @@ from anko_writer.rulesets.ball.game import api
 from anko_writer.rulesets.ball.game.ai import EXPLANATIONS
 from anko_writer.rulesets.ball.game.rules import KIND_ORDER
 from tests.ball.conftest import new_campaign, prose, run
+from tests.shared import shared
 
 GAMES = {
     "atk-cards": ("ATK", True, 'moves:\n  g1t1: ["X5 G5-F4", "X2 E7-D6"]\n'),
@@ -51,14 +52,16 @@ def games(tmp_path_factory: pytest.TempPathFactory, game_one: Path) -> dict[str,
     """The AI-vs-AI games, played once: name → output folder."""
     out = {"atk": game_one}
     for name, (side, cards, moves) in GAMES.items():
-        out[name] = play(tmp_path_factory.mktemp(name), side, cards, moves)
+        out[name] = shared(tmp_path_factory, f"ball-game-{name}",
+                           lambda tmp, s=side, c=cards, m=moves: play(tmp, s, c, m)) / "out"
     return out
 
 
 @pytest.fixture(scope="session")
 def kinds(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The short kind campaigns, played once: name → output folder."""
-    return {name: play(tmp_path_factory.mktemp(name), side, cards, moves, limit)
+    return {name: shared(tmp_path_factory, f"ball-kind-{name}",
+                         lambda tmp, s=side, c=cards, m=moves, n=limit: play(tmp, s, c, m, n)) / "out"
             for name, (side, cards, limit, moves) in KINDS.items()}
 
 

@@ -15,6 +15,7 @@ import yaml
 from anko_writer.render import cn_num
 from tests.ball.conftest import run
 from tests.main_text import main_lines
+from tests.shared import shared
 from tests.variety import measure_folder
 
 SHIPPED = Path(__file__).resolve().parents[2] / "campaigns/ball/ball.yaml"
@@ -27,9 +28,7 @@ TURN = re.compile(r"第([零一二三四五六七八九十]+)回合")
 @pytest.fixture(scope="module")
 def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The shipped campaign's game 1 as written: its folder."""
-    out = tmp_path_factory.mktemp("shipped") / "out"
-    run("arc", SHIPPED, "--arc", "1", "--out", out)
-    return out
+    return shared(tmp_path_factory, "ball-shipped", lambda tmp: run("arc", SHIPPED, "--arc", "1", "--out", tmp / "out")) / "out"
 
 
 def _chapters(out: Path) -> list[tuple[str, dict]]:  # type: ignore[type-arg]
