@@ -7,7 +7,7 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.hidden import _ESCAPED, _json_string, canonical_json
@@ -49,6 +49,7 @@ _JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow
                      | st.text(), lambda inner: st.lists(inner) | st.dictionaries(st.text(), inner), max_leaves=30)
 
 
+@settings(max_examples=40)
 @given(_JSON)
 def test_payload_round_trips(payload: Any) -> None:
     assert json.loads(canonical_json(payload)) == payload
@@ -73,6 +74,7 @@ _ODD = st.recursive(_JSON, lambda inner: st.tuples(inner, inner) | st.lists(inne
                     | st.dictionaries(st.text(), inner).map(MappingProxyType), max_leaves=20)
 
 
+@settings(max_examples=40)
 @given(_ODD)
 def test_same_text_as_before(payload: Any) -> None:
     assert canonical_json(payload) == _plain_canonical(payload)
