@@ -805,18 +805,11 @@ class BoundedEnvironment(SandboxedEnvironment):
                 value = _call_macro(__obj, __context.eval_ctx, args, kwargs)
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a StopIteration exception")
-        elif type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS:
-            # Context.call's path for a method of a plain str, list, tuple or dict (no pass_* marker, safely
-            # callable), without its look-ups; what it would build is checked first
-            args = _checked_call(__obj, args, kwargs)
-            kwargs.pop("_loop_vars", None)
-            kwargs.pop("_block_vars", None)
-            try:
-                value = __obj(*args, **kwargs)
-            except StopIteration:
-                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
-        elif type(__obj) is MethodType and _plain_function(__obj.__func__):
-            # a Python method (the phraser's phrase and nth): Context.call's path, without its look-ups
+        elif ((type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS)
+              or (type(__obj) is MethodType and _plain_function(__obj.__func__))):
+            # Context.call's path, without its look-ups, for a method of a plain str, list, tuple or dict (no
+            # pass_* marker, safely callable) or a plain Python method (the phraser's phrase and nth); what a
+            # built-in method would build is checked first
             args = _checked_call(__obj, args, kwargs)
             kwargs.pop("_loop_vars", None)
             kwargs.pop("_block_vars", None)
