@@ -179,18 +179,23 @@ def _owned_dir(path: Path) -> bool:
     return stat.S_ISDIR(st.st_mode) and (not _CHECKS_OWNER or st.st_uid == os.getuid())
 
 
-def _read_private(path: Path, limit: int) -> bytes | None:
-    """The bytes of a regular file of this user's that nobody else may write, never following a link or
-    blocking on a FIFO; None for anything else."""
+def read_regular(path: Path, limit: int, accept: Callable[[os.stat_result], bool] | None = None) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes (that ``accept`` accepts), never following a link
+    or blocking on a FIFO; None for anything else."""
     try:
         fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _BINARY)
     except OSError:
         return None
     with os.fdopen(fd, "rb") as f:
         st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or not _private(st) or st.st_size > limit:
+        if not stat.S_ISREG(st.st_mode) or st.st_size > limit or (accept is not None and not accept(st)):
             return None
         return f.read(limit + 1)
+
+
+def _read_private(path: Path, limit: int) -> bytes | None:
+    """The bytes of a regular file of this user's that nobody else may write (:func:`read_regular`)."""
+    return read_regular(path, limit, _private)
 
 
 def _key(folder: Path) -> bytes | None:
@@ -454,5 +459,5 @@ def cached(kind: str, parts: Iterable[bytes | str], build: Callable[[], T],
     return value
 
 
-__all__ = ["ENV", "KEY_FILE", "SUFFIX", "cache_dir", "cached", "code_stamp", "digest", "entry_path", "load",
+__all__ = ["ENV", "KEY_FILE", "SUFFIX", "cache_dir", "cached", "code_stamp", "digest", "entry_path", "load", "read_regular",
            "store"]

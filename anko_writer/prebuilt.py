@@ -182,17 +182,8 @@ def template_code(stamp: str, name: str, filename: str | None, source: str) -> C
 
 
 def _read(path: Path) -> bytes | None:
-    """The bytes of a regular file (never following a link or blocking on a FIFO), or None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_BINARY", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as f:
-        st = os.fstat(fd)
-        if not (st.st_mode & 0o170000 == 0o100000) or st.st_size > MAX_CODE_BYTES:
-            return None
-        return f.read(MAX_CODE_BYTES + 1)
+    """The bytes of a shipped entry (a regular file, never a link or a FIFO: :func:`cache.read_regular`), or None."""
+    return cache.read_regular(path, MAX_CODE_BYTES)
 
 
 def refile(code: CodeType, filename: str) -> CodeType:
