@@ -52,15 +52,14 @@ True
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Collection, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
 from .chapters import Record
 from .hidden import SEALED_BY
+from .runtime import collector_paused
 
 FIELDS, ROWS = "fields", "rows"
 """The two keys of a table (rule 1)."""
@@ -442,31 +441,6 @@ _SCALARS = frozenset({int, float, bool, _NONE})
 _TABLE_KEYS = frozenset({FIELDS, ROWS})
 
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused while a tree of fresh records is built, then resumed as it was.
-
-    A compact record holds no cycles, but building one allocates tens of thousands of lists and records
-    that the collector would walk again and again, and with Python's default thresholds move into its
-    oldest generation, whose full walks cover the whole process (issue 29: most of the JSON phase of a
-    process that does not tune the collector, :func:`anko_writer.runtime.tune_gc`).
-
-    >>> with collector_paused():
-    ...     gc.isenabled()
-    False
-    >>> gc.isenabled()
-    True
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
             drop: Collection[str] = ()) -> Record:
     """A chapter's public record with the three rules applied (a copy; ``record`` is not changed);
@@ -531,5 +505,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "collector_paused", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
            "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]

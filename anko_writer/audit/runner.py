@@ -9,15 +9,13 @@ numbers; results are put back in replicate order before anything is added up.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import multiprocessing
 import os
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +24,7 @@ from ..arcs import handed_state
 from ..chapters import ChapterKey, Record
 from ..errors import AnkoError
 from ..resources import Resources
-from ..runtime import tune_gc
+from ..runtime import collector_paused, tune_gc
 from ..tables import counting_rows, table_key
 from .plugin import AuditPlugin
 
@@ -121,32 +119,6 @@ def plugin_for(campaign: Campaign) -> AuditPlugin:
     return _loaded(campaign).plugin
 
 
-_PLAYING = [0, 1]
-"""Replicates being played in this process now (Dask may run several in threads), and whether the collector
-was on before the first of them began."""
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """No garbage collection while replicates play, then one young-generation collection.
-
-    A 群英杯 season makes a few million objects and no reference cycles (measured: a collection after it
-    finds nothing unreachable), so the collector's passes during it only walk live records: about a
-    tenth of a season's time. Everything the replicate made is still in the young generation when it
-    ends (nothing was promoted), so one ``gc.collect(0)`` frees any cycle a ruleset did make."""
-    with _LOCK:
-        if _PLAYING[0] == 0:
-            _PLAYING[1] = int(gc.isenabled())
-        _PLAYING[0] += 1
-        gc.disable()
-    try:
-        yield
-    finally:
-        with _LOCK:
-            _PLAYING[0] -= 1
-            if _PLAYING[0] == 0 and _PLAYING[1]:
-                gc.enable()
-                gc.collect(0)
 
 
 def play_arcs(loaded: _Loaded, campaign: Campaign, first: int, arcs: int, start: Start[Any] | None) -> list[Record]:
@@ -174,7 +146,7 @@ def run_replicate(spec: AuditSpec, replicate: int) -> Record:
     loaded = _loaded(spec.campaign)
     seed = replicate_seed(spec.campaign.seed, replicate)
     campaign = replace(spec.campaign, data={**spec.campaign.data, "seed": seed}, seed=seed)
-    with counting_rows() as hits, _collector_paused():
+    with counting_rows() as hits, collector_paused(collect=True):  # a season: no cycles, millions of records
         arcs = play_arcs(loaded, campaign, spec.first, spec.arcs, spec.start)
     rows = {table_key(t): {"name": t.name, "source": t.source, "dice": t.dice.text,
                            "rows": [[r.lo, r.hi, r.effect, r.params.get("key")] for r in t.rows], "hits": c}

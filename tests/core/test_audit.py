@@ -172,10 +172,11 @@ def _loaded_arcs(arcs: _Arcs) -> Any:
 
 
 def test_play_arcs_keeps_each_arcs_figures_and_lets_its_run_go() -> None:
-    from anko_writer.audit.runner import _collector_paused, play_arcs
+    from anko_writer.audit.runner import play_arcs
+    from anko_writer.runtime import collector_paused
 
     arcs = _Arcs()
-    with _collector_paused():
+    with collector_paused(collect=True):
         got = play_arcs(_loaded_arcs(arcs), None, 3, 4, None)  # type: ignore[arg-type]
     assert gc.isenabled()
     assert got == [{"arc": k, "parts": 0} for k in (3, 4, 5, 6)]
@@ -185,26 +186,27 @@ def test_play_arcs_keeps_each_arcs_figures_and_lets_its_run_go() -> None:
 
 
 def test_play_arcs_stops_where_the_story_ends() -> None:
-    from anko_writer.audit.runner import _collector_paused, play_arcs
+    from anko_writer.audit.runner import play_arcs
+    from anko_writer.runtime import collector_paused
 
     arcs = _Arcs(ends_at=2)
-    with _collector_paused():
+    with collector_paused(collect=True):
         got = play_arcs(_loaded_arcs(arcs), None, 1, 5, None)  # type: ignore[arg-type]
     assert [g["arc"] for g in got] == [1, 2]
 
 
 def test_the_collector_is_paused_once_however_nested() -> None:
-    from anko_writer.audit.runner import _collector_paused
+    from anko_writer.runtime import collector_paused
 
     assert gc.isenabled()
-    with _collector_paused():
-        with _collector_paused():  # a second replicate in another thread of the same worker
+    with collector_paused(collect=True):
+        with collector_paused(collect=True):  # a second replicate in another thread of the same worker
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
     gc.disable()
     try:
-        with _collector_paused():
+        with collector_paused(collect=True):
             pass
         assert not gc.isenabled()  # a process that had it off keeps it off
     finally:

@@ -5,7 +5,7 @@
   (:meth:`_Compactor._declared_rows`, still the path for keys to drop);
 - :func:`anko_writer.hidden.mask_sealed` shares what nothing sealed reaches, and copies the rest;
 - :func:`anko_writer.output.dump_json`'s encoder against :data:`anko_writer.output._ENCODE`;
-- :func:`anko_writer.compact.collector_paused` gives the collector back as it found it.
+- :func:`anko_writer.runtime.collector_paused` gives the collector back as it found it.
 """
 
 from __future__ import annotations
@@ -21,8 +21,9 @@ from hypothesis import strategies as st
 
 from anko_writer import compact as compact_module
 from anko_writer import output
-from anko_writer.compact import ROLL_FIELDS, collector_paused, compact, expand, pack_rolls, unpack_rolls
+from anko_writer.compact import ROLL_FIELDS, compact, expand, pack_rolls, unpack_rolls
 from anko_writer.hidden import mask_sealed
+from anko_writer.runtime import collector_paused
 
 
 def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:

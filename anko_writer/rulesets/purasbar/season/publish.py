@@ -24,7 +24,8 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
 from __future__ import annotations
 
 from ....chapters import Record
-from ....compact import collector_paused, compact
+from ....compact import compact
+from ....runtime import collector_paused
 from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
 
 ATTACK_FIELDS = ("slice", "team", "attack_avg", "defense_avg", "die", "die_sides", "modifiers", "value", "shot",
@@ -240,7 +241,7 @@ def _match(m: Record) -> Record:
 
 def publish(public: Record) -> Record:
     """The JSON written beside a chapter, from its masked results (:meth:`SealBook.public`); a copy."""
-    with collector_paused():  # a tree without cycles (:func:`~anko_writer.compact.collector_paused`)
+    with collector_paused():  # a tree without cycles (:func:`~anko_writer.runtime.collector_paused`)
         rec = {k: v for k, v in public.items() if k not in CHAPTER_DROPPED}
         if "matches" in rec:
             rec["matches"] = [_match(m) for m in rec["matches"]]
