@@ -180,9 +180,11 @@ def _beats(months: Iterable[Chapter]) -> Record:
     acc: Record = {"club_matches": 0, **dict.fromkeys(BEAT_KINDS, 0)}
     for ch in months:
         for m in ch.results["matches"]:
+            acc["club_matches"] += 2
             scored = [a for a in m["attacks"] if a["goal"]]
+            if not scored:  # no goal: no beat (each of _side_beats' needs a goal, a lead or a margin)
+                continue
             for team in (m["home"], m["away"]):
-                acc["club_matches"] += 1
                 for kind in _side_beats(m, team, scored):
                     acc[kind] += 1
     return acc
@@ -212,8 +214,10 @@ def _lineups(months: Iterable[Chapter], ours: str) -> Record:
                 stand_ins, outfield, need = k["stand_ins"], k["keepers_outfield"], k["need"]
                 fewest = min(need.values(), default=stand_ins)
                 own = need.get(k["formation"], stand_ins)
-                forward = sum(1 for r in m["lineups"][side]  # starters: on from the first slice
-                              if r["slot"] == "FW" and r["position"] == "GK" and r["slices"][:1] == [1])
+                forward = 0
+                for r in m["lineups"][side]:  # starters (on from the first slice): a keeper is rarely at FW
+                    if r["position"] == "GK" and r["slot"] == "FW" and r["slices"][:1] == [1]:
+                        forward += 1
                 mine = m[side] == ours
                 for i, x in enumerate((1, stand_ins > 0, stand_ins, forward, outfield, own > 0, own > 0 and fewest == 0,
                                        stand_ins > own, stand_ins > fewest, max(0, stand_ins - fewest), mine,

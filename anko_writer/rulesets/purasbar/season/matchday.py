@@ -6,7 +6,7 @@ from typing import Any, cast
 
 from ..events.environment import injury_bonus
 from ..events.match_events import MatchDepth
-from ..match.engine import VENUE_BONUS, play, prepare, recovery
+from ..match.engine import VENUE_BONUS, YOUNG_AGE, play, prepare, recoveries
 from ..match.injuries import Infirmary
 from ..match.lineup import ai_formation, needs
 from ..match.records import Disclosure, HomeAway, MatchMod, MatchRecord, RestRecord, WeekRecord
@@ -69,12 +69,16 @@ def rest(world: World, week: int) -> list[RestRecord]:
     for club in world.clubs.values():
         # designed: our fitness coach adds his level to the weekly recovery (not to §5.6's formula)
         extra = world.life.level("fitness") if club.ours and world.life is not None else 0
+        young, other = recoveries(club, 1)  # recovery(club, p, 1) of a young and of any other player
+        young, other = young // REST_SHARE + extra, other // REST_SHARE + extra
+        ours = club.ours
         for p in club.players:
-            if p.injured_weeks == 0 and p.attrs and p.stamina < 100:  # p.healthy and p.rolled, read directly
-                before = p.stamina
-                p.stamina = min(100, p.stamina + recovery(club, p, 1) // REST_SHARE + extra)
-                if club.ours:
-                    out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
+            before = p.stamina
+            if p.injured_weeks == 0 and p.attrs and before < 100:  # p.healthy and p.rolled, read directly
+                after = before + (young if (p.age or 0) <= YOUNG_AGE else other)
+                p.stamina = after = after if after < 100 else 100
+                if ours:
+                    out.append({"week": week, "name": p.name, "before": before, "after": after})
     return out
 
 

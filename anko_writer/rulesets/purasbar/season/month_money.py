@@ -13,7 +13,7 @@ from ..competition.standings import Row, table
 from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
 from ..money.finance import book_monthly, month_cashflow, monthly_income, season_bill
 from ..money.records import BankruptcyStep, CashFlow, MonthlyIncome
-from ..transfers.contracts import affinity_change, affinity_role, clamp_affinity, team_delta
+from ..transfers.contracts import AFFINITY_MAX, AFFINITY_MIN, affinity_change, affinity_role, team_delta
 from ..transfers.records import AffinityChange, InstalmentPaid
 from .world import World
 
@@ -63,9 +63,12 @@ def player_regard(world: World, results: dict[str, list[str]], before: dict[int,
                     ours.append(rec)
             continue
         team = team_delta(res, tables)  # an AI club's players: the same move, no record (once a club)
+        # each role's whole move worked out once a club (affinity_role's three; clamp_affinity inlined)
+        played, hurt, benched = (moves[affinity_role(*k)] + team for k in ((True, False), (False, True), (False, False)))
         for p in club.players:
-            role = affinity_role(p.apps > before.get(id(p), p.apps), not p.healthy)
-            p.affinity = clamp_affinity(p.affinity + moves[role] + team)
+            apps = p.apps
+            value = p.affinity + (played if apps > before.get(id(p), apps) else hurt if p.injured_weeks else benched)
+            p.affinity = AFFINITY_MIN if value < AFFINITY_MIN else AFFINITY_MAX if value > AFFINITY_MAX else value
     return ours
 
 

@@ -191,6 +191,8 @@ def reveal_for(world: World, readers: bool) -> Callable[[Club, Player], CoreReve
     """The §5.8.3 callback: roll an unrolled core once; in our matches, disclose each player once."""
     def reveal(club: Club, player: Player) -> CoreReveal | None:
         """Roll or disclose ``player`` of ``club``; the record to show, if any."""
+        if player.attrs and (club.ours or not readers):  # rolled, and none to disclose: the path below's None
+            return None
         k = (club.name, player.name)
         fresh = False
         if not player.rolled:

@@ -1,0 +1,110 @@
+"""The season loop's cheaper paths (issue 29 round 5, branch r5audit) against the plain rules they replace:
+the weekly rest worked out once a club, the AI clubs' monthly regard worked out once a role, and the §5.8.3
+reveal callback's early None. Each plain path is written here as the code read before the change."""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from types import SimpleNamespace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anko_writer.rulesets.purasbar.match.engine import recovery
+from anko_writer.rulesets.purasbar.models import Club, Player
+from anko_writer.rulesets.purasbar.season.matchday import REST_SHARE, rest
+from anko_writer.rulesets.purasbar.season.month_money import player_regard
+from anko_writer.rulesets.purasbar.season.world import reveal_for
+from anko_writer.rulesets.purasbar.transfers.contracts import affinity_role, clamp_affinity, team_delta
+
+ATTRS = {"ATK": 10, "DEF": 10, "MID": 10, "GK": 10, "STA": 50, "MNT": 20}
+
+players = st.lists(st.builds(
+    lambda rolled, age, stamina, weeks, apps, affinity: Player(
+        "p", "FW", True, dict(ATTRS) if rolled else {}, age, stamina=stamina, injured_weeks=weeks, apps=apps,
+        affinity=affinity),
+    st.booleans(), st.one_of(st.none(), st.integers(15, 40)), st.integers(0, 100), st.integers(0, 3),
+    st.integers(0, 5), st.integers(-5, 105)), max_size=8)
+clubs = st.lists(st.tuples(players, st.booleans(), st.integers(-100, 100), st.integers(0, 4), st.integers(0, 3)),
+                 min_size=1, max_size=4)
+
+
+def _world(spec: list[tuple[list[Player], bool, int, int, int]], fitness: int | None) -> Any:
+    out = {}
+    for i, (squad, ours, morale, medical, doctor) in enumerate(spec):
+        for j, p in enumerate(squad):
+            p.name = f"c{i}p{j}"
+        out[f"c{i}"] = Club("c", f"c{i}", 0, {}, "ATK", "4 4 2", squad, ours=ours, morale=morale,
+                            facilities={"medical": medical}, doctor=doctor)
+    life = None if fitness is None else SimpleNamespace(level=lambda role: fitness if role == "fitness" else 0)
+    return SimpleNamespace(clubs=out, life=life)
+
+
+def _plain_rest(world: Any, week: int) -> list[dict[str, Any]]:
+    """matchday.rest as it read before round 5: recovery() player by player."""
+    out = []
+    for club in world.clubs.values():
+        extra = world.life.level("fitness") if club.ours and world.life is not None else 0
+        for p in club.players:
+            if p.injured_weeks == 0 and p.attrs and p.stamina < 100:
+                before = p.stamina
+                p.stamina = min(100, p.stamina + recovery(club, p, 1) // REST_SHARE + extra)
+                if club.ours:
+                    out.append({"week": week, "name": p.name, "before": before, "after": p.stamina})
+    return out
+
+
+def _state(world: Any) -> list[tuple[str, int, int]]:
+    return [(p.name, p.stamina, p.affinity) for c in world.clubs.values() for p in c.players]
+
+
+@settings(max_examples=150, deadline=None)
+@given(clubs, st.one_of(st.none(), st.integers(0, 5)), st.integers(1, 50))
+def test_the_weekly_rest_is_the_plain_one(spec: Any, fitness: int | None, week: int) -> None:
+    fast, plain = _world(spec, fitness), _world(deepcopy(spec), fitness)
+    assert rest(fast, week) == _plain_rest(plain, week)
+    assert _state(fast) == _state(plain)
+
+
+def _plain_regard(world: Any, results: dict[str, list[str]], before: dict[int, int], tables: dict[str, Any]) -> None:
+    """month_money.player_regard's AI clubs as they read before round 5."""
+    moves = tables["affinity"]
+    for club in world.clubs.values():
+        team = team_delta(results.get(club.name, []), tables)
+        for p in club.players:
+            role = affinity_role(p.apps > before.get(id(p), p.apps), not p.healthy)
+            p.affinity = clamp_affinity(p.affinity + moves[role] + team)
+
+
+@settings(max_examples=150, deadline=None)
+@given(clubs, st.lists(st.sampled_from(["win", "draw", "loss"]), max_size=4), st.integers(-3, 3),
+       st.integers(-3, 3), st.integers(-3, 3), st.data())
+def test_the_ai_clubs_regard_is_the_plain_one(spec: Any, res: list[str], played: int, benched: int, hurt: int,
+                                              data: st.DataObject) -> None:
+    spec = [(squad, False, *others) for squad, _, *others in spec]  # AI clubs (ours keeps its records, unchanged)
+    tables = {"affinity": {"played": played, "benched": benched, "injured": hurt, "winning": 1, "losing": -1,
+                           "start": 50}}
+    fast, plain = _world(spec, None), _world(deepcopy(spec), None)
+    apps = data.draw(st.lists(st.integers(0, 5), min_size=len(_state(fast)), max_size=len(_state(fast))))
+    results = {name: res for name in fast.clubs}
+    for world in (fast, plain):
+        ps = [p for c in world.clubs.values() for p in c.players]
+        before = {id(p): a for p, a in zip(ps, apps, strict=True)}
+        if world is fast:
+            assert player_regard(world, results, before, tables) == []
+        else:
+            _plain_regard(world, results, before, tables)
+    assert _state(fast) == _state(plain)
+
+
+def test_reveal_of_a_rolled_player_with_nothing_to_disclose_is_none() -> None:
+    p = Player("甲", "FW", True, dict(ATTRS), 25)
+    world = SimpleNamespace(reveals={("c", "甲"): {"player": "甲"}}, disclosed=set(), creations={})
+    ours = Club("c", "c", 0, {}, "ATK", "4 4 2", [p], ours=True)
+    theirs = Club("c", "c", 0, {}, "ATK", "4 4 2", [p])
+    assert reveal_for(world, True)(ours, p) is None  # our own player: never disclosed
+    assert reveal_for(world, False)(theirs, p) is None  # not a match the readers see
+    assert world.disclosed == set()
+    assert reveal_for(world, True)(theirs, p) == {"player": "甲", "fresh": False}  # the plain path still runs
+    assert world.disclosed == {("c", "甲")}
