@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
-from .report import AUDIT_EXTRA, dice_section, require_plots, terminal_lines, warm_plots, write_report
+from .report import AUDIT_EXTRA, dice_section, draw_ahead, require_plots, terminal_lines, warm_plots, write_report
 from .runner import AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate, run_replicates
 
 if TYPE_CHECKING:
@@ -42,7 +42,10 @@ def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jo
     plugin_for(campaign)  # a ruleset without audit metrics fails before anything is played
     spec = AuditSpec(campaign, first, arcs, start)
     samples = run_replicates(spec, replicates, jobs, scheduler, progress, meanwhile=warm_plots)
-    return meta_of(campaign, replicates, first, arcs), build_report(campaign, samples)
+    sections = build_report(campaign, samples)
+    # the plots in this machine's ``jobs`` processes, free now (a Dask client's threads: not forked with)
+    draw_ahead(sections, jobs if scheduler is None else 1)
+    return meta_of(campaign, replicates, first, arcs), sections
 
 
 __all__ = ["AUDIT_EXTRA", "AuditPlugin", "AuditSpec", "check_scheduler", "Figure", "Section", "Table", "audit",

@@ -4,6 +4,7 @@ numbers and all replicates into report sections. The core knows nothing of any g
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,40 @@ class Figure:
 
     caption: str
     png: bytes
+
+
+class Later(Figure):
+    """A :class:`Figure` drawn when its caption or PNG is first read, or ahead of that by
+    :func:`anko_writer.audit.report.draw_ahead` (in other processes: the report's plots are most of its time)."""
+
+    def __init__(self, draw: Callable[[], Figure]) -> None:
+        self._draw = draw
+        self._drawn: Figure | None = None
+
+    @property
+    def pending(self) -> bool:
+        """True until drawn (here, or elsewhere and handed back with :meth:`done`)."""
+        return self._drawn is None
+
+    def drawn(self) -> Figure:
+        """The figure, drawn here the first time it is asked for."""
+        if self._drawn is None:
+            self._drawn = self._draw()
+        return self._drawn
+
+    def done(self, figure: Figure) -> None:
+        """Take ``figure`` as the drawing (drawn elsewhere by the same call)."""
+        self._drawn = figure
+
+    @property  # a field of Figure, read through the drawing
+    def caption(self) -> str:  # type: ignore[override]
+        """The drawing's caption."""
+        return self.drawn().caption
+
+    @property
+    def png(self) -> bytes:  # type: ignore[override]
+        """The drawing's PNG bytes."""
+        return self.drawn().png
 
 
 @dataclass
@@ -84,4 +119,4 @@ class AuditPlugin(ABC):
         """The report's sections from every replicate's :meth:`measure`, in replicate order."""
 
 
-__all__ = ["AuditPlugin", "Figure", "Section", "Table"]
+__all__ = ["AuditPlugin", "Figure", "Later", "Section", "Table"]

@@ -11,8 +11,10 @@ import base64
 import html
 import io
 import json
+import multiprocessing
 import re
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +22,7 @@ from ..chapters import Record
 from ..dice import DiceExpr
 from ..errors import AnkoError
 from ..output import atomic_write
-from .plugin import Figure, Section, Table
+from .plugin import Figure, Later, Section, Table
 from .stats import chi_square, row_weights
 
 if TYPE_CHECKING:
@@ -127,7 +129,7 @@ def dice_section(samples: Sequence[Record]) -> Section:
                   f"每张骰表各行被掷到的次数应与它占的骰面成比例：p 很小（小于 {FLAG_P}）或有一行从没掷到，"
                   "说明这张表的写法或查法可能有错，值得主持人核对。")
     return Section("dice_tables", "骰表", {"flag_p": FLAG_P, "tables": tests}, lines, [table],
-                   [_p_values_figure(tests)] if tests else [])
+                   [Later(partial(_p_values_figure, tests))] if tests else [])
 
 
 def _p_values_figure(tests: dict[str, Record]) -> Figure:
@@ -150,6 +152,36 @@ def warm_plots() -> None:
     from matplotlib.backends import backend_agg  # noqa: F401
 
     cjk_font()
+
+
+_AHEAD: list[Later] = []
+"""The figures :func:`draw_ahead` shares among its forked processes (each reads its own by index)."""
+
+
+def _draw_ahead(i: int) -> Figure:
+    """Figure ``i`` of :data:`_AHEAD`, drawn in this (forked) process."""
+    f = _AHEAD[i].drawn()
+    return Figure(f.caption, f.png)
+
+
+def draw_ahead(sections: Sequence[Section], processes: int) -> None:
+    """Draw the :class:`Later` figures of ``sections`` not drawn yet in up to ``processes`` processes forked
+    from this one (which has matplotlib loaded, :func:`warm_plots`), each handed its drawing back: the report's
+    plots are nearly all its time, and the audit's cores are free by then. One process, one figure or no
+    ``fork`` here: nothing is drawn ahead (each figure is drawn when first read). The same bytes either way
+    (tests/purasbar/test_audit.py writes the report both ways)."""
+    pending = [f for s in sections for f in s.figures if isinstance(f, Later) and f.pending]
+    n = min(processes, len(pending))
+    if n <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return
+    _AHEAD[:] = pending
+    try:
+        with multiprocessing.get_context("fork").Pool(n) as pool:
+            drawn = pool.map(_draw_ahead, range(len(pending)), chunksize=1)
+    finally:
+        _AHEAD.clear()
+    for later, figure in zip(pending, drawn, strict=True):
+        later.done(figure)
 
 
 def new_figure(width: float = 6.4, height: float = 3.6) -> MplFigure:
@@ -240,5 +272,5 @@ def terminal_lines(meta: Record, sections: Sequence[Section]) -> list[str]:
     return lines
 
 
-__all__ = ["CJK_FONTS", "FLAG_P", "META", "cjk_font", "dice_section", "label", "merge_rows", "new_figure", "png",
+__all__ = ["CJK_FONTS", "FLAG_P", "META", "cjk_font", "dice_section", "draw_ahead", "label", "merge_rows", "new_figure", "png",
            "report_html", "report_json", "table_test", "terminal_lines", "warm_plots", "write_report"]

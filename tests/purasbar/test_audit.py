@@ -37,6 +37,12 @@ def test_jobs_do_not_change_the_report(reports: Path) -> None:
     assert (reports / "j1" / "report.json").read_bytes() == (reports / "j2" / "report.json").read_bytes()
 
 
+def test_plots_drawn_ahead_in_forked_processes_are_the_same_bytes(reports: Path) -> None:
+    # --jobs 2 draws the report's plots in two processes forked after the replicates (report.draw_ahead),
+    # --jobs 1 each where the page reads it: the same page
+    assert (reports / "j1" / "report.html").read_bytes() == (reports / "j2" / "report.html").read_bytes()
+
+
 def test_a_dask_cluster_gives_the_same_report(reports: Path, tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,

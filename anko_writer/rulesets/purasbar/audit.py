@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
-from ...audit.plugin import AuditPlugin, Figure, Section, Table
+from ...audit.plugin import AuditPlugin, Figure, Later, Section, Table
 from ...audit.report import label, new_figure, png
 from ...audit.stats import chi_square, mean_sd, odds, z_score
 from ...chapters import Chapter, ChapterKey, Record, Run
@@ -614,7 +615,7 @@ class PurasbarAudit(AuditPlugin):
                            "同一档的城市合在一起看：档次越高，冠军份额应当越大，倒数三名越少；若相反，说明档次的强弱没有体现出来。")
         return Section("odds", "夺冠、群英杯与倒数三名的概率", {"seasons": len(seasons), "clubs": clubs,
                                                                     "tiers": tiers},
-                       lines, [tier_table, table], [_tier_figure(tiers)] if tiers else [])
+                       lines, [tier_table, table], [Later(partial(_tier_figure, tiers))] if tiers else [])
 
     def _matches(self, seasons: list[Record]) -> Section:
         """Goals, shots and conversion per competition against 000 §5.1's expectation."""
@@ -636,7 +637,7 @@ class PurasbarAudit(AuditPlugin):
                        for k, r in comps.items()],
                       "模拟出的射门与进球，对比按规则书 §5.1 的骰子算出的应有值：z 的绝对值在 3 以内算正常，"
                       "更大说明引擎与规则书对不上。")
-        figs = [_goals_figure(comps)] if comps else []
+        figs: list[Figure] = [Later(partial(_goals_figure, comps))] if comps else []
         return Section("matches", "比赛（000 §5.1）", {"competitions": comps, "formula_errors": errors},
                        lines, [table], figs)
 
@@ -661,7 +662,7 @@ class PurasbarAudit(AuditPlugin):
         events = Table("附录 B 经营事件：实际发生次数对比它们占的骰面", ["事件", "发生", "应有"],
                        [[r["key"], r["fired"], r["expected"]] for r in business["rows"]],
                        "每种经营事件发生的次数应与它在表里占的骰面相当；差得很远的一行说明那张表的写法或查法可能有错。")
-        figs = [_funds_figure(money["by_month"])] if money["by_month"] else []
+        figs: list[Figure] = [Later(partial(_funds_figure, money["by_month"]))] if money["by_month"] else []
         return Section("money", "资金（000 §6.2.3、§11.3）", {**money, "business_events": business}, lines,
                        [table, events], figs)
 

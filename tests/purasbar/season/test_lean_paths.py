@@ -108,3 +108,23 @@ def test_reveal_of_a_rolled_player_with_nothing_to_disclose_is_none() -> None:
     assert world.disclosed == set()
     assert reveal_for(world, True)(theirs, p) == {"player": "甲", "fresh": False}  # the plain path still runs
     assert world.disclosed == {("c", "甲")}
+
+
+def test_a_later_figure_is_drawn_once_when_first_read_or_handed_its_drawing() -> None:
+    from anko_writer.audit.plugin import Figure, Later, Section
+    from anko_writer.audit.report import draw_ahead
+
+    calls: list[int] = []
+
+    def draw() -> Figure:
+        calls.append(1)
+        return Figure("图", b"\x89PNG")
+
+    later = Later(draw)
+    assert later.pending and calls == []
+    assert (later.caption, later.png) == ("图", b"\x89PNG") and calls == [1]
+    assert later.drawn() == Figure("图", b"\x89PNG") and not later.pending and calls == [1]
+    ahead = [Later(draw), Later(lambda: Figure("二", b"2"))]
+    draw_ahead([Section("k", "t", {}, figures=list(ahead))], 2)  # forked: this process draws nothing
+    assert calls == [1] and not any(f.pending for f in ahead)
+    assert [(f.caption, f.png) for f in ahead] == [("图", b"\x89PNG"), ("二", b"2")]
