@@ -302,11 +302,13 @@ def _drift(before: list[Record], after: list[Record]) -> dict[str, list[float]]:
 
 def _position_means(clubs: list[Record]) -> dict[str, float]:
     """The league's mean main ability by position (FW ATK, MF MID, DF DEF, GK GK), rolled players only."""
-    out = {}
-    for pos, attr in MAIN.items():
-        xs = [p[attr] for c in clubs for p in c["players"] if p["position"] == pos and p.get(attr) is not None]
-        out[pos] = round(sum(xs) / len(xs), 3) if xs else 0.0
-    return out
+    xs: dict[str, list[Any]] = {pos: [] for pos in MAIN}  # one pass; each position's values in the same order
+    for c in clubs:
+        for p in c["players"]:
+            pos = p["position"]
+            if pos in xs and p.get(MAIN[pos]) is not None:
+                xs[pos].append(p[MAIN[pos]])
+    return {pos: round(sum(v) / len(v), 3) if v else 0.0 for pos, v in xs.items()}
 
 
 def _season(run: Run, tiers: dict[str, str]) -> Record:

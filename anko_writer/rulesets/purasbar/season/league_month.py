@@ -143,17 +143,14 @@ def lean_clubs(world: World) -> list[dict[str, Any]]:
         rec: dict[str, Any] = {"name": c.name, "city": c.city, "ours": c.ours}
         if c.ours:
             rec["abilities"] = team_abilities(c.players)
-        rec["players"] = [_lean_player(p, p.attrs) for p in c.players if p.attrs]
+        rec["players"] = [  # Player.to_json's keys, in its order (once a rolled player a month)
+            {"id": p.id, "name": p.name, "position": p.position, "age": p.age,
+             "ATK": a["ATK"], "DEF": a["DEF"], "MID": a["MID"], "GK": a["GK"]} if p.id else
+            {"name": p.name, "position": p.position, "age": p.age,
+             "ATK": a["ATK"], "DEF": a["DEF"], "MID": a["MID"], "GK": a["GK"]}
+            for p in c.players if (a := p.attrs)]
         out.append(rec)
     return out
-
-
-def _lean_player(p: Player, attrs: dict[str, int]) -> dict[str, Any]:
-    """A rolled player's :data:`LEAN_PLAYER` record, key by key as :meth:`Player.to_json` builds it."""
-    rec: dict[str, Any] = {"id": p.id} if p.id else {}
-    rec["name"], rec["position"], rec["age"] = p.name, p.position, p.age
-    rec["ATK"], rec["DEF"], rec["MID"], rec["GK"] = attrs["ATK"], attrs["DEF"], attrs["MID"], attrs["GK"]
-    return rec
 
 
 def next_vote(world: World, month: int) -> dict[str, Any]:
