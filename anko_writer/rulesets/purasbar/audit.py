@@ -15,6 +15,7 @@ replicate's numbers as report sections.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
@@ -228,23 +229,22 @@ def _lineups(months: Iterable[Chapter], ours: str) -> Record:
 
 
 def _names(months: Sequence[Chapter]) -> Record:
-    """Names shared by players of two clubs, month by month (issue 26), and ids held by two players."""
+    """Names shared by players of two clubs, month by month (issue 26), and ids held by two players (a club's
+    names as one set against the clubs' before it: the clubs of a month have distinct names)."""
     shared, ids_twice = [], 0
     for ch in months:
-        first: dict[str, str] = {}  # name → the first club seen with it
+        seen: set[str] = set()  # names held in the clubs before
         two: set[str] = set()  # names held in a second club
-        ids: set[Any] = set()
-        twice: set[Any] = set()
+        ids: list[Any] = []
         for c in ch.results["clubs"]:
-            club = c["name"]
-            for p in c["players"]:
-                if first.setdefault(p["name"], club) != club:
-                    two.add(p["name"])
-                i = p.get("id")
-                if i:
-                    (twice if i in ids else ids).add(i)
+            players = c["players"]
+            names = {p["name"] for p in players}
+            two |= names & seen
+            seen |= names
+            ids += [i for p in players if (i := p.get("id"))]
         shared.append(len(two))
-        ids_twice += len(twice)
+        if len(set(ids)) != len(ids):  # rare: count the ids held more than once
+            ids_twice += sum(1 for n in Counter(ids).values() if n > 1)
     return {"shared_per_month": shared, "ids_twice": ids_twice}
 
 

@@ -128,3 +128,37 @@ def test_a_later_figure_is_drawn_once_when_first_read_or_handed_its_drawing() ->
     draw_ahead([Section("k", "t", {}, figures=list(ahead))], 2)  # forked: this process draws nothing
     assert calls == [1] and not any(f.pending for f in ahead)
     assert [(f.caption, f.png) for f in ahead] == [("图", b"\x89PNG"), ("二", b"2")]
+
+
+def _plain_names(months: list[Any]) -> dict[str, Any]:
+    """audit._names as it read before round 5: the first club of each name, player by player."""
+    shared, ids_twice = [], 0
+    for ch in months:
+        first: dict[str, str] = {}
+        two: set[str] = set()
+        ids: set[Any] = set()
+        twice: set[Any] = set()
+        for c in ch.results["clubs"]:
+            for p in c["players"]:
+                if first.setdefault(p["name"], c["name"]) != c["name"]:
+                    two.add(p["name"])
+                i = p.get("id")
+                if i:
+                    (twice if i in ids else ids).add(i)
+        shared.append(len(two))
+        ids_twice += len(twice)
+    return {"shared_per_month": shared, "ids_twice": ids_twice}
+
+
+player_recs = st.lists(st.fixed_dictionaries({"name": st.sampled_from("甲乙丙丁戊"), "id": st.integers(0, 6)}),
+                       max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(player_recs, max_size=5), max_size=3))
+def test_the_audits_shared_names_are_the_plain_count(months: list[list[list[dict[str, Any]]]]) -> None:
+    from anko_writer.rulesets.purasbar.audit import _names
+
+    chapters = [SimpleNamespace(results={"clubs": [{"name": f"c{i}", "players": ps} for i, ps in enumerate(clubs)]})
+                for clubs in months]
+    assert _names(chapters) == _plain_names(chapters)
