@@ -178,6 +178,8 @@ def draw_ahead(sections: Sequence[Section], processes: int) -> None:
     try:
         with multiprocessing.get_context("fork").Pool(n) as pool:
             drawn = pool.map(_draw_ahead, range(len(pending)), chunksize=1)
+    except OSError:  # no process to be had (limits): each figure is drawn here when read, as with one job
+        return
     finally:
         _AHEAD.clear()
     for later, figure in zip(pending, drawn, strict=True):

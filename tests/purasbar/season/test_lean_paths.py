@@ -162,3 +162,20 @@ def test_the_audits_shared_names_are_the_plain_count(months: list[list[list[dict
     chapters = [SimpleNamespace(results={"clubs": [{"name": f"c{i}", "players": ps} for i, ps in enumerate(clubs)]})
                 for clubs in months]
     assert _names(chapters) == _plain_names(chapters)
+
+
+def test_no_process_to_fork_leaves_the_figures_to_be_drawn_when_read(monkeypatch: Any) -> None:
+    import multiprocessing
+
+    from anko_writer.audit.plugin import Figure, Later, Section
+    from anko_writer.audit.report import draw_ahead
+
+    class Refused:
+        def Pool(self, n: int) -> None:  # noqa: N802  # multiprocessing's name
+            raise OSError("no more processes")
+
+    monkeypatch.setattr(multiprocessing, "get_context", lambda method: Refused())
+    figs = [Later(lambda: Figure("一", b"1")), Later(lambda: Figure("二", b"2"))]
+    draw_ahead([Section("k", "t", {}, figures=list(figs))], 2)
+    assert all(f.pending for f in figs)
+    assert [f.png for f in figs] == [b"1", b"2"]
