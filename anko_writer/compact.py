@@ -86,6 +86,33 @@ Columns = Mapping[str, Sequence[str]]
 """List key → the fields of its tables (the chapter's ``columns``)."""
 
 
+class Rows:
+    """A list of records under a declared key, handed to :func:`compact` as their rows already: each row the
+    record's values in the order of the key's ``columns``, null where the record has null.
+
+    :func:`compact` writes for it exactly what it writes for ``[dict(zip(columns, row)) for row in rows]``
+    (records holding every declared field), without those records being built and read back (issue 29: a
+    ruleset that builds its published records for a table anyway builds the rows instead).
+
+    >>> r = {"id": "m", "attacks": Rows([[1, "甲", None], [2, "乙", {"id": "m#1", "expr": "1D6", "total": 3}]])}
+    >>> compact({"rolls": [], "matches": [r]}, {"attacks": ("slice", "team", "roll")})["matches"]
+    [{'id': 'm', 'attacks': {'rows': [[1, '甲'], [2, '乙', {'id': 'm#1', 'expr': '1D6', 'total': 3}]]}}]
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[Any]]) -> None:
+        self.rows = rows
+        """The records' rows, each as long as the key's columns."""
+
+    def __repr__(self) -> str:
+        return f"Rows({self.rows!r})"
+
+    def records(self, fields: Sequence[str]) -> list[Record]:
+        """The records the rows stand for (every field present)."""
+        return [dict(zip(fields, row, strict=True)) for row in self.rows]
+
+
 def is_table(obj: object) -> bool:
     """Whether ``obj`` is a table of rule 1 (``fields`` and ``rows``, or ``rows`` alone)."""
     return isinstance(obj, dict) and ROWS in obj and set(obj) <= {FIELDS, ROWS}
@@ -272,6 +299,8 @@ class _Compactor:
             return self.items(obj, base, key)
         if kind is str and base is not None and obj[:1] in _REF_STARTS:
             raise ValueError(f"{obj!r} inside {base!r} would read as a roll reference")
+        if kind is Rows:
+            return self.given_rows(obj, base, key)
         return obj
 
     def _own(self, obj: dict[str, Any], base: str | None) -> tuple[bool, str | None, str | None]:
@@ -314,6 +343,8 @@ class _Compactor:
                 v = self.items(v, base, k)
             elif kind is str and base is not None and v[:1] in _REF_STARTS:
                 raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+            elif kind is Rows:
+                v = self.given_rows(v, base, k)
             out[k] = v
         return out
 
@@ -369,28 +400,67 @@ class _Compactor:
                     if own in ids and "expr" in v and "total" in v:
                         return None  # a roll reference (rule 3)
                     inner = own
-            row: list[Any] = list(map(v.get, fields))
-            types = tuple(map(type, row))
-            plan = plans.get(types)
-            if plan is None:
-                plan = plans[types] = _plan(types)
-            texts, nested, end = plan
-            if inner is not None:
-                for i in texts:
-                    if row[i][:1] in _REF_STARTS:
-                        raise ValueError(f"{row[i]!r} inside {inner!r} would read as a roll reference")
+            rows.append(self._cells(list(map(v.get, fields)), inner, fields, plans, True))
+        return rows
+
+    def _cells(self, row: list[Any], inner: str | None, fields: Sequence[str], plans: dict[tuple[type, ...], Plan],
+               fresh: bool) -> list[Any]:
+        """A declared row's cells compacted below ``inner`` by the plan of their types (in ``row`` itself when
+        it is ``fresh``, else in a copy), without its trailing nulls."""
+        types = tuple(map(type, row))
+        plan = plans.get(types)
+        if plan is None:
+            plan = plans[types] = _plan(types)
+        texts, nested, end = plan
+        if inner is not None:
+            for i in texts:
+                if row[i][:1] in _REF_STARTS:
+                    raise ValueError(f"{row[i]!r} inside {inner!r} would read as a roll reference")
+        if nested:
+            if not fresh:
+                row = row.copy()
+            ids = self.ids
             for i in nested:
                 x = row[i]
-                if type(x) is dict:
+                kind = type(x)
+                if kind is dict:
                     own = x.get("id")
                     if type(own) is str and own in ids and "expr" in x and "total" in x:  # rule 3
                         row[i] = own[len(inner):] if inner and own.startswith(inner) and _is_ref(own[len(inner):]) else own
                     else:
                         row[i] = self.record(x, inner, fields[i])
-                else:
+                elif kind is list:
                     row[i] = self.items(x, inner, fields[i])
-            rows.append(row if end == len(row) else row[:end])
-        return rows
+                else:
+                    row[i] = self.value(x, inner, fields[i])
+        return row if end == len(row) else row[:end]
+
+    def given_rows(self, obj: Rows, base: str | None, key: str | None) -> Any:
+        """:class:`Rows` under ``key``: what :meth:`items` makes of the records they stand for, from the rows.
+
+        The records' own checks are not needed where the columns rule them out (no ``sealed_by``, no key to
+        drop, no ``rows``, no roll reference: ``id`` without ``expr`` and ``total``); elsewhere the records
+        are built and walked as any list."""
+        fields = self.columns.get(key) if key is not None else None
+        if fields is None:
+            raise ValueError(f"rows given under {key!r}, which the chapter's columns do not declare")
+        if not obj.rows:
+            return []
+        known = self.column_sets[str(key)]
+        if not fields or len(known) != len(fields) or not known.isdisjoint(_RECORD_CHECKS) or (
+                not self.drop.isdisjoint(known)) or ("id" in known and "expr" in known and "total" in known):
+            return self.items(obj.records(fields), base, key)
+        at = list(fields).index("id") if "id" in known else -1
+        plans, width, cells = self.plans.setdefault(str(key), {}), len(fields), self._cells
+        rows = []
+        for row in obj.rows:
+            if len(row) != width:
+                raise ValueError(f"a row of {len(row)} cells under {key!r}, whose columns are {len(fields)}")
+            own = row[at] if at >= 0 else None
+            rows.append(cells(row, own if type(own) is str else base, fields, plans, False))
+        if key not in self.used:
+            self.used[str(key)] = list(fields)
+        return {ROWS: rows}
 
     def _declared_rows(self, obj: list[Any], base: str | None, key: str) -> list[Any] | None:
         """:meth:`_declared` with each record's own checks: for columns that name a table's ``rows``, or a
@@ -429,7 +499,7 @@ def _plan(types: tuple[type, ...]) -> Plan:
     """The plan of a declared row whose cells have ``types``."""
     ends = [i + 1 for i, kind in enumerate(types) if kind is not _NONE]
     return (tuple(i for i, kind in enumerate(types) if kind is str),
-            tuple(i for i, kind in enumerate(types) if kind is dict or kind is list), ends[-1] if ends else 0)
+            tuple(i for i, kind in enumerate(types) if kind is dict or kind is list or kind is Rows), ends[-1] if ends else 0)
 
 
 _NONE = type(None)
@@ -439,6 +509,10 @@ _SCALARS = frozenset({int, float, bool, _NONE})
 
 
 _TABLE_KEYS = frozenset({FIELDS, ROWS})
+
+_RECORD_CHECKS = frozenset({ROWS, SEALED_BY})
+"""Declared fields that make a record of the columns need its own checks (:meth:`_Compactor._declared_rows`,
+or a sealed record that keeps a list a list)."""
 
 
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
@@ -505,5 +579,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "Rows", "compact",
            "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]
