@@ -316,16 +316,22 @@ class _Compactor:
 
     def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
         """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
-        ref, text, base = self._own(obj, base)
-        if ref:
-            return text
+        own = obj.get("id")  # :meth:`_own`, inline (issue 29: a season's 18,664 records)
+        if type(own) is str:
+            if own in self.ids and "expr" in obj and "total" in obj:
+                return own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own
+            base = own
+        if ROWS in obj and len(obj) <= 2 and set(obj) <= _TABLE_KEYS:
+            raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
         if key is not None and key in self.records and obj and self.record_sets[key].issuperset(obj):
             declared = self.records[key]
             if key not in self.used_records:
                 self.used_records[key] = list(declared)
             row = list(map(obj.get, declared))
-            if not set(map(type, row)) <= _SCALARS:
-                row = [self.value(v, base, k) for k, v in zip(declared, row, strict=True)]
+            for v in row:
+                if type(v) not in _SCALARS:
+                    row = [self.value(v, base, k) for k, v in zip(declared, row, strict=True)]
+                    break
             return row if row[-1] is not None else _trim(row)
         return self._fields(obj, base)
 
@@ -356,8 +362,16 @@ class _Compactor:
             if kind is dict or kind is list:
                 nested = True
                 break
-        if not nested:  # scalars: checked, copied
-            return [self.value(v, base, None) for v in obj] if base is not None else list(obj)
+        if not nested:  # scalars: checked (:meth:`value`, inline), copied
+            if base is not None:
+                for v in obj:
+                    kind = type(v)
+                    if kind is str:
+                        if v[:1] in _REF_STARTS:
+                            raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+                    elif kind is Rows:
+                        self.value(v, base, None)
+            return list(obj)
         if key is not None and key in self.columns:
             rows = self._declared(obj, base, key)
             if rows is not None:
@@ -545,21 +559,38 @@ def _compact(record: Record, columns: Columns, records: Columns, drop: Collectio
 
 
 def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, records: Columns) -> Any:
-    """Rules 1 and 3 undone for ``obj`` (found under ``key``) below a record whose own id is ``base``."""
-    if is_table(obj):
-        fields = columns.get(key) if key is not None else None
-        return [_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+    """Rules 1 and 3 undone for ``obj`` (found under ``key``) below a record whose own id is ``base``.
+
+    A scalar value of a record or list is copied where it stands, not passed down (issue 29: the publish
+    guard expands a chapter with a sealed roll; most of its values are numbers)."""
     if isinstance(obj, dict):
-        inner = obj["id"] if isinstance(obj.get("id"), str) and not _is_ref(obj["id"]) else base
-        return {k: _expand(v, inner, k, columns, records) for k, v in obj.items()}
+        if ROWS in obj and obj.keys() <= _TABLE_KEYS:  # :func:`is_table`
+            fields = columns.get(key) if key is not None else None
+            return [_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+        return _expand_record(obj, base, columns, records)
     if isinstance(obj, list):
         fields = records.get(key) if key is not None else None
         if fields is not None:
-            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj, strict=False)}
-        return [_expand(v, base, None, columns, records) for v in obj]
+            return {k: _expand(v, base, k, columns, records) if isinstance(v, _NESTED) or (
+                base is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v
+                    for k, v in zip(fields, obj, strict=False)}
+        return [_expand(v, base, None, columns, records) if isinstance(v, _NESTED) or (
+            base is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v for v in obj]
     if isinstance(obj, str) and base is not None and _is_ref(obj):
         return base + obj
     return obj
+
+
+def _expand_record(obj: dict[str, Any], base: str | None, columns: Columns, records: Columns) -> Record:
+    """A record that is not a table with its values expanded below its own id (or ``base``)."""
+    own = obj.get("id")
+    inner = own if isinstance(own, str) and own[:1] not in _REF_STARTS else base
+    return {k: _expand(v, inner, k, columns, records) if isinstance(v, _NESTED) or (
+        inner is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v for k, v in obj.items()}
+
+
+_NESTED = (dict, list)
+"""The values :func:`_expand` looks into."""
 
 
 def expand(record: Record) -> Record:

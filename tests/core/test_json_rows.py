@@ -4,6 +4,8 @@ issue 29 round 5) is written as the records it stands for would be: ``dict(zip(c
 The records are the round-3 chapters of ``test_json_phase`` (every cell type, roll references in and out of the
 chapter, strings that would read as references), under columns that let the rows skip the records' checks and
 under columns that do not (a ``sealed_by``, a ``rows``, a key to drop, a possible roll reference, a repeated field).
+:func:`~anko_writer.compact.expand`, which copies scalars where they stand since round 5, reads what the value by
+value expansion of 979b28a read.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer.compact import Rows, compact, expand
+from anko_writer.compact import ROWS, Rows, compact, expand, rows_of, unpack_rolls
 from tests.core.test_json_phase import FIELDS, chapters
 
 COLUMN_CHOICES: tuple[tuple[str, ...], ...] = (
@@ -76,3 +78,50 @@ def test_no_rows_is_an_empty_list() -> None:
     """An empty table is written ``[]`` as an empty list of records is, and names no columns."""
     out = compact({"rolls": [], "matches": [{"id": "m", "attacks": Rows([])}]}, {"attacks": ("a", "b")})
     assert out == {"rolls": {"kinds": [], "runs": []}, "matches": [{"id": "m", "attacks": []}]}
+
+
+def _reference_expand(obj: Any, base: str | None, key: str | None, columns: Any, records: Any) -> Any:
+    """Rules 1 and 3 undone value by value, as compact.py at 979b28a did (the oracle of :func:`expand`)."""
+    if isinstance(obj, dict) and ROWS in obj and set(obj) <= {"fields", ROWS}:
+        fields = columns.get(key) if key is not None else None
+        return [_reference_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+    if isinstance(obj, dict):
+        inner = obj["id"] if isinstance(obj.get("id"), str) and obj["id"][:1] not in "#/" else base
+        return {k: _reference_expand(v, inner, k, columns, records) for k, v in obj.items()}
+    if isinstance(obj, list):
+        fields = records.get(key) if key is not None else None
+        if fields is not None:
+            return {k: _reference_expand(v, base, k, columns, records) for k, v in zip(fields, obj, strict=False)}
+        return [_reference_expand(v, base, None, columns, records) for v in obj]
+    if isinstance(obj, str) and base is not None and obj[:1] in ("#", "/"):
+        return base + obj
+    return obj
+
+
+def _reference(record: dict[str, Any]) -> dict[str, Any]:
+    """:func:`expand` by the oracle."""
+    columns, records = record.get("columns") or {}, record.get("records") or {}
+    return {key: unpack_rolls(value) if key == "rolls" and isinstance(value, dict)
+            else [_reference_expand(v, None, None, columns, records) for v in value] if isinstance(value, list)
+            else _reference_expand(value, None, key, columns, records)
+            for key, value in record.items() if key not in ("columns", "records")}
+
+
+TEXT = st.sampled_from(["甲", "#3", "/gate#1", "s1/m03/甲-乙", "", "rows", "fields"])
+TREES = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(-2, 9), TEXT),
+                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+                         st.sampled_from(["id", "rows", "fields", "attacks", "modifiers", "rolls_of", "x"]), inner,
+                         max_size=4), max_leaves=24)
+
+
+@settings(max_examples=80, deadline=None)
+@given(chapters(), TREES, st.sampled_from([(), ("rows",), ("id", "x")]))
+def test_expand_reads_what_the_value_by_value_expansion_read(rec: dict[str, Any], tree: Any,
+                                                            declared: tuple[str, ...]) -> None:
+    """Every table (one whose rows read as tables too), record row, relative id and scalar as before."""
+    out = _run(rec, FIELDS[:-1], False)
+    if isinstance(out, tuple):
+        return
+    out = {**out, "columns": {**out.get("columns", {}), "x": list(declared)},
+           "records": {**out.get("records", {}), "modifiers": ["id", "x"]}, "tree": tree, "more": [tree, {"id": "m", "t": tree}]}
+    assert expand(out) == _reference(out)
