@@ -440,7 +440,8 @@ class _Compactor:
                 if kind is dict:
                     own = x.get("id")
                     if type(own) is str and own in ids and "expr" in x and "total" in x:  # rule 3
-                        row[i] = own[len(inner):] if inner and own.startswith(inner) and _is_ref(own[len(inner):]) else own
+                        tail = own[len(inner):] if inner and own.startswith(inner) else ""
+                        row[i] = tail if tail[:1] in _REF_STARTS else own
                     else:
                         row[i] = self.record(x, inner, fields[i])
                 elif kind is list:

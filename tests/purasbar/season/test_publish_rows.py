@@ -1,10 +1,11 @@
-"""The 群英杯's publish step hands its attacks, line-ups and players to compact as rows (issue 29 round 5): the
-JSON is what the records it built before (the oracle below, publish.py at 979b28a) gave, byte for byte.
+"""The 群英杯's publish step hands its attacks, slice events, line-ups and players to compact as rows (issue 29
+round 5): the JSON is what the records it built before (the oracle below, publish.py at 979b28a) gave, byte for
+byte.
 
-Checked on every chapter of a played season, and with Hypothesis on a played match whose attacks, line-ups and
-a club's players are changed: keys missing, the shooter pick's rolls at the top level or nowhere, an event
-modifier, a usual stamina factor, slices or position, texts that would read as roll references, players with
-keys that are not declared or flags that are falsy.
+Checked on every chapter of a played season, and with Hypothesis on a played match whose attacks, slice events,
+line-ups and a club's players are changed: keys missing, an event that keeps no key or is sealed, the shooter
+pick's rolls at the top level or nowhere, an event modifier, a usual stamina factor, slices or position, texts
+that would read as roll references, players with keys that are not declared or flags that are falsy.
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ def _lineup(entry: Record, every: list[int]) -> Record:
     return row
 
 
+def _slice(s: Record) -> Record:
+    """The oracle's slice: its events as records."""
+    return {"index": s["index"], "events": [{k: e[k] for k in P.SLICE_EVENT_KEYS if k in e}
+                                            for e in s["events"] if e.get("kind") != "attack"]}
+
+
 def _club(c: Record) -> Record:
     """The oracle's club: every player a record."""
     if not isinstance(c.get("players"), list):
@@ -73,7 +80,7 @@ def _match(m: Record) -> Record:
     if isinstance(m.get("lineups"), dict):
         out["lineups"] = {side: [_lineup(e, every) for e in entries] for side, entries in m["lineups"].items()}
     if m.get("slices"):
-        out["slices"] = [s for s in map(P._slice, m["slices"]) if s["events"]]
+        out["slices"] = [s for s in map(_slice, m["slices"]) if s["events"]]
     if m.get("injuries"):
         out["injuries"] = [r for r in m["injuries"] if not P._clean(r)]
     if isinstance(m.get("gate"), dict):
@@ -139,6 +146,19 @@ def changed_matches(draw: st.DrawFn, base: Record) -> Record:
             a["modifiers"] = {**a["modifiers"], "event": draw(st.integers(-2, 2))}
         elif step == "text":
             a[draw(st.sampled_from(["team", "shooter", "shooter_pos"]))] = draw(TEXTS)
+    for sl in m.get("slices") or []:
+        for e in sl["events"]:
+            step = draw(st.sampled_from(["keep", "keep", "bare", "sealed", "text", "player"]))
+            if step == "bare":
+                for k in P.SLICE_EVENT_KEYS:
+                    e.pop(k, None)
+            elif step == "sealed":
+                e.clear()
+                e["sealed_by"] = draw(st.sampled_from(ids))
+            elif step == "text":
+                e["text"] = draw(TEXTS)
+            elif step == "player":
+                e["player"] = draw(TEXTS)
     sides = m["lineups"]
     for side, entries in list(sides.items()):
         for e in entries:

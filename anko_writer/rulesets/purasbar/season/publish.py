@@ -182,9 +182,15 @@ def _lineups(lineups: Record, every: list[int]) -> Record:
 
 
 def _slice(s: Record) -> Record:
-    """A slice as published: its number and its events but the attacks (each attack names its slice)."""
-    return {"index": s["index"], "events": [{k: e[k] for k in SLICE_EVENT_KEYS if k in e}
-                                            for e in s["events"] if e.get("kind") != "attack"]}
+    """A slice as published: its number and its events but the attacks (each attack names its slice), as
+    rows where every event keeps a key (an event that keeps none is an empty record, not a row)."""
+    events = [e for e in s["events"] if e.get("kind") != "attack"]
+    if events and not any(_EVENT_KEYS.isdisjoint(e) for e in events):
+        return {"index": s["index"], "events": Rows([list(map(e.get, SLICE_EVENT_KEYS)) for e in events])}
+    return {"index": s["index"], "events": [{k: e[k] for k in SLICE_EVENT_KEYS if k in e} for e in events]}
+
+
+_EVENT_KEYS = frozenset(SLICE_EVENT_KEYS)
 
 
 def _player(p: Record) -> Record:
@@ -259,7 +265,7 @@ def _match(m: Record) -> Record:
     if isinstance(m.get("lineups"), dict):
         out["lineups"] = _lineups(m["lineups"], every)
     if m.get("slices"):
-        out["slices"] = [s for s in map(_slice, m["slices"]) if s["events"]]
+        out["slices"] = [s for s in map(_slice, m["slices"]) if type(s["events"]) is Rows or s["events"]]
     if m.get("injuries"):
         out["injuries"] = [r for r in m["injuries"] if not _clean(r)]
     if isinstance(m.get("gate"), dict):
