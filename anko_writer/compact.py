@@ -158,7 +158,8 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     True
     """
     kinds: dict[tuple[Any, ...], int] = {}
-    listed: list[list[Any]] = []
+    listed: list[Any] = []  # each kind as written: its purpose (worded), its expression unless 1D100, its extras
+    words: dict[str, int] = {}
     runs: list[list[Any]] = []
     base = ""
     run: list[Any] = []
@@ -186,12 +187,13 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([r["purpose"], r["expr"], extra])
+                listed.append([_worded(r["purpose"], words), r["expr"], extra])
         else:
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([r["purpose"], r["expr"]])
+                expr = r["expr"]
+                listed.append(_worded(r["purpose"], words) if expr == DEFAULT_EXPR else [_worded(r["purpose"], words), expr])
         dice = r["dice"]
         if type(dice) is list and len(dice) == 1:
             one = dice[0]
@@ -207,10 +209,7 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
             run.append([known, dice, r["total"]])
         else:
             run.append([known, dice])
-    words: dict[str, int] = {}
-    listed = [_worded(k, words) for k in listed]
-    return {**({WORDS: list(words)} if words else {}), KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k in listed],
-            RUNS: runs}
+    return {**({WORDS: list(words)} if words else {}), KINDS: listed, RUNS: runs}
 
 
 def _extra_key(extra: Record, seen: dict[tuple[Any, ...], str]) -> str:
@@ -229,13 +228,14 @@ _ATOMS = frozenset({str, int, bool, type(None)})
 """Types whose equal values have the same JSON (not floats: ``0.0`` and ``-0.0``)."""
 
 
-def _worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
-    """A kind with a purpose of two parts (``卡尔·穆勒 伤病抽检``: a name, then what the roll decides) written
-    as the indices of its parts in ``words`` (filled as it goes), each name and each ending said once."""
-    head, space, tail = str(kind[0]).rpartition(" ")
+def _worded(purpose: Any, words: dict[str, int]) -> Any:
+    """A purpose of two parts (``卡尔·穆勒 伤病抽检``: a name, then what the roll decides) as the indices of
+    its parts in ``words`` (filled as it goes, as the kinds are met), each name and each ending said once;
+    any other purpose as it is."""
+    head, space, tail = str(purpose).rpartition(" ")
     if not space or not head or not tail:
-        return kind
-    return [[words.setdefault(head, len(words)), words.setdefault(tail, len(words))], *kind[1:]]
+        return purpose
+    return [words.setdefault(head, len(words)), words.setdefault(tail, len(words))]
 
 
 def unpack_rolls(packed: Mapping[str, Any]) -> list[Record]:
