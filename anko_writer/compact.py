@@ -86,6 +86,33 @@ Columns = Mapping[str, Sequence[str]]
 """List key → the fields of its tables (the chapter's ``columns``)."""
 
 
+class Rows:
+    """A list of records under a declared key, handed to :func:`compact` as their rows already: each row the
+    record's values in the order of the key's ``columns``, null where the record has null.
+
+    :func:`compact` writes for it exactly what it writes for ``[dict(zip(columns, row)) for row in rows]``
+    (records holding every declared field), without those records being built and read back (issue 29: a
+    ruleset that builds its published records for a table anyway builds the rows instead).
+
+    >>> r = {"id": "m", "attacks": Rows([[1, "甲", None], [2, "乙", {"id": "m#1", "expr": "1D6", "total": 3}]])}
+    >>> compact({"rolls": [], "matches": [r]}, {"attacks": ("slice", "team", "roll")})["matches"]
+    [{'id': 'm', 'attacks': {'rows': [[1, '甲'], [2, '乙', {'id': 'm#1', 'expr': '1D6', 'total': 3}]]}}]
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[list[Any]]) -> None:
+        self.rows = rows
+        """The records' rows, each as long as the key's columns."""
+
+    def __repr__(self) -> str:
+        return f"Rows({self.rows!r})"
+
+    def records(self, fields: Sequence[str]) -> list[Record]:
+        """The records the rows stand for (every field present)."""
+        return [dict(zip(fields, row, strict=True)) for row in self.rows]
+
+
 def is_table(obj: object) -> bool:
     """Whether ``obj`` is a table of rule 1 (``fields`` and ``rows``, or ``rows`` alone)."""
     return isinstance(obj, dict) and ROWS in obj and set(obj) <= {FIELDS, ROWS}
@@ -131,7 +158,8 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     True
     """
     kinds: dict[tuple[Any, ...], int] = {}
-    listed: list[list[Any]] = []
+    listed: list[Any] = []  # each kind as written: its purpose (worded), its expression unless 1D100, its extras
+    words: dict[str, int] = {}
     runs: list[list[Any]] = []
     base = ""
     run: list[Any] = []
@@ -159,12 +187,13 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([r["purpose"], r["expr"], extra])
+                listed.append([_worded(r["purpose"], words), r["expr"], extra])
         else:
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([r["purpose"], r["expr"]])
+                expr = r["expr"]
+                listed.append(_worded(r["purpose"], words) if expr == DEFAULT_EXPR else [_worded(r["purpose"], words), expr])
         dice = r["dice"]
         if type(dice) is list and len(dice) == 1:
             one = dice[0]
@@ -180,10 +209,7 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
             run.append([known, dice, r["total"]])
         else:
             run.append([known, dice])
-    words: dict[str, int] = {}
-    listed = [_worded(k, words) for k in listed]
-    return {**({WORDS: list(words)} if words else {}), KINDS: [k[0] if k[1:] == [DEFAULT_EXPR] else k for k in listed],
-            RUNS: runs}
+    return {**({WORDS: list(words)} if words else {}), KINDS: listed, RUNS: runs}
 
 
 def _extra_key(extra: Record, seen: dict[tuple[Any, ...], str]) -> str:
@@ -202,13 +228,14 @@ _ATOMS = frozenset({str, int, bool, type(None)})
 """Types whose equal values have the same JSON (not floats: ``0.0`` and ``-0.0``)."""
 
 
-def _worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
-    """A kind with a purpose of two parts (``卡尔·穆勒 伤病抽检``: a name, then what the roll decides) written
-    as the indices of its parts in ``words`` (filled as it goes), each name and each ending said once."""
-    head, space, tail = str(kind[0]).rpartition(" ")
+def _worded(purpose: Any, words: dict[str, int]) -> Any:
+    """A purpose of two parts (``卡尔·穆勒 伤病抽检``: a name, then what the roll decides) as the indices of
+    its parts in ``words`` (filled as it goes, as the kinds are met), each name and each ending said once;
+    any other purpose as it is."""
+    head, space, tail = str(purpose).rpartition(" ")
     if not space or not head or not tail:
-        return kind
-    return [[words.setdefault(head, len(words)), words.setdefault(tail, len(words))], *kind[1:]]
+        return purpose
+    return [words.setdefault(head, len(words)), words.setdefault(tail, len(words))]
 
 
 def unpack_rolls(packed: Mapping[str, Any]) -> list[Record]:
@@ -272,6 +299,8 @@ class _Compactor:
             return self.items(obj, base, key)
         if kind is str and base is not None and obj[:1] in _REF_STARTS:
             raise ValueError(f"{obj!r} inside {base!r} would read as a roll reference")
+        if kind is Rows:
+            return self.given_rows(obj, base, key)
         return obj
 
     def _own(self, obj: dict[str, Any], base: str | None) -> tuple[bool, str | None, str | None]:
@@ -287,16 +316,22 @@ class _Compactor:
 
     def record(self, obj: dict[str, Any], base: str | None, key: str | None) -> Any:
         """A record: a roll reference (rule 3), a declared row (rule 1) or a record of compacted values."""
-        ref, text, base = self._own(obj, base)
-        if ref:
-            return text
+        own = obj.get("id")  # :meth:`_own`, inline (issue 29: a season's 18,664 records)
+        if type(own) is str:
+            if own in self.ids and "expr" in obj and "total" in obj:
+                return own[len(base):] if base and own.startswith(base) and _is_ref(own[len(base):]) else own
+            base = own
+        if ROWS in obj and len(obj) <= 2 and set(obj) <= _TABLE_KEYS:
+            raise ValueError(f"a record with only the keys {FIELDS!r} and {ROWS!r} reads as a table")
         if key is not None and key in self.records and obj and self.record_sets[key].issuperset(obj):
             declared = self.records[key]
             if key not in self.used_records:
                 self.used_records[key] = list(declared)
             row = list(map(obj.get, declared))
-            if not set(map(type, row)) <= _SCALARS:
-                row = [self.value(v, base, k) for k, v in zip(declared, row, strict=True)]
+            for v in row:
+                if type(v) not in _SCALARS:
+                    row = [self.value(v, base, k) for k, v in zip(declared, row, strict=True)]
+                    break
             return row if row[-1] is not None else _trim(row)
         return self._fields(obj, base)
 
@@ -314,6 +349,8 @@ class _Compactor:
                 v = self.items(v, base, k)
             elif kind is str and base is not None and v[:1] in _REF_STARTS:
                 raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+            elif kind is Rows:
+                v = self.given_rows(v, base, k)
             out[k] = v
         return out
 
@@ -325,8 +362,16 @@ class _Compactor:
             if kind is dict or kind is list:
                 nested = True
                 break
-        if not nested:  # scalars: checked, copied
-            return [self.value(v, base, None) for v in obj] if base is not None else list(obj)
+        if not nested:  # scalars: checked (:meth:`value`, inline), copied
+            if base is not None:
+                for v in obj:
+                    kind = type(v)
+                    if kind is str:
+                        if v[:1] in _REF_STARTS:
+                            raise ValueError(f"{v!r} inside {base!r} would read as a roll reference")
+                    elif kind is Rows:
+                        self.value(v, base, None)
+            return list(obj)
         if key is not None and key in self.columns:
             rows = self._declared(obj, base, key)
             if rows is not None:
@@ -369,28 +414,68 @@ class _Compactor:
                     if own in ids and "expr" in v and "total" in v:
                         return None  # a roll reference (rule 3)
                     inner = own
-            row: list[Any] = list(map(v.get, fields))
-            types = tuple(map(type, row))
-            plan = plans.get(types)
-            if plan is None:
-                plan = plans[types] = _plan(types)
-            texts, nested, end = plan
-            if inner is not None:
-                for i in texts:
-                    if row[i][:1] in _REF_STARTS:
-                        raise ValueError(f"{row[i]!r} inside {inner!r} would read as a roll reference")
+            rows.append(self._cells(list(map(v.get, fields)), inner, fields, plans, True))
+        return rows
+
+    def _cells(self, row: list[Any], inner: str | None, fields: Sequence[str], plans: dict[tuple[type, ...], Plan],
+               fresh: bool) -> list[Any]:
+        """A declared row's cells compacted below ``inner`` by the plan of their types (in ``row`` itself when
+        it is ``fresh``, else in a copy), without its trailing nulls."""
+        types = tuple(map(type, row))
+        plan = plans.get(types)
+        if plan is None:
+            plan = plans[types] = _plan(types)
+        texts, nested, end = plan
+        if inner is not None:
+            for i in texts:
+                if row[i][:1] in _REF_STARTS:
+                    raise ValueError(f"{row[i]!r} inside {inner!r} would read as a roll reference")
+        if nested:
+            if not fresh:
+                row = row.copy()
+            ids = self.ids
             for i in nested:
                 x = row[i]
-                if type(x) is dict:
+                kind = type(x)
+                if kind is dict:
                     own = x.get("id")
                     if type(own) is str and own in ids and "expr" in x and "total" in x:  # rule 3
-                        row[i] = own[len(inner):] if inner and own.startswith(inner) and _is_ref(own[len(inner):]) else own
+                        tail = own[len(inner):] if inner and own.startswith(inner) else ""
+                        row[i] = tail if tail[:1] in _REF_STARTS else own
                     else:
                         row[i] = self.record(x, inner, fields[i])
-                else:
+                elif kind is list:
                     row[i] = self.items(x, inner, fields[i])
-            rows.append(row if end == len(row) else row[:end])
-        return rows
+                else:
+                    row[i] = self.value(x, inner, fields[i])
+        return row if end == len(row) else row[:end]
+
+    def given_rows(self, obj: Rows, base: str | None, key: str | None) -> Any:
+        """:class:`Rows` under ``key``: what :meth:`items` makes of the records they stand for, from the rows.
+
+        The records' own checks are not needed where the columns rule them out (no ``sealed_by``, no key to
+        drop, no ``rows``, no roll reference: ``id`` without ``expr`` and ``total``); elsewhere the records
+        are built and walked as any list."""
+        fields = self.columns.get(key) if key is not None else None
+        if fields is None:
+            raise ValueError(f"rows given under {key!r}, which the chapter's columns do not declare")
+        if not obj.rows:
+            return []
+        known = self.column_sets[str(key)]
+        if not fields or len(known) != len(fields) or not known.isdisjoint(_RECORD_CHECKS) or (
+                not self.drop.isdisjoint(known)) or ("id" in known and "expr" in known and "total" in known):
+            return self.items(obj.records(fields), base, key)
+        at = list(fields).index("id") if "id" in known else -1
+        plans, width, cells = self.plans.setdefault(str(key), {}), len(fields), self._cells
+        rows = []
+        for row in obj.rows:
+            if len(row) != width:
+                raise ValueError(f"a row of {len(row)} cells under {key!r}, whose columns are {len(fields)}")
+            own = row[at] if at >= 0 else None
+            rows.append(cells(row, own if type(own) is str else base, fields, plans, False))
+        if key not in self.used:
+            self.used[str(key)] = list(fields)
+        return {ROWS: rows}
 
     def _declared_rows(self, obj: list[Any], base: str | None, key: str) -> list[Any] | None:
         """:meth:`_declared` with each record's own checks: for columns that name a table's ``rows``, or a
@@ -429,7 +514,7 @@ def _plan(types: tuple[type, ...]) -> Plan:
     """The plan of a declared row whose cells have ``types``."""
     ends = [i + 1 for i, kind in enumerate(types) if kind is not _NONE]
     return (tuple(i for i, kind in enumerate(types) if kind is str),
-            tuple(i for i, kind in enumerate(types) if kind is dict or kind is list), ends[-1] if ends else 0)
+            tuple(i for i, kind in enumerate(types) if kind is dict or kind is list or kind is Rows), ends[-1] if ends else 0)
 
 
 _NONE = type(None)
@@ -439,6 +524,10 @@ _SCALARS = frozenset({int, float, bool, _NONE})
 
 
 _TABLE_KEYS = frozenset({FIELDS, ROWS})
+
+_RECORD_CHECKS = frozenset({ROWS, SEALED_BY})
+"""Declared fields that make a record of the columns need its own checks (:meth:`_Compactor._declared_rows`,
+or a sealed record that keeps a list a list)."""
 
 
 def compact(record: Record, columns: Columns | None = None, records: Columns | None = None,
@@ -471,21 +560,38 @@ def _compact(record: Record, columns: Columns, records: Columns, drop: Collectio
 
 
 def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, records: Columns) -> Any:
-    """Rules 1 and 3 undone for ``obj`` (found under ``key``) below a record whose own id is ``base``."""
-    if is_table(obj):
-        fields = columns.get(key) if key is not None else None
-        return [_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+    """Rules 1 and 3 undone for ``obj`` (found under ``key``) below a record whose own id is ``base``.
+
+    A scalar value of a record or list is copied where it stands, not passed down (issue 29: the publish
+    guard expands a chapter with a sealed roll; most of its values are numbers)."""
     if isinstance(obj, dict):
-        inner = obj["id"] if isinstance(obj.get("id"), str) and not _is_ref(obj["id"]) else base
-        return {k: _expand(v, inner, k, columns, records) for k, v in obj.items()}
+        if ROWS in obj and obj.keys() <= _TABLE_KEYS:  # :func:`is_table`
+            fields = columns.get(key) if key is not None else None
+            return [_expand(r, base, None, columns, records) for r in rows_of(obj, fields)]
+        return _expand_record(obj, base, columns, records)
     if isinstance(obj, list):
         fields = records.get(key) if key is not None else None
         if fields is not None:
-            return {k: _expand(v, base, k, columns, records) for k, v in zip(fields, obj, strict=False)}
-        return [_expand(v, base, None, columns, records) for v in obj]
+            return {k: _expand(v, base, k, columns, records) if isinstance(v, _NESTED) or (
+                base is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v
+                    for k, v in zip(fields, obj, strict=False)}
+        return [_expand(v, base, None, columns, records) if isinstance(v, _NESTED) or (
+            base is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v for v in obj]
     if isinstance(obj, str) and base is not None and _is_ref(obj):
         return base + obj
     return obj
+
+
+def _expand_record(obj: dict[str, Any], base: str | None, columns: Columns, records: Columns) -> Record:
+    """A record that is not a table with its values expanded below its own id (or ``base``)."""
+    own = obj.get("id")
+    inner = own if isinstance(own, str) and own[:1] not in _REF_STARTS else base
+    return {k: _expand(v, inner, k, columns, records) if isinstance(v, _NESTED) or (
+        inner is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v for k, v in obj.items()}
+
+
+_NESTED = (dict, list)
+"""The values :func:`_expand` looks into."""
 
 
 def expand(record: Record) -> Record:
@@ -505,5 +611,5 @@ def expand(record: Record) -> Record:
     return out
 
 
-__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "compact",
+__all__ = ["COLUMNS", "Columns", "DEFAULT_EXPR", "RECORDS", "ROLL_FIELDS", "FIELDS", "KINDS", "ROWS", "RUNS", "Rows", "compact",
            "expand", "is_table", "pack_rolls", "rows_of", "table", "unpack_rolls"]

@@ -56,9 +56,17 @@ def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:
             row.append(r["total"])
         run.append(row)
     words: dict[str, int] = {}
-    listed = [compact_module._worded(k, words) for k, _ in kinds.values()]
+    listed = [_reference_worded(k, words) for k, _ in kinds.values()]
     return {**({"words": list(words)} if words else {}),
             "kinds": [k[0] if k[1:] == ["1D100"] else k for k in listed], "runs": runs}
+
+
+def _reference_worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
+    """A kind whose purpose has two parts with them as indices in ``words``, as 07047ad wrote it."""
+    head, space, tail = str(kind[0]).rpartition(" ")
+    if not space or not head or not tail:
+        return kind
+    return [[words.setdefault(head, len(words)), words.setdefault(tail, len(words))], *kind[1:]]
 
 
 HEADS = ("s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/m03/丙-丁", "b1")

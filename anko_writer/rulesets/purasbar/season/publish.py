@@ -23,8 +23,10 @@ What is left out, and how to get it back (``docs/json.md`` tells the same for re
 
 from __future__ import annotations
 
+from typing import Any
+
 from ....chapters import Record
-from ....compact import compact
+from ....compact import Rows, compact
 from ....runtime import collector_paused
 from ..match.engine import GOAL_THRESHOLD, SHOT_THRESHOLD
 
@@ -132,43 +134,63 @@ __all__ = ["ATTACK_COLUMNS", "ATTACK_FIELDS", "COLUMNS", "INJURY_COLUMNS", "SUBS
            "PLAYER_COLUMNS", "PLAYER_DROPPED", "PROSE_KEYS", "RECORDS", "SHOT_THRESHOLD", "SLICE_EVENT_KEYS", "publish"]
 
 
-def _attack(a: Record) -> Record:
-    """One attack as published: :data:`ATTACK_COLUMNS`, modifiers of 0 left out."""
-    pick = a.get("shooter_pick") or {}
-    row: Record = dict.fromkeys(ATTACK_COLUMNS)  # in column order; a key ``a`` lacks is null, the pick's rolls aside
-    row["group_roll"], row["pick_roll"] = pick.get("group_roll"), pick.get("pick_roll")
-    given = _ATTACK_KEYS.intersection(a)
-    row.update(zip(given, map(a.__getitem__, given), strict=True))
+def _attack(a: Record) -> list[Any]:
+    """One attack as published, as its row of :data:`ATTACK_COLUMNS` (null where ``a`` lacks the key, the
+    shooter pick's rolls aside), modifiers of 0 written."""
+    row = list(map(a.get, ATTACK_COLUMNS))
+    if "group_roll" not in a or "pick_roll" not in a:
+        pick = a.get("shooter_pick") or {}
+        if "group_roll" not in a:
+            row[_GROUP_ROLL] = pick.get("group_roll")
+        if "pick_roll" not in a:
+            row[_PICK_ROLL] = pick.get("pick_roll")
     mods = a["modifiers"]
-    row["modifiers"] = published = {k: mods.get(k, 0) for k in _PLAIN_MODIFIERS}
+    row[_MODIFIERS] = published = {k: mods.get(k, 0) for k in _PLAIN_MODIFIERS}
     if "event" in mods:
         published["event"] = mods["event"]
     return row
 
 
-_ATTACK_KEYS = frozenset(ATTACK_COLUMNS)
-"""The published attack's keys, as a set."""
+_GROUP_ROLL, _PICK_ROLL, _MODIFIERS = map(ATTACK_COLUMNS.index, ("group_roll", "pick_roll", "modifiers"))
+"""Where an attack's row holds the shooter pick's two rolls and the modifiers."""
 
 _PLAIN_MODIFIERS = tuple(k for k in MODIFIERS if k != "event")
 """The modifiers every published attack has (0 when they did not apply)."""
 
 
-def _lineup(entry: Record, every: list[int]) -> Record:
-    """A line-up entry as published (:data:`LINEUP_COLUMNS`)."""
-    row = dict(zip(LINEUP_COLUMNS, map(entry.get, LINEUP_COLUMNS), strict=True))
-    if row["stamina_factor"] == [1, 1]:
-        row["stamina_factor"] = None
-    if row["slices"] == every:
-        row["slices"] = None
-    if row["position"] == row["slot"]:
-        row["position"] = None
+def _lineup(entry: Record, every: list[int]) -> list[Any]:
+    """A line-up entry as published, as its row of :data:`LINEUP_COLUMNS`."""
+    row = list(map(entry.get, LINEUP_COLUMNS))
+    if row[_FACTOR] == [1, 1]:
+        row[_FACTOR] = None
+    if row[_SLICES] == every:
+        row[_SLICES] = None
+    if row[_POSITION] == row[_SLOT]:
+        row[_POSITION] = None
     return row
 
 
+_SLOT, _FACTOR, _SLICES, _POSITION = map(LINEUP_COLUMNS.index, ("slot", "stamina_factor", "slices", "position"))
+"""Where a line-up row holds what is null when it says the usual, and the slot it is compared with."""
+
+
+def _lineups(lineups: Record, every: list[int]) -> Record:
+    """The line-ups as published: a declared side's entries as :class:`~anko_writer.compact.Rows`."""
+    return {side: Rows([_lineup(e, every) for e in entries]) if COLUMNS.get(side) is LINEUP_COLUMNS
+            else [dict(zip(LINEUP_COLUMNS, _lineup(e, every), strict=True)) for e in entries]
+            for side, entries in lineups.items()}
+
+
 def _slice(s: Record) -> Record:
-    """A slice as published: its number and its events but the attacks (each attack names its slice)."""
-    return {"index": s["index"], "events": [{k: e[k] for k in SLICE_EVENT_KEYS if k in e}
-                                            for e in s["events"] if e.get("kind") != "attack"]}
+    """A slice as published: its number and its events but the attacks (each attack names its slice), as
+    rows where every event keeps a key (an event that keeps none is an empty record, not a row)."""
+    events = [e for e in s["events"] if e.get("kind") != "attack"]
+    if events and not any(_EVENT_KEYS.isdisjoint(e) for e in events):
+        return {"index": s["index"], "events": Rows([list(map(e.get, SLICE_EVENT_KEYS)) for e in events])}
+    return {"index": s["index"], "events": [{k: e[k] for k in SLICE_EVENT_KEYS if k in e} for e in events]}
+
+
+_EVENT_KEYS = frozenset(SLICE_EVENT_KEYS)
 
 
 def _player(p: Record) -> Record:
@@ -180,9 +202,29 @@ def _player(p: Record) -> Record:
     return out
 
 
+def _player_row(p: Record) -> list[Any]:
+    """A club's player of declared keys as published, as its row of :data:`PLAYER_COLUMNS`."""
+    row = list(map(p.get, PLAYER_COLUMNS))
+    row[_LEADER], row[_YOUTH] = row[_LEADER] or None, row[_YOUTH] or None
+    return row
+
+
+_LEADER, _YOUTH = map(PLAYER_COLUMNS.index, ("leader", "youth"))
+"""Where a player's row holds the two flags written null for false."""
+
+_PLAYER_KEYS = frozenset(PLAYER_COLUMNS) | PLAYER_DROPPED
+"""The keys of a player whose published record holds declared fields alone."""
+
+
 def _club(c: Record) -> Record:
-    """A club as published: its players in :data:`PLAYER_COLUMNS`."""
-    return {**c, "players": [_player(p) for p in c["players"]]} if isinstance(c.get("players"), list) else c
+    """A club as published: its players in :data:`PLAYER_COLUMNS` (as rows when every one has declared keys
+    alone)."""
+    players = c.get("players")
+    if not isinstance(players, list):
+        return c
+    if all(type(p) is dict and _PLAYER_KEYS.issuperset(p) for p in players):
+        return {**c, "players": Rows([_player_row(p) for p in players])}
+    return {**c, "players": [_player(p) for p in players]}
 
 
 def _clean(rec: Record) -> bool:
@@ -218,12 +260,12 @@ def _match(m: Record) -> Record:
     out = dict(m)
     for k in MATCH_DROPPED.intersection(m):
         del out[k]
-    out["attacks"] = [_attack(a) for a in m["attacks"]]
+    out["attacks"] = Rows([_attack(a) for a in m["attacks"]])
     every = list(range(1, 9 if m.get("extra_time") else 7))
     if isinstance(m.get("lineups"), dict):
-        out["lineups"] = {side: [_lineup(e, every) for e in entries] for side, entries in m["lineups"].items()}
+        out["lineups"] = _lineups(m["lineups"], every)
     if m.get("slices"):
-        out["slices"] = [s for s in map(_slice, m["slices"]) if s["events"]]
+        out["slices"] = [s for s in map(_slice, m["slices"]) if type(s["events"]) is Rows or s["events"]]
     if m.get("injuries"):
         out["injuries"] = [r for r in m["injuries"] if not _clean(r)]
     if isinstance(m.get("gate"), dict):
