@@ -40,6 +40,7 @@ from jinja2.filters import make_attrgetter, select_or_reject, sync_do_map
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.tests import test_defined
 from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
@@ -771,9 +772,30 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
             if (found if keep else not found):
                 yield item
         return
+    if test is test_defined and transfunc is not None and not rest and not kwargs and type(attr) is str \
+            and attr not in _DICT_ATTRIBUTES and "." not in attr and not attr.isdigit():
+        yield from _selecting_defined(env, value, attr, transfunc, keep)
+        return
     for item in value:
         found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
         if (found if keep else not found):
+            yield item
+
+
+def _selecting_defined(env: Any, value: Any, attr: str, transfunc: Callable[[Any], Any], keep: bool) -> Iterator[Any]:
+    """``selectattr(attr, 'defined')`` (``keep``) or ``rejectattr``: a plain dict without the item ``attr`` (no dict
+    attribute is named so) is one step and not defined, without making the undefined value its look-up would
+    return (issue 29: a month's few thousand rolls are walked so); anything else is looked up."""
+    for item in value:
+        budget = env.budget
+        if type(item) is dict and budget is not None and attr not in item:
+            budget.steps += 1  # getitem's step, inline
+            if not budget.steps % _TICK_EVERY:
+                budget.check()
+            found = False
+        else:
+            found = test_defined(transfunc(item))
+        if found is keep:
             yield item
 
 
