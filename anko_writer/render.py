@@ -36,10 +36,11 @@ import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
 from jinja2.environment import TemplateModule
-from jinja2.filters import make_attrgetter, select_or_reject
+from jinja2.filters import make_attrgetter, select_or_reject, sync_do_map
 from jinja2.nodes import EvalContext
 from jinja2.runtime import Context, LoopContext, Macro, missing
 from jinja2.sandbox import SandboxedEnvironment
+from jinja2.tests import test_defined
 from jinja2.utils import Namespace
 from jinja2.visitor import NodeTransformer
 from markupsafe import Markup
@@ -484,9 +485,10 @@ class BudgetError(jinja2.TemplateRuntimeError):
     """A template went past one of the rendering bounds (steps, time, value size, output)."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Budget:
-    """The steps and time left to the chapter being rendered."""
+    """The steps and time left to the chapter being rendered (slots: the sandbox's hooks count a step some
+    150,000 times a season, issue 29)."""
 
     steps: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + MAX_SECONDS)
@@ -715,6 +717,30 @@ def _plain_function(func: Callable[..., Any]) -> bool:
     return plain
 
 
+def _item_getter(env: Any, attribute: Any) -> Callable[[Any], Any]:
+    """Jinja's ``make_attrgetter(env, attribute)`` (the look-up of ``selectattr``, ``rejectattr`` and ``map``), with
+    a plain dict's item under a one-part name read as :meth:`BoundedEnvironment.getitem` reads it, without its
+    call (issue 29): the same value, the same step, the same errors (anything else goes through ``getitem``)."""
+    if not isinstance(attribute, str) or "." in attribute or attribute.isdigit():
+        return make_attrgetter(env, attribute)
+    getitem = env.getitem
+
+    def item_of(item: Any) -> Any:
+        budget = env.budget
+        if type(item) is dict and budget is not None:
+            value = item.get(attribute, _MISSING)
+            if value is not _MISSING:
+                budget.steps += 1  # getitem's step, inline
+                if not budget.steps % _TICK_EVERY:
+                    budget.check()
+                kind = type(value)
+                if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
+                    return value
+                return _sized(value)
+        return getitem(item, attribute)
+    return item_of
+
+
 def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwargs: dict[str, Any], keep: bool,
                       lookup_attr: bool) -> Iterator[Any]:
     """Jinja's ``select_or_reject`` (``select``, ``reject``, ``selectattr``, ``rejectattr``), with a test that
@@ -728,7 +754,7 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
             yield from select_or_reject(context, value, args, kwargs, bool, lookup_attr)
             return
         attr = args[0]
-        transfunc = make_attrgetter(env, attr)
+        transfunc = _item_getter(env, attr)
         off = 1
     else:
         off = 0
@@ -746,9 +772,30 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
             if (found if keep else not found):
                 yield item
         return
+    if test is test_defined and transfunc is not None and not rest and not kwargs and type(attr) is str \
+            and attr not in _DICT_ATTRIBUTES and "." not in attr and not attr.isdigit():
+        yield from _selecting_defined(env, value, attr, transfunc, keep)
+        return
     for item in value:
         found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
         if (found if keep else not found):
+            yield item
+
+
+def _selecting_defined(env: Any, value: Any, attr: str, transfunc: Callable[[Any], Any], keep: bool) -> Iterator[Any]:
+    """``selectattr(attr, 'defined')`` (``keep``) or ``rejectattr``: a plain dict without the item ``attr`` (no dict
+    attribute is named so) is one step and not defined, without making the undefined value its look-up would
+    return (issue 29: a month's few thousand rolls are walked so); anything else is looked up."""
+    for item in value:
+        budget = env.budget
+        if type(item) is dict and budget is not None and attr not in item:
+            budget.steps += 1  # getitem's step, inline
+            if not budget.steps % _TICK_EVERY:
+                budget.check()
+            found = False
+        else:
+            found = test_defined(transfunc(item))
+        if found is keep:
             yield item
 
 
@@ -758,6 +805,19 @@ def _selecting(keep: bool, lookup_attr: bool) -> Callable[..., Iterator[Any]]:
     def select(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
         return _select_or_reject(context, value, args, kwargs, keep, lookup_attr)
     return select
+
+
+@pass_context
+def _map(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[Any]:
+    """Jinja's ``map``, with ``map(attribute=name)`` reading each item through :func:`_item_getter` (issue 29); a
+    filter's name or a ``default`` goes through Jinja's own."""
+    if set(kwargs) != {"attribute"} or args:
+        yield from sync_do_map(context, value, *args, **kwargs)
+        return
+    if value:
+        item_of = _item_getter(context.environment, kwargs["attribute"])
+        for item in value:
+            yield item_of(item)
 
 
 _SELECTING = {"select": (True, False), "reject": (False, False), "selectattr": (True, True),
@@ -777,6 +837,7 @@ class BoundedEnvironment(SandboxedEnvironment):
         self.budget: _Budget | None = None
         """The budget of the chapter being rendered (None: only the value sizes are checked)."""
         self.filters.update({name: _selecting(*how) for name, how in _SELECTING.items()})
+        self.filters["map"] = _map
         if not self.is_async:  # Jinja's filters with an async variant: the sync function its wrapper would call
             self.filters.update({name: fn.__wrapped__ for name, fn in self.filters.items()
                                  if getattr(fn, "jinja_async_variant", False) and hasattr(fn, "__wrapped__")})

@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from jinja2 import StrictUndefined, Undefined
 from jinja2.sandbox import SandboxedEnvironment
 from jinja2.utils import Namespace
@@ -160,3 +162,40 @@ def test_filters_with_an_async_variant_give_the_stock_answers(body: str) -> None
 def test_arithmetic_on_numbers_gives_the_stock_answers(body: str) -> None:
     ours, stock = both(body)
     assert ours == stock
+
+
+_ITEMS = st.one_of(st.integers(-3, 3), st.text(max_size=3), st.none(), st.lists(st.integers(0, 2), max_size=2),
+                   st.dictionaries(st.sampled_from(["d", "a"]), st.integers(0, 2), max_size=2))
+_RECORDS = st.lists(st.one_of(st.dictionaries(st.sampled_from(["a", "b", "keys", "", "c"]), _ITEMS, max_size=4),
+                              st.integers(0, 2), st.text(max_size=2), st.lists(st.integers(0, 2), max_size=2)),
+                    max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(xs=_RECORDS, name=st.sampled_from(["a", "b", "keys", "", "c", "c.d", "0", "upper"]),
+       how=st.sampled_from(["selectattr(N) | list", "rejectattr(N) | list", "selectattr(N, 'defined') | list",
+                            "rejectattr(N, 'defined') | list",
+                            "rejectattr(N, 'equalto', 1) | list", "selectattr(N, 'in', [1, 2, none]) | list",
+                            "map(attribute=N) | list", "map(attribute=N) | select('defined') | list",
+                            "map(attribute=N, default=0) | list"]))
+def test_attribute_look_ups_of_items_give_the_plain_answers_and_steps(xs: list[Any], name: str, how: str) -> None:
+    """``selectattr``, ``rejectattr`` and ``map(attribute=)`` reading a plain dict's item without ``getitem``'s call
+    (round 5), and ``selectattr(name, 'defined')`` not making the undefined of a dict without the item, keep the
+    stock sandbox's items and errors, and count the steps Jinja's own look-up counts."""
+    body = "{{ xs | " + how.replace("N", repr(name)) + " }}"
+    ours, stock = both(body, xs=xs)
+    assert ours == stock
+    steps = []
+    for fast in (True, False):
+        env = BoundedEnvironment()
+        env.budget = render._Budget()
+        with pytest.MonkeyPatch.context() as mp:
+            if not fast:  # Jinja's getter, and a 'defined' test that is not the one the fast path knows
+                mp.setattr(render, "_item_getter", render.make_attrgetter)
+                mp.setattr(render, "test_defined", lambda value: not isinstance(value, Undefined))
+            try:
+                env.from_string(body).render(xs=xs)
+            except Exception:  # the error is compared above; the steps up to it here
+                pass
+        steps.append(env.budget.steps)
+    assert steps[0] == steps[1]
