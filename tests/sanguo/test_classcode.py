@@ -3,7 +3,7 @@
 Random class shapes (fields, defaults, factories, frozen, order, eq, unsafe_hash, slots, kw_only) are built
 plainly and inside the block (cold, then from the cache entry): every generated method has the same code
 (co_code, constants, names, file name, first line) and the instances behave alike. The 三国 ruleset's own
-classes are compared with a plain import of the same modules.
+classes, and 接战's, are compared with a plain import of the same modules.
 """
 
 from __future__ import annotations
@@ -98,38 +98,39 @@ def test_a_damaged_entry_is_compiled_afresh() -> None:
     assert classcode._read(__import__("marshal").dumps({"x": 1})) == {}
 
 
-def _forget() -> None:
-    """Drop the 三国 modules from ``sys.modules`` and from their package, so the next import runs them again."""
-    package = importlib.import_module("anko_writer.rulesets.sanguo")
-    for name in [n for n in sys.modules if n.startswith("anko_writer.rulesets.sanguo.")]:
+def _forget(package_name: str) -> None:
+    """Drop a ruleset's modules from ``sys.modules`` and from their package, so the next import runs them again."""
+    package = importlib.import_module(package_name)
+    for name in [n for n in sys.modules if n.startswith(package_name + ".")]:
         del sys.modules[name]
         if hasattr(package, name.rpartition(".")[2]):
             delattr(package, name.rpartition(".")[2])
 
 
-def _sanguo_classes(monkeypatch: pytest.MonkeyPatch, plain: bool) -> dict[str, dict[str, dict[str, tuple[Any, ...]]]]:
-    """The 三国 modules imported afresh through the ruleset (``plain``: with no block open), their dataclasses'
-    methods by module and class."""
+def _classes(package: str, monkeypatch: pytest.MonkeyPatch, plain: bool) -> dict[str, dict[str, dict[str, tuple[Any, ...]]]]:
+    """A ruleset's modules imported afresh through its ruleset module (``plain``: with no block open), their
+    dataclasses' methods by module and class."""
     with monkeypatch.context() as m:
         if plain:
             m.setattr(classcode, "supported", lambda: False)
-        _forget()
-        importlib.import_module("anko_writer.rulesets.sanguo.ruleset")
-        names = sorted(n for n in sys.modules if n.startswith("anko_writer.rulesets.sanguo."))
+        _forget(package)
+        importlib.import_module(package + ".ruleset")
+        names = sorted(n for n in sys.modules if n.startswith(package + "."))
         return {n: {k: _methods(v) for k, v in vars(sys.modules[n]).items()
                     if isinstance(v, type) and dataclasses.is_dataclass(v) and v.__module__ == n} for n in names}
 
 
-def test_the_sanguo_classes_equal_a_plain_import(monkeypatch: pytest.MonkeyPatch) -> None:
-    saved = {n: m for n, m in sys.modules.items() if n.startswith("anko_writer.rulesets.sanguo.")}
+@pytest.mark.parametrize(("package", "least"), [("anko_writer.rulesets.sanguo", 50), ("anko_writer.rulesets.engage", 30)])
+def test_a_rulesets_classes_equal_a_plain_import(monkeypatch: pytest.MonkeyPatch, package: str, least: int) -> None:
+    saved = {n: m for n, m in sys.modules.items() if n.startswith(package + ".")}
     try:
-        cold = _sanguo_classes(monkeypatch, plain=False)
-        warm = _sanguo_classes(monkeypatch, plain=False)
-        plain = _sanguo_classes(monkeypatch, plain=True)
+        cold = _classes(package, monkeypatch, plain=False)
+        warm = _classes(package, monkeypatch, plain=False)
+        plain = _classes(package, monkeypatch, plain=True)
     finally:
-        _forget()
+        _forget(package)
         sys.modules.update(saved)
         for name, module in saved.items():
-            setattr(sys.modules["anko_writer.rulesets.sanguo"], name.rpartition(".")[2], module)
-    assert sum(len(v) for v in plain.values()) >= 50
+            setattr(sys.modules[package], name.rpartition(".")[2], module)
+    assert sum(len(v) for v in plain.values()) >= least
     assert cold == warm == plain
