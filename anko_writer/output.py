@@ -47,7 +47,7 @@ import shutil
 import signal
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -286,13 +286,21 @@ def _no_links(out: Path, norm: str) -> None:
         _refuse_link(path)
 
 
-def _check_target(out: Path, norm: str) -> Path:
-    """``out / norm`` after checking that no part of it below ``out`` is a link or of the wrong kind."""
-    _no_links(out, norm)
+def _check_target(out: Path, norm: str, checked: set[str] | None = None) -> Path:
+    """``out / norm`` after checking that no part of it below ``out`` is a link or of the wrong kind; the folders
+    in ``checked`` passed both checks before (in this plan, the files of one folder check it once), and those
+    that pass here are added."""
+    folders = [str(f) for f in reversed(PurePosixPath(norm).parents[:-1])]
+    fresh = [f for f in folders if checked is None or f not in checked]
+    for folder in fresh:
+        _refuse_link(out / folder)
     target = out / norm
-    for folder in reversed(PurePosixPath(norm).parents[:-1]):
+    _refuse_link(target)
+    for folder in fresh:
         if (out / folder).exists() and not (out / folder).is_dir():
             raise OutputError(f"{out / folder}: 已存在，但不是文件夹")
+    if checked is not None:
+        checked.update(fresh)
     if target.exists() and not target.is_file():
         raise OutputError(f"{target}: 已存在，但不是文件")
     return target
@@ -346,13 +354,19 @@ def plan_writes(out: Path, files: dict[str, str], force: bool) -> None:
     """
     out = Path(out)
     manifest = read_manifest(out) if not force else {}
+    _plan(out, ((rel, _relpath(rel), files[rel]) for rel in sorted(files)), force, manifest)
+
+
+def _plan(out: Path, items: Iterable[tuple[str, str, str | bytes]], force: bool, manifest: dict[str, str]) -> None:
+    """:func:`plan_writes` of ``(rel, normalised rel, text or its bytes)`` in ``sorted(files)`` order, the
+    manifest read: each target checked in turn (a lazy ``items`` normalises each path just before its checks)."""
     blocked = []
-    for rel in sorted(files):
-        norm = _relpath(rel)
-        target = _check_target(out, norm)
+    checked: set[str] = set()
+    for _, norm, data in items:
+        target = _check_target(out, norm, checked)
         if force:
             continue
-        if why := _protected(target, norm, _encode(files[rel]), manifest):
+        if why := _protected(target, norm, data if isinstance(data, bytes) else _encode(data), manifest):
             blocked.append(why)
     if blocked:
         more = f"（另有 {len(blocked) - 1} 个受保护的文件）" if len(blocked) > 1 else ""
@@ -914,11 +928,18 @@ def write_files(out: Path, files: dict[str, str], force: bool = False, replace_u
     them, so a run killed before they are gone has the next run remove them. One edited by hand is refused.
     """
     out = Path(out)
-    encoded = {_relpath(rel): _encode(text) for rel, text in sorted(files.items())}
+    items = [(rel, _relpath(rel), _encode(text)) for rel, text in sorted(files.items())]
+    encoded = {norm: data for _, norm, data in items}
     with locked(out):
-        plan_writes(out, files, force)
-        _refuse_link(out / MANIFEST)
-        manifest = _safe_manifest(out, force)
+        if force:
+            _plan(out, items, force, {})
+            _refuse_link(out / MANIFEST)
+            manifest = _safe_manifest(out, force)
+        else:  # plan_writes reads the manifest as _safe_manifest does without force: once
+            manifest = read_manifest(out)
+            _plan(out, items, force, manifest)
+            _refuse_link(out / MANIFEST)
+            manifest = dict(manifest)
         stale = _stale(out, manifest, set(encoded), replace_under, force)
         changed = {norm: data for norm, data in encoded.items() if not _same_content(out / norm, data)}
         manifest.update((norm, _sha256(data)) for norm, data in encoded.items())

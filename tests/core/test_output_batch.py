@@ -130,3 +130,53 @@ def test_a_device_named_by_two_types_is_not_batched() -> None:
     text = "1 0 8:1 / / rw - ext4 /dev/a rw\n2 0 8:1 /x /mnt rw - nfs host:/ rw\n"
     assert output._fs_type(dev, text) is None
     assert output._fs_type(dev, text.splitlines()[0]) == "ext4"
+
+
+# --- the plan checks each folder once: the same refusals as checking it for every file --------------------
+
+SETUPS = st.lists(st.tuples(st.sampled_from(["s01", "s01/m01.md", "s02", "s01/x", "a.md"]),
+                            st.sampled_from(["file", "dir", "link"])), max_size=3)
+
+
+def _make(out: Path, setup: list[tuple[str, str]]) -> None:
+    """Put files, folders and links in OUT where the plan looks (the first of each path wins)."""
+    out.mkdir(parents=True)
+    for rel, kind in setup:
+        path = out / rel
+        if os.path.lexists(path) or not path.parent.is_dir() or path.parent.is_symlink():
+            continue
+        if kind == "file":
+            path.write_text("手写\n", encoding="utf-8")
+        elif kind == "dir":
+            path.mkdir()
+        else:
+            path.symlink_to(out.parent)
+
+
+def _outcome(out: Path, files: dict[str, str], force: bool) -> object:
+    """What writing ``files`` does: the error's text, or the tree it leaves."""
+    try:
+        write_files(out, files, force)
+    except OutputError as e:
+        return str(e).replace(str(out), "OUT")
+    return tree(out)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(setup=SETUPS, files=FILES, force=st.booleans())
+def test_the_plan_refuses_what_a_check_of_every_file_refuses(tmp_path_factory: pytest.TempPathFactory,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             setup: list[tuple[str, str]], files: dict[str, str],
+                                                             force: bool) -> None:
+    tmp = tmp_path_factory.mktemp("plan")
+    _make(tmp / "a" / "out", setup)
+    _make(tmp / "b" / "out", setup)
+    fast = _outcome(tmp / "a" / "out", files, force)
+    real = output._check_target
+    with monkeypatch.context() as m:
+        m.setattr(output, "_check_target", lambda out, norm, checked=None: real(out, norm, None))
+        plain = _outcome(tmp / "b" / "out", files, force)
+    if isinstance(fast, dict) and isinstance(plain, dict):
+        fast = {k: ("link", "") if isinstance(v, tuple) else v for k, v in fast.items()}
+        plain = {k: ("link", "") if isinstance(v, tuple) else v for k, v in plain.items()}
+    assert fast == plain
