@@ -289,13 +289,17 @@ def ballot(sc: ScenePlay, key: str, deadline: str) -> Ballot:
 
 def vote_record(sc: ScenePlay, part: int, deadline: str) -> Record:
     """The vote a chapter ends with (the readers' turn of chapter ``part``)."""
+    from .act import world_fixed
+
     w = sc.world
     key = sc.vote_key(part)
-    units = [{"id": t.id, "主将": t.unit.leader.name, "type": t.type, "square": w.name(t.square),
-              "兵力": t.unit.troops, "行动力": t.unit.ap, "资源": t.unit.supplies, "legal": sc.legal(t),
-              "odds": odds(w, t)} for t in w.alive(w.readers)]
+    with world_fixed():  # nothing below moves a unit: each unit's steps worked out once (issue 29)
+        units = [{"id": t.id, "主将": t.unit.leader.name, "type": t.type, "square": w.name(t.square),
+                  "兵力": t.unit.troops, "行动力": t.unit.ap, "资源": t.unit.supplies, "legal": sc.legal(t),
+                  "odds": odds(w, t)} for t in w.alive(w.readers)]
+        vote = ballot(sc, key, deadline).to_record()
     return {"key": key, "deadline": deadline, "day": w.day, "slot": w.slot, "night": w.night, "units": units,
-            "ballot": ballot(sc, key, deadline).to_record()}
+            "ballot": vote}
 
 
 def chapter_record(sc: ScenePlay, common: Record, data: Mapping[str, Any], arc: int, part: int) -> Record:
