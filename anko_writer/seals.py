@@ -35,8 +35,11 @@ True
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .chapters import ChapterKey, Record
 from .dice import Roll
@@ -155,7 +158,7 @@ class SealBook:
         ``seal`` filter and, at the reveal, its reveal line with ``reveal``). The payload must be JSON
         (:func:`~anko_writer.hidden.canonical_json`; ValueError otherwise) and is kept as its canonical JSON
         reads back, so what is carried, revealed and hashed is one value."""
-        fact = Fact(fact_id, json.loads(canonical_json(payload)), purpose)
+        fact = Fact(fact_id, canonical_value(payload), purpose)
         if any(s.id == fact_id for s in self.seals):
             raise ValueError(f"{fact_id!r} is sealed already")
         record = fact.to_json()
@@ -204,6 +207,49 @@ class SealBook:
     def carried_in(cls, records: Iterable[Mapping[str, object]], arc_word: str = "arc") -> SealBook:
         """A book holding the seals a state file carried in (records of :meth:`carry`)."""
         return cls((Seal.from_json(r) for r in records), arc_word)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: two of them read back from their escapes as one character, so not the fast path."""
+
+
+class _Plain(Exception):
+    """A value :func:`_normal` leaves to the canonical JSON's round trip."""
+
+
+def _normal(value: object) -> object:
+    """The value ``json.loads(canonical_json(value))`` gives, for the plain kinds (keys sorted, tuples as lists);
+    _Plain for anything else (another type, a subclass, a non-finite float, a surrogate)."""
+    kind = type(value)
+    if isinstance(value, str) and kind is str:
+        if _SURROGATE.search(value):
+            raise _Plain
+        return value
+    if isinstance(value, dict) and kind is dict:
+        if not all(type(k) is str and not _SURROGATE.search(k) for k in value):
+            raise _Plain
+        return {k: _normal(value[k]) for k in sorted(value)}
+    if isinstance(value, (list, tuple)) and (kind is list or kind is tuple):
+        return [_normal(v) for v in value]
+    if value is None or kind is bool or kind is int:
+        return value
+    if isinstance(value, float) and kind is float and math.isfinite(value):
+        return value
+    raise _Plain
+
+
+def canonical_value(payload: object) -> Any:
+    """A fact's payload as its canonical JSON reads back (:func:`~anko_writer.hidden.canonical_json`, then
+    ``json.loads``): the same value, built without the text for the plain kinds (issue 29), through the text
+    (and its ValueError) for anything else. ``tests/sanguo/test_seal_json_fast.py`` compares both ways.
+
+    >>> canonical_value({"b": (1, 2.5), "a": [None, True, "封"]})
+    {'a': [None, True, '封'], 'b': [1, 2.5]}
+    """
+    try:
+        return _normal(payload)
+    except (_Plain, RecursionError):
+        return json.loads(canonical_json(payload))
 
 
 def with_salts(reveals: Iterable[Record], seed: int, expr: str) -> None:

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.kit.grid import LETTERS
+from anko_writer.rulesets.sanguo import picture
 from anko_writer.rulesets.sanguo.picture import CELL, diagram, legend, read, svg
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -219,3 +220,27 @@ def test_random_views(view: dict[str, Any]) -> None:
 def test_diagram_legend_is_the_legend_worked_out_alone(view: dict[str, Any]) -> None:
     """The diagram hands its cells to the legend (worked out once): the line is the one ``legend`` works out alone."""
     assert diagram(view).rsplit("\n", 1)[1] == legend(read(view))
+
+
+def _plain(view: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    """The view's board and picture drawn without the board memo (every square worked out from the board)."""
+    with monkeypatch.context() as m:
+        m.setattr(picture, "_board_key", lambda *a: None)
+        return diagram(view), svg(view, "第1节 <第2回合>")
+
+
+@settings(max_examples=60, deadline=None)
+@given(views(), st.booleans())
+def test_a_remembered_board_draws_what_a_fresh_one_draws(view: dict[str, Any], destroyed: bool) -> None:
+    """The memo of boards read before (issue 29) draws the same text board and picture, for a board met
+    before, one whose gate fell since, and a fresh one."""
+    mp = pytest.MonkeyPatch()
+    try:
+        picture._BOARDS.clear()
+        for v in (view, copy.deepcopy(view), small(destroyed=destroyed), small(destroyed=not destroyed), view):
+            first = diagram(v), svg(v, "第1节 <第2回合>")
+            again = diagram(v), svg(v, "第1节 <第2回合>")
+            assert first == again == _plain(v, mp)
+        assert picture._BOARDS
+    finally:
+        mp.undo()

@@ -84,3 +84,43 @@ def test_refusals_unchanged() -> None:
     for bad in ({1: 2}, MappingProxyType({1: 2}), [float("nan")], {"a": {1, 2}}):
         with pytest.raises(ValueError):
             canonical_json(bad)
+
+
+def _shape(value: Any) -> Any:
+    """A value with its types and key order made comparable (``1 == 1.0 == True`` would hide a change)."""
+    if isinstance(value, dict):
+        return ("dict", [(k, _shape(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_shape(v) for v in value])
+    return (type(value).__name__, repr(value))
+
+
+class _Int(int):
+    """An int subclass: the fast path leaves it to the text."""
+
+
+_SURROGATES = st.text(alphabet=st.characters(min_codepoint=0xD7F0, max_codepoint=0xE010), max_size=4)
+_VALUES = st.recursive(_JSON | _SURROGATES | st.integers().map(_Int) | st.sampled_from([-0.0, 1e308, 5e-324]),
+                       lambda inner: st.tuples(inner, inner) | st.lists(inner) | st.dictionaries(
+                           st.text() | _SURROGATES, inner) | st.dictionaries(st.text(), inner).map(MappingProxyType),
+                       max_leaves=20)
+
+
+@settings(max_examples=80)
+@given(_VALUES)
+def test_a_facts_value_is_what_its_canonical_text_reads_back(payload: Any) -> None:
+    """seals.canonical_value (the fact a SealBook keeps) is json.loads(canonical_json(payload)) exactly."""
+    from anko_writer.seals import canonical_value
+
+    assert _shape(canonical_value(payload)) == _shape(json.loads(canonical_json(payload)))
+
+
+@pytest.mark.parametrize("payload", [float("nan"), {"x": float("inf")}, {1: 2}, {"s": {1, 2}}, object()])
+def test_a_facts_refusals_are_the_texts(payload: Any) -> None:
+    from anko_writer.seals import canonical_value
+
+    with pytest.raises(ValueError) as fast:
+        canonical_value(payload)
+    with pytest.raises(ValueError) as plain:
+        canonical_json(payload)
+    assert str(fast.value) == str(plain.value)

@@ -56,3 +56,22 @@ def test_hidden_unit_seen_only_inside_scouting(me: tuple[int, int], foe: tuple[i
     f = Field(OPEN, pieces, scouts, night)
     inside = any(abs(c[0] - foe[0]) + abs(c[1] - foe[1]) <= (1 if night else 2) for c in centres)
     assert f.sees("汉军", "黄1") == inside
+
+
+PIECES = st.lists(st.tuples(st.sampled_from(["汉军", "黄巾"]), SQUARES, st.booleans(), st.integers(0, 1)), max_size=4)
+
+
+@given(st.lists(st.tuples(PIECES, st.lists(SQUARES, max_size=2), st.booleans(), st.sampled_from(["汉军", "黄巾"])),
+                min_size=1, max_size=6))
+def test_a_remembered_sight_is_the_sight_worked_out(fields: list[Any]) -> None:
+    """Field.sight's memo (issue 29) answers what the plain union gives, for fields met again (rebuilt from
+    equal pieces and scouts, or the same ones) and for new ones, in any order."""
+    built = []
+    for pieces, centres, night, side in fields:
+        ps = tuple(Piece(f"{s}{k}", s, "步兵", sq, hidden=h, sight=b) for k, (s, sq, h, b) in enumerate(pieces))
+        scouts = tuple(Scout("汉军", (0, 1), c) for c in centres)
+        built.append((Field(OPEN, ps, scouts, night), side))
+    for f, side in [*built, *reversed(built), *built]:
+        assert f.sight(side) == f.plain_sight(side)
+        again = Field(f.board, f.pieces, tuple(Scout(s.side, s.unit_square, s.centre) for s in f.scouts), f.night)
+        assert again.sight(side) == f.plain_sight(side)

@@ -9,7 +9,8 @@ acting side's sealed state (§1.6): what the readers' chapter publishes never de
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 from ...dice import Dice, Roll
@@ -479,8 +480,36 @@ def _scout(ctx: TurnContext, t: Troop, b: Scout, rec: Record) -> None:
     rec["until"] = list(nxt)  # R37b: this turn and the side's next one (the next slot's)
 
 
+_KEPT: dict[tuple[object, ...], tuple[World, list[Square]]] | None = None
+"""While :func:`world_fixed` is open: :func:`steps` by world and unit (None: nothing kept)."""
+
+
+@contextmanager
+def world_fixed() -> Iterator[None]:
+    """While open, no world changes (the vote's record: each unit's legal orders, odds and suggested order ask
+    for its steps three times, issue 29), so :func:`steps` answers a unit asked before from what it worked out."""
+    global _KEPT
+    outer = _KEPT
+    _KEPT = {} if outer is None else outer
+    try:
+        yield
+    finally:
+        _KEPT = outer
+
+
 def steps(w: World, t: Troop) -> list[Square]:
     """The squares ``t`` may step to as its side sees the board (an unseen enemy's square counts as free)."""
+    if _KEPT is None:
+        return plain_steps(w, t)
+    key = (id(w), t.id, t.side, t.unit.kind, t.square, t.hidden)  # what plain_steps reads of t; the entry holds w
+    known = _KEPT.get(key)
+    if known is None or known[0] is not w:
+        known = _KEPT[key] = (w, plain_steps(w, t))
+    return list(known[1])
+
+
+def plain_steps(w: World, t: Troop) -> list[Square]:
+    """:func:`steps` worked out from the board."""
     seen = [x.id for x in w.visible_to(t.side)]
     pieces, mover = w.pieces(), t.piece()  # one board for every step asked (issue 29: 8 copies a unit before)
     out = []
@@ -498,4 +527,4 @@ def steps(w: World, t: Troop) -> list[Square]:
 
 
 __all__ = ["RANGE", "SCOUT_TURNS", "TurnContext", "attack_problem", "base", "build_problem", "execute",
-           "reassign_problem", "steps"]
+           "plain_steps", "reassign_problem", "steps", "world_fixed"]

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -88,6 +88,8 @@ class Layout:
     board: Board
     seen: frozenset[Square]
     units: Mapping[Square, Unit]
+    drawn: Drawn | None = field(default=None, repr=False, compare=False)
+    """What the board alone decides, worked out once for a board read before (:func:`_drawn`)."""
 
     @property
     def grid(self) -> Grid:
@@ -96,6 +98,12 @@ class Layout:
 
     def mark(self, sq: Square) -> str | None:
         """The stronghold symbol on ``sq``: a gate, a wall, a camp square, or None."""
+        if self.drawn is not None and sq in self.drawn.marks:
+            return self.drawn.marks[sq]
+        return self.board_mark(sq)
+
+    def board_mark(self, sq: Square) -> str | None:
+        """:meth:`mark` worked out from the board."""
         sh = self.board.stronghold_at(sq)
         if sh is None:
             return None
@@ -108,7 +116,57 @@ class Layout:
 
     def symbol(self, sq: Square) -> str:
         """What a square shows apart from fog: the stronghold symbol, else its terrain character."""
+        if self.drawn is not None and sq in self.drawn.symbols:
+            return self.drawn.symbols[sq]
         return self.mark(sq) or TERRAIN_CHAR[self.board.terrain_at(sq)]
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What a board alone decides of its pictures: each square's stronghold mark and symbol, and the SVG frame
+    (:meth:`Grid.svg_frame`'s lines, its title line empty)."""
+
+    marks: Mapping[Square, str | None]
+    symbols: Mapping[Square, str]
+    frame: tuple[str, ...]
+
+
+_BOARDS: dict[tuple[Any, ...], tuple[Board, Drawn]] = {}
+"""Boards read before, by everything :func:`_read_board` reads of the view (issue 29: a scene draws its one map
+33 times, its gates the only part that changes); a few dozen at most."""
+_BOARDS_KEPT = 32
+
+
+def _board_key(m: Mapping[str, Any], legend: Mapping[str, Any], text: str,
+               strongholds: Sequence[Mapping[str, Any]]) -> tuple[Any, ...] | None:
+    """The memo key of a view's board: every value :func:`_read_board` reads, converted as it converts it
+    (None if one cannot be: that view is read without the memo, and fails as it fails)."""
+    try:
+        key = (int(m["cols"]), int(m["rows"]), text, tuple(legend.items()),
+               tuple((str(s["id"]), s["kind"], int(s["level"]), s.get("side"), tuple(str(n) for n in s["squares"]),
+                      tuple((str(g["id"]), str(g["square"]), int(g["defence"]), bool(g["destroyed"]))
+                            for g in s.get("gates") or ())) for s in strongholds))
+        hash(key)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+    return key
+
+
+def _read_board(m: Mapping[str, Any], legend: dict[str, Any], text: str,
+                strongholds: Sequence[Mapping[str, Any]]) -> Board:
+    """The view's board: its terrain and its strongholds, checked."""
+    bare = Board.parse(int(m["cols"]), int(m["rows"]), text, legend=legend)
+    return Board(bare.grid, bare.terrain, tuple(_stronghold(bare.grid, s) for s in strongholds))
+
+
+def _drawn(board: Board) -> Drawn:
+    """Every square's mark and symbol, and the SVG frame, as :class:`Layout` and :func:`svg` work them out."""
+    plain = Layout(board, frozenset(), {})
+    squares = list(board.grid.squares())
+    marks = {sq: plain.board_mark(sq) for sq in squares}
+    symbols = {sq: marks[sq] or TERRAIN_CHAR[board.terrain_at(sq)] for sq in squares}
+    frame = tuple(board.grid.svg_frame("", lambda sq: PALETTE[board.terrain_at(sq)], cell=CELL, font=FONT))
+    return Drawn(marks, symbols, frame)
 
 
 def read(view: Mapping[str, Any]) -> Layout:
@@ -121,8 +179,19 @@ def read(view: Mapping[str, Any]) -> Layout:
             raise ValueError(f"legend {ch!r}: {kind!r} is not a terrain kind")
     rows = m["terrain"]
     text = rows if isinstance(rows, str) else "\n".join(rows)
-    bare = Board.parse(int(m["cols"]), int(m["rows"]), text, legend=legend)
-    board = Board(bare.grid, bare.terrain, tuple(_stronghold(bare.grid, s) for s in view.get("strongholds") or ()))
+    strongholds = view.get("strongholds") or ()
+    key = _board_key(m, legend, text, strongholds)
+    known = _BOARDS.get(key) if key is not None else None
+    if known is None:
+        board = _read_board(m, legend, text, strongholds)
+        drawn = None
+        if key is not None:
+            if len(_BOARDS) >= _BOARDS_KEPT:
+                _BOARDS.clear()
+            drawn = _drawn(board)
+            _BOARDS[key] = (board, drawn)
+    else:
+        board, drawn = known
     seen = frozenset(board.sq(name) for name in view.get("seen") or ())
     units: dict[Square, Unit] = {}
     labels: set[str] = set()
@@ -134,7 +203,7 @@ def read(view: Mapping[str, Any]) -> Layout:
             raise ValueError(f"two units are labelled {unit.label}")
         units[unit.square] = unit
         labels.add(unit.label)
-    return Layout(board, seen, units)
+    return Layout(board, seen, units, drawn)
 
 
 def _stronghold(grid: Grid, s: Mapping[str, Any]) -> Stronghold:
@@ -244,7 +313,10 @@ def svg(view: Mapping[str, Any], title: str) -> str:
            f"<title>{escape(title)}</title>",
            f'<rect width="{width}" height="{height}" fill="#ffffff"/>']
     # the kit's frame (letters, numbers, terrain squares) as a nested picture, the strip under it
-    out += grid.svg_frame(title, lambda sq: PALETTE[lay.board.terrain_at(sq)], cell=CELL, font=FONT)
+    if lay.drawn is not None:  # the board's frame drawn once, its title put in
+        out += [lay.drawn.frame[0], f"<title>{escape(title)}</title>", *lay.drawn.frame[2:]]
+    else:
+        out += grid.svg_frame(title, lambda sq: PALETTE[lay.board.terrain_at(sq)], cell=CELL, font=FONT)
     for sh in lay.board.strongholds:
         out += _svg_stronghold(lay, sh)
     for sq in grid.squares():

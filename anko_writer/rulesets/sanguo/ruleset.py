@@ -10,28 +10,31 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...arcs import ArcRuleset
-from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
-from ...campaign import Campaign
-from ...chapters import KeyStyle, Record, Run
-from ...dice import Dice
-from ...errors import AnkoError
-from ...hidden import as_fact, fact_commitment
-from ...info import NewOption, RulesetInfo, Units
-from ...resources import Resources
-from ...ruleset import NewCampaign
-from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
-from ...seals import SEAL_RECORD, SealBook, with_salts
-from . import orders as notation
-from . import picture, story
-from .ai import expected, plan_unit
-from .board import TERRAIN
-from .combat import band
-from .legion import DIAMOND
-from .scenario import Setup, build_world, campaign_schema
-from .scene import ScenePlay, VoteError
-from .vision import unit_vision
-from .world import NIGHT_TURNS, Troop, World
+from ...kit.classcode import compiled_once
+
+with compiled_once("sanguo"):  # the ruleset's 55 dataclasses: their methods' code from the cache (issue 29)
+    from ...arcs import ArcRuleset
+    from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
+    from ...campaign import Campaign
+    from ...chapters import KeyStyle, Record, Run
+    from ...dice import Dice
+    from ...errors import AnkoError
+    from ...hidden import as_fact, fact_commitment
+    from ...info import NewOption, RulesetInfo, Units
+    from ...resources import Resources
+    from ...ruleset import NewCampaign
+    from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
+    from ...seals import SEAL_RECORD, SealBook, with_salts
+    from . import orders as notation
+    from . import picture, story
+    from .ai import expected, plan_unit
+    from .board import TERRAIN
+    from .combat import band
+    from .legion import DIAMOND
+    from .scenario import Setup, build_world, campaign_schema
+    from .scene import ScenePlay, VoteError
+    from .vision import unit_vision
+    from .world import NIGHT_TURNS, Troop, World
 
 ORDER_NOTATION = "sanguo.order"
 """The notation of a unit's order question (:mod:`.orders`)."""
@@ -286,13 +289,17 @@ def ballot(sc: ScenePlay, key: str, deadline: str) -> Ballot:
 
 def vote_record(sc: ScenePlay, part: int, deadline: str) -> Record:
     """The vote a chapter ends with (the readers' turn of chapter ``part``)."""
+    from .act import world_fixed
+
     w = sc.world
     key = sc.vote_key(part)
-    units = [{"id": t.id, "主将": t.unit.leader.name, "type": t.type, "square": w.name(t.square),
-              "兵力": t.unit.troops, "行动力": t.unit.ap, "资源": t.unit.supplies, "legal": sc.legal(t),
-              "odds": odds(w, t)} for t in w.alive(w.readers)]
+    with world_fixed():  # nothing below moves a unit: each unit's steps worked out once (issue 29)
+        units = [{"id": t.id, "主将": t.unit.leader.name, "type": t.type, "square": w.name(t.square),
+                  "兵力": t.unit.troops, "行动力": t.unit.ap, "资源": t.unit.supplies, "legal": sc.legal(t),
+                  "odds": odds(w, t)} for t in w.alive(w.readers)]
+        vote = ballot(sc, key, deadline).to_record()
     return {"key": key, "deadline": deadline, "day": w.day, "slot": w.slot, "night": w.night, "units": units,
-            "ballot": ballot(sc, key, deadline).to_record()}
+            "ballot": vote}
 
 
 def chapter_record(sc: ScenePlay, common: Record, data: Mapping[str, Any], arc: int, part: int) -> Record:

@@ -59,6 +59,12 @@ def _around(grid: Grid, footprint: tuple[Square, ...], r: int) -> frozenset[Squa
     return frozenset(grid.clip(around(footprint, r)))
 
 
+_SIGHTS: dict[tuple[object, ...], tuple[Field, Sight]] = {}
+"""Sights worked out before, by the ids of the field's board and pieces (held by the entry's field), the time of
+day, the side and the number of scouts (compared by value)."""
+_SIGHTS_KEPT = 4096
+
+
 def scout_cost(board_distance: int) -> int:
     """The AP of 侦查 centred ``X`` squares (Manhattan) from the unit: 2 + 2X (R37b).
 
@@ -116,7 +122,23 @@ class Field:
     night: bool = False
 
     def sight(self, side: str) -> Sight:
-        """``side``'s vision: the union of its units', its strongholds' and its 侦查 areas' squares (R35)."""
+        """``side``'s vision: the union of its units', its strongholds' and its 侦查 areas' squares (R35).
+
+        A field asked before (the same board, the same shared pieces, equal scouts, the same time of day) answers
+        from :data:`_SIGHTS` (issue 29: a scene asks 988 times for 73 different sights)."""
+        key = (id(self.board), self.night, side, tuple(map(id, self.pieces)), len(self.scouts))
+        known = _SIGHTS.get(key)
+        # the entry holds its field, so the ids in its key are of live objects: equal ids are the same objects
+        if known is not None and known[0].board is self.board and known[0].scouts == self.scouts:
+            return known[1]
+        sight = self.plain_sight(side)
+        if len(_SIGHTS) >= _SIGHTS_KEPT:
+            _SIGHTS.clear()
+        _SIGHTS[key] = (self, sight)
+        return sight
+
+    def plain_sight(self, side: str) -> Sight:
+        """:meth:`sight` worked out from the pieces, the strongholds and the scouts."""
         seen: set[Square] = set()
         for p in self.pieces:
             if p.side == side:

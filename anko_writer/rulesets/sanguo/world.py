@@ -131,7 +131,8 @@ class World:
     def visible_to(self, side: str, sight: Sight | None = None) -> list[Troop]:
         """The units of other sides ``side`` sees, in id order."""
         s = sight or self.sight(side)
-        return [t for t in self.troops.values() if t.side != side and s.sees(t.piece())]
+        seen, scouted = s.squares, s.scouted  # Sight.sees of each troop's piece, without making the pieces
+        return [t for t in self.troops.values() if t.side != side and t.square in (scouted if t.hidden else seen)]
 
     def at(self, sq: Square) -> Troop | None:
         """The unit on ``sq``, if any."""

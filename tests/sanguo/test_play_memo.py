@@ -1,0 +1,46 @@
+"""The scene's shortcuts (issue 29) publish what the plain rules publish: the shipped scene played with every
+memo on and with every memo off gives the same posts, JSON and pictures.
+
+The memos: a side's sight remembered per field (:meth:`~anko_writer.rulesets.sanguo.vision.Field.sight`), a
+unit's steps kept while the vote is recorded (:func:`~anko_writer.rulesets.sanguo.act.world_fixed`), and a board
+read before with its marks and SVG frame (:func:`~anko_writer.rulesets.sanguo.picture.read`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+
+from anko_writer.campaign import load_campaign
+from anko_writer.rulesets.sanguo import act, picture, vision
+from anko_writer.rulesets.sanguo.scenario import build_world
+from tests.contract.sealing import published
+from tests.scenario import play
+
+SHIPPED = Path(__file__).resolve().parents[2] / "campaigns" / "sanguo" / "changshe.yaml"
+
+
+def test_the_scene_with_its_memos_publishes_what_it_publishes_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    camp, fast = play(SHIPPED)
+    with monkeypatch.context() as m:
+        m.setattr(vision.Field, "sight", vision.Field.plain_sight)
+        m.setattr(act, "world_fixed", contextlib.nullcontext)
+        m.setattr(picture, "_board_key", lambda *a: None)
+        _, plain = play(SHIPPED)
+    assert [ch.files for ch in fast.chapters] == [ch.files for ch in plain.chapters]
+    assert published(camp, fast) == published(camp, plain)
+
+
+def test_steps_kept_while_the_world_is_fixed_are_the_steps_worked_out() -> None:
+    camp = load_campaign(SHIPPED)
+    w = build_world(camp.data, 0)
+    with act.world_fixed():
+        for t in w.troops.values():
+            assert act.steps(w, t) == act.plain_steps(w, t) == act.steps(w, t)
+        with act.world_fixed():  # nested: the same kept steps
+            assert all(act.steps(w, t) == act.plain_steps(w, t) for t in w.troops.values())
+    assert act._KEPT is None
+    for t in w.troops.values():  # closed: nothing kept, every unit worked out afresh
+        assert act.steps(w, t) == act.plain_steps(w, t)
