@@ -692,132 +692,17 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
-def _write_new(path: Path, data: bytes, sync: bool = True) -> None:
-    """Create ``path`` (it must not exist), write all of ``data`` and fsync it (``sync``; else a
-    :class:`_Batch` makes it durable with the rest of the stage): the one low-level write."""
+def _write_new(path: Path, data: bytes) -> None:
+    """Create ``path`` (it must not exist), write all of ``data`` and fsync it: the one low-level write."""
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0),
                  0o666)
     try:
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view):]
-        if sync:
-            os.fsync(fd)
+        os.fsync(fd)
     finally:
         os.close(fd)
-
-
-BATCH_FILESYSTEMS = frozenset({"ext4", "ext3", "xfs", "btrfs", "f2fs", "tmpfs"})
-"""Local file systems whose ``syncfs`` writes every dirty file's data and the metadata naming it before it
-returns, as an ``fsync`` of each would (tmpfs keeps nothing across a crash either way); anything else (NFS, FUSE,
-overlays, an unknown type) has each staged file and folder fsynced as before."""
-
-BATCH_KERNEL = (5, 8)
-"""The first Linux whose ``syncfs`` reports a write-back error (one since the folder was opened) instead of 0."""
-
-
-def _release_tuple(release: str) -> tuple[int, int]:
-    """The major and minor number of a Linux release string (``(0, 0)`` when it is not one).
-
-    >>> _release_tuple("6.18.44-fc-v657"), _release_tuple("5.8.0"), _release_tuple("x")
-    ((6, 18), (5, 8), (0, 0))
-    """
-    m = re.match(r"(\d+)\.(\d+)", release)
-    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
-
-
-def _fs_type(dev: int, mountinfo: str) -> str | None:
-    """The file-system type of the device ``dev`` (``st_dev``) in ``/proc/self/mountinfo``'s text, if one
-    line names it (several lines of the same device must agree).
-
-    >>> line = "29 1 253:0 / / rw,relatime shared:1 - ext4 /dev/vda rw"
-    >>> _fs_type(os.makedev(253, 0), line), _fs_type(os.makedev(8, 1), line)
-    ('ext4', None)
-    """
-    want = f"{os.major(dev)}:{os.minor(dev)}"
-    types = set()
-    for line in mountinfo.splitlines():
-        fields = line.split(" ")
-        if len(fields) > 2 and fields[2] == want and " - " in line:
-            types.add(line.split(" - ", 1)[1].split(" ", 1)[0])
-    return types.pop() if len(types) == 1 else None
-
-
-def _mountinfo() -> str | None:
-    """The text of ``/proc/self/mountinfo`` (None where it cannot be read)."""
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-_SyncFs = Callable[[int], int]
-"""libc's ``syncfs(fd)``: 0, or -1 with ``errno`` set."""
-
-
-def _libc_syncfs() -> _SyncFs | None:
-    """libc's ``syncfs`` through :mod:`ctypes` (None where there is none: not Linux, no ctypes)."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        fn = libc.syncfs
-    except (ImportError, OSError, AttributeError):
-        return None
-    fn.argtypes = [ctypes.c_int]
-    fn.restype = ctypes.c_int
-
-    def syncfs(fd: int) -> int:
-        """``syncfs(fd)``, raising OSError with the call's errno."""
-        if fn(fd) != 0:
-            code = ctypes.get_errno()
-            raise OSError(code, os.strerror(code))
-        return 0
-
-    return syncfs
-
-
-@dataclass(frozen=True)
-class _Batch:
-    """One ``syncfs`` for a whole stage instead of an ``fsync`` of each file and folder (issue 29: 56 files
-    took 61 fsyncs, a journal commit and a device flush each). It keeps their guarantee: ``syncfs`` returns
-    once every dirty file of the stage's file system, the staged ones among them, and the folders naming them
-    are on disk (:data:`BATCH_FILESYSTEMS`), and since Linux 5.8 (:data:`BATCH_KERNEL`) it fails with any
-    write-back error since :attr:`fd` was opened, before the first staged byte, as an ``fsync`` would fail."""
-
-    fd: int
-    syncfs: _SyncFs
-
-    @classmethod
-    def open(cls, stage: Path) -> _Batch | None:
-        """A batch for the new, empty ``stage`` folder, or None where only an ``fsync`` of each keeps the guarantee."""
-        if os.environ.get(BATCH_OFF_ENV) or not hasattr(os, "uname") or os.uname().sysname != "Linux":
-            return None
-        if _release_tuple(os.uname().release) < BATCH_KERNEL:
-            return None
-        mountinfo = _mountinfo()
-        syncfs = _libc_syncfs() if mountinfo is not None else None
-        if mountinfo is None or syncfs is None:
-            return None
-        fd = os.open(stage, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_CLOEXEC", 0))
-        if _fs_type(os.fstat(fd).st_dev, mountinfo) not in BATCH_FILESYSTEMS:
-            os.close(fd)
-            return None
-        return cls(fd, syncfs)
-
-    def sync(self) -> None:
-        """Make everything written since :meth:`open` durable (OSError as an ``fsync``'s)."""
-        self.syncfs(self.fd)
-
-    def close(self) -> None:
-        """Close the stage's descriptor."""
-        os.close(self.fd)
-
-
-BATCH_OFF_ENV = "ANKO_WRITER_FSYNC_EACH"
-"""Set (to anything), every staged file and folder is fsynced on its own, as where no :class:`_Batch` is
-possible (the tests compare both ways)."""
 
 
 def _moves(out: Path, changed: list[str]) -> list[str]:
@@ -832,43 +717,6 @@ def _moves(out: Path, changed: list[str]) -> list[str]:
     return moves
 
 
-def _stage_files(out: Path, stage: Path, changed: dict[str, bytes], manifest: bytes | None, batch: _Batch | None) -> None:
-    """Write the changed files and the manifest into ``stage``, each fsynced with its folders unless ``batch``
-    syncs them all; an OSError names the OUT path of the file being staged (its ``filename`` set to it)."""
-    folders = {stage}
-    made: set[Path] = {stage}
-    for norm, data in [*changed.items(), *([(MANIFEST, manifest)] if manifest is not None else [])]:
-        try:
-            path = stage / norm
-            parent = path.parent
-            if parent not in made:
-                parent.mkdir(parents=True, exist_ok=True)
-                while parent not in made:
-                    made.add(parent)
-                    folders.add(parent)
-                    parent = parent.parent
-            if batch is None:
-                _write_new(path, data)
-            else:
-                _write_new(path, data, False)
-            if os.path.isfile(out / norm):  # a replaced file keeps its permission bits
-                os.chmod(path, stat.S_IMODE(os.stat(out / norm).st_mode))
-        except OSError as e:
-            raise _Staging(out / norm, e) from e
-    if batch is None:
-        for folder in folders:
-            _fsync_dir(folder)
-
-
-class _Staging(Exception):
-    """An OSError while staging the file that OUT will hold at :attr:`shown`."""
-
-    def __init__(self, shown: Path, error: OSError) -> None:
-        super().__init__(shown, error)
-        self.shown = shown
-        self.error = error
-
-
 def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes: list[str] | None = None) -> Path:
     """Stage the changed files and new manifest (fsynced), then the journal (with ``removes``, the files to
     remove once everything is in place); on failure remove the stage.
@@ -880,15 +728,16 @@ def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes
     shown = stage  # what the error names: the OUT path of the file being staged
     try:
         stage.mkdir()
-        batch = _Batch.open(stage)
-        try:
-            _stage_files(out, stage, changed, manifest, batch)
-            shown = out  # a write-back error of the batch is no one file's
-            if batch is not None:
-                batch.sync()  # every staged file and folder durable before the journal (see _Batch)
-        finally:
-            if batch is not None:
-                batch.close()
+        folders = {stage}
+        for norm, data in [*changed.items(), *([(MANIFEST, manifest)] if manifest is not None else [])]:
+            shown = out / norm
+            (stage / norm).parent.mkdir(parents=True, exist_ok=True)
+            folders.update(p for p in (stage / norm).parents if p.is_relative_to(stage))
+            _write_new(stage / norm, data)
+            if os.path.isfile(out / norm):  # a replaced file keeps its permission bits
+                os.chmod(stage / norm, stat.S_IMODE(os.stat(out / norm).st_mode))
+        for folder in folders:
+            _fsync_dir(folder)
         _test_point("staged")
         moves = _moves(out, list(changed)) + ([MANIFEST] if manifest is not None else [])
         shown = stage / JOURNAL
@@ -898,8 +747,6 @@ def _stage(out: Path, changed: dict[str, bytes], manifest: bytes | None, removes
         _fsync_dir(stage)
     except BaseException as e:
         _remove_stage(stage)
-        if isinstance(e, _Staging):
-            shown, e = e.shown, e.error
         if isinstance(e, OSError):
             raise OutputError(f"{shown}: 无法写入：{_why(e)}（{out} 里什么也没有改动）") from e
         raise

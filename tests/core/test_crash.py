@@ -201,11 +201,11 @@ def _fail_on(monkeypatch: pytest.MonkeyPatch, n: int, exc: BaseException) -> Non
     calls = []
     real_write = output._write_new
 
-    def write(path: Path, data: bytes, *sync: bool) -> None:
+    def write(path: Path, data: bytes) -> None:
         calls.append(path)
         if len(calls) == n:
             raise exc
-        real_write(path, data, *sync)
+        real_write(path, data)
 
     monkeypatch.setattr(output, "_write_new", write)
 
