@@ -93,7 +93,12 @@ def test_a_second_run_compiles_nothing_and_the_stdlib_is_restored(monkeypatch: p
     with dataclass_code_cached():
         _define(options, ["int", "str = 'x'"], "Stored")
     compiled: list[str] = []
-    monkeypatch.setattr(runtime, "compile", lambda *a, **k: compiled.append(a[0]) or compile(*a, **k), raising=False)
+
+    def counted(*args: Any, **options: Any) -> Any:
+        compiled.append(args[0])
+        return compile(*args, **options)
+
+    monkeypatch.setattr(runtime, "compile", counted, raising=False)
     with dataclass_code_cached():
         made = _define(options, ["int", "str = 'x'"], "Stored")
     assert compiled == []
