@@ -9,6 +9,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import CodeType
 from typing import Any
 
@@ -63,12 +64,33 @@ def collector_paused(collect: bool = False) -> Iterator[None]:
 
 
 CODE_KIND = "dataclass-code"
-"""The cache folder of the compiled methods :func:`dataclass_code_cached` keeps."""
+"""The cache folder of the compiled methods :func:`dataclass_code_cached` keeps, one entry a module."""
+CODE_ENTRIES = 2_000
+"""The module entries kept (a few hundred modules define dataclasses; older builds' entries go first)."""
 
 
-def _create_fn_with(codes: dict[str, CodeType], fresh: dict[str, CodeType]) -> Callable[..., Any]:
-    """CPython 3.11's ``dataclasses._create_fn``, line for line, but its text is compiled once: from ``codes``
-    when an earlier run compiled it (a new text is compiled as ``exec`` compiles it and added to ``fresh``)."""
+class _Codes:
+    """The compiled methods of each module that defined a dataclass in this run, read from the cache on its first
+    dataclass (a command reads the entries of the modules it imports, no other), and which of them are new."""
+
+    def __init__(self, entry: Callable[[str], Path | None]) -> None:
+        self._entry = entry
+        self.modules: dict[str, dict[str, CodeType]] = {}
+        self.fresh: set[str] = set()
+
+    def of(self, module: str) -> dict[str, CodeType]:
+        """The compiled methods (text → code) of ``module`` that a run stored."""
+        codes = self.modules.get(module)
+        if codes is None:
+            from . import cache
+
+            codes = self.modules[module] = _loaded_codes(cache.load(self._entry(module))[1])
+        return codes
+
+
+def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
+    """CPython 3.11's ``dataclasses._create_fn``, line for line, but its text is compiled once: taken from
+    ``codes`` when an earlier run compiled it (a new text is compiled as ``exec`` compiles it, and kept)."""
     missing = dataclasses.MISSING
 
     def _create_fn(name: str, args: list[str], body: list[str], *, globals: dict[str, Any] | None = None,
@@ -82,9 +104,12 @@ def _create_fn_with(codes: dict[str, CodeType], fresh: dict[str, CodeType]) -> C
         body_text = "\n".join(f"  {b}" for b in body)
         txt = f" def {name}({','.join(args)}){return_annotation}:\n{body_text}"
         txt = f"def __create_fn__({', '.join(locals.keys())}):\n{txt}\n return {name}"
-        code = codes.get(txt)
+        module = str((globals or {}).get("__name__", ""))
+        known = codes.of(module)
+        code = known.get(txt)
         if code is None:  # as ``exec(txt, ...)`` compiles it from dataclasses.py, which has no future import
-            code = codes[txt] = fresh[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
+            code = known[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
+            codes.fresh.add(module)
         ns: dict[str, Any] = {}
         exec(code, globals, ns)  # noqa: S102 (the text dataclasses wrote, as dataclasses runs it)
         return ns["__create_fn__"](**locals)
@@ -106,28 +131,31 @@ def _loaded_codes(data: object) -> dict[str, CodeType]:
 @contextmanager
 def dataclass_code_cached() -> Iterator[None]:
     """While the block runs, each method a dataclass generates is compiled only if no earlier run compiled the same
-    text (the compiled code kept in the cache, :mod:`anko_writer.cache`); at its end what was new is stored. The
-    methods are the same code, so nothing a run does changes: only their compiling goes (``exec`` compiling
-    the 470 methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's dataclasses only
-    (another version's ``_create_fn`` may differ): elsewhere, and with the cache off, the block runs as it is."""
+    text (the compiled code kept in the cache, :mod:`anko_writer.cache`, an entry per module); at its end what was
+    new is stored. The methods are the same code, so nothing a run does changes: only their compiling goes
+    (``exec`` compiling the 470 methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's
+    dataclasses only (another version's ``_create_fn`` may differ): elsewhere, and with the cache off, the block
+    runs as it is."""
     plain = getattr(dataclasses, "_create_fn", None)
     if sys.version_info[:2] != (3, 11) or plain is None:
         yield
         return
     from . import cache
 
-    path = cache.entry_path(CODE_KIND, [sys.version, str(sys.flags.optimize)])
-    if path is None:
+    def entry(module: str) -> Path | None:
+        return cache.entry_path(CODE_KIND, [sys.version, str(sys.flags.optimize), module])
+
+    if entry("") is None:
         yield
         return
-    codes, fresh = _loaded_codes(cache.load(path)[1]), dict[str, CodeType]()
-    dataclasses._create_fn = _create_fn_with(codes, fresh)  # type: ignore[attr-defined]
+    codes = _Codes(entry)
+    dataclasses._create_fn = _create_fn_with(codes)  # type: ignore[attr-defined]
     try:
         yield
     finally:
         dataclasses._create_fn = plain  # type: ignore[attr-defined]
-        if fresh:
-            cache.store(path, marshal.dumps(codes), keep=8)
+        for module in sorted(codes.fresh):
+            cache.store(entry(module), marshal.dumps(codes.modules[module]), keep=CODE_ENTRIES)
 
 
-__all__ = ["CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "tune_gc"]
+__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "tune_gc"]
