@@ -64,28 +64,40 @@ def collector_paused(collect: bool = False) -> Iterator[None]:
 
 
 CODE_KIND = "dataclass-code"
-"""The cache folder of the compiled methods :func:`dataclass_code_cached` keeps, one entry a module."""
-CODE_ENTRIES = 2_000
-"""The module entries kept (a few hundred modules define dataclasses; older builds' entries go first)."""
+"""The cache folder of the compiled methods :func:`dataclass_code_cached` keeps, one entry a :func:`shelf`."""
+CODE_ENTRIES = 64
+"""The entries kept (a shelf each for the core, each ruleset and each library: older builds' entries go first)."""
+
+
+def shelf(module: str) -> str:
+    """The entry a module's compiled methods are kept in: its ruleset's, else its top package's (a ``month`` reads
+    two, the core's and the 群英杯's: an entry a module was slower, 46 files of 0.1–0.4 ms each).
+
+    >>> shelf("anko_writer.rulesets.purasbar.season.run"), shelf("anko_writer.schema"), shelf("typer._coercion")
+    ('anko_writer.rulesets.purasbar', 'anko_writer', 'typer')
+    """
+    parts = module.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["anko_writer", "rulesets"] and len(parts) > 2 else parts[0]
 
 
 class _Codes:
-    """The compiled methods of each module that defined a dataclass in this run, read from the cache on its first
-    dataclass (a command reads the entries of the modules it imports, no other), and which of them are new."""
+    """The compiled methods of each :func:`shelf` a dataclass was defined from in this run, read from the cache on
+    its first dataclass (a command reads the shelves of what it imports, no other), and which shelves grew."""
 
     def __init__(self, entry: Callable[[str], Path | None]) -> None:
         self._entry = entry
-        self.modules: dict[str, dict[str, CodeType]] = {}
+        self.shelves: dict[str, dict[str, CodeType]] = {}
         self.fresh: set[str] = set()
 
-    def of(self, module: str) -> dict[str, CodeType]:
-        """The compiled methods (text → code) of ``module`` that a run stored."""
-        codes = self.modules.get(module)
+    def of(self, module: str) -> tuple[str, dict[str, CodeType]]:
+        """``module``'s shelf and its compiled methods (text → code) that a run stored."""
+        name = shelf(module)
+        codes = self.shelves.get(name)
         if codes is None:
             from . import cache
 
-            codes = self.modules[module] = _loaded_codes(cache.load(self._entry(module))[1])
-        return codes
+            codes = self.shelves[name] = _loaded_codes(cache.load(self._entry(name))[1])
+        return name, codes
 
 
 def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
@@ -104,12 +116,11 @@ def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
         body_text = "\n".join(f"  {b}" for b in body)
         txt = f" def {name}({','.join(args)}){return_annotation}:\n{body_text}"
         txt = f"def __create_fn__({', '.join(locals.keys())}):\n{txt}\n return {name}"
-        module = str((globals or {}).get("__name__", ""))
-        known = codes.of(module)
+        name, known = codes.of(str((globals or {}).get("__name__", "")))
         code = known.get(txt)
         if code is None:  # as ``exec(txt, ...)`` compiles it from dataclasses.py, which has no future import
             code = known[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
-            codes.fresh.add(module)
+            codes.fresh.add(name)
         ns: dict[str, Any] = {}
         exec(code, globals, ns)  # noqa: S102 (the text dataclasses wrote, as dataclasses runs it)
         return ns["__create_fn__"](**locals)
@@ -131,7 +142,7 @@ def _loaded_codes(data: object) -> dict[str, CodeType]:
 @contextmanager
 def dataclass_code_cached() -> Iterator[None]:
     """While the block runs, each method a dataclass generates is compiled only if no earlier run compiled the same
-    text (the compiled code kept in the cache, :mod:`anko_writer.cache`, an entry per module); at its end what was
+    text (the compiled code kept in the cache, :mod:`anko_writer.cache`, an entry a :func:`shelf`); at its end what was
     new is stored. The methods are the same code, so nothing a run does changes: only their compiling goes
     (``exec`` compiling the 470 methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's
     dataclasses only (another version's ``_create_fn`` may differ): elsewhere, and with the cache off, the block
@@ -142,8 +153,8 @@ def dataclass_code_cached() -> Iterator[None]:
         return
     from . import cache
 
-    def entry(module: str) -> Path | None:
-        return cache.entry_path(CODE_KIND, [sys.version, str(sys.flags.optimize), module])
+    def entry(name: str) -> Path | None:
+        return cache.entry_path(CODE_KIND, [sys.version, str(sys.flags.optimize), name])
 
     if entry("") is None:
         yield
@@ -154,8 +165,8 @@ def dataclass_code_cached() -> Iterator[None]:
         yield
     finally:
         dataclasses._create_fn = plain  # type: ignore[attr-defined]
-        for module in sorted(codes.fresh):
-            cache.store(entry(module), marshal.dumps(codes.modules[module]), keep=CODE_ENTRIES)
+        for name in sorted(codes.fresh):
+            cache.store(entry(name), marshal.dumps(codes.shelves[name]), keep=CODE_ENTRIES)
 
 
-__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "tune_gc"]
+__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "shelf", "tune_gc"]
