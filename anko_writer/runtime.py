@@ -116,11 +116,13 @@ def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
         body_text = "\n".join(f"  {b}" for b in body)
         txt = f" def {name}({','.join(args)}){return_annotation}:\n{body_text}"
         txt = f"def __create_fn__({', '.join(locals.keys())}):\n{txt}\n return {name}"
-        name, known = codes.of(str((globals or {}).get("__name__", "")))
+        if globals is None:  # ``exec(txt, None, ns)`` there runs in dataclasses' own globals
+            globals = vars(dataclasses)
+        kept, known = codes.of(str(globals.get("__name__", "")))
         code = known.get(txt)
         if code is None:  # as ``exec(txt, ...)`` compiles it from dataclasses.py, which has no future import
             code = known[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
-            codes.fresh.add(name)
+            codes.fresh.add(kept)
         ns: dict[str, Any] = {}
         exec(code, globals, ns)  # noqa: S102 (the text dataclasses wrote, as dataclasses runs it)
         return ns["__create_fn__"](**locals)
@@ -144,7 +146,7 @@ def dataclass_code_cached() -> Iterator[None]:
     """While the block runs, each method a dataclass generates is compiled only if no earlier run compiled the same
     text (the compiled code kept in the cache, :mod:`anko_writer.cache`, an entry a :func:`shelf`); at its end what was
     new is stored. The methods are the same code, so nothing a run does changes: only their compiling goes
-    (``exec`` compiling the 470 methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's
+    (``exec`` compiling the 470-odd methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's
     dataclasses only (another version's ``_create_fn`` may differ): elsewhere, and with the cache off, the block
     runs as it is."""
     plain = getattr(dataclasses, "_create_fn", None)

@@ -118,3 +118,13 @@ def test_without_the_cache_the_block_runs_plain(monkeypatch: pytest.MonkeyPatch)
 @pytest.mark.parametrize("payload", [b"", b"not marshal", b"\xe9", None, 3])
 def test_an_unreadable_entry_gives_no_codes(payload: object) -> None:
     assert runtime._loaded_codes(payload) == {}
+
+
+@ONLY_311
+def test_without_globals_a_method_runs_in_dataclasses_globals_as_there() -> None:
+    """``_create_fn`` called with no globals (dataclasses itself always passes the class's module's): the function
+    lives in dataclasses' globals, as ``exec(txt, None, ns)`` there gives."""
+    made = runtime._create_fn_with(runtime._Codes(lambda name: None))("f", ["x"], ["return x + 1"])
+    plain = dataclasses._create_fn("f", ["x"], ["return x + 1"])  # type: ignore[attr-defined]
+    assert made.__globals__ is plain.__globals__ is vars(dataclasses)
+    assert made.__code__ == plain.__code__ and made(1) == plain(1) == 2
