@@ -28,7 +28,7 @@ except ImportError:  # pragma: no cover - older Typer runs on Click itself
 
 from . import __version__
 from .errors import AnkoError, CampaignError, OutputError
-from .runtime import tune_gc
+from .runtime import dataclass_code_cached, tune_gc
 
 # Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
 # campaign, template or YAML library (issue 29: a command's start-up is part of its time).
@@ -1091,7 +1091,12 @@ def main() -> None:
     """
     tune_gc()
     _console_safe()
-    _for(sys.argv[1:])()
+    args = sys.argv[1:]
+    if not args or args[0].startswith("-"):  # ``--version`` and the help define no dataclass and load no cache
+        _for(args)()
+        return
+    with dataclass_code_cached():
+        _for(args)()
 
 
 def _for(args: list[str]) -> typer.Typer:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
+import marshal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
+from types import CodeType
+from typing import Any
 
 GC_THRESHOLD = (1_000_000, 50, 100)
 """The collector's thresholds for a run (Python's default is (700, 10, 10)). A CLI season's net new objects stay
@@ -57,4 +63,112 @@ def collector_paused(collect: bool = False) -> Iterator[None]:
                     gc.collect(0)
 
 
-__all__ = ["GC_THRESHOLD", "collector_paused", "tune_gc"]
+CODE_KIND = "dataclass-code"
+"""The cache folder of the compiled methods :func:`dataclass_code_cached` keeps, one entry a :func:`shelf`."""
+CODE_ENTRIES = 64
+"""The entries kept (a shelf each for the core, each ruleset and each library: older builds' entries go first)."""
+
+
+def shelf(module: str) -> str:
+    """The entry a module's compiled methods are kept in: its ruleset's, else its top package's (a ``month`` reads
+    two, the core's and the 群英杯's: an entry a module was slower, 46 files of 0.1–0.4 ms each).
+
+    >>> shelf("anko_writer.rulesets.purasbar.season.run"), shelf("anko_writer.schema"), shelf("typer._coercion")
+    ('anko_writer.rulesets.purasbar', 'anko_writer', 'typer')
+    """
+    parts = module.split(".")
+    return ".".join(parts[:3]) if parts[:2] == ["anko_writer", "rulesets"] and len(parts) > 2 else parts[0]
+
+
+class _Codes:
+    """The compiled methods of each :func:`shelf` a dataclass was defined from in this run, read from the cache on
+    its first dataclass (a command reads the shelves of what it imports, no other), and which shelves grew."""
+
+    def __init__(self, entry: Callable[[str], Path | None]) -> None:
+        self._entry = entry
+        self.shelves: dict[str, dict[str, CodeType]] = {}
+        self.fresh: set[str] = set()
+
+    def of(self, module: str) -> tuple[str, dict[str, CodeType]]:
+        """``module``'s shelf and its compiled methods (text → code) that a run stored."""
+        name = shelf(module)
+        codes = self.shelves.get(name)
+        if codes is None:
+            from . import cache
+
+            codes = self.shelves[name] = _loaded_codes(cache.load(self._entry(name))[1])
+        return name, codes
+
+
+def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
+    """CPython 3.11's ``dataclasses._create_fn``, line for line, but its text is compiled once: taken from
+    ``codes`` when an earlier run compiled it (a new text is compiled as ``exec`` compiles it, and kept)."""
+    missing = dataclasses.MISSING
+
+    def _create_fn(name: str, args: list[str], body: list[str], *, globals: dict[str, Any] | None = None,
+                   locals: dict[str, Any] | None = None, return_type: Any = missing) -> Any:
+        if locals is None:
+            locals = {}
+        return_annotation = ""
+        if return_type is not missing:
+            locals["_return_type"] = return_type
+            return_annotation = "->_return_type"
+        body_text = "\n".join(f"  {b}" for b in body)
+        txt = f" def {name}({','.join(args)}){return_annotation}:\n{body_text}"
+        txt = f"def __create_fn__({', '.join(locals.keys())}):\n{txt}\n return {name}"
+        if globals is None:  # ``exec(txt, None, ns)`` there runs in dataclasses' own globals
+            globals = vars(dataclasses)
+        kept, known = codes.of(str(globals.get("__name__", "")))
+        code = known.get(txt)
+        if code is None:  # as ``exec(txt, ...)`` compiles it from dataclasses.py, which has no future import
+            code = known[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
+            codes.fresh.add(kept)
+        ns: dict[str, Any] = {}
+        exec(code, globals, ns)  # noqa: S102 (the text dataclasses wrote, as dataclasses runs it)
+        return ns["__create_fn__"](**locals)
+
+    return _create_fn
+
+
+def _loaded_codes(data: object) -> dict[str, CodeType]:
+    """The compiled methods a cache entry holds (empty when it holds anything else)."""
+    try:
+        codes = marshal.loads(data) if type(data) is bytes else None  # noqa: S302 (its HMAC proves this user wrote it)
+    except (EOFError, ValueError, TypeError):
+        return {}
+    if type(codes) is not dict or not all(type(k) is str and type(v) is CodeType for k, v in codes.items()):
+        return {}
+    return codes
+
+
+@contextmanager
+def dataclass_code_cached() -> Iterator[None]:
+    """While the block runs, each method a dataclass generates is compiled only if no earlier run compiled the same
+    text (the compiled code kept in the cache, :mod:`anko_writer.cache`, an entry a :func:`shelf`); at its end what was
+    new is stored. The methods are the same code, so nothing a run does changes: only their compiling goes
+    (``exec`` compiling the 470-odd methods of ``month``'s 107 dataclasses was about 30 ms, issue 29). Python 3.11's
+    dataclasses only (another version's ``_create_fn`` may differ): elsewhere, and with the cache off, the block
+    runs as it is."""
+    plain = getattr(dataclasses, "_create_fn", None)
+    if sys.version_info[:2] != (3, 11) or plain is None:
+        yield
+        return
+    from . import cache
+
+    def entry(name: str) -> Path | None:
+        return cache.entry_path(CODE_KIND, [sys.version, str(sys.flags.optimize), name])
+
+    if entry("") is None:
+        yield
+        return
+    codes = _Codes(entry)
+    dataclasses._create_fn = _create_fn_with(codes)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        dataclasses._create_fn = plain  # type: ignore[attr-defined]
+        for name in sorted(codes.fresh):
+            cache.store(entry(name), marshal.dumps(codes.shelves[name]), keep=CODE_ENTRIES)
+
+
+__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "shelf", "tune_gc"]

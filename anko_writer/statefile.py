@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from collections.abc import Mapping, Sequence
-from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -106,7 +106,8 @@ def scalar(value: Any, style: Style = "plain") -> str:
         if math.isnan(value):
             return ".nan"
         return repr(value) if math.isfinite(value) else (".inf" if value > 0 else "-.inf")
-    if isinstance(value, Decimal):
+    decimal = sys.modules.get("decimal")  # a Decimal exists only once decimal is imported (1 ms of every start)
+    if decimal is not None and isinstance(value, decimal.Decimal):
         return str(value)
     text = str(value)
     return text if style == "plain" and is_plain(text) else quoted(text)

@@ -110,6 +110,27 @@ REMEMBERED_CHECK_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "pick
 """Modules a remembered check (the same files checked again, :mod:`anko_writer.verdict`) does without: neither
 YAML library, no schema, no ruleset, no entry-point scan (issue 29: ``check`` in 0.3× the reference)."""
 
+MONTH_NEEDS_NOT = ("yaml", "decimal", "pydantic", "anko_writer.statefile", "anko_writer.rulesets.purasbar.setup.state",
+                   "anko_writer.rulesets.purasbar.season.settlement", "anko_writer.rulesets.purasbar.season.recap",
+                   "anko_writer.rulesets.purasbar.club.ageing", "anko_writer.rulesets.purasbar.club.youth",
+                   "anko_writer.rulesets.purasbar.club.offseason", "anko_writer.rulesets.purasbar.money.levy",
+                   "anko_writer.rulesets.purasbar.money.ai_books", "anko_writer.rulesets.purasbar.setup.newcampaign",
+                   "anko_writer.audit", "anko_writer.export", "anko_writer.tally")
+"""Modules a first season's ``month 12`` resumed from month 11's checkpoint does without: PyYAML (every table from
+the cache), the state file's reader and writer, the settlement and what only it calls, ``new``, the audit,
+``export`` and ``tally`` (issue 29 round 5)."""
+
+
+def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
+    """``month --month 12`` after ``--month 11`` (resumed from its checkpoint) imports none of
+    :data:`MONTH_NEEDS_NOT`."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    out = str(tmp_path / "out")
+    month = ["month", "campaigns/recht.yaml", "--season", "1", "--out", out, "--month"]
+    _imported([*month, "11"], (), env)
+    assert _imported([*month, "12"], MONTH_NEEDS_NOT, env) == []
+
+
 VERSION_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "anko_writer.cache", "anko_writer.campaign",
                      "hashlib")
 """Modules ``--version`` does without."""

@@ -88,3 +88,26 @@ def test_the_last_month_is_not_kept(camp: Path) -> None:
     checkpoint.keep(key, _LastMonth())  # type: ignore[arg-type]
     assert cache.load(cache.entry_path(checkpoint.KIND, key.after(checkpoint.MONTHS))) == (False, None)
     assert checkpoint.MONTHS == 12
+
+
+def test_the_key_holds_every_table_files_bytes_read_once(camp: Path) -> None:
+    """Issue 29 round 5: the checkpoint's key reads the table files' paths and bytes as the bundle's key does (one
+    copy a process, by the files' stamp); an edited table, with its new stamp, is read again and moves the key."""
+    from anko_writer.resources import Resources
+    from anko_writer.rulesets.purasbar.ruleset import INFO
+    from anko_writer.rulesets.purasbar.setup.data import tables_stamp
+    from anko_writer.rulesets.purasbar.setup.tables import table_contents
+    from anko_writer.textfile import read_bytes
+
+    folder = camp.parent / "tables" / "purasbar"
+    folder.mkdir(parents=True)
+    shipped = Resources("purasbar", None, INFO).search_path("tables")[-1] / "cities.yaml"
+    shutil.copy(shipped, folder / "cities.yaml")
+    resources = Resources("purasbar", camp.parent, INFO)
+    plain = [part for path, _ in tables_stamp(resources) for part in (path, read_bytes(path))]
+    data = {"seed": 1, "decisions": {}}
+    before = checkpoint.Key.of(data, None, 1, resources)
+    assert table_contents(resources) == plain and before.parts[3:] == tuple(plain)
+    (folder / "cities.yaml").write_bytes(shipped.read_bytes() + b"\n# edited\n")
+    after = checkpoint.Key.of(data, None, 1, resources)
+    assert after.parts != before.parts and (folder / "cities.yaml").read_bytes() in after.parts

@@ -9,7 +9,12 @@ functional syntax, which can spell it.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # the shapes are for mypy: none is built when this runs
+    from ..models import RecordShape as TypedDict
 
 from ..models import AllocationJson, AllocationStepJson, CoreStep  # the shared records: match's records read them too
 from ..money.records import RollJson

@@ -7,7 +7,12 @@ which keys each producer writes and what their values are.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, Any, NotRequired, TypeAlias
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # the shapes are for mypy: none is built when this runs
+    from ..models import RecordShape as TypedDict
 
 RollJson: TypeAlias = dict[str, Any]
 """A :meth:`dice.Roll.to_json` / :meth:`dice.Roll.ref` record (the core types it as a plain dict)."""

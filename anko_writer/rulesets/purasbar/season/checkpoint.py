@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from .... import cache
-from ....errors import TableError
-from ....textfile import read_bytes
 from ..competition.calendar import MONTHS
-from ..setup.data import tables_stamp
+from ..setup.tables import table_contents
 
 if TYPE_CHECKING:
     from ....arcs import Arc
@@ -48,7 +46,7 @@ class Key:
     @classmethod
     def of(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int, resources: Resources) -> Key:
         """The key of season ``season`` played from ``data`` and ``state`` with the tables ``resources`` finds."""
-        files = [part for path, _ in tables_stamp(resources) for part in (path, read_bytes(path, TableError))]
+        files = table_contents(resources)
         rest = {k: v for k, v in data.items() if k != "decisions"}
         return cls((_json(rest), _json(state), str(season), *files), season, dict(data.get("decisions") or {}))
 

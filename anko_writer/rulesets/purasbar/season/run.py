@@ -16,7 +16,6 @@ from ....seals import SealBook
 from ..competition.calendar import CUP_MONTH, SETTLEMENT_MONTH
 from ..competition.calendar import MONTHS as SEASON_MONTHS
 from ..competition.standings import Row, table
-from ..setup.state import ENDING_CN, handed_state, player_from, snapshot, start_data, state_yaml
 from ..setup.tables import PurasbarTables, load_purasbar_tables
 from ..transfers.transfers import summer_month
 from . import checkpoint
@@ -36,8 +35,6 @@ from .phases import (
 )
 from .publish import publish as published
 from .races import races, stakes_from
-from .recap import recap
-from .settlement import settle
 from .story import stories
 from .windows import market_list, post_market, window_budget, window_phase
 from .world import SEALABLE, World, new_world, open_books
@@ -219,6 +216,8 @@ class Season:
     def begin(cls, data: dict[str, Any], state: dict[str, Any] | None, season: int,
               resources: Resources) -> Season:
         """The season before month 1: the world from the campaign (season 1) or the previous season's state."""
+        from ..setup.state import ENDING_CN, player_from, start_data  # here: a month resumed from its checkpoint does without it
+
         if state is not None and state["ending"] != "none":
             raise AnkoError(f"故事在第 {state['season']} 赛季之后结束了（{ENDING_CN[state['ending']]}），"
                             f"没有第 {season} 赛季")
@@ -285,6 +284,8 @@ class Season:
         """000 §4.4 after month 12: the settlement chapter and the state the next season starts from, as
         text (``keep_state``; False: an audit's season, whose text nobody reads) and, with ``hand_state``
         (an audit's chained season), as the object the text would load as."""
+        from ..setup.state import handed_state, snapshot, state_yaml
+
         world, tables = self.world, self.tables
         end = _settlement_chapter(ruleset, world, self.arc, self.data, tables, tables.names, self.lean)
         if not keep_state and not hand_state:
@@ -332,6 +333,9 @@ def _settlement(ruleset: str, world: World, part: Part, data: dict[str, Any], ch
                 tables: PurasbarTables, names: Any, lean: bool = False) -> None:
     """The settlement chapter's record into ``part`` (``lean``: an audit's, as :attr:`Season.lean`: no recap,
     no summer window's vote)."""
+    from .recap import recap  # the settlement's alone: a month does without both (issue 29)
+    from .settlement import settle
+
     reveals = part.reveals
     rec = settle(world, [c.results for c in chapters], tables, names)
     part.seal()
@@ -401,7 +405,11 @@ def play_month(ruleset: str, data: dict[str, Any], state: dict[str, Any] | None,
     if played is None:
         played = Season.begin(data, state, season, resources)
     else:  # the votes of later months may have changed since the checkpoint was kept
-        played.data, played.source = data, start_data(data, state) if state is not None else data
+        played.data, played.source = data, data
+        if state is not None:  # a later season: the state file's reader, which a first season's month does without
+            from ..setup.state import start_data
+
+            played.source = start_data(data, state)
         load_purasbar_tables(resources)  # the cities the schemas read (a side effect of loading)
     while played.month < month:
         played.play_month()

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..events.environment import modifier as env_modifier
 from ..models import number
-from ..setup.state import player_data
 from ..transfers.market import city_bands, make_market, value_parts
 from ..transfers.records import BudgetParts, Market, Window
 from ..transfers.transfers import budget_parts, run_window, window_of
@@ -58,6 +57,8 @@ def window_budget(world: World, tables: PurasbarTables) -> BudgetParts:
 
 def market_list(world: World, tables: PurasbarTables) -> list[dict[str, Any]]:
     """The market as the vote and the state file show it: each player with his value."""
+    from ..setup.state import player_data  # here: a month resumed from its checkpoint does without it (issue 29)
+
     env = env_modifier(world.life.environment, "transfer")
     return [{**player_data(p), "value": value_parts(p, tables.transfers, env)["value"]} for p in world.market]
 

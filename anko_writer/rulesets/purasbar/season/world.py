@@ -20,7 +20,6 @@ from ..match.tactics import STYLE_TENDENCY, Coach
 from ..models import ABILITIES, MAIN, Club, Player, number
 from ..money.finance import ai_opening_funds
 from ..money.ledger import Ledger
-from ..setup.state import player_from
 from ..transfers.contracts import assign_contracts
 from .cast import Casting
 from .headlines import Told
@@ -78,6 +77,8 @@ class World:
 
 def club_from_campaign(data: dict[str, Any], total: int) -> Club:
     """Our club as the campaign file describes it."""
+    from ..setup.state import player_from  # here: a month resumed from its checkpoint does without it (issue 29)
+
     c, coach = data["club"], data["coach"]
     players = [player_from(p) for p in data["players"]]
     club = Club(c["city"], c["name"], total, dict(c["initial_abilities"]), c["first_priority"],
@@ -94,6 +95,8 @@ def club_from_campaign(data: dict[str, Any], total: int) -> Club:
 
 def ai_club_from_state(d: dict[str, Any]) -> Club:
     """An AI club as the previous season's ``state-end.yaml`` left it."""
+    from ..setup.state import player_from
+
     club = Club(d["city"], d["name"], d["total"], dict(d["initial_abilities"]), d["first_priority"],
                 d["formation"], [player_from(p) for p in d["players"]], morale=d["morale"],
                 facilities=dict(d["facilities"]), slug=d["slug"], fans=d["fans"], reputation=d["reputation"])

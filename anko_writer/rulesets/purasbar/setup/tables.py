@@ -92,9 +92,26 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
     return found
 
 
+def table_contents(resources: Resources) -> list[bytes | str]:
+    """Every table file on the search path: its path and its bytes, in the stamp's order (the disk cache's key,
+    and what a month's checkpoint is keyed by, :mod:`..season.checkpoint`)."""
+    return _contents(tables_stamp(resources))
+
+
 def _contents(stamp: tuple[tuple[str, int], ...]) -> list[bytes | str]:
-    """The disk cache's key: every table file's path and bytes."""
-    return [part for path, _ in stamp for part in (path, read_bytes(path, TableError))]
+    """:func:`table_contents` for the files ``stamp`` names, read once a process per stamp (as :data:`_CACHE`
+    trusts a file's path and modification time within a run: the bundle and the checkpoint's key read one copy)."""
+    found = _CONTENTS.get(stamp)
+    if found is None:
+        found = [part for path, _ in stamp for part in (path, read_bytes(path, TableError))]
+        if len(_CONTENTS) >= _CACHE_MAX:
+            _CONTENTS.pop(next(iter(_CONTENTS)))
+        _CONTENTS[stamp] = found
+    return list(found)
+
+
+_CONTENTS: dict[tuple[tuple[str, int], ...], list[bytes | str]] = {}
+"""The table files' paths and bytes, by their stamp."""
 
 
 def _read(resources: Resources) -> PurasbarTables:
@@ -127,4 +144,4 @@ def _read(resources: Resources) -> PurasbarTables:
         transfers=load_transfer_tables(resources))
 
 
-__all__ = ["PurasbarTables", "load_purasbar_tables"]
+__all__ = ["PurasbarTables", "load_purasbar_tables", "table_contents"]

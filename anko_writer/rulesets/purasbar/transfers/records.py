@@ -8,7 +8,12 @@ which keys each producer writes and what their values are. A few records carry t
 
 from __future__ import annotations
 
-from typing import NotRequired, TypeAlias, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypeAlias
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # the shapes are for mypy: none is built when this runs
+    from ..models import RecordShape as TypedDict
 
 from ..club.records import ContractOffer, CoreStep, PlayerJson, RoleSteps
 from ..money.records import InstalmentJson, InstalmentPaid, RollJson

@@ -1,0 +1,98 @@
+"""The record modules' shapes are mypy's alone (issue 29 round 5): at runtime each is ``models.RecordShape``, and
+nothing in the package builds, tests or inspects one (``cast`` and annotations only), so no class is needed."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import types
+import typing
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from anko_writer.rulesets.purasbar.models import RecordShape
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "anko_writer"
+MODULES = ("club", "money", "transfers", "events")
+"""The wings whose ``records.py`` takes :data:`RecordShape` for ``TypedDict`` when it runs."""
+
+
+def _shapes(wing: str) -> list[str]:
+    """The names ``wing/records.py`` defines as TypedDicts (a class statement or the functional call)."""
+    tree = ast.parse((PACKAGE / "rulesets" / "purasbar" / wing / "records.py").read_text(encoding="utf-8"))
+    names = []
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            names.append(node.name)
+        elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+              and getattr(node.value.func, "id", "") == "TypedDict"):
+            names.append(cast(ast.Name, node.targets[0]).id)
+    return names
+
+
+SHAPES = {wing: _shapes(wing) for wing in MODULES}
+
+
+@pytest.mark.parametrize("wing", MODULES)
+def test_every_shape_is_the_stand_in_at_runtime(wing: str) -> None:
+    module = importlib.import_module(f"anko_writer.rulesets.purasbar.{wing}.records")
+    assert SHAPES[wing]
+    assert all(getattr(module, name) is RecordShape for name in SHAPES[wing])
+
+
+def test_the_stand_in_does_what_a_typed_dict_does_at_runtime() -> None:
+    """A call builds a plain dict, as a TypedDict's call does; unions and generics of it can be written."""
+    made = RecordShape(a=1, b=[2])
+    assert made == {"a": 1, "b": [2]} and type(made) is dict
+    assert RecordShape({"a": 1}) == {"a": 1} and type(RecordShape()) is dict
+    assert RecordShape("Route", {"from": str}) is RecordShape
+    assert (RecordShape | None).__args__ == (RecordShape, type(None))
+    assert typing.get_args(list[RecordShape]) == (RecordShape,)  # type: ignore[valid-type]
+
+    assert types.new_class("Sub", (RecordShape,), {"total": False}) is RecordShape  # ``class Sub(..., total=False)``
+
+
+def _imported_shapes(tree: ast.Module) -> set[str]:
+    """The shape names a module imports from the four record modules."""
+    everyone = {name for names in SHAPES.values() for name in names}
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("records") and any(
+                (node.module or "").endswith(f"{wing}.records") for wing in MODULES):
+            found |= {a.asname or a.name for a in node.names if a.name in everyone}
+    return found
+
+
+def _uses(tree: ast.Module, names: set[str]) -> list[str]:
+    """Where ``names`` are called (``cast`` aside), tested with ``isinstance`` or have an attribute read."""
+    bad: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func: Any = node.func
+            if isinstance(func, ast.Name) and func.id in names:
+                bad.append(f"{node.lineno}: {func.id}(...)")
+            if isinstance(func, ast.Name) and func.id in ("isinstance", "issubclass") and len(node.args) == 2:
+                bad += [f"{node.lineno}: isinstance(…, {n.id})" for n in ast.walk(node.args[1])
+                        if isinstance(n, ast.Name) and n.id in names]
+            if isinstance(func, ast.Name) and func.id == "get_type_hints":
+                bad.append(f"{node.lineno}: get_type_hints")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
+            bad.append(f"{node.lineno}: {node.value.id}.{node.attr}")
+    return bad
+
+
+def test_nothing_builds_tests_or_inspects_a_shape() -> None:
+    """The proof the stand-in needs: across the package and the tests, a shape is never called, never the class of
+    an ``isinstance``, never asked for an attribute (``__annotations__``, ``__required_keys__`` …)."""
+    found = {}
+    for path in [*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = _imported_shapes(tree)
+        if path.parent.parent.name == "purasbar" and path.name == "records.py" and path.parent.name in MODULES:
+            names |= set(SHAPES[path.parent.name])
+        if names and (bad := _uses(tree, names)):
+            found[str(path.relative_to(ROOT))] = bad
+    assert found == {}
