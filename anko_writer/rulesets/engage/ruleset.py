@@ -10,32 +10,29 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...kit.classcode import compiled_once
-
-with compiled_once("engage"):  # the ruleset's dataclasses: their methods' code from the cache (issue 29)
-    from ...arcs import ArcRuleset
-    from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
-    from ...campaign import Campaign
-    from ...chapters import ChapterKey, KeyStyle, Record, Run
-    from ...dice import Dice, Roll
-    from ...errors import AnkoError
-    from ...info import NewOption, RulesetInfo, Units
-    from ...resources import Resources
-    from ...ruleset import NewCampaign
-    from ...schema import Data, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
-    from ...seals import SEAL_RECORD, SealBook
-    from ...statefile import seeded
-    from . import ai, fog, picture
-    from . import orders as notation
-    from .battle import Battle, Plan, Round, Troop, VoteError, battle_end, build
-    from .between import BetweenError
-    from .checks import ACTION_BASE
-    from .formation import change
-    from .orders import Order, Response
-    from .phases import MAX_ROUNDS
-    from .scenario import campaign_schema
-    from .story import round_story
-    from .units import parse_tactic
+from ...arcs import ArcRuleset
+from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
+from ...campaign import Campaign
+from ...chapters import ChapterKey, KeyStyle, Record, Run
+from ...dice import Dice, Roll
+from ...errors import AnkoError
+from ...info import NewOption, RulesetInfo, Units
+from ...resources import Resources
+from ...ruleset import NewCampaign
+from ...schema import Data, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
+from ...seals import SEAL_RECORD, SealBook
+from ...statefile import seeded
+from . import ai, fog, picture
+from . import orders as notation
+from .battle import Battle, Plan, Round, Troop, VoteError, battle_end, build
+from .between import BetweenError
+from .checks import ACTION_BASE
+from .formation import change
+from .orders import Order, Response
+from .phases import MAX_ROUNDS
+from .scenario import campaign_schema
+from .story import round_story
+from .units import parse_tactic
 
 ORDER_NOTATION = "engage.order"
 """The notation of a unit's order question and of the 应对 question (:mod:`.orders`)."""

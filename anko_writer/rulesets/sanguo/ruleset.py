@@ -10,31 +10,28 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...kit.classcode import compiled_once
-
-with compiled_once("sanguo"):  # the ruleset's 55 dataclasses: their methods' code from the cache (issue 29)
-    from ...arcs import ArcRuleset
-    from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
-    from ...campaign import Campaign
-    from ...chapters import KeyStyle, Record, Run
-    from ...dice import Dice
-    from ...errors import AnkoError
-    from ...hidden import as_fact, fact_commitment
-    from ...info import NewOption, RulesetInfo, Units
-    from ...resources import Resources
-    from ...ruleset import NewCampaign
-    from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
-    from ...seals import SEAL_RECORD, SealBook, with_salts
-    from . import orders as notation
-    from . import picture, story
-    from .ai import expected, plan_unit
-    from .board import TERRAIN
-    from .combat import band
-    from .legion import DIAMOND
-    from .scenario import Setup, build_world, campaign_schema
-    from .scene import ScenePlay, VoteError
-    from .vision import unit_vision
-    from .world import NIGHT_TURNS, Troop, World
+from ...arcs import ArcRuleset
+from ...ballot import Ballot, Illegal, OrderParser, Question, register_notation
+from ...campaign import Campaign
+from ...chapters import KeyStyle, Record, Run
+from ...dice import Dice
+from ...errors import AnkoError
+from ...hidden import as_fact, fact_commitment
+from ...info import NewOption, RulesetInfo, Units
+from ...resources import Resources
+from ...ruleset import NewCampaign
+from ...schema import Check, DictOf, Field, Int, List, Map, Node, Problem, Str, validate_text
+from ...seals import SEAL_RECORD, SealBook, with_salts
+from . import orders as notation
+from . import picture, story
+from .ai import expected, plan_unit
+from .board import TERRAIN
+from .combat import band
+from .legion import DIAMOND
+from .scenario import Setup, build_world, campaign_schema
+from .scene import ScenePlay, VoteError
+from .vision import unit_vision
+from .world import NIGHT_TURNS, Troop, World
 
 ORDER_NOTATION = "sanguo.order"
 """The notation of a unit's order question (:mod:`.orders`)."""
