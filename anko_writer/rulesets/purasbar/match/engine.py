@@ -212,26 +212,37 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         _involve(ctx, dfn, df_p + dmf_p)
     fw, df = att.mean(fw_p, "ATK"), dfn.mean(df_p, "DEF")
     amf, dmf = _midfield(ctx, att, amf_p), _midfield(ctx, dfn, dmf_p)
+    return _attack(ctx, slice_no, att, dfn, fw, amf, df, dmf)
+
+
+def _attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side, fw: int, amf: int, df: int, dmf: int) -> AttackRecord:
+    """:func:`attack` once the four group means are known (FW ATK, MF MID against DF DEF, MF MID)."""
     attack_avg = (fw + amf) // 2
     defense_avg = (df + dmf) // 2
     die = ctx.dice.roll(ctx.key, ctx.die_expr, "攻势骰")
-    formation = att.formation
-    mods = {"formation": COUNTERS[formation, dfn.formation], "venue": att.venue,
-            "morale": min(MORALE_CAP, att.club.morale // 10)}
+    formation, club, venue = att.formation, att.club, att.venue
+    counter = COUNTERS[formation, dfn.formation]
+    morale = club.morale // 10
+    if morale > MORALE_CAP:
+        morale = MORALE_CAP
+    mods = {"formation": counter, "venue": venue, "morale": morale}
+    total = die.total
+    value = attack_avg - defense_avg + total + counter + venue + morale
     if att.mods:
-        mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
-    value = attack_avg - defense_avg + die.total + sum(mods.values())
+        value += (event := att.event_mod())
+        mods["event"] = event  # 000 §5.1.3 安科事件修正
+    shot = value > SHOT_THRESHOLD
     rec: AttackRecord = {
-        "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
+        "slice": slice_no, "team": club.name, "opponent": dfn.club.name,
         "formation": formation, "adapting": att.adapting,
         "attack_fw": fw, "attack_mf": amf, "defense_df": df, "defense_mf": dmf,
-        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
-        "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
-        "shot_threshold": SHOT_THRESHOLD,
+        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": total, "die_sides": ctx.die,
+        "die_roll": {"id": die.id, "expr": die.expr, "total": total},  # Roll.ref of a public summed die
+        "modifiers": mods, "value": value, "shot": shot, "shot_threshold": SHOT_THRESHOLD,
         "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
         "finish_die": None, "finish_value": None, "goal": False,
     }
-    if value > SHOT_THRESHOLD:
+    if shot:
         _finish(ctx, rec, att, dfn)
     attacks = ctx.attacks
     attacks.append(rec)
@@ -271,7 +282,8 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
         rec["shooter_pick"] = pick
     rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
     rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
-    rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
+    rec["finish_die"], rec["finish_value"] = fin.total, value
+    rec["finish_roll"] = {"id": fin.id, "expr": fin.expr, "total": fin.total}  # Roll.ref of a public summed die
     goal = rec["goal"] = value > GOAL_THRESHOLD
     rec["goal_threshold"] = GOAL_THRESHOLD
     if goal:
@@ -454,10 +466,17 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
             ctx.note("match_events", event)
     # no one joins the pitch until the next break, and a rolled player stays rolled
     ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
-    ctx.midfield = {}
-    for att in order:
-        attack(ctx, n, att, away if att is home else home)
-    ctx.midfield = None
+    if ctx.settled:  # no one to reveal or disclose (not our match): each side's groups read once
+        means = {id(home): home.line_means(), id(away): away.line_means()}
+        for att in order:
+            dfn = away if att is home else home
+            (fw, amf, _), (_, dmf, df) = means[id(att)], means[id(dfn)]
+            _attack(ctx, n, att, dfn, fw, amf, df, dmf)
+    else:
+        ctx.midfield = {}
+        for att in order:
+            attack(ctx, n, att, away if att is home else home)
+        ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
     if ctx.lean:
         return None

@@ -150,6 +150,34 @@ class Side:
                 total += value
         return total // len(players)
 
+    def line_means(self) -> tuple[int, int, int]:
+        """:meth:`mean` of the forwards' ATK, the midfielders' MID and the defenders' DEF: the three groups an
+        attack and a defence read (000 §5.1.1), in one call."""
+        line = self.lineup
+        if self.temp or self.pre_bonus or self.boost:
+            return self.mean(line["FW"], "ATK"), self.mean(line["MF"], "MID"), self.mean(line["DF"], "DEF")
+        pct, flat = PERCENT[self.formation], -ADAPT_PENALTY if self.adapting else 0
+        out = []
+        for slot, attr in _LINE_GROUPS:  # effective_total's arithmetic, group by group
+            players = line[slot]
+            if not players:
+                out.append(0)
+                continue
+            p_attr = pct.get(attr)
+            total = 0
+            for p in players:
+                value = p.attrs[attr]
+                if p_attr is not None:
+                    value = value * p_attr // 100
+                value += flat
+                stamina = p.stamina
+                if stamina < 50:
+                    value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+                if value > 0:
+                    total += value
+            out.append(total // len(players))
+        return out[0], out[1], out[2]
+
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""
         here = {p.name for group in self.lineup.values() for p in group} | self.gone
@@ -159,3 +187,7 @@ class Side:
         """Record that everyone on the pitch played slice ``n``."""
         for _, p in pitch if pitch is not None else self.on_pitch():
             self.slices.setdefault(p.name, []).append(n)
+
+
+_LINE_GROUPS = (("FW", "ATK"), ("MF", "MID"), ("DF", "DEF"))
+"""The groups :meth:`Side.line_means` reads, with their attribute (000 §5.1.1)."""
