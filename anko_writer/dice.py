@@ -400,12 +400,14 @@ class Stream:
     incomplete run of ``2^64 mod sides`` values, which is skipped (so every face is equally likely).
     """
 
-    __slots__ = ("seed", "key", "_prefix", "_block", "_words", "drawn", "rolls")
+    __slots__ = ("seed", "key", "_prefix", "_hash", "_block", "_words", "drawn", "rolls")
 
     def __init__(self, seed: int, key: str) -> None:
         self.seed = seed
         self.key = key
         self._prefix = f"{seed}\x1f{key}\x1f".encode()
+        self._hash = hashlib.sha256(self._prefix)
+        """SHA-256 of the prefix alone: each block copies it and adds its number (the same digest, less hashing)."""
         self._block = 0
         self._words: list[int] = []
         """The current block's unused words, the next one last."""
@@ -417,7 +419,9 @@ class Stream:
     def _refill(self) -> None:
         """The next block's four words into :attr:`_words` (in place: a caller may hold the list)."""
         self._block += 1
-        d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
+        h = self._hash.copy()
+        h.update(b"%d" % self._block)  # the digest of prefix + str(block): SHA-256 is fed in order
+        d = h.digest()
         self._words.extend(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
 
     def _next64(self) -> int:
@@ -498,23 +502,22 @@ class Dice:
         s = self._streams.get(key)
         if s is None:  # created before any fixed value is read: the same streams with or without fixes
             s = self._streams[key] = Stream(self.seed, key)
-        if not e._plain:
-            faces = tuple([self._face(s, n) for n in e.die_sides()])
-            total = e.total(faces)
-        elif self._fixed:
+        faces: tuple[int, ...]
+        if e._plain and not self._fixed:  # one die summed, nothing fixed: Stream._face inlined (most rolls)
+            words = s._words
+            v = words.pop() if words else s._next64()
+            limit = e._limit
+            while v >= limit:  # the incomplete last run of word values is skipped
+                v = words.pop() if words else s._next64()
+            s.drawn += 1
+            face = v % e.sides + 1
+            faces, total = (face,), face + e.modifier
+        elif e._plain:
             face = self._face(s, e.sides)
             faces, total = (face,), face + e.modifier
-        else:  # one die summed and nothing fixed: the stream's draw inlined (most of a season's rolls)
-            words, limit, sides = s._words, e._limit, e.sides
-            while True:
-                if not words:
-                    s._refill()
-                v = words.pop()
-                if v < limit:
-                    break
-            s.drawn += 1
-            face = v % sides + 1
-            faces, total = (face,), face + e.modifier
+        else:
+            faces = tuple([self._face(s, n) for n in e.die_sides()])
+            total = e.total(faces)
         s.rolls += 1
         r = _new_roll(Roll, (f"{key}#{s.rolls}", purpose, e._text, faces, total, hidden, kind, e._token))
         self.log.append(r)

@@ -99,6 +99,8 @@ class _Ctx:
     defence alike (000 §5.1.1); nothing it reads changes between the two attacks of a slice."""
     settled: bool = False
     """Not our match and every player on the pitch rolled: :func:`_involve` has no one to reveal (set per slice)."""
+    entered: int = 0
+    """How many players both sides' :attr:`.Side.entries` held when :attr:`settled` was last worked out."""
     die_expr: DiceExpr = field(init=False)
     """``1D{die}`` parsed once for the match's attacks."""
     disclosed: set[str] = field(default_factory=set)
@@ -354,8 +356,12 @@ def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
 
 def recovery(club: Club, player: Player, match_no: int) -> int:
     """000 §5.6 post-match recovery: 10 + medical + 2 × doctor, +2 if ≤ 23, morale overflow, 3rd+ halved."""
-    young, other = recoveries(club, match_no)
-    return young if (player.age or 0) <= YOUNG_AGE else other
+    amount = RECOVERY_BASE + club.facilities.get("medical", 0) + 2 * club.doctor  # recoveries' arithmetic, one player
+    if club.morale >= 60:
+        amount += (club.morale - 50) // 10
+    if (player.age or 0) <= YOUNG_AGE:
+        amount += 2
+    return amount // 2 if match_no >= 3 else amount
 
 
 def recoveries(club: Club, match_no: int) -> tuple[int, int]:
@@ -464,8 +470,12 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     if ctx.on_point is not None:
         for event in ctx.on_point(n, home, away):
             ctx.note("match_events", event)
-    # no one joins the pitch until the next break, and a rolled player stays rolled
-    ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
+    # no one joins the pitch until the next break, and a rolled player stays rolled: a settled match stays
+    # settled while no one comes on (a substitute is a rolled player, but that is substitutions' rule)
+    entered = len(home.entries) + len(away.entries)
+    if not (ctx.settled and entered == ctx.entered):
+        ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
+        ctx.entered = entered
     if ctx.settled:  # no one to reveal or disclose (not our match): each side's groups read once
         means = {id(home): home.line_means(), id(away): away.line_means()}
         for att in order:

@@ -217,7 +217,7 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]
-    free = [(i, p) for i, p in pool if i not in chosen and p.rolled]
+    free = [(i, p) for i, p in pool if i not in chosen and p.attrs]  # Player.rolled
     if open_slots and free:
         open_slots = open_slots[: len(free)]  # too few left: the goalkeeper's slot is filled first
         cost = [[stand_in_cost(p, s, formation, i, rest_below) for i, p in free] for s in open_slots]
