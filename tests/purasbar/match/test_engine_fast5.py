@@ -63,10 +63,12 @@ def _play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: s
 def test_a_settled_match_plays_as_the_plain_rules(home: dict[str, Any], away: dict[str, Any], seed: int,
                                                   competition: str, lean: bool) -> None:
     """000 §5.1.1: the settled slice's group means (Side.line_means, once a slice) and the settled state kept
-    across breaks give the record and the dice that every attack reading its groups itself gives."""
+    across breaks, and the breaks skipped as quiet (§5.5, §7.3, §7.4), give the record and the dice that every
+    attack reading its groups itself and every break going through break_before give."""
     fast = _play((home, away), seed, competition, lean)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(engine, "_all_rolled", lambda side: False)  # never settled: attack() reads every group
+        mp.setattr(engine, "_quiet_break", lambda side, n, extra_time: False)  # every break goes through break_before
         plain = _play((home, away), seed, competition, lean)
     assert fast == plain
 

@@ -15,7 +15,7 @@ from ..models import Club, Player
 from .abilities import stamina_factor
 from .formations import COUNTERS
 from .injuries import CHECK_MINUTES, RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
-from .inplay import break_before
+from .inplay import HALF_TIME, break_before
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
 from .penalties import shootout, takers
@@ -38,7 +38,7 @@ from .records import (
     TempAbility,
 )
 from .side import Plan, Side
-from .substitutions import temp_ability
+from .substitutions import sub_limit, temp_ability
 
 COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
 """000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
@@ -315,11 +315,10 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
                     shown = reveal(club, p)
                     if shown is not None:
                         events.append({"kind": "core_rolled", "team": club.name, **shown})
-                played = slices.get(p.name)  # Side.mark_slice
-                if played is None:
+                try:  # Side.mark_slice: each entry's list is made as he comes on (play, _slice)
+                    slices[p.name].append(n)
+                except KeyError:
                     slices[p.name] = [n]
-                else:
-                    played.append(n)
                 # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
                 loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
                 left = p.stamina - (loss * 2 if extra_time else loss)
@@ -458,10 +457,13 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     ctx.events = []
     if n > 1:
         for side in (home, away):
+            if _quiet_break(side, n, extra_time):
+                continue
             lead = side.goals - (away.goals if side is home else home.goals)
             got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
             for sub in got["substitutions"]:
                 side.entries.append((sub["slot"], side.club.player(sub["in"]), sub["stamina"]))
+                side.slices.setdefault(sub["in"], [])
                 ctx.note("substitutions", sub)
             for timeout in got["timeouts"]:
                 ctx.note("timeouts", timeout)
@@ -494,6 +496,23 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
             "score": [home.goals, away.goals]}
 
 
+def _quiet_break(side: Side, n: int, extra_time: bool) -> bool:
+    """True when :func:`.inplay.break_before` would do nothing: no one to replace, a keeper on the pitch, no
+    time-out to consider (§7.3, §7.4: a voted plan or half-time) and no substitution left or no one on the
+    pitch below the policy line (§5.5, ``policy_subs``)."""
+    plan = side.plan
+    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
+        return False
+    if plan is None or side.subs_used >= sub_limit(extra_time):
+        return True  # no plan: a policy line of 0, which no stamina is under
+    limit = plan.sub_below
+    for group in side.lineup.values():
+        for p in group:
+            if p.stamina < limit:
+                return False
+    return True
+
+
 def _all_rolled(side: Side) -> bool:
     """Every player on the pitch has his attributes (Player.rolled)."""
     for group in side.lineup.values():
@@ -516,6 +535,8 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
+        for _, p, _ in side.entries:
+            side.slices.setdefault(p.name, [])  # filled by _end_slice
         if side.kickoff is None:
             side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")
