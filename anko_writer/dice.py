@@ -498,17 +498,21 @@ class Dice:
     def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False,
              kind: str | None = None) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
-        e = expr if isinstance(expr, DiceExpr) else _parse(expr)
+        e = expr if expr.__class__ is DiceExpr or isinstance(expr, DiceExpr) else _parse(expr)
         s = self._streams.get(key)
         if s is None:  # created before any fixed value is read: the same streams with or without fixes
             s = self._streams[key] = Stream(self.seed, key)
         faces: tuple[int, ...]
         if e._plain and not self._fixed:  # one die summed, nothing fixed: Stream._face inlined (most rolls)
             words = s._words
-            v = words.pop() if words else s._next64()
+            if not words:
+                s._refill()
+            v = words.pop()
             limit = e._limit
             while v >= limit:  # the incomplete last run of word values is skipped
-                v = words.pop() if words else s._next64()
+                if not words:
+                    s._refill()
+                v = words.pop()
             s.drawn += 1
             face = v % e.sides + 1
             faces, total = (face,), face + e.modifier

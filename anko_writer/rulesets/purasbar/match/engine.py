@@ -408,12 +408,12 @@ def _appearances(side: Side, lean: bool = False) -> list[Appearance]:
     out: list[Appearance] = []
     slices = side.slices
     for slot, p, stamina in side.entries:
-        if lean:
+        if lean:  # every entry has his list (play, _slice), empty if he played no slice
             factor = _FULL_FACTOR if stamina >= 50 else list(stamina_factor(stamina))
-            played = slices.get(p.name) or []
+            played = slices[p.name] or []
         else:
             factor = [1, 1] if stamina >= 50 else list(stamina_factor(stamina))
-            played = list(slices.get(p.name, []))
+            played = list(slices[p.name])
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
                     "stamina": stamina, "stamina_factor": factor, "slices": played})
     return out
@@ -432,7 +432,7 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
         p = by_name[row["name"]]
         row["stamina_end"] = p.stamina
         minutes = row["minutes"] = minutes_played(row["slices"])
-        if id(p) in forced or minutes <= CHECK_MINUTES:
+        if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
         rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
                                keep_clean=not ctx.lean)
@@ -479,11 +479,10 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
         ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
         ctx.entered = entered
     if ctx.settled:  # no one to reveal or disclose (not our match): each side's groups read once
-        means = {id(home): home.line_means(), id(away): away.line_means()}
+        at_home, away_means = home.line_means(), away.line_means()
         for att in order:
-            dfn = away if att is home else home
-            (fw, amf, _), (_, dmf, df) = means[id(att)], means[id(dfn)]
-            _attack(ctx, n, att, dfn, fw, amf, df, dmf)
+            (fw, amf, _), (_, dmf, df) = (at_home, away_means) if att is home else (away_means, at_home)
+            _attack(ctx, n, att, away if att is home else home, fw, amf, df, dmf)
     else:
         ctx.midfield = {}
         for att in order:
