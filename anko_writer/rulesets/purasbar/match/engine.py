@@ -534,8 +534,11 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
-        for _, p, _ in side.entries:
-            side.slices.setdefault(p.name, [])  # filled by _end_slice
+        if side.slices:
+            for _, p, _ in side.entries:
+                side.slices.setdefault(p.name, [])  # filled by _end_slice
+        else:
+            side.slices = {p.name: [] for _, p, _ in side.entries}
         if side.kickoff is None:
             side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")

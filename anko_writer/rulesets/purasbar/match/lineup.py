@@ -202,14 +202,12 @@ def _best_own(own: list[tuple[int, Player]], slot: str, formation: str, rest_bel
 def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
     """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
     an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
-    pool: list[tuple[int, Player]] = []
+    pool = [(i, p) for i, p in enumerate(club.players) if p.injured_weeks == 0]  # Player.healthy
     by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
-    for x in enumerate(club.players):  # the healthy players (Player.healthy), and by position
-        p = x[1]
-        if p.injured_weeks == 0:
-            pool.append(x)
-            if p.position in by_position:
-                by_position[p.position].append(x)
+    for x in pool:
+        position = x[1].position
+        if position in by_position:
+            by_position[position].append(x)
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     chosen: set[int] = set()

@@ -157,25 +157,21 @@ class Side:
         if self.temp or self.pre_bonus or self.boost:
             return self.mean(line["FW"], "ATK"), self.mean(line["MF"], "MID"), self.mean(line["DF"], "DEF")
         pct, flat = PERCENT[self.formation], -ADAPT_PENALTY if self.adapting else 0
-        out = []
-        for slot, attr in _LINE_GROUPS:  # effective_total's arithmetic, group by group
+        out = [0, 0, 0]
+        for i, slot, attr in _LINE_GROUPS:  # effective_total's arithmetic, group by group
             players = line[slot]
             if not players:
-                out.append(0)
-                continue
-            p_attr = pct.get(attr)
+                continue  # an empty group counts 0
+            p_attr = pct[attr]  # PERCENT holds every ability
             total = 0
             for p in players:
-                value = p.attrs[attr]
-                if p_attr is not None:
-                    value = value * p_attr // 100
-                value += flat
+                value = p.attrs[attr] * p_attr // 100 + flat
                 stamina = p.stamina
                 if stamina < 50:
                     value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
                 if value > 0:
                     total += value
-            out.append(total // len(players))
+            out[i] = total // len(players)
         return out[0], out[1], out[2]
 
     def bench(self) -> list[Player]:
@@ -189,5 +185,5 @@ class Side:
             self.slices.setdefault(p.name, []).append(n)
 
 
-_LINE_GROUPS = (("FW", "ATK"), ("MF", "MID"), ("DF", "DEF"))
+_LINE_GROUPS = ((0, "FW", "ATK"), (1, "MF", "MID"), (2, "DF", "DEF"))
 """The groups :meth:`Side.line_means` reads, with their attribute (000 §5.1.1)."""
