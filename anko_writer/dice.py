@@ -400,14 +400,12 @@ class Stream:
     incomplete run of ``2^64 mod sides`` values, which is skipped (so every face is equally likely).
     """
 
-    __slots__ = ("seed", "key", "_prefix", "_hash", "_block", "_words", "drawn", "rolls")
+    __slots__ = ("seed", "key", "_prefix", "_block", "_words", "drawn", "rolls")
 
     def __init__(self, seed: int, key: str) -> None:
         self.seed = seed
         self.key = key
         self._prefix = f"{seed}\x1f{key}\x1f".encode()
-        self._hash = hashlib.sha256(self._prefix)
-        """SHA-256 of the prefix alone: each block copies it and adds its number (the same digest, less hashing)."""
         self._block = 0
         self._words: list[int] = []
         """The current block's unused words, the next one last."""
@@ -419,9 +417,7 @@ class Stream:
     def _refill(self) -> None:
         """The next block's four words into :attr:`_words` (in place: a caller may hold the list)."""
         self._block += 1
-        h = self._hash.copy()
-        h.update(b"%d" % self._block)  # the digest of prefix + str(block): SHA-256 is fed in order
-        d = h.digest()
+        d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
         self._words.extend(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
 
     def _next64(self) -> int:
