@@ -494,27 +494,30 @@ class Dice:
     def roll(self, key: str, expr: str | DiceExpr, purpose: str, hidden: bool = False,
              kind: str | None = None) -> Roll:
         """Throw ``expr`` on the stream ``key``, log it and return its record (``kind``: see :attr:`Roll.kind`)."""
-        e = expr if isinstance(expr, DiceExpr) else _parse(expr)
+        e = expr if expr.__class__ is DiceExpr or isinstance(expr, DiceExpr) else _parse(expr)
         s = self._streams.get(key)
         if s is None:  # created before any fixed value is read: the same streams with or without fixes
             s = self._streams[key] = Stream(self.seed, key)
-        if not e._plain:
-            faces = tuple([self._face(s, n) for n in e.die_sides()])
-            total = e.total(faces)
-        elif self._fixed:
-            face = self._face(s, e.sides)
-            faces, total = (face,), face + e.modifier
-        else:  # one die summed and nothing fixed: the stream's draw inlined (most of a season's rolls)
-            words, limit, sides = s._words, e._limit, e.sides
-            while True:
+        faces: tuple[int, ...]
+        if e._plain and not self._fixed:  # one die summed, nothing fixed: Stream._face inlined (most rolls)
+            words = s._words
+            if not words:
+                s._refill()
+            v = words.pop()
+            limit = e._limit
+            while v >= limit:  # the incomplete last run of word values is skipped
                 if not words:
                     s._refill()
                 v = words.pop()
-                if v < limit:
-                    break
             s.drawn += 1
-            face = v % sides + 1
+            face = v % e.sides + 1
             faces, total = (face,), face + e.modifier
+        elif e._plain:
+            face = self._face(s, e.sides)
+            faces, total = (face,), face + e.modifier
+        else:
+            faces = tuple([self._face(s, n) for n in e.die_sides()])
+            total = e.total(faces)
         s.rolls += 1
         r = _new_roll(Roll, (f"{key}#{s.rolls}", purpose, e._text, faces, total, hidden, kind, e._token))
         self.log.append(r)

@@ -99,3 +99,17 @@ def test_needs_by_census_is_need(squad: list) -> None:
         players.append(p)
     c = club("甲", players)
     assert needs(c) == {f: need(c, f) for f in FORMATIONS} == needs(c)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_group(), _group(), _group(), FORMS, st.booleans(), st.data())
+def test_line_means_are_the_group_means(fw: list, mf: list, df: list, formation: str, adapting: bool,
+                                        data: st.DataObject) -> None:
+    """000 §5.1.1: Side.line_means is Side.mean of FW ATK, MF MID and DF DEF, stand-ins and boosts or none."""
+    for i, p in enumerate(fw + mf + df):
+        p.name = f"q{i}"
+    s = side(club("甲", fw + mf + df), {"GK": [], "DF": df, "MF": mf, "FW": fw}, formation, 0)
+    s.adapting = adapting
+    if data.draw(st.booleans()) and fw + mf + df:
+        s.boost[data.draw(st.sampled_from(fw + mf + df)).name] = 3
+    assert s.line_means() == (s.mean(fw, "ATK"), s.mean(mf, "MID"), s.mean(df, "DEF"))

@@ -114,8 +114,9 @@ def team_abilities(players: Iterable[Player]) -> dict[str, int]:
     """
     squads: dict[str, list[tuple[dict[str, int], int]]] = {a: [] for a in ABILITIES}
     for p in players:
-        if p.rolled and p.healthy:
-            squads[MAIN[p.position]].append((p.attrs, p.total))
+        attrs = p.attrs
+        if attrs and p.injured_weeks == 0:  # Player.rolled and Player.healthy
+            squads[MAIN[p.position]].append((attrs, sum(attrs.values())))  # Player.total
     return {a: _weighted(squads[a], a) for a in ABILITIES}
 
 

@@ -15,7 +15,7 @@ from ..models import Club, Player
 from .abilities import stamina_factor
 from .formations import COUNTERS
 from .injuries import CHECK_MINUTES, RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
-from .inplay import break_before
+from .inplay import HALF_TIME, break_before
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
 from .penalties import shootout, takers
@@ -38,7 +38,7 @@ from .records import (
     TempAbility,
 )
 from .side import Plan, Side
-from .substitutions import temp_ability
+from .substitutions import sub_limit, temp_ability
 
 COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
 """000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
@@ -99,6 +99,8 @@ class _Ctx:
     defence alike (000 §5.1.1); nothing it reads changes between the two attacks of a slice."""
     settled: bool = False
     """Not our match and every player on the pitch rolled: :func:`_involve` has no one to reveal (set per slice)."""
+    entered: int = 0
+    """How many players both sides' :attr:`.Side.entries` held when :attr:`settled` was last worked out."""
     die_expr: DiceExpr = field(init=False)
     """``1D{die}`` parsed once for the match's attacks."""
     disclosed: set[str] = field(default_factory=set)
@@ -212,26 +214,37 @@ def attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side) -> AttackRecord:
         _involve(ctx, dfn, df_p + dmf_p)
     fw, df = att.mean(fw_p, "ATK"), dfn.mean(df_p, "DEF")
     amf, dmf = _midfield(ctx, att, amf_p), _midfield(ctx, dfn, dmf_p)
+    return _attack(ctx, slice_no, att, dfn, fw, amf, df, dmf)
+
+
+def _attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side, fw: int, amf: int, df: int, dmf: int) -> AttackRecord:
+    """:func:`attack` once the four group means are known (FW ATK, MF MID against DF DEF, MF MID)."""
     attack_avg = (fw + amf) // 2
     defense_avg = (df + dmf) // 2
     die = ctx.dice.roll(ctx.key, ctx.die_expr, "攻势骰")
-    formation = att.formation
-    mods = {"formation": COUNTERS[formation, dfn.formation], "venue": att.venue,
-            "morale": min(MORALE_CAP, att.club.morale // 10)}
+    formation, club, venue = att.formation, att.club, att.venue
+    counter = COUNTERS[formation, dfn.formation]
+    morale = club.morale // 10
+    if morale > MORALE_CAP:
+        morale = MORALE_CAP
+    mods = {"formation": counter, "venue": venue, "morale": morale}
+    total = die.total
+    value = attack_avg - defense_avg + total + counter + venue + morale
     if att.mods:
-        mods["event"] = att.event_mod()  # 000 §5.1.3 安科事件修正
-    value = attack_avg - defense_avg + die.total + sum(mods.values())
+        value += (event := att.event_mod())
+        mods["event"] = event  # 000 §5.1.3 安科事件修正
+    shot = value > SHOT_THRESHOLD
     rec: AttackRecord = {
-        "slice": slice_no, "team": att.club.name, "opponent": dfn.club.name,
+        "slice": slice_no, "team": club.name, "opponent": dfn.club.name,
         "formation": formation, "adapting": att.adapting,
         "attack_fw": fw, "attack_mf": amf, "defense_df": df, "defense_mf": dmf,
-        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": die.total, "die_sides": ctx.die,
-        "die_roll": die.ref(), "modifiers": mods, "value": value, "shot": value > SHOT_THRESHOLD,
-        "shot_threshold": SHOT_THRESHOLD,
+        "attack_avg": attack_avg, "defense_avg": defense_avg, "die": total, "die_sides": ctx.die,
+        "die_roll": {"id": die.id, "expr": die.expr, "total": total},  # Roll.ref of a public summed die
+        "modifiers": mods, "value": value, "shot": shot, "shot_threshold": SHOT_THRESHOLD,
         "shooter": None, "shooter_pos": None, "shooter_atk": None, "keeper": None, "keeper_gk": None,
         "finish_die": None, "finish_value": None, "goal": False,
     }
-    if value > SHOT_THRESHOLD:
+    if shot:
         _finish(ctx, rec, att, dfn)
     attacks = ctx.attacks
     attacks.append(rec)
@@ -271,7 +284,8 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
         rec["shooter_pick"] = pick
     rec["shooter"], rec["shooter_pos"], rec["shooter_atk"] = shooter.name, slot, atk
     rec["keeper"], rec["keeper_gk"] = keeper.name if keeper else None, gk
-    rec["finish_die"], rec["finish_roll"], rec["finish_value"] = fin.total, fin.ref(), value
+    rec["finish_die"], rec["finish_value"] = fin.total, value
+    rec["finish_roll"] = {"id": fin.id, "expr": fin.expr, "total": fin.total}  # Roll.ref of a public summed die
     goal = rec["goal"] = value > GOAL_THRESHOLD
     rec["goal_threshold"] = GOAL_THRESHOLD
     if goal:
@@ -301,11 +315,10 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
                     shown = reveal(club, p)
                     if shown is not None:
                         events.append({"kind": "core_rolled", "team": club.name, **shown})
-                played = slices.get(p.name)  # Side.mark_slice
-                if played is None:
+                try:  # Side.mark_slice: each entry's list is made as he comes on (play, _slice)
+                    slices[p.name].append(n)
+                except KeyError:
                     slices[p.name] = [n]
-                else:
-                    played.append(n)
                 # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
                 loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
                 left = p.stamina - (loss * 2 if extra_time else loss)
@@ -342,8 +355,12 @@ def _retire(ctx: _Ctx, side: Side, slot: str, p: Player, n: int) -> None:
 
 def recovery(club: Club, player: Player, match_no: int) -> int:
     """000 §5.6 post-match recovery: 10 + medical + 2 × doctor, +2 if ≤ 23, morale overflow, 3rd+ halved."""
-    young, other = recoveries(club, match_no)
-    return young if (player.age or 0) <= YOUNG_AGE else other
+    amount = RECOVERY_BASE + club.facilities.get("medical", 0) + 2 * club.doctor  # recoveries' arithmetic, one player
+    if club.morale >= 60:
+        amount += (club.morale - 50) // 10
+    if (player.age or 0) <= YOUNG_AGE:
+        amount += 2
+    return amount // 2 if match_no >= 3 else amount
 
 
 def recoveries(club: Club, match_no: int) -> tuple[int, int]:
@@ -391,12 +408,12 @@ def _appearances(side: Side, lean: bool = False) -> list[Appearance]:
     out: list[Appearance] = []
     slices = side.slices
     for slot, p, stamina in side.entries:
-        if lean:
+        if lean:  # every entry has his list (play, _slice), empty if he played no slice
             factor = _FULL_FACTOR if stamina >= 50 else list(stamina_factor(stamina))
-            played = slices.get(p.name) or []
+            played = slices[p.name] or []
         else:
             factor = [1, 1] if stamina >= 50 else list(stamina_factor(stamina))
-            played = list(slices.get(p.name, []))
+            played = list(slices[p.name])
         out.append({"name": p.name, "slot": slot, "position": p.position, "core": p.core,
                     "stamina": stamina, "stamina_factor": factor, "slices": played})
     return out
@@ -415,7 +432,7 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
         p = by_name[row["name"]]
         row["stamina_end"] = p.stamina
         minutes = row["minutes"] = minutes_played(row["slices"])
-        if id(p) in forced or minutes <= CHECK_MINUTES:
+        if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
         rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
                                keep_clean=not ctx.lean)
@@ -440,10 +457,13 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     ctx.events = []
     if n > 1:
         for side in (home, away):
+            if _quiet_break(side, n, extra_time):
+                continue
             lead = side.goals - (away.goals if side is home else home.goals)
             got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
             for sub in got["substitutions"]:
                 side.entries.append((sub["slot"], side.club.player(sub["in"]), sub["stamina"]))
+                side.slices.setdefault(sub["in"], [])
                 ctx.note("substitutions", sub)
             for timeout in got["timeouts"]:
                 ctx.note("timeouts", timeout)
@@ -452,17 +472,44 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     if ctx.on_point is not None:
         for event in ctx.on_point(n, home, away):
             ctx.note("match_events", event)
-    # no one joins the pitch until the next break, and a rolled player stays rolled
-    ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
-    ctx.midfield = {}
-    for att in order:
-        attack(ctx, n, att, away if att is home else home)
-    ctx.midfield = None
+    # no one joins the pitch until the next break, and a rolled player stays rolled: a settled match stays
+    # settled while no one comes on (a substitute is a rolled player, but that is substitutions' rule)
+    entered = len(home.entries) + len(away.entries)
+    if not (ctx.settled and entered == ctx.entered):
+        ctx.settled = not ctx.readers and _all_rolled(home) and _all_rolled(away)
+        ctx.entered = entered
+    if ctx.settled:  # no one to reveal or disclose (not our match): each side's groups read once
+        at_home, away_means = home.line_means(), away.line_means()
+        for att in order:
+            (fw, amf, _), (_, dmf, df) = (at_home, away_means) if att is home else (away_means, at_home)
+            _attack(ctx, n, att, away if att is home else home, fw, amf, df, dmf)
+    else:
+        ctx.midfield = {}
+        for att in order:
+            attack(ctx, n, att, away if att is home else home)
+        ctx.midfield = None
     _end_slice(ctx, (home, away), n, extra_time)
     if ctx.lean:
         return None
     return {"index": n, "name": name, "minutes": minutes, "events": ctx.events,
             "score": [home.goals, away.goals]}
+
+
+def _quiet_break(side: Side, n: int, extra_time: bool) -> bool:
+    """True when :func:`.inplay.break_before` would do nothing: no one to replace, a keeper on the pitch, no
+    time-out to consider (§7.3, §7.4: a voted plan or half-time) and no substitution left or no one on the
+    pitch below the policy line (§5.5, ``policy_subs``)."""
+    plan = side.plan
+    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
+        return False
+    if plan is None or side.subs_used >= sub_limit(extra_time):
+        return True  # no plan: a policy line of 0, which no stamina is under
+    limit = plan.sub_below
+    for group in side.lineup.values():
+        for p in group:
+            if p.stamina < limit:
+                return False
+    return True
 
 
 def _all_rolled(side: Side) -> bool:
@@ -487,6 +534,11 @@ def play(dice: Dice, key: str, home: Side, away: Side, *, competition: str, roun
     for side in (home, away):
         if not side.entries:
             side.entries = [(slot, p, p.stamina) for slot, p in side.on_pitch()]
+        if side.slices:
+            for _, p, _ in side.entries:
+                side.slices.setdefault(p.name, [])  # filled by _end_slice
+        else:
+            side.slices = {p.name: [] for _, p, _ in side.entries}
         if side.kickoff is None:
             side.kickoff = _kickoff(side)
     kick = dice.roll(key, "1D2", "开球权")

@@ -118,7 +118,11 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     """
     if minutes <= CHECK_MINUTES:  # 000 §5.7.1 上场时间超过 40 分钟
         return None
-    risk = injury_risk(player.age or 0, stamina_after) + bonus  # bonus: §6.4.3 environment (e.g. an epidemic)
+    # injury_risk inlined (22 checks a match); bonus: §6.4.3 environment (e.g. an epidemic)
+    age = player.age or 0
+    risk = BASE_RISK + bonus + (age - VETERAN_AGE + 1 if age >= VETERAN_AGE else 0)
+    if stamina_after < TIRED_STAMINA:
+        risk += SPENT_RISK if stamina_after < SPENT_STAMINA else TIRED_RISK
     roll = dice.roll(key, _CHECK_DIE, f"{player.name} 伤病抽检")
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
         if not keep_clean:

@@ -125,10 +125,9 @@ def needs(club: Club) -> dict[str, Need]:
     """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
     counts = [0] * (2 * len(SLOTS))  # per slot (unrolled, rolled): _census flattened, as a key
     for p in club.players:
-        if p.injured_weeks == 0:  # Player.healthy
-            k = _SLOT_INDEX.get(p.position)
-            if k is not None:
-                counts[k + 1 if p.attrs else k] += 1  # Player.rolled
+        if p.injured_weeks == 0 and p.position in _SLOT_INDEX:  # Player.healthy, at one of the four positions
+            k = _SLOT_INDEX[p.position]
+            counts[k + 1 if p.attrs else k] += 1  # Player.rolled
     key = tuple(counts)
     found = _NEEDS.get(key)
     if found is None:
@@ -204,20 +203,20 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
     an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
     pool = [(i, p) for i, p in enumerate(club.players) if p.injured_weeks == 0]  # Player.healthy
+    by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
+    for x in pool:
+        position = x[1].position
+        if position in by_position:
+            by_position[position].append(x)
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     chosen: set[int] = set()
-    by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
-    for x in pool:
-        group = by_position.get(x[1].position)
-        if group is not None:
-            group.append(x)
     for slot in SLOTS:
         own = _best_own(by_position[slot], slot, formation, rest_below, counts[slot])
         chosen.update(i for i, _ in own)
         lineup[slot] = [p for _, p in own]
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]
-    free = [(i, p) for i, p in pool if i not in chosen and p.rolled]
+    free = [(i, p) for i, p in pool if i not in chosen and p.attrs]  # Player.rolled
     if open_slots and free:
         open_slots = open_slots[: len(free)]  # too few left: the goalkeeper's slot is filled first
         cost = [[stand_in_cost(p, s, formation, i, rest_below) for i, p in free] for s in open_slots]

@@ -150,6 +150,30 @@ class Side:
                 total += value
         return total // len(players)
 
+    def line_means(self) -> tuple[int, int, int]:
+        """:meth:`mean` of the forwards' ATK, the midfielders' MID and the defenders' DEF: the three groups an
+        attack and a defence read (000 §5.1.1), in one call."""
+        line = self.lineup
+        if self.temp or self.pre_bonus or self.boost:
+            return self.mean(line["FW"], "ATK"), self.mean(line["MF"], "MID"), self.mean(line["DF"], "DEF")
+        pct, flat = PERCENT[self.formation], -ADAPT_PENALTY if self.adapting else 0
+        out = [0, 0, 0]
+        for i, slot, attr in _LINE_GROUPS:  # effective_total's arithmetic, group by group
+            players = line[slot]
+            if not players:
+                continue  # an empty group counts 0
+            p_attr = pct[attr]  # PERCENT holds every ability
+            total = 0
+            for p in players:
+                value = p.attrs[attr] * p_attr // 100 + flat
+                stamina = p.stamina
+                if stamina < 50:
+                    value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
+                if value > 0:
+                    total += value
+            out[i] = total // len(players)
+        return out[0], out[1], out[2]
+
     def bench(self) -> list[Player]:
         """Healthy squad players who have not played in this match."""
         here = {p.name for group in self.lineup.values() for p in group} | self.gone
@@ -159,3 +183,7 @@ class Side:
         """Record that everyone on the pitch played slice ``n``."""
         for _, p in pitch if pitch is not None else self.on_pitch():
             self.slices.setdefault(p.name, []).append(n)
+
+
+_LINE_GROUPS = ((0, "FW", "ATK"), (1, "MF", "MID"), (2, "DF", "DEF"))
+"""The groups :meth:`Side.line_means` reads, with their attribute (000 §5.1.1)."""
