@@ -24,14 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.reference import reference  # noqa: E402
-
-
-def cpu_reference() -> float:
-    """CPU seconds of the reference loop."""
-    began = time.process_time()
-    reference()
-    return time.process_time() - began
+from benchmarks.reference import cpu_reference  # noqa: E402
 
 
 class Meter:

@@ -14,3 +14,10 @@ def reference() -> float:
     for _ in range(1_000_000):
         rnd.randint(1, 100)
     return time.perf_counter() - t
+
+
+def cpu_reference() -> float:
+    """CPU seconds of :func:`reference` (its own figure is wall time, which a loaded machine stretches)."""
+    began = time.process_time()
+    reference()
+    return time.process_time() - began
