@@ -41,7 +41,9 @@ FOLDER = Path(__file__).resolve().parent / "_prebuilt"
 """Where the package's built files are (absent in a checkout until ``tools/prebuild.py`` runs)."""
 ENV = "ANKO_WRITER_PREBUILT"
 """The environment variable that turns the shipped code off (``off``, ``0``, ``no``: compile, as a checkout
-without the folder does; the cache folder's tests use it)."""
+without the folder does; the cache folder's tests use it) or, set to an absolute path, names another folder
+built by :func:`anko_writer.prebuilder.build` to read instead of :data:`FOLDER` (the test suite builds one
+for a checkout without it; trusted as the environment that names it is)."""
 FORMAT = "1"
 """Bumped when the layout of the folder or of a key changes."""
 JINJA = "jinja"
@@ -115,7 +117,7 @@ def document(text: str) -> tuple[bool, Any]:
     if not _present():
         return False, None
     key = document_key(text)
-    data = _read(FOLDER / DOCUMENTS / f"{key}.pickle") if key is not None else None
+    data = _read(_folder() / DOCUMENTS / f"{key}.pickle") if key is not None else None
     if data is None:
         return False, None
     try:
@@ -129,7 +131,7 @@ def bank(text: str) -> dict[str, list[str]] | None:
     if not _present():
         return None
     key = bank_key(text)
-    data = _read(FOLDER / PHRASES / f"{key}.json") if key is not None else None
+    data = _read(_folder() / PHRASES / f"{key}.json") if key is not None else None
     if data is None:
         return None
     try:
@@ -158,7 +160,14 @@ def template_key(stamp: str, name: str, source: str) -> str | None:
 def _present() -> bool:
     """True when this package ships compiled templates and :data:`ENV` does not turn them off (looked at once
     per process)."""
-    return os.environ.get(ENV, "").strip().lower() not in cache.OFF and FOLDER.is_dir()
+    return os.environ.get(ENV, "").strip().lower() not in cache.OFF and _folder().is_dir()
+
+
+def _folder() -> Path:
+    """The folder read: the absolute path :data:`ENV` names, else the package's :data:`FOLDER` (any other
+    value, ``on`` say, means the package's folder, as it always did)."""
+    named = os.environ.get(ENV, "").strip()
+    return Path(named) if os.path.isabs(named) else FOLDER
 
 
 def template_code(stamp: str, name: str, filename: str | None, source: str) -> CodeType | None:
@@ -169,7 +178,7 @@ def template_code(stamp: str, name: str, filename: str | None, source: str) -> C
     key = template_key(stamp, name, source)
     if key is None:
         return None
-    data = _read(FOLDER / JINJA / f"{key}.code")
+    data = _read(_folder() / JINJA / f"{key}.code")
     if data is None:
         return None
     try:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 from typer.testing import CliRunner
 
+from anko_writer import prebuilt
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from tests.shared import shared
@@ -18,6 +21,29 @@ settings.register_profile("anko", deadline=None)
 settings.load_profile("anko")
 
 BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Build what the package ships built (:mod:`anko_writer.prebuilt`) once for the whole run, before
+    pytest-xdist starts its workers, and name it in ``ANKO_WRITER_PREBUILT`` for them and every process they
+    start: a clean clone has no ``anko_writer/_prebuilt``, and without it each worker and each
+    ``ANKO_WRITER_CACHE=off`` run compiled every template and parsed every phrase bank again (issue 29). A
+    run that sets the variable itself (``off``: compile everything) keeps it; the tests of the folder and of the
+    cache name their own."""
+    if os.environ.get(prebuilt.ENV) is not None or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from anko_writer import prebuilder
+
+    folder = Path(tempfile.mkdtemp(prefix="anko-prebuilt-"))
+    prebuilder.build(folder)
+    os.environ[prebuilt.ENV] = str(folder)
+    prebuilt._present.cache_clear()
+
+    def remove() -> None:
+        os.environ.pop(prebuilt.ENV, None)
+        prebuilt._present.cache_clear()
+        shutil.rmtree(folder, ignore_errors=True)
+    config.add_cleanup(remove)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -332,3 +332,23 @@ def test_a_shipped_table_read_with_positions_comes_as_the_locating_parser_reads_
     real = yamlio._yaml
     monkeypatch.setattr(yamlio, "_yaml", lambda **kw: parsed.append("ruamel") or real(**kw))
     assert yamlio.load_yaml_text(text + "\n", path) == fresh and parsed == ["ruamel"]
+
+
+@pytest.mark.parametrize("value", ["absolute", "relative", "on"])
+def test_an_absolute_path_in_the_variable_names_the_folder_read(store: Store, compiles: list[str], value: str,
+                                                                tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ANKO_WRITER_PREBUILT=/a/folder`` reads that folder instead of the package's; any other value that is not
+    ``off`` (a relative path, ``on``) reads the package's folder, as before."""
+    monkeypatch.setattr(prebuilt, "FOLDER", tmp_path / "absent")
+    monkeypatch.setenv(cache.ENV, "off")
+    monkeypatch.chdir(store.folder.parent)
+    named = {"absolute": str(store.folder), "relative": store.folder.name, "on": "on"}[value]
+    monkeypatch.setenv(prebuilt.ENV, named)
+    prebuilt._present.cache_clear()
+    render._ENVS.clear()
+    try:
+        env_of("purasbar").get_template("money.j2")
+    finally:
+        prebuilt._present.cache_clear()
+        render._ENVS.clear()
+    assert compiles == ([] if value == "absolute" else ["money.j2"])
