@@ -235,19 +235,25 @@ def installed(names: Iterable[str]) -> dict[str, str]:
     >>> installed(["pyyaml", "no-such-library"])["no-such-library"]
     '-'
     """
-    wanted = {_normal(n): n for n in names}
+    folders = _distributions(tuple(sys.path), os.getcwd() if "" in sys.path else "")
+    return {n: folders.get(_normal(n), "-") for n in names}
+
+
+@lru_cache(maxsize=4)
+def _distributions(path: tuple[str, ...], here: str) -> dict[str, str]:
+    """Every distribution folder on the import path ``path`` (``here``: the folder its ``""`` stands for), the
+    first of each name, by its normalized name (one walk of the path a process: the cache key, the prebuilt keys
+    and ``--version`` all ask, issue 29)."""
     found: dict[str, str] = {}
-    for folder in sys.path:
+    for folder in path:
         try:
-            entries = sorted(os.listdir(folder or "."))
+            entries = sorted(os.listdir(folder or here or "."))
         except OSError:  # a zip file, a missing folder
             continue
         for entry in entries:
             if entry.endswith((".dist-info", ".egg-info")):
-                name = wanted.get(_normal(entry.partition("-")[0]))
-                if name is not None:
-                    found.setdefault(name, entry)
-    return {n: found.get(n, "-") for n in names}
+                found.setdefault(_normal(entry.partition("-")[0]), entry)
+    return found
 
 
 @lru_cache(maxsize=1)

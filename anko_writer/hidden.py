@@ -65,11 +65,12 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -87,32 +88,76 @@ _EXPR2 = r"[^｜〕＝\s|]+"
 _SEAL_WORD, _REVEAL_WORD = "封存", "(?:揭晓|揭曉)"
 _NO, _COMMIT, _SALT = "(?:编号|編號)", "(?:承诺|承諾)", "(?:盐|鹽)"
 _READ, _FACT = "(?:读法|讀法)", "(?:事实|事實)"
-_SEAL = re.compile(rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_SEAL = rf"〔{_SEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕"
 _VALUE = r"-?(?:0|[1-9][0-9]{0,99})"
 """A revealed total: at most a hundred digits (no die comes near; a longer one is malformed, not a number
 Python refuses to read)."""
-_REVEAL = re.compile(
-    rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>{_VALUE})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
-)
+_REVEAL = rf"〔{_REVEAL_WORD}｜{_NO} (?P<id>{_ID})｜(?P<expr>{_EXPR})＝(?P<value>{_VALUE})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕"
 _READING = r"(?:sum|tens_units|spread|highest|count_at_least:[1-9][0-9]{0,5})"
 _FACES = r"[1-9][0-9]{0,3}(?:,[1-9][0-9]{0,3}){0,99}"
 """A v2 reveal's faces: at most a hundred dice of at most four digits each (the core's limits)."""
 _NOT_FACT = rf"(?!{_FACT}＝)"
-_SEAL2 = re.compile(rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝？？？｜{_READ} "
-                    rf"(?P<reading>{_READING})｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
-_REVEAL2 = re.compile(rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝(?P<faces>{_FACES})→"
-                      rf"(?P<value>{_VALUE})｜{_READ} (?P<reading>{_READING})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕")
-_FACT_SEAL = re.compile(rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
-_FACT_REVEAL = re.compile(rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝(?P<payload>[^｜〕\s]+)｜{_SALT} "
-                          rf"(?P<salt>[0-9a-f]{{32}})〕")
-_CORE_EXPR = re.compile(r"(?P<count>[1-9][0-9]{0,2})?[dD](?P<sides>[1-9][0-9]{0,3})(?:(?P<sign>[+-])(?P<mod>[0-9]{1,6}))?")
+_SEAL2 = (rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝？？？｜{_READ} "
+          rf"(?P<reading>{_READING})｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕")
+_REVEAL2 = (rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_NOT_FACT}(?P<expr>{_EXPR2})＝(?P<faces>{_FACES})→"
+            rf"(?P<value>{_VALUE})｜{_READ} (?P<reading>{_READING})｜{_SALT} (?P<salt>[0-9a-f]{{32}})〕")
+_FACT_SEAL = rf"〔{_SEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝？？？｜{_COMMIT} (?P<commit>[0-9a-f]{{64}})〕"
+_FACT_REVEAL = (rf"〔{_REVEAL_WORD}｜v2｜{_NO} (?P<id>{_ID2})｜{_FACT}＝(?P<payload>[^｜〕\s]+)｜{_SALT} "
+                rf"(?P<salt>[0-9a-f]{{32}})〕")
+_CORE_EXPR = r"(?P<count>[1-9][0-9]{0,2})?[dD](?P<sides>[1-9][0-9]{0,3})(?:(?P<sign>[+-])(?P<mod>[0-9]{1,6}))?"
 """The core's own ``NdS±m`` as a v2 line writes it: the notations whose faces ``verify`` checks against the value."""
 # Anything that *starts* like a seal or reveal; a span the strict patterns reject is reported as
 # malformed, so a tampered reveal cannot slip past verification by no longer parsing.
-_LOOSE = re.compile(rf"〔(?:{_SEAL_WORD}|{_REVEAL_WORD})[^〕\n]*〕?")
-GRAMMAR: dict[str, re.Pattern[str]] = {"loose": _LOOSE, "seal": _SEAL, "reveal": _REVEAL, "seal2": _SEAL2,
-                                       "reveal2": _REVEAL2, "fact_seal": _FACT_SEAL, "fact_reveal": _FACT_REVEAL,
-                                       "core_expr": _CORE_EXPR}
+_LOOSE_TEXT = rf"〔(?:{_SEAL_WORD}|{_REVEAL_WORD})[^〕\n]*〕?"
+_LOOSE = re.compile(_LOOSE_TEXT)
+_SOURCES = {"loose": _LOOSE_TEXT, "seal": _SEAL, "reveal": _REVEAL, "seal2": _SEAL2, "reveal2": _REVEAL2,
+            "fact_seal": _FACT_SEAL, "fact_reveal": _FACT_REVEAL, "core_expr": _CORE_EXPR}
+"""Each pattern of :data:`GRAMMAR` as text: all but ``loose`` are compiled on first use (:func:`_pattern`), as a
+month or a scene whose posts hold no seal line, or one that never verifies, needs few of them (issue 29)."""
+
+
+@functools.cache
+def _pattern(name: str) -> re.Pattern[str]:
+    """The compiled pattern ``name`` (a key of :data:`GRAMMAR`, or ``any_seal``, ``prose_die``, ``heading``)."""
+    if name == "loose":
+        return _LOOSE
+    if name == "any_seal":  # a seal line of any kind, its groups unnamed
+        return re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", p) for p in (_SEAL, _SEAL2, _FACT_SEAL)))
+    return re.compile(_SOURCES[name])
+
+
+class _Grammar(MutableMapping[str, "re.Pattern[str]"]):
+    """:data:`GRAMMAR`: the patterns by name, each compiled when first read (:func:`_pattern`); one set here
+    (a test's stand-in) is kept instead."""
+
+    def __init__(self) -> None:
+        self._set: dict[str, re.Pattern[str]] = {}
+        self._names = list(_SOURCES)
+
+    def __getitem__(self, name: str) -> re.Pattern[str]:
+        if name in self._set:
+            return self._set[name]
+        if name not in self._names:
+            raise KeyError(name)
+        return _pattern(name)
+
+    def __setitem__(self, name: str, pattern: re.Pattern[str]) -> None:
+        if name not in self._names:
+            self._names.append(name)
+        self._set[name] = pattern
+
+    def __delitem__(self, name: str) -> None:
+        self._names.remove(name)
+        self._set.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._names))
+
+    def __len__(self) -> int:
+        return len(self._names)
+
+
+GRAMMAR: MutableMapping[str, re.Pattern[str]] = _Grammar()
 """The patterns ``verify`` reads posts with: every span that starts like a hidden-dice line, the strict
 lines it must be (v1, v2, a fact), and the core notation whose v2 faces it checks. Ports of the check (the
 export's ``verify.html``) are generated from these."""
@@ -124,12 +169,11 @@ HASHED_FACT = "v2|{roll_id}|fact|{payload}|{salt}"
 """What a fact's commitment hashes: its canonical JSON."""
 TEMPLATES = {"v1": HASHED, "v2": HASHED_V2, "fact": HASHED_FACT}
 """Each kind of line and the text its commitment hashes."""
-_PROSE_DIE = re.compile(r"「(?P<expr>[^｜〕＝「」\s]+)＝(?:(?P<faces>[0-9]{1,4}(?:,[0-9]{1,4}){0,99})→)?(?P<value>-?[0-9]{1,100})」")
+_SOURCES["prose_die"] = r"「(?P<expr>[^｜〕＝「」\s]+)＝(?:(?P<faces>[0-9]{1,4}(?:,[0-9]{1,4}){0,99})→)?(?P<value>-?[0-9]{1,100})」"
 """A die as prose prints it (「1D100＝45」, 「3D6＝2,3,5→4」): a reveal must agree with the value printed
 before it. Its expression holds no corner bracket, so a quoted name before the die (「核心重伤」…「1D100＝97」)
 is not read as part of it."""
-_HEADING = re.compile(r"^\s*(?:#|\[size|\[b\]第|<h[1-6])")
-_ANY_SEAL = re.compile("|".join(re.sub(r"\(\?P<\w+>", "(?:", p.pattern) for p in (_SEAL, _SEAL2, _FACT_SEAL)))
+_SOURCES["heading"] = r"^\s*(?:#|\[size|\[b\]第|<h[1-6])"
 
 
 def salt_for(seed: int, roll_id: str) -> str:
@@ -419,7 +463,7 @@ class Reveal:
             except ValueError:
                 return f"{self.roll_id} 的揭晓：它的事实不是合法的 JSON"
             return None
-        if self.kind != "v2" or not (m := _CORE_EXPR.fullmatch(self.expr)):
+        if self.kind != "v2" or not (m := _pattern("core_expr").fullmatch(self.expr)):
             return None
         count, sides = int(m["count"] or 1), int(m["sides"])
         mod = int(m["mod"] or 0) * (-1 if m["sign"] == "-" else 1)
@@ -452,18 +496,18 @@ def _parse(text: str) -> tuple[list[Seal], list[Reveal], list[tuple[int, str]]]:
     bad: list[tuple[int, str]] = []
     for m in _LOOSE.finditer(text):
         line, span = _line_of(text, m.start()), m.group()
-        if s := _SEAL.fullmatch(span):
+        if s := _pattern("seal").fullmatch(span):
             seals.append(Seal(s["id"], s["expr"], s["commit"], line))
-        elif r := _REVEAL.fullmatch(span):
+        elif r := _pattern("reveal").fullmatch(span):
             reveals.append(Reveal(r["id"], r["expr"], int(r["value"]), r["salt"], line))
-        elif s := _SEAL2.fullmatch(span):
+        elif s := _pattern("seal2").fullmatch(span):
             seals.append(Seal(s["id"], s["expr"], s["commit"], line, "v2", s["reading"]))
-        elif r := _REVEAL2.fullmatch(span):
+        elif r := _pattern("reveal2").fullmatch(span):
             reveals.append(Reveal(r["id"], r["expr"], int(r["value"]), r["salt"], line, "v2", r["reading"],
                                   _faces(r["faces"])))
-        elif s := _FACT_SEAL.fullmatch(span):
+        elif s := _pattern("fact_seal").fullmatch(span):
             seals.append(Seal(s["id"], "事实", s["commit"], line, "fact"))
-        elif r := _FACT_REVEAL.fullmatch(span):
+        elif r := _pattern("fact_reveal").fullmatch(span):
             reveals.append(Reveal(r["id"], "事实", 0, r["salt"], line, "fact", payload=r["payload"]))
         else:
             bad.append((line, span))
@@ -485,15 +529,17 @@ def prose_mismatches(text: str) -> list[tuple[int, str]]:
     """
     out: list[tuple[int, str]] = []
     queue: list[tuple[str, str, int]] = []
+    any_seal, heading, prose_die = _pattern("any_seal"), _pattern("heading"), _pattern("prose_die")
+    reveal, reveal2 = _pattern("reveal"), _pattern("reveal2")
     for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip() or _ANY_SEAL.search(line) or _HEADING.match(line):
+        if not line.strip() or any_seal.search(line) or heading.match(line):
             queue = []
             continue
-        reveals = [m for m in _LOOSE.finditer(line) if _REVEAL.fullmatch(m.group()) or _REVEAL2.fullmatch(m.group())]
+        reveals = [m for m in _LOOSE.finditer(line) if reveal.fullmatch(m.group()) or reveal2.fullmatch(m.group())]
         queue += [(m["expr"], m.group()[1:-1].partition("＝")[2], number)
-                  for m in _PROSE_DIE.finditer(_LOOSE.sub("", line))]
+                  for m in prose_die.finditer(_LOOSE.sub("", line))]
         for span in reveals:
-            m = _REVEAL.fullmatch(span.group()) or _REVEAL2.fullmatch(span.group())
+            m = reveal.fullmatch(span.group()) or reveal2.fullmatch(span.group())
             assert m is not None
             i = next((k for k, d in enumerate(queue) if d[0] == m["expr"]), None)
             if i is None:

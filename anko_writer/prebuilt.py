@@ -79,36 +79,48 @@ def _source_digest(module: str) -> str | None:
 def bank_key(text: str) -> str | None:
     """The key of a phrase bank read from ``text``: the sources of its reader (``render.py``, ``yamlio.py``),
     the YAML libraries' versions and the text (None: no key can be made)."""
-    import ruamel.yaml
-
     readers = [_source_digest("render"), _source_digest("yamlio")]
     if None in readers:
         return None
-    return cache.digest([FORMAT, PHRASES, *(r or "" for r in readers), _pyyaml_version(), ruamel.yaml.__version__,
+    return cache.digest([FORMAT, PHRASES, *(r or "" for r in readers), _pyyaml_version(), _ruamel_version(),
                          text])
 
 
 def _pyyaml_version() -> str:
     """PyYAML's version, from its distribution folder's name when the import path has one (a run that reads a
     shipped bank then never imports PyYAML: 7 ms), else from the module."""
-    folder = cache.installed(["pyyaml"])["pyyaml"]
-    version = folder.partition("-")[2].removesuffix(".dist-info").removesuffix(".egg-info")
-    if folder != "-" and version:
+    version = _folder_version("pyyaml")
+    if version:
         return version
     import yaml
 
     return str(yaml.__version__)
 
 
+def _ruamel_version() -> str:
+    """ruamel.yaml's version, from its distribution folder's name as :func:`_pyyaml_version` reads PyYAML's
+    (importing it for the number costs 10 ms, issue 29 round 6), else from the module."""
+    version = _folder_version("ruamel.yaml")
+    if version:
+        return version
+    import ruamel.yaml
+
+    return str(ruamel.yaml.__version__)
+
+
+def _folder_version(name: str) -> str:
+    """The version in library ``name``'s distribution folder's name ("": none on the import path)."""
+    folder = cache.installed([name])[name]
+    return "" if folder == "-" else folder.partition("-")[2].removesuffix(".dist-info").removesuffix(".egg-info")
+
+
 def document_key(text: str) -> str | None:
     """The key of a YAML document read with positions from ``text``: Python's bytecode magic (the pickle's
     interpreter), ``yamlio.py``'s source, ruamel.yaml's version and the text (None: no key can be made)."""
-    import ruamel.yaml
-
     reader = _source_digest("yamlio")
     if reader is None:
         return None
-    return cache.digest([FORMAT, DOCUMENTS, MAGIC_NUMBER, reader, ruamel.yaml.__version__, text])
+    return cache.digest([FORMAT, DOCUMENTS, MAGIC_NUMBER, reader, _ruamel_version(), text])
 
 
 def document(text: str) -> tuple[bool, Any]:

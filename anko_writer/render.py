@@ -30,7 +30,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import BuiltinMethodType, CodeType, MethodType, TracebackType
-from typing import Any
+from typing import Any, NamedTuple
 
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
@@ -1260,39 +1260,59 @@ def render_chapter(resources: Resources, template_name: str, context: Mapping[st
 # Prose check
 
 _CJK = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-_HALF_PUNCT = re.compile(rf"(?<=[{_CJK}])[,;:?!()]|[,;:?!()](?=[{_CJK}])")
-_WORD = re.compile(r"[A-Za-z]{3,}")
 _ALLOWED_WORDS = frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"})
 """The words :func:`find_problems` accepts when not told a ruleset's (the 群英杯's abbreviations)."""
-_SEALED = re.compile(r"〔[^〕]*〕")
-_MARKUP_LINE = re.compile(r":{3,}(?: fold .*| vote)?")
-"""The fold and vote markup (DESIGN §11): its keyword is markup, not prose; a fold's title is prose."""
-_DICE_LINE = re.compile(r"「[^」]*」")
-_HEX = re.compile(r"\b[0-9a-fA-F]{16,}\b")
-_CODE = re.compile(r"`[^`\n]+`")
-_LINK_TARGET = re.compile(r"(!?\[[^\]\n]*\])\([^)\n]*\)")
-"""A Markdown link or image's target (``(t03.svg)``): a file name, not prose (its text stays checked)."""
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-"""A CommonMark code fence: it opens a block that a fence of the same kind, at least as long, closes."""
-_SENTENCE_END = re.compile(r"[。！？\n]+")
+
+
+class _Prose(NamedTuple):
+    """The prose check's patterns, compiled on its first use (a month or a scene never checks prose: 1.8 ms of
+    every start, issue 29 round 6)."""
+
+    half_punct: re.Pattern[str]
+    word: re.Pattern[str]
+    sealed: re.Pattern[str]
+    markup_line: re.Pattern[str]
+    """The fold and vote markup (DESIGN §11): its keyword is markup, not prose; a fold's title is prose."""
+    dice_line: re.Pattern[str]
+    hex: re.Pattern[str]
+    code: re.Pattern[str]
+    link_target: re.Pattern[str]
+    """A Markdown link or image's target (``(t03.svg)``): a file name, not prose (its text stays checked)."""
+    fence: re.Pattern[str]
+    """A CommonMark code fence: it opens a block that a fence of the same kind, at least as long, closes."""
+    sentence_end: re.Pattern[str]
+    cjk: re.Pattern[str]
+
+
+@functools.cache
+def _prose() -> _Prose:
+    """The prose check's patterns (compiled once, on the first check)."""
+    return _Prose(half_punct=re.compile(rf"(?<=[{_CJK}])[,;:?!()]|[,;:?!()](?=[{_CJK}])"),
+                  word=re.compile(r"[A-Za-z]{3,}"), sealed=re.compile(r"〔[^〕]*〕"),
+                  markup_line=re.compile(r":{3,}(?: fold .*| vote)?"), dice_line=re.compile(r"「[^」]*」"),
+                  hex=re.compile(r"\b[0-9a-fA-F]{16,}\b"), code=re.compile(r"`[^`\n]+`"),
+                  link_target=re.compile(r"(!?\[[^\]\n]*\])\([^)\n]*\)"),
+                  fence=re.compile(r" {0,3}(`{3,}|~{3,})"), sentence_end=re.compile(r"[。！？\n]+"),
+                  cjk=re.compile(f"[{_CJK}]"))
 
 
 def _scrub(line: str) -> str:
     """A line with seal/reveal lines, dice lines, hashes and inline code (a command, an algorithm's name)
     removed (they may hold ASCII)."""
-    line = _LINK_TARGET.sub(r"\1", line)
-    for pattern in (_SEALED, _DICE_LINE, _HEX, _CODE):
+    prose = _prose()
+    line = prose.link_target.sub(r"\1", line)
+    for pattern in (prose.sealed, prose.dice_line, prose.hex, prose.code):
         line = pattern.sub(" ", line)
     return line
 
 
 def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[str]:
     """Typography problems of one line of prose."""
-    text = _scrub(line)
+    text, prose = _scrub(line), _prose()
     problems = [f"line {number}: half-width {m.group()!r} next to Chinese text: {line.strip()[:60]}"
-                for m in _HALF_PUNCT.finditer(text)]
+                for m in prose.half_punct.finditer(text)]
     problems += [f"line {number}: ASCII word {m.group()!r} in prose: {line.strip()[:60]}"
-                 for m in _WORD.finditer(text) if m.group() not in allowed]
+                 for m in prose.word.finditer(text) if m.group() not in allowed]
     if "{{" in line or "{%" in line:  # a table's text with a placeholder nobody filled
         problems.append(f"line {number}: template placeholder left in prose: {line.strip()[:60]}")
     return problems
@@ -1300,7 +1320,8 @@ def _line_problems(number: int, line: str, allowed: AbstractSet[str]) -> list[st
 
 def _repeated_sentences(md: str) -> list[str]:
     """Sentences (split on 。！？ and line ends) that appear twice in a row."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(md) if re.search(f"[{_CJK}]", s)]
+    prose = _prose()
+    sentences = [s.strip() for s in prose.sentence_end.split(md) if prose.cjk.search(s)]
     return [f"sentence repeated: {a[:60]}" for a, b in zip(sentences, sentences[1:], strict=False) if a == b]
 
 
@@ -1326,8 +1347,9 @@ def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]
     problems: list[str] = []
     prose_lines: list[str] = []
     fence: str | None = None
+    prose = _prose()
     for number, line in enumerate(md.splitlines(), 1):
-        opened = _FENCE.match(line)
+        opened = prose.fence.match(line)
         if fence is not None:
             if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
                     and not line.strip()[len(opened.group(1)):].strip():
@@ -1337,7 +1359,7 @@ def find_problems(md: str, allowed: AbstractSet[str] | None = None) -> list[str]
             fence = opened.group(1)
             continue
         prose_lines.append(line)
-        if _MARKUP_LINE.fullmatch(line):
+        if prose.markup_line.fullmatch(line):
             line = line.lstrip(":").strip().removeprefix("fold").removeprefix("vote")
         problems += _line_problems(number, line, _ALLOWED_WORDS if allowed is None else allowed)
     return problems + _repeated_sentences("\n".join(prose_lines))

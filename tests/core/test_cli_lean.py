@@ -131,6 +131,33 @@ def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
     assert _imported([*month, "12"], MONTH_NEEDS_NOT, env) == []
 
 
+def _compiled(argv: list[str], env: dict[str, str]) -> str:
+    """How many prose-check pattern sets and ``hidden`` patterns the command ``argv`` had compiled at its end
+    (``"0 0"``: none)."""
+    code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
+            "def told():\n"
+            "    from anko_writer import hidden, render\n"
+            "    print(render._prose.cache_info().currsize, hidden._pattern.cache_info().currsize)\n"
+            "atexit.register(told)\n"
+            "runpy.run_module('anko_writer', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
+                          check=True)
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_month_and_a_scene_compile_no_prose_check(tmp_path: Path) -> None:
+    """Issue 29 round 6: neither ``month 12`` after 11 nor a 三国 scene checks prose, so neither compiles
+    :func:`anko_writer.render._prose`'s patterns; the month, whose posts hold no seal line, compiles none of
+    :mod:`anko_writer.hidden`'s strict ones."""
+    env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    out = str(tmp_path / "out")
+    month = ["month", "campaigns/recht.yaml", "--season", "1", "--out", out, "--month"]
+    _imported([*month, "11"], (), env)
+    assert _compiled([*month, "12"], env) == "0 0"  # and its posts hold no seal line: no strict pattern either
+    scene = ["arc", "campaigns/sanguo/changshe.yaml", "--arc", "1", "--out", str(tmp_path / "scene")]
+    assert _compiled(scene, env).startswith("0 ")
+
+
 VERSION_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "anko_writer.cache", "anko_writer.campaign",
                      "hashlib")
 """Modules ``--version`` does without."""

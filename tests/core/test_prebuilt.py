@@ -262,8 +262,10 @@ def test_another_bank_text_or_reader_is_read_as_before(shipped: Path, change: st
         assert prebuilt._pyyaml_version() == yaml.__version__
         real = cache.installed
         monkeypatch.setattr(cache, "installed", lambda names: {**real(names), "pyyaml": "PyYAML-0.0.dist-info"})
-    elif change == "ruamel":
-        monkeypatch.setattr(ruamel.yaml, "__version__", "0.0")
+    elif change == "ruamel":  # read from its distribution folder too (issue 29 round 6)
+        assert prebuilt._ruamel_version() == ruamel.yaml.__version__
+        real = cache.installed
+        monkeypatch.setattr(cache, "installed", lambda names: {**real(names), "ruamel.yaml": "ruamel.yaml-0.0.dist-info"})
     else:
         monkeypatch.setattr(prebuilt, "_source_digest", lambda module: "0" * 64)
     parsed: list[Path] = []

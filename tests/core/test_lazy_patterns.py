@@ -1,0 +1,92 @@
+"""Issue 29 round 6: the patterns ``hidden`` and the prose check compile on first use are the very patterns
+02efc21 compiled at import (read from that commit's source), and match alike."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anko_writer import hidden, render
+
+ROOT = Path(__file__).resolve().parents[2]
+BASE = "02efc21"
+"""The commit that compiled every pattern at import."""
+
+
+def _base_patterns(module: str, start: str, end: str) -> dict[str, re.Pattern[str]]:
+    """The module-level patterns the base commit's ``module`` defined between the lines starting ``start`` and
+    ``end`` (run alone: their definitions read only the strings above them)."""
+    source = subprocess.run(["git", "show", f"{BASE}:anko_writer/{module}.py"], capture_output=True, text=True,
+                            cwd=ROOT, check=True).stdout
+    lines = source.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith(start))
+    last = next(i for i, line in enumerate(lines) if line.startswith(end) and i > first)
+    names: dict[str, Any] = {"re": re}
+    exec("\n".join(lines[first:last]), names)  # noqa: S102 (this repository's own source at a fixed commit)
+    return {k: v for k, v in names.items() if isinstance(v, re.Pattern)}
+
+
+HIDDEN = _base_patterns("hidden", "_ID = ", "def salt_for")
+PROSE = _base_patterns("render", "_CJK = ", "def _scrub")
+NAMES = {"_LOOSE": "loose", "_SEAL": "seal", "_REVEAL": "reveal", "_SEAL2": "seal2", "_REVEAL2": "reveal2",
+         "_FACT_SEAL": "fact_seal", "_FACT_REVEAL": "fact_reveal", "_CORE_EXPR": "core_expr",
+         "_PROSE_DIE": "prose_die", "_HEADING": "heading", "_ANY_SEAL": "any_seal"}
+
+
+def test_hiddens_patterns_are_the_base_commits() -> None:
+    """Each lazily compiled pattern of ``hidden`` (and :data:`hidden.GRAMMAR`, in order) is the base's."""
+    assert set(HIDDEN) == set(NAMES)
+    for old, new in NAMES.items():
+        assert (hidden._pattern(new).pattern, hidden._pattern(new).flags) == (HIDDEN[old].pattern, HIDDEN[old].flags)
+    assert [(k, p.pattern) for k, p in hidden.GRAMMAR.items()] == [
+        (NAMES[k], HIDDEN[k].pattern) for k in ("_LOOSE", "_SEAL", "_REVEAL", "_SEAL2", "_REVEAL2", "_FACT_SEAL",
+                                                "_FACT_REVEAL", "_CORE_EXPR")]
+
+
+def test_the_prose_checks_patterns_are_the_base_commits() -> None:
+    """Each pattern of :func:`render._prose` is the base's module-level one of the same name."""
+    prose = render._prose()
+    for name in prose._fields:
+        if name != "cjk":
+            assert getattr(prose, name).pattern == PROSE[f"_{name.upper()}"].pattern
+    assert prose.cjk.pattern == f"[{render._CJK}]"
+
+
+def test_grammar_keeps_a_stand_in_and_forgets_it() -> None:
+    """A pattern set in :data:`hidden.GRAMMAR` is read back until it is set back; the parser keeps its own."""
+    own = hidden.GRAMMAR["seal"]
+    hidden.GRAMMAR["seal"] = re.compile("x")
+    try:
+        assert hidden.GRAMMAR["seal"].pattern == "x" and hidden._pattern("seal") is own
+    finally:
+        hidden.GRAMMAR["seal"] = own
+    assert hidden.GRAMMAR["seal"] is own and len(hidden.GRAMMAR) == 8
+
+
+PIECES = st.sampled_from(["〔", "〕", "｜", "封存", "揭晓", "揭曉", "v2", "编号 ", "s1/a#1", "1D100", "3D6", "＝", "？？？",
+                          "承诺 ", "盐 ", "读法 ", "sum", "事实", "0" * 32, "a" * 64, "45", "2,3,5→4", "→", "「", "」",
+                          "\n", "# ", "射门,球进了。", "ATK", "Kick", "```", "`x`", "[t](a.svg)", "。", "{{", " "])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(PIECES, max_size=30).map("".join))
+def test_the_lazy_patterns_read_a_post_as_the_base_did(text: str) -> None:
+    """Parsing, the seal and prose-die look-ups and the prose check's punctuation find what the base's patterns find."""
+    base = SimpleNamespace(**HIDDEN)
+    seals, reveals, bad = hidden._parse(text)
+    spans = [m.group() for m in base._LOOSE.finditer(text)]
+    strict = (base._SEAL, base._REVEAL, base._SEAL2, base._REVEAL2, base._FACT_SEAL, base._FACT_REVEAL)
+    assert len(seals) + len(reveals) == sum(any(p.fullmatch(s) for p in strict) for s in spans)
+    assert [b for _, b in bad] == [s for s in spans if not any(p.fullmatch(s) for p in strict)]
+    for line in text.splitlines():
+        assert bool(hidden._pattern("any_seal").search(line)) == bool(base._ANY_SEAL.search(line))
+        assert [m.groupdict() for m in hidden._pattern("prose_die").finditer(line)] == \
+            [m.groupdict() for m in base._PROSE_DIE.finditer(line)]
+    assert [m.group() for m in render._prose().half_punct.finditer(text)] == \
+        [m.group() for m in PROSE["_HALF_PUNCT"].finditer(text)]
