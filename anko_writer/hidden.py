@@ -264,43 +264,52 @@ _LEAVES = frozenset({str, int, float, bool, type(None)})
 _PLAIN_ESCAPES = " <>&*_`~"
 """The characters of :data:`_ESCAPED` (and the space) that the encoder's compact text holds only inside a string."""
 
-_RARE = r"[^\S ]|[〕｜\ud800-\udfff\[\]]"
-"""A character inside a string the fast path leaves to the plain one: a whitespace but the space, ``〕｜``, a
-lone surrogate, or a bracket (which the text outside strings holds too)."""
+_RARE = r"[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000〕｜\ud800-\udfff]"
+"""A character the fast path leaves to the plain one: a whitespace but the space (every ``str.isspace`` one,
+``tests/core/test_hidden_json_fast.py`` checks), ``〕｜`` or a lone surrogate; the encoder's compact text holds
+none of them outside a string."""
 
 
-def _plain_kinds(value: Any) -> bool:
-    """True if ``value`` is made of exact dicts with string keys, lists, tuples and the :data:`_LEAVES` alone."""
+def _lists_in(value: Any) -> int:
+    """How many lists and tuples ``value`` holds (itself too), or -1 unless it is made of exact dicts with
+    string keys, lists, tuples and the :data:`_LEAVES` alone."""
     kind = type(value)
     if kind is dict:
-        return all(type(k) is str for k in value) and _plain_items(value.values())
+        return _lists_among(value.values()) if all(type(k) is str for k in value) else -1
     if kind is list or kind is tuple:
-        return _plain_items(value)
-    return kind in _LEAVES
+        n = _lists_among(value)
+        return n + 1 if n >= 0 else -1
+    return 0 if kind in _LEAVES else -1
 
 
-def _plain_items(items: Iterable[Any]) -> bool:
+def _lists_among(items: Iterable[Any]) -> int:
+    n = 0
     for item in items:
         kind = type(item)
-        if kind not in _LEAVES and not ((kind is dict or kind is list or kind is tuple) and _plain_kinds(item)):
-            return False
-    return True
+        if kind in _LEAVES:
+            continue
+        m = _lists_in(item) if kind is dict or kind is list or kind is tuple else -1
+        if m < 0:
+            return -1
+        n += m
+    return n
 
 
 def _encoded(payload: Any) -> str | None:
     """:func:`canonical_json` of a plain payload through the C encoder (issue 29), or None where the plain
     path must decide: another kind, a non-finite float, or a string holding a character the encoder writes
-    its own way (a quote, a backslash, a control: its text then holds a backslash) or that :data:`_RARE`
-    names. Otherwise the compact text differs from the canonical one only by :data:`_PLAIN_ESCAPES`, which
+    its own way (a quote, a backslash, a control: its text then holds a backslash), a bracket, or one
+    :data:`_RARE` names. Otherwise the compact text differs from the canonical one only by :data:`_PLAIN_ESCAPES`, which
     it holds nowhere outside a string. ``tests/core/test_hidden_json_fast.py`` compares both ways."""
     try:
-        if not _plain_kinds(payload):
+        lists = _lists_in(payload)
+        if lists < 0:
             return None
         text = _ENCODE(payload)
     except (ValueError, RecursionError):
         return None
-    if "\\" in text or re.search(_RARE, "\x00".join(text.split('"')[1::2])):
-        return None  # with no backslash every quote bounds a string, so the odd pieces are the strings
+    if "\\" in text or text.count("[") != lists or text.count("]") != lists or re.search(_RARE, text):
+        return None  # a bracket more than the lists' is inside a string, and so escaped there
     for char in _PLAIN_ESCAPES:
         if char in text:
             text = text.replace(char, f"\\u{ord(char):04x}")

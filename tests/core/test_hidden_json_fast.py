@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import OrderedDict
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer.hidden import _ESCAPED, _encoded, _plain_json, canonical_json
+from anko_writer.hidden import _ESCAPED, _PLAIN_ESCAPES, _RARE, _encoded, _plain_json, canonical_json
 
 _CHARS = st.sampled_from(sorted(_ESCAPED) + list(' \t\n\x00\x1f\x85\xa0\u3000\u2028〕｜"\\\ud800\udfff') + list("a巨魔1"))
 _TEXT = st.text(_CHARS, max_size=6) | st.text(max_size=6)
@@ -64,7 +65,7 @@ class _Str(str):
 
 @pytest.mark.parametrize("payload", [
     {"s": "a[b]"}, ["]"], {"a b": "c d"}, {"k": 'say "hi"'}, ["a\\b"], ["\n"], ["〕｜"], ["\u3000"],
-    ["\ud800"], [_Str("x")], {"a_b": [1, 2.5, None, True, False, "<&*`~>"]}, [(1, 2), []], {},
+    ["\ud800"], [_Str("x")], {"a": "[", "b": []}, [["]"]], {"[": [1]}, {"a_b": [1, 2.5, None, True, False, "<&*`~>"]}, [(1, 2), []], {},
 ])
 def test_each_special_case(payload: Any) -> None:
     fast = _encoded(payload)
@@ -84,3 +85,16 @@ def test_deep_nesting_is_the_plain_path() -> None:
     for _ in range(100_000):
         deep = [deep]
     assert _encoded(deep) is None
+
+
+def test_rare_is_every_whitespace_but_the_space_and_the_line_marks() -> None:
+    rare = re.compile(_RARE)
+    for o in range(0x110000):
+        c = chr(o)
+        want = (c.isspace() and c != " ") or c in "〕｜" or 0xD800 <= o <= 0xDFFF
+        assert (rare.fullmatch(c) is not None) == want, hex(o)
+
+
+def test_the_plain_escapes_are_the_escaped_characters_json_writes_raw() -> None:
+    # the fast path's escapes plus what it leaves to the plain path are every character the plain path escapes
+    assert set(_PLAIN_ESCAPES) | set('"\\[]〕｜') == _ESCAPED | {" "}
