@@ -70,7 +70,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -259,13 +259,23 @@ def canonical_json(payload: Any) -> str:
     >>> json.loads(canonical_json({"x": "〕|<b>"})) == {"x": "〕|<b>"}
     True
     """
+    kind = type(payload)
+    if kind is dict or kind is list:
+        fast = _encoded(payload)
+        if fast is not None:
+            return fast
+    return _plain_json(payload)
+
+
+def _plain_json(payload: Any) -> str:
+    """:func:`canonical_json` built node by node (every kind, and every refusal)."""
     kind = type(payload)  # the common kinds first; a str is none of the kinds checked before it below
     if kind is str:
         return _json_string(payload)
     if kind is dict:
         return _json_object(payload)
     if kind is list or kind is tuple:
-        return "[" + ",".join(map(canonical_json, payload)) + "]"
+        return "[" + ",".join(map(_plain_json, payload)) + "]"
     if payload is None or isinstance(payload, bool):
         return json.dumps(payload)
     if isinstance(payload, int):
@@ -277,7 +287,7 @@ def canonical_json(payload: Any) -> str:
     if isinstance(payload, str):
         return _json_string(payload)
     if isinstance(payload, (list, tuple)):
-        return "[" + ",".join(map(canonical_json, payload)) + "]"
+        return "[" + ",".join(map(_plain_json, payload)) + "]"
     if isinstance(payload, Mapping):
         return _json_object(payload)
     raise ValueError(f"a fact may hold JSON values only, not {type(payload).__name__}")
@@ -286,7 +296,68 @@ def canonical_json(payload: Any) -> str:
 def _json_object(payload: Mapping[Any, Any]) -> str:
     if not all(isinstance(k, str) for k in payload):
         raise ValueError(f"a fact's keys must be strings, got {sorted(map(repr, payload))[:3]}")
-    return "{" + ",".join(f"{_json_string(k)}:{canonical_json(payload[k])}" for k in sorted(payload)) + "}"
+    return "{" + ",".join(f"{_json_string(k)}:{_plain_json(payload[k])}" for k in sorted(payload)) + "}"
+
+
+_ENCODE = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"), allow_nan=False).encode
+"""The standard library's C encoder with the canonical text's layout (its strings escaped as JSON's own)."""
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+"""The exact leaf kinds :func:`_encoded` leaves to the C encoder (a subclass goes the plain way)."""
+
+_PLAIN_ESCAPES = " <>&*_`~"
+"""The characters of :data:`_ESCAPED` (and the space) that the encoder's compact text holds only inside a string."""
+
+_RARE = r"[\t-\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000〕｜\ud800-\udfff]"
+"""A character the fast path leaves to the plain one: a whitespace but the space (every ``str.isspace`` one,
+``tests/core/test_hidden_json_fast.py`` checks), ``〕｜`` or a lone surrogate; the encoder's compact text holds
+none of them outside a string."""
+
+
+def _lists_in(value: Any) -> int:
+    """How many lists and tuples ``value`` holds (itself too), or -1 unless it is made of exact dicts with
+    string keys, lists, tuples and the :data:`_LEAVES` alone."""
+    kind = type(value)
+    if kind is dict:
+        return _lists_among(value.values()) if all(type(k) is str for k in value) else -1
+    if kind is list or kind is tuple:
+        n = _lists_among(value)
+        return n + 1 if n >= 0 else -1
+    return 0 if kind in _LEAVES else -1
+
+
+def _lists_among(items: Iterable[Any]) -> int:
+    n = 0
+    for item in items:
+        kind = type(item)
+        if kind in _LEAVES:
+            continue
+        m = _lists_in(item) if kind is dict or kind is list or kind is tuple else -1
+        if m < 0:
+            return -1
+        n += m
+    return n
+
+
+def _encoded(payload: Any) -> str | None:
+    """:func:`canonical_json` of a plain payload through the C encoder (issue 29), or None where the plain
+    path must decide: another kind, a non-finite float, or a string holding a character the encoder writes
+    its own way (a quote, a backslash, a control: its text then holds a backslash), a bracket, or one
+    :data:`_RARE` names. Otherwise the compact text differs from the canonical one only by :data:`_PLAIN_ESCAPES`, which
+    it holds nowhere outside a string. ``tests/core/test_hidden_json_fast.py`` compares both ways."""
+    try:
+        lists = _lists_in(payload)
+        if lists < 0:
+            return None
+        text = _ENCODE(payload)
+    except (ValueError, RecursionError):
+        return None
+    if "\\" in text or text.count("[") != lists or text.count("]") != lists or re.search(_RARE, text):
+        return None  # a bracket more than the lists' is inside a string, and so escaped there
+    for char in _PLAIN_ESCAPES:
+        if char in text:
+            text = text.replace(char, f"\\u{ord(char):04x}")
+    return text
 
 
 class Fact(NamedTuple):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from ...dice import Dice, Roll
 from ...kit.grid import Square, manhattan
 from . import combat
+from . import world as world_module
 from .board import Stronghold, step_offsets
 from .legion import Joiner, joint_attack
 from .orders import Ambush, Build, Cancel, Join, MoveAttack, Order, Reassign, Scout, Standby
@@ -487,14 +488,16 @@ _KEPT: dict[tuple[object, ...], tuple[World, list[Square]]] | None = None
 @contextmanager
 def world_fixed() -> Iterator[None]:
     """While open, no world changes (the vote's record: each unit's legal orders, odds and suggested order ask
-    for its steps three times, issue 29), so :func:`steps` answers a unit asked before from what it worked out."""
+    for its steps three times, issue 29), so :func:`steps` answers a unit asked before from what it worked out,
+    and :meth:`World.sight` a side asked before."""
     global _KEPT
-    outer = _KEPT
+    outer, outer_sights = _KEPT, world_module.FIXED_SIGHTS
     _KEPT = {} if outer is None else outer
+    world_module.FIXED_SIGHTS = {} if outer_sights is None else outer_sights  # and each side's sight
     try:
         yield
     finally:
-        _KEPT = outer
+        _KEPT, world_module.FIXED_SIGHTS = outer, outer_sights
 
 
 def steps(w: World, t: Troop) -> list[Square]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from ...kit.grid import KING, ORTHOGONAL, Square, manhattan
@@ -62,8 +62,18 @@ def expected(a: int, d: int) -> float:
     return float(a // max(1, d)) if b == "crush" else EXPECTED[b]
 
 
-def _distances(w: World, goal: Iterable[Square], king: bool) -> dict[Square, int]:
-    """Steps from every passable square to the nearest of ``goal`` (terrain only)."""
+def _distances(w: World, goal: Iterable[Square], king: bool) -> Mapping[Square, int]:
+    """Steps from every passable square to the nearest of ``goal`` (terrain only), worked out once a board
+    for each goal (a breadth-first search's distances do not depend on the order its starts are met in)."""
+    key = ("distances", frozenset(goal), king)
+    found: Mapping[Square, int] | None = w.board.paths.get(key)
+    if found is None:
+        found = w.board.paths[key] = _search(w, key[1], king)
+    return found
+
+
+def _search(w: World, goal: Iterable[Square], king: bool) -> dict[Square, int]:
+    """:func:`_distances` worked out: a breadth-first search from every square of ``goal``."""
     dist: dict[Square, int] = {}
     queue: deque[Square] = deque()
     for g in goal:

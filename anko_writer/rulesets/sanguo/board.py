@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from ...kit.grid import KING, ORTHOGONAL, Grid, Square, manhattan, supercover
 
@@ -214,6 +214,9 @@ class Board:
     terrain: Mapping[Square, TerrainName]
     strongholds: tuple[Stronghold, ...] = ()
     _owner: Mapping[Square, str] = field(default_factory=dict, repr=False, compare=False)
+    paths: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    """Searches over the terrain alone, remembered by what they were asked (the AI's distances: issue 29); not an
+    argument, so a board made from another by ``replace`` starts with none."""
 
     def __post_init__(self) -> None:
         missing = [s for s in self.grid.squares() if s not in self.terrain]

@@ -74,6 +74,11 @@ def _piece(uid: str, side: str, kind: str, square: Square, hidden: bool) -> Piec
     return Piece(uid, side, _type(kind), square, hidden)
 
 
+FIXED_SIGHTS: dict[tuple[int, str], tuple[World, Sight]] | None = None
+"""While :func:`~anko_writer.rulesets.sanguo.act.world_fixed` is open: each world's sight of a side (the entry
+holds its world, so an id is not read for another's); None otherwise."""
+
+
 @dataclass
 class World:
     """The scene being played: the board, the units (id order), the clock, the legions and the tallies."""
@@ -119,8 +124,14 @@ class World:
         return Field(self.board, self.pieces(), scouts, self.night)
 
     def sight(self, side: str) -> Sight:
-        """``side``'s vision now (R35, R36, R37b)."""
-        return self.field().sight(side)
+        """``side``'s vision now (R35, R36, R37b); while the world is fixed (:data:`FIXED_SIGHTS`), worked
+        out once a side."""
+        if FIXED_SIGHTS is None:
+            return self.field().sight(side)
+        known = FIXED_SIGHTS.get((id(self), side))
+        if known is None or known[0] is not self:
+            known = FIXED_SIGHTS[(id(self), side)] = (self, self.field().sight(side))
+        return known[1]
 
     def sees(self, side: str, troop: Troop, sight: Sight | None = None) -> bool:
         """Whether ``side`` sees ``troop`` now (its own units always)."""
