@@ -60,14 +60,16 @@ def parse(args: list[str], environ: Mapping[str, str] = os.environ) -> Call | No
             positional.append(token)
             continue
         option, eq, text = token.partition("=")
-        if option not in by_name or by_name[option][0] in values:
+        if option not in by_name:
             return None
         param, kind = by_name[option]
         if kind == FLAG:
             if eq:
                 return None
-            values[param] = True
+            values[param] = True  # given twice, still true
             continue
+        if param in values:  # Click keeps the last: declined
+            return None
         if not eq:
             text = next(rest, "-")  # a missing value: declined below
         value = _value(kind, text)
