@@ -77,6 +77,8 @@ def fast_call(args: list[str]) -> Seen | None:
 
 PATHS = ["campaigns/recht.yaml", "campaigns/nope.yaml", "campaigns", "./campaigns//recht.yaml", "-", "./-", "",
          " ", "a b", "x=y", "战役.yaml", "-x", "--", "/tmp", "~/c.yaml", "*.yaml", "c.yaml\x00"]
+ODD_PATHS = ["c\udcff.yaml", "out/", "  ", "/dev/null", "~", "a\nb", "é/../x"]
+"""Paths Typer takes as they are: an undecodable byte, a trailing slash, blanks, a device, ``~``, a newline."""
 INTS = ["1", "12", "0", "99", "100", "-3", "007", "+4", " 5", "1_000", "x", "", "1e3", "12345678901234567890", "٣"]
 NOISE = ["--help", "-h", "--version", "--", "-", "--no-force", "--force=1", "--forc", "--seasons", "--season=",
          "--Season", "month", "--out=", "--arc", "--part", "--month", "--season", "--out", "--force", "--jobs"]
@@ -88,7 +90,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
     ``--opt=v``), then perhaps mutated (a token dropped, repeated or inserted, a value made odd)."""
     name = draw(st.sampled_from([*fastcli.SPECS, "check", "verify", "replay", "Month"]))
     options = fastcli.SPECS.get(name, ((), (("--season", "season", fastcli.INT),)))[1]
-    words: list[list[str]] = [[draw(st.sampled_from(PATHS[:4]))]]
+    words: list[list[str]] = [[draw(st.sampled_from(PATHS[:4] + ODD_PATHS))]]
     for option, _, kind in options:
         if kind == fastcli.FLAG:
             if draw(st.booleans()):
@@ -96,7 +98,7 @@ def command_lines(draw: st.DrawFn) -> list[str]:
             continue
         if option == "--out" and not draw(st.booleans()):
             continue
-        value = draw(st.sampled_from(PATHS[:6] if kind == fastcli.PATH else INTS[:5]))
+        value = draw(st.sampled_from(PATHS[:6] + ODD_PATHS if kind == fastcli.PATH else INTS[:5]))
         words.append([f"{option}={value}"] if draw(st.booleans()) else [option, value])
     words = draw(st.permutations(words))
     tokens = [t for w in words for t in w]
@@ -157,6 +159,14 @@ def test_a_plain_command_line_is_taken(args: list[str]) -> None:
 def test_anything_else_is_declined(args: list[str]) -> None:
     """A missing or repeated option, ``-``, ``01``, the help, ``--``, a flag with a value, another command."""
     assert fast_call(args) is None
+
+
+def test_a_path_that_cannot_be_read_is_declined(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A campaign or ``--out`` that exists but cannot be read is Typer's to refuse (the suite may run as root, which
+    reads everything: the check is made to say no)."""
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert fast_call(TAKEN[0]) is None and typers_call(TAKEN[0]) is None
+    assert fast_call(["month", "campaigns/nope.yaml", "--season", "1", "--month", "1", "--out", "campaigns"]) is None
 
 
 def test_a_completion_request_or_windows_is_declined(monkeypatch: pytest.MonkeyPatch) -> None:
