@@ -839,7 +839,7 @@ def replay_failure(args: list[str], failure: BaseException) -> None:
     raising = copy.copy(info)
     raising.callback = failing
     lean.registered_commands = [raising]
-    lean()
+    lean(args)  # the very command line the fast path took (``sys.argv[1:]`` when the process runs it)
 
 
 def _for(args: list[str]) -> typer.Typer:
