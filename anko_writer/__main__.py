@@ -53,9 +53,12 @@ def run() -> None:
     from .runtime import GC_THRESHOLD
 
     gc.set_threshold(*GC_THRESHOLD)  # before the CLI's import: 18 collections of it otherwise (3.6 ms, issue 29)
-    from .cli import main
+    from .fastcli import run as run_plain
 
     try:
+        run_plain(sys.argv[1:])  # a plain month, season, chapter or arc ends here, without importing Typer
+        from .cli import main
+
         main()
     except SystemExit as done:
         quick_exit(done.code)

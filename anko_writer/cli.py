@@ -9,11 +9,9 @@ too, with exit status 2: ``错误：missing option '--season' (see 'anko-writer 
 from __future__ import annotations
 
 import copy
-import gc
+import functools
 import re
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -26,38 +24,39 @@ try:  # Typer 0.2x ships its own copy of Click
 except ImportError:  # pragma: no cover - older Typer runs on Click itself
     from click import exceptions as click_exc  # type: ignore[no-redef, import-not-found, unused-ignore]
 
-from . import __version__
+from . import __version__, commands, fastcli
+from .commands import (
+    SEASON_MAX,
+    _check_range,
+    _console_safe,
+    _errors,
+    _os_message,
+    _play,
+    _say,
+    _shown,
+    _start,
+    _unicode_message,
+    _warn,
+    _warning,
+    chapter_context,
+    chapter_files,
+    index_file,
+    out_dir,
+    rules_file,
+)
+from .commands import _freeze_again as _freeze_again  # tests freeze through the CLI
 from .errors import AnkoError, CampaignError, OutputError
 from .runtime import dataclass_code_cached, tune_gc
 
 # Everything else is imported inside the command that needs it: ``--version`` and ``--help`` load no
-# campaign, template or YAML library (issue 29: a command's start-up is part of its time).
+# campaign, template or YAML library (issue 29: a command's start-up is part of its time). The bodies of the
+# commands that write chapters are :mod:`anko_writer.commands`' (Typer-free, for :mod:`anko_writer.fastcli`).
 if TYPE_CHECKING:
     from .campaign import Campaign
-    from .chapters import KeyStyle
-    from .resources import Resources
-    from .ruleset import Chapter, Ruleset, Run
+    from .ruleset import Ruleset
 
 USAGE_ERROR = 2
 """Exit status of a usage error (Click's convention); bad input exits with 1."""
-
-
-def _say(message: str) -> None:
-    """Print ``错误：message`` as one line on stderr."""
-    typer.echo(f"错误：{' '.join(str(message).split())}", err=True)
-
-
-def _os_message(exc: OSError) -> str:
-    """An OSError as ``FILE: reason`` (``FILE -> OTHER: reason`` for a rename or a link)."""
-    where = "" if exc.filename is None else str(exc.filename)
-    if exc.filename2 is not None:
-        where = f"{where} -> {exc.filename2}"
-    return f"{where}: {exc.strerror or exc}" if where else str(exc.strerror or exc)
-
-
-def _unicode_message(exc: UnicodeError) -> str:
-    """A UnicodeError that escaped the located readers, still as one line."""
-    return f"文本编码错误：{exc}"
 
 
 _CLICK_WORDS = (  # Click's own sentences, as Typer 0.2x words them, in Chinese (its names and values kept)
@@ -302,33 +301,6 @@ app = typer.Typer(
 )
 
 
-@contextmanager
-def _errors() -> Iterator[None]:
-    """Report AnkoError / OSError / UnicodeError as one ``错误：`` line on stderr and exit with status 1."""
-    try:
-        yield
-    except AnkoError as exc:
-        _fail(str(exc))
-    except OSError as exc:
-        _fail(_os_message(exc))
-    except UnicodeError as exc:
-        _fail(_unicode_message(exc))
-
-
-def _fail(message: str) -> None:
-    """Print ``错误：message`` (one line) to stderr and exit 1."""
-    _say(message)
-    raise typer.Exit(1)
-
-
-def _shown(path: Path) -> str:
-    """A path relative to the working directory when it lies under it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def _version(value: bool) -> None:
     """Print the version and stop (eager ``--version`` option)."""
     if value:
@@ -343,199 +315,6 @@ def _main(
     ] = False,
 ) -> None:
     """Turn a YAML campaign into Markdown anko chapters, every dice roll shown."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Building chapters
-
-
-def public_campaign(campaign: Campaign) -> dict[str, Any]:
-    """The campaign as templates see it: everything but the seed (DESIGN §10)."""
-    return {k: v for k, v in campaign.data.items() if k != "seed"}
-
-
-def chapter_context(chapter: Chapter, campaign: Campaign) -> dict[str, Any]:
-    """A chapter template's context: the results' keys, ``results`` itself and ``campaign`` (no seed)."""
-    return {**chapter.results, "results": chapter.results, "campaign": public_campaign(campaign)}
-
-
-def chapter_files(resources: Resources, chapter: Chapter, campaign: Campaign) -> dict[str, str]:
-    """The Markdown and JSON files of one chapter, keyed by their path relative to OUT."""
-    from . import output, secrecy
-    from .chapters import premasked
-    from .render import render_chapter
-
-    md_rel, json_rel = _style(resources).paths(chapter.key)
-    md = render_chapter(resources, chapter.template, chapter_context(chapter, campaign), seed=campaign.seed)
-    sealed = secrecy.still_sealed(md)  # DESIGN §10: the core masks what the chapter's seal lines keep sealed
-    already = premasked(chapter)  # the arc loop masked it at play time: not twice (issue 29)
-    public = chapter.json_record()
-    if already is None or not sealed <= already:
-        public = secrecy.masked(public, sealed)
-    files = {md_rel: md, json_rel: output.dump_json(public)}
-    folder = md_rel.rpartition("/")[0]
-    for name, text in chapter.files.items():
-        if "/" in name or "\\" in name or name.startswith("."):
-            raise AnkoError(f"{md_rel}: 章节的附加文件应是单纯的文件名，实际是 {name!r}")
-        files[f"{folder}/{name}" if folder else name] = text
-    for rel, text in files.items():
-        _no_seed(rel, text, campaign.seed)
-    secrecy.refuse_leaks(files, sealed, campaign.seed)
-    return files
-
-
-SEED_KEY = '"seed":'
-"""How a seed field would look in a chapter's JSON."""
-
-
-def _no_seed(rel: str, text: str, seed: int) -> None:
-    """Refuse a publishable file that names the seed (DESIGN §10): a ``seed`` field in its JSON, or, for
-    a seed long enough not to occur by chance (nine digits or more), the seed's digits anywhere."""
-    if rel.endswith(".json") and SEED_KEY in text:
-        raise AnkoError(f"{rel}: 拒绝写出含有 'seed' 字段的公开文件（规则集"
-                        f"不应把战役种子放进结果）")
-    digits = str(abs(seed))
-    if len(digits) >= 9 and digits in text and re.search(rf"(?<![0-9]){digits}(?![0-9])", text):
-        raise AnkoError(f"{rel}: 拒绝写出含有战役种子的公开文件")
-
-
-def _style(resources: Resources) -> KeyStyle:
-    """How the ruleset of ``resources`` writes chapter keys as paths."""
-    from .render import ruleset_info
-
-    return ruleset_info(resources).keys
-
-
-def index_file(resources: Resources, run: Run, campaign: Campaign, season: int) -> dict[str, str]:
-    """The arc summary (the 群英杯's ``sNN/index.md``) rendered from ``index.md.j2``."""
-    from .render import render_chapter
-
-    context = {**run.summary, "campaign": public_campaign(campaign)}
-    rel = _style(resources).index_path(season)
-    md = render_chapter(resources, "index.md.j2", context, seed=campaign.seed)
-    _no_seed(rel, md, campaign.seed)
-    return {rel: md}
-
-
-RULES_TEMPLATE = "rules.md.j2"
-"""A ruleset's pinned rules post (开帖), if it ships one; written as ``OUT/rules.md`` with every chapter."""
-
-
-
-OPENING = "chapter0.md"
-"""Chapter 0 (the opening post ``new`` wrote beside the campaign) as OUT holds it, posted after the rules post."""
-
-
-def opening_file(campaign: Campaign) -> dict[str, str]:
-    """Chapter 0 as the host keeps it beside the campaign (``<stem>-chapter0.md``, edits included), copied under
-    OUT so that ``export`` posts it after the rules post and ``verify`` reads its seals; nothing if it is gone."""
-    from .textfile import read_text
-
-    path = campaign.path.with_name(f"{campaign.path.stem}-chapter0.md")
-    if not path.is_file():
-        return {}
-    text = read_text(path, CampaignError)
-    _no_seed(OPENING, text, campaign.seed)
-    return {OPENING: text}
-
-
-def rules_file(resources: Resources, campaign: Campaign) -> dict[str, str]:
-    """The rules post rendered from ``rules.md.j2`` (nothing if the ruleset has none), and chapter 0
-    (:func:`opening_file`)."""
-    from . import ruleset as ruleset_registry
-    from .provenance import commitment_line
-    from .render import render_chapter
-
-    try:
-        resources.find("templates", RULES_TEMPLATE)
-    except AnkoError:
-        return {}
-    rs = ruleset_registry.get(campaign.ruleset)
-    context = {**rs.rules_context(campaign, resources), "campaign": public_campaign(campaign)}
-    md = render_chapter(resources, RULES_TEMPLATE, context, seed=campaign.seed)
-    md = md.rstrip("\n") + "\n\n" + commitment_line(campaign.seed, __version__) + "\n"
-    _no_seed("rules.md", md, campaign.seed)
-    return {"rules.md": md, **opening_file(campaign)}
-
-
-def out_dir(campaign: Campaign, out: Path | None) -> Path:
-    """Where chapters go: ``--out``, else the campaign's ``output:``, else ``out/`` beside the campaign.
-
-    Only ``--out`` may lead outside the campaign file's folder: an ``output:`` key (or an ``out/`` link)
-    that does is a CampaignError located at the key (:meth:`Campaign.output_dir`).
-    """
-    if out is not None:
-        return out
-    return campaign.output_dir()
-
-
-SEASON_MAX = 99
-"""The last season a command accepts: seasons are written as ``sNN`` folders."""
-
-
-SEASON_WORDS = ("--season", "--month")
-"""The option names the 群英杯's commands use for an arc and a part."""
-
-ARC_WORDS = ("--arc", "--part")
-"""The option names of the generic ``chapter`` and ``arc`` commands."""
-
-
-def _check_range(season: int, month: int | None, rs: Ruleset[Any], words: tuple[str, str] = SEASON_WORDS) -> None:
-    """Reject an arc outside 1–99 or a part outside the ruleset's arc, before any simulation."""
-    if not 1 <= season <= SEASON_MAX:
-        raise AnkoError(f"{words[0]}: 应为 1–{SEASON_MAX}，实际是 {season}")
-    last = rs.parts(season)
-    if month is not None and not 1 <= month <= last:
-        raise AnkoError(f"{words[1]}: 应为 1–{last}，实际是 {month}")
-
-
-def _write(out: Path, files: dict[str, str], force: bool) -> None:
-    """Write all files at once (or none) and print one line per file written."""
-    from . import output
-
-    written = output.write_files(out, files, force)
-    for path in written:
-        typer.echo(f"已写入 {_shown(path)}")
-    unchanged = len(files) - len(written)
-    if unchanged:
-        typer.echo(f"未改动：{_shown(out)} 里的 {unchanged} 个文件")
-
-
-def _start(rs: Ruleset[Any], resources: Resources, out: Path, season: int) -> tuple[int, object] | None:
-    """The latest earlier arc's end state (``sNN/state-end.yaml``) under ``out``, loaded (None: start
-    from the campaign)."""
-    from .textfile import read_text
-
-    for k in range(season - 1, 0, -1):
-        path = out / rs.info.keys.state_path(k)
-        if path.is_file():
-            text = read_text(path, CampaignError)
-            return k, rs.load_arc_state(text, path, resources, k)
-    return None
-
-
-def _play(campaign: Campaign, season: int, last_month: int, out: Path,
-          one: bool = False) -> tuple[Ruleset[Any], Resources, Run]:
-    """Simulate arc ``season`` up to part ``last_month`` with the campaign's ruleset, from the latest
-    state under ``out`` (``one``: only that part's chapter is needed, :meth:`Ruleset.play_chapter`)."""
-    from . import ruleset as ruleset_registry
-    from .chapters import ChapterKey
-
-    rs = ruleset_registry.get(campaign.ruleset)
-    resources = campaign.resources()
-    start = _start(rs, resources, out, season) if season > 1 else None
-    play = rs.play_chapter if one else rs.play
-    _freeze_again()
-    return rs, resources, play(campaign, ChapterKey(season, last_month), resources, start=start)
-
-
-def _freeze_again() -> None:
-    """Freeze what exists again (the ruleset's modules, loaded since :func:`~anko_writer.runtime.tune_gc`),
-    where the process froze at its start: the young generation starts empty, so a month resumed from its
-    checkpoint ends before a collection walks 100,000 young objects (17–25 ms of ``month 12 after 11``,
-    issue 29). Not where nothing froze (a test's runner calling the app): it keeps its garbage collectable."""
-    if gc.get_freeze_count():
-        gc.freeze()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -609,62 +388,6 @@ def _described(c: Campaign) -> str:
     return f"{c.ruleset}: {shown[:60]}{'…' if len(shown) > 60 else ''}"
 
 
-def _warning(c: Campaign) -> str:
-    """The weak seed's warning line, or "" (the host's choice to keep)."""
-    why = c.seed_warning()
-    return "" if why is None else f"警告：{why}"
-
-
-def _warn(c: Campaign) -> None:
-    """A weak seed is a warning on stderr after the command did its work (the host's choice to keep)."""
-    if warning := _warning(c):
-        typer.echo(warning, err=True)
-
-
-def _write_chapter(campaign: Path, arc: int, part: int, out: Path | None, force: bool,
-                   words: tuple[str, str]) -> None:
-    """Play arc ``arc`` up to part ``part`` and write that part's chapter (Markdown and JSON)."""
-    from . import output
-    from . import ruleset as ruleset_registry
-    from .campaign import load_campaign
-
-    with _errors():
-        c = load_campaign(campaign)
-        _check_range(arc, part, ruleset_registry.get(c.ruleset), words)
-        target = out_dir(c, out)
-        with output.locked(target):
-            _, resources, run = _play(c, arc, part, target, one=True)
-            chapters = [ch for ch in run.chapters if ch.arc == arc and ch.part == part and ch.name is None]
-            if not chapters:
-                raise AnkoError(f"规则集 {c.ruleset} 没有为 {words[0][2:]} {arc}、"
-                                f"{words[1][2:]} {part} 写出章节")
-            _write(target, {**rules_file(resources, c), **chapter_files(resources, chapters[-1], c)}, force)
-    _warn(c)
-
-
-def _write_arc(campaign: Path, arc: int, out: Path | None, force: bool, words: tuple[str, str]) -> None:
-    """Play a whole arc and write every chapter, the arc's index and its end state."""
-    from . import output
-    from . import ruleset as ruleset_registry
-    from .campaign import load_campaign
-
-    with _errors():
-        c = load_campaign(campaign)
-        rs = ruleset_registry.get(c.ruleset)
-        _check_range(arc, None, rs, words)
-        target = out_dir(c, out)
-        with output.locked(target):
-            _, resources, run = _play(c, arc, rs.parts(arc), target)
-            files = rules_file(resources, c)
-            for chapter in run.chapters:
-                files.update(chapter_files(resources, chapter, c))
-            files.update(index_file(resources, run, c, arc))
-            if run.state_text is not None:
-                files[rs.info.keys.state_path(arc)] = run.state_text
-            _write(target, files, force)
-    _warn(c)
-
-
 @app.command(cls=_Command, help="写一个月的章节（Markdown）和它的结果（JSON）：群英杯对 chapter 的叫法。")
 def month(
     campaign: CampaignArg,
@@ -674,13 +397,13 @@ def month(
     force: ForceOpt = False,
 ) -> None:
     """Write one month's chapter (Markdown) and its results (JSON): the 群英杯's name for 'chapter'."""
-    _write_chapter(campaign, season, month, out, force, SEASON_WORDS)
+    commands.month(campaign, season, month, out, force)
 
 
 @app.command(cls=_Command, help="写一个赛季的全部章节和赛季的 index.md：群英杯对 arc 的叫法。")
 def season(campaign: CampaignArg, season: SeasonOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
     """Write every chapter of a season and the season's index.md: the 群英杯's name for 'arc'."""
-    _write_arc(campaign, season, out, force, SEASON_WORDS)
+    commands.season(campaign, season, out, force)
 
 
 ArcOpt = Annotated[int, typer.Option(
@@ -697,13 +420,13 @@ def chapter(
     force: ForceOpt = False,
 ) -> None:
     """Write one chapter (Markdown) and its results (JSON), addressed by the ruleset's chapter key."""
-    _write_chapter(campaign, arc, part, out, force, ARC_WORDS)
+    commands.chapter(campaign, arc, part, out, force)
 
 
 @app.command("arc", cls=_Command, help="写一篇的全部章节、它的 index.md，以及（规则集跨篇延续时）篇末状态。")
 def arc_command(campaign: CampaignArg, arc: ArcOpt, out: OutOpt = None, force: ForceOpt = False) -> None:
     """Write every chapter of an arc, its index.md and (if the ruleset carries arcs over) its end state."""
-    _write_arc(campaign, arc, out, force, ARC_WORDS)
+    commands.arc(campaign, arc, out, force)
 
 
 @app.command(cls=_Command, help="重新核对 OUTDIR 下各章每一颗暗骰的承诺。")
@@ -1089,14 +812,34 @@ def main() -> None:
     Exits 0 on success, 1 on bad input (one ``error:`` line), 2 on a usage error (one ``error:`` line);
     the group class :class:`_OneLineGroup` does the reporting, so ``app`` under a test runner does too.
     """
+    args = sys.argv[1:]
+    fastcli.run(args)  # a plain month, season, chapter or arc ends there: the same call, without Typer's parse
     tune_gc()
     _console_safe()
-    args = sys.argv[1:]
     if not args or args[0].startswith("-"):  # ``--version`` and the help define no dataclass and load no cache
         _for(args)()
         return
     with dataclass_code_cached():
         _for(args)()
+
+
+def replay_failure(args: list[str], failure: BaseException) -> None:
+    """What Typer does when the command ``args`` name raises ``failure``: ``args`` parsed by Typer again and
+    ``failure`` raised where the command would run, so that its message, exit status (and any traceback
+    hook) are Typer's own (:mod:`anko_writer.fastcli` ran the command itself, and it failed)."""
+    lean = _for(args)
+    [info] = lean.registered_commands
+    command = info.callback
+    assert command is not None
+
+    @functools.wraps(command)
+    def failing(*_args: Any, **_kwargs: Any) -> None:
+        raise failure
+
+    raising = copy.copy(info)
+    raising.callback = failing
+    lean.registered_commands = [raising]
+    lean(args)  # the very command line the fast path took (``sys.argv[1:]`` when the process runs it)
 
 
 def _for(args: list[str]) -> typer.Typer:
@@ -1115,16 +858,6 @@ def _for(args: list[str]) -> typer.Typer:
     lean = copy.copy(app)
     lean.registered_commands = chosen
     return lean
-
-
-def _console_safe() -> None:
-    """A console that cannot show a character (a GBK console on Windows and 「✘」) prints ``?`` for it
-    instead of stopping the command with an encoding error; a UTF-8 console is left as it is."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
-        if reconfigure is not None and encoding != "utf8" and getattr(stream, "errors", "") == "strict":
-            reconfigure(errors="replace")
 
 
 __all__ = ["app", "main", "chapter_context", "chapter_files", "index_file", "out_dir"]

@@ -115,10 +115,12 @@ MONTH_NEEDS_NOT = ("yaml", "decimal", "pydantic", "anko_writer.statefile", "anko
                    "anko_writer.rulesets.purasbar.club.ageing", "anko_writer.rulesets.purasbar.club.youth",
                    "anko_writer.rulesets.purasbar.club.offseason", "anko_writer.rulesets.purasbar.money.levy",
                    "anko_writer.rulesets.purasbar.money.ai_books", "anko_writer.rulesets.purasbar.setup.newcampaign",
-                   "anko_writer.audit", "anko_writer.export", "anko_writer.tally")
+                   "anko_writer.audit", "anko_writer.export", "anko_writer.tally",
+                   "typer", "typer._click", "rich", "anko_writer.cli")
 """Modules a first season's ``month 12`` resumed from month 11's checkpoint does without: PyYAML (every table from
 the cache), the state file's reader and writer, the settlement and what only it calls, ``new``, the audit,
-``export`` and ``tally`` (issue 29 round 5)."""
+``export`` and ``tally`` (issue 29 round 5); Typer, its Click, Rich and the Typer app itself (round 7: a plain
+command line runs by :mod:`anko_writer.fastcli`)."""
 
 
 def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
