@@ -3,16 +3,24 @@ the same line-ups, records and dice in the same order."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from anko_writer.dice import Dice
+from anko_writer.rulesets.purasbar.match import engine
 from anko_writer.rulesets.purasbar.match.abilities import PERCENT
+from anko_writer.rulesets.purasbar.match.engine import YOUNG_AGE, play, recoveries
 from anko_writer.rulesets.purasbar.match.formations import FORMATIONS
+from anko_writer.rulesets.purasbar.match.injuries import CHECK_MINUTES, WEEKS_TABLE, injury_risk, minutes_played
 from anko_writer.rulesets.purasbar.match.lineup import SLOTS, assign, pick_lineup, stand_in_cost
+from anko_writer.rulesets.purasbar.match.side import Plan, Side
 from anko_writer.rulesets.purasbar.models import MAIN, Club, Player
-from tests.util import club, player
+from tests.purasbar.match.test_engine_fast5 import COACH, _squad
+from tests.util import club, no_reveal, player
 
 FORMS = st.sampled_from(sorted(FORMATIONS))
 
@@ -65,6 +73,25 @@ def _pick_lineup_5ac80d2(c: Club, formation: str, rest_below: int = 0) -> dict[s
     return lineup
 
 
+def _play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: str, lean: bool,
+          bonus: int = 0) -> tuple[str, str, str]:
+    """The match of ``spec`` (test_engine_fast5's squads) on fresh copies of its players: its record, its dice
+    log and every player's stamina, age and injury afterwards, as JSON."""
+    sides = []
+    for s, venue in zip(spec, (2, -2), strict=True):
+        fresh = {p.name: player(p.name, p.position, atk=p.attrs["ATK"], df=p.attrs["DEF"], mid=p.attrs["MID"],
+                                gk=p.attrs["GK"], age=p.age, stamina=p.stamina, core=p.core) for p in s["players"]}
+        c = club(s["players"][0].name[0], list(fresh.values()), s["formation"], morale=s["morale"])
+        line = {slot: [fresh[p.name] for p in group] for slot, group in s["lineup"].items()}
+        sides.append(Side(c, s["formation"], line, venue, Plan(COACH, sub_below=s["sub_below"])))
+    dice = Dice(seed)
+    rec = play(dice, "m/甲-乙", sides[0], sides[1], competition=competition, round_no=1, neutral=False,
+               reveal=no_reveal, lean=lean, risk_bonus=bonus, week=3)
+    after = [(p.name, p.stamina, p.injured_weeks) for s in sides for p in s.club.players]
+    return (json.dumps(rec, ensure_ascii=False), json.dumps([list(r) for r in dice.log], ensure_ascii=False),
+            json.dumps(after, ensure_ascii=False))
+
+
 @st.composite
 def _club(draw: st.DrawFn) -> Club:
     """A squad of 0–20 players: any position (and an odd one), rolled or not, injured or not, any stamina."""
@@ -90,3 +117,66 @@ def test_one_pass_pick_lineup_is_the_old_one(c: Club, formation: str, rest_below
     want = {s: [id(p) for p in ps] for s, ps in _pick_lineup_5ac80d2(c, formation, rest_below).items()}
     assert got == want
     assert list(got) == list(want)
+
+
+def _after_5ac80d2(ctx: Any, side: Any, match_no: int, rows: list[Any]) -> None:
+    """engine._after as of 5ac80d2: each §5.7.1 check through post_match_check."""
+    c = side.club
+    by_name = {p.name: p for p in c.players}
+    forced = {id(q) for _, q in side.forced_off}
+    for row in rows:
+        p = by_name[row["name"]]
+        row["stamina_end"] = p.stamina
+        minutes = row["minutes"] = minutes_played(row["slices"])
+        if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
+            continue
+        rec = _post_match_check_5ac80d2(ctx.dice, ctx.key, p, minutes, p.stamina, c.doctor, ctx.week,
+                                        ctx.risk_bonus, keep_clean=not ctx.lean)
+        if rec is not None:
+            rec.update({"team": c.name, "kind": "post_match"})
+            ctx.records["injuries"].append(rec)
+            if c.infirmary is not None and rec.get("out_until_week") is not None:
+                c.infirmary.apply(p, rec)
+    young, other = recoveries(c, match_no)
+    for row in rows:
+        p = by_name[row["name"]]
+        left = p.stamina + (young if (p.age or 0) <= YOUNG_AGE else other)
+        p.stamina = row["recovered"] = left if left < 100 else 100
+    if side.adapting:
+        c.adapt_left = max(0, c.adapt_left - 1)
+    c.morale -= side.morale_gained
+
+
+def _post_match_check_5ac80d2(dice: Dice, key: str, p: Player, minutes: int, stamina_after: int,
+                              doctor_level: int, week: int, bonus: int = 0, keep_clean: bool = True) -> Any:
+    """injuries.post_match_check as of 5ac80d2 (risk and record in one function)."""
+    if minutes <= CHECK_MINUTES:
+        return None
+    roll = dice.roll(key, "1D100", f"{p.name} 伤病抽检")
+    risk = injury_risk(p.age or 0, stamina_after) + bonus
+    if roll.total > risk:
+        if not keep_clean:
+            return None
+        return {"player": p.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
+                "risk": risk, "roll": roll.total, "injured": False}
+    r = dice.roll(key, "1D6", f"{p.name} 缺阵周数")
+    weeks = max(1, WEEKS_TABLE[r.total] - doctor_level)
+    return {"player": p.name, "week": week, "roll": roll.total, "weeks_roll": r.total,
+            "weeks_table": WEEKS_TABLE[r.total], "doctor": doctor_level, "weeks": weeks, "out_until_week": week + weeks,
+            "rolls": [roll.to_json(), r.to_json()], "minutes": minutes, "stamina_after": stamina_after, "risk": risk,
+            "injured": True}
+
+
+@settings(max_examples=60, deadline=None)
+@given(_squad("甲"), _squad("乙"), st.integers(0, 10**6), st.sampled_from(["league", "knockout"]), st.booleans(),
+       st.integers(0, 30))
+def test_the_inlined_checks_play_as_post_match_check(home: dict[str, Any], away: dict[str, Any], seed: int,
+                                                     competition: str, lean: bool, bonus: int) -> None:
+    """000 §5.7.1, §5.6: the post-match checks inlined in _after (risk, die, a lean match's clean check dropped at
+    the die, the record built by check_record) give the record and the dice log, purposes and all, that every
+    check through the old post_match_check gave, published and lean, with any §6.4.3 risk bonus."""
+    fast = _play((home, away), seed, competition, lean, bonus)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "_after", _after_5ac80d2)
+        plain = _play((home, away), seed, competition, lean, bonus)
+    assert fast == plain

@@ -14,7 +14,21 @@ from ....dice import Dice, DiceExpr, Weighted
 from ..models import Club, Player
 from .abilities import stamina_factor
 from .formations import COUNTERS
-from .injuries import CHECK_MINUTES, RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
+from .injuries import (
+    BASE_RISK,
+    CHECK_DIE,
+    CHECK_MINUTES,
+    MINUTES_MEMO,
+    RETIRE_STAMINA,
+    SPENT_RISK,
+    SPENT_STAMINA,
+    TIRED_RISK,
+    TIRED_STAMINA,
+    check_record,
+    minutes_played,
+    retirement_check,
+)
+from .injuries import VETERAN_AGE as RISK_AGE
 from .inplay import HALF_TIME, break_before
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
@@ -428,19 +442,31 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
     club = side.club
     by_name = {p.name: p for p in club.players}
     forced = {id(q) for _, q in side.forced_off}
+    dice, key, bonus, lean, doctor, week = ctx.dice, ctx.key, ctx.risk_bonus, ctx.lean, club.doctor, ctx.week
     for row in rows:
         p = by_name[row["name"]]
-        row["stamina_end"] = p.stamina
-        minutes = row["minutes"] = minutes_played(row["slices"])
+        stamina = row["stamina_end"] = p.stamina
+        slices = row["slices"]
+        minutes = MINUTES_MEMO.get(tuple(slices))  # minutes_played's own memo, read here (22 rows a match)
+        if minutes is None:
+            minutes = minutes_played(slices)
+        row["minutes"] = minutes
         if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
-        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
-                               keep_clean=not ctx.lean)
-        if rec is not None:
-            rec.update({"team": club.name, "kind": "post_match"})
-            ctx.records["injuries"].append(rec)
-            if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
-                club.infirmary.apply(p, rec)
+        # post_match_check inlined (its risk is injury_risk + the environment's bonus): a lean match keeps no
+        # clean check's record, so most checks end at the die
+        age = p.age or 0
+        risk = BASE_RISK + bonus + (age - RISK_AGE + 1 if age >= RISK_AGE else 0)
+        if stamina < TIRED_STAMINA:
+            risk += SPENT_RISK if stamina < SPENT_STAMINA else TIRED_RISK
+        roll = dice.roll(key, CHECK_DIE, f"{p.name} 伤病抽检")
+        if lean and roll.total > risk:
+            continue
+        rec = check_record(dice, key, p, minutes, stamina, doctor, week, risk, roll)
+        rec.update({"team": club.name, "kind": "post_match"})
+        ctx.records["injuries"].append(rec)
+        if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
+            club.infirmary.apply(p, rec)
     young, other = recoveries(club, match_no)
     for row in rows:
         p = by_name[row["name"]]
