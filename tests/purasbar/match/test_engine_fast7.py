@@ -16,8 +16,10 @@ from anko_writer.rulesets.purasbar.match.abilities import PERCENT
 from anko_writer.rulesets.purasbar.match.engine import YOUNG_AGE, play, recoveries
 from anko_writer.rulesets.purasbar.match.formations import FORMATIONS
 from anko_writer.rulesets.purasbar.match.injuries import CHECK_MINUTES, WEEKS_TABLE, injury_risk, minutes_played
+from anko_writer.rulesets.purasbar.match.inplay import HALF_TIME
 from anko_writer.rulesets.purasbar.match.lineup import SLOTS, assign, pick_lineup, stand_in_cost
 from anko_writer.rulesets.purasbar.match.side import Plan, Side
+from anko_writer.rulesets.purasbar.match.substitutions import sub_limit
 from anko_writer.rulesets.purasbar.models import MAIN, Club, Player
 from tests.purasbar.match.test_engine_fast5 import COACH, _squad
 from tests.util import club, no_reveal, player
@@ -180,3 +182,37 @@ def test_the_inlined_checks_play_as_post_match_check(home: dict[str, Any], away:
         mp.setattr(engine, "_after", _after_5ac80d2)
         plain = _play((home, away), seed, competition, lean, bonus)
     assert fast == plain
+
+
+def _quiet_break_5ac80d2(side: Side, n: int, extra_time: bool) -> bool:
+    """engine._quiet_break as of 5ac80d2: the policy line tested against every player on the pitch."""
+    plan = side.plan
+    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
+        return False
+    if plan is None or side.subs_used >= sub_limit(extra_time):
+        return True
+    return all(p.stamina >= plan.sub_below for group in side.lineup.values() for p in group)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_squad("甲"), _squad("乙"), st.integers(0, 10**6), st.sampled_from(["league", "knockout"]), st.booleans())
+def test_a_quiet_break_reads_the_slice_ends_least_stamina(home: dict[str, Any], away: dict[str, Any], seed: int,
+                                                          competition: str, lean: bool) -> None:
+    """000 §5.5: at every break of a match, the quiet-break test on the lowest stamina _end_slice kept
+    (Side.least) answers as the 5ac80d2 test over every player on the pitch, and the match is the same."""
+    seen: list[bool] = []
+    fast_quiet = engine._quiet_break
+
+    def both(side: Side, n: int, extra_time: bool) -> bool:
+        got = fast_quiet(side, n, extra_time)
+        assert got == _quiet_break_5ac80d2(side, n, extra_time)
+        seen.append(got)
+        return got
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "_quiet_break", both)
+        fast = _play((home, away), seed, competition, lean)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(engine, "_quiet_break", _quiet_break_5ac80d2)
+        plain = _play((home, away), seed, competition, lean)
+    assert fast == plain and len(seen) >= 10

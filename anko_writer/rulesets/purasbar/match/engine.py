@@ -323,6 +323,7 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
     for side in sides:
         club, line, slices = side.club, side.lineup, side.slices
         low = []
+        least = 100
         for slot in _SLOTS:  # Side.on_pitch's order
             for p in line[slot]:
                 if readers or not p.attrs:  # _involve: the age decides the loss
@@ -336,9 +337,12 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
                 # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
                 loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
                 left = p.stamina - (loss * 2 if extra_time else loss)
-                p.stamina = left if left > 0 else 0
+                p.stamina = left = left if left > 0 else 0
+                if left < least:
+                    least = left
                 if left < RETIRE_STAMINA:
                     low.append((slot, p))
+        side.least = least
         if side.boost:
             side.boost.clear()  # §7.3.2 ③ lasts one slice
         if side.mods:
@@ -530,12 +534,9 @@ def _quiet_break(side: Side, n: int, extra_time: bool) -> bool:
         return False
     if plan is None or side.subs_used >= sub_limit(extra_time):
         return True  # no plan: a policy line of 0, which no stamina is under
-    limit = plan.sub_below
-    for group in side.lineup.values():
-        for p in group:
-            if p.stamina < limit:
-                return False
-    return True
+    # the lowest stamina on the pitch, as the last slice's end left it (_end_slice): no one has come on or played
+    # since, and a player it forced off leaves side.retired set (not quiet, above)
+    return side.least >= plan.sub_below
 
 
 def _all_rolled(side: Side) -> bool:
