@@ -3,7 +3,9 @@ the same line-ups, records and dice in the same order."""
 
 from __future__ import annotations
 
+import copy
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -16,10 +18,9 @@ from anko_writer.rulesets.purasbar.match.abilities import PERCENT
 from anko_writer.rulesets.purasbar.match.engine import YOUNG_AGE, play, recoveries
 from anko_writer.rulesets.purasbar.match.formations import FORMATIONS
 from anko_writer.rulesets.purasbar.match.injuries import CHECK_MINUTES, WEEKS_TABLE, injury_risk, minutes_played
-from anko_writer.rulesets.purasbar.match.inplay import HALF_TIME
+from anko_writer.rulesets.purasbar.match.inplay import HALF_TIME, break_before
 from anko_writer.rulesets.purasbar.match.lineup import SLOTS, assign, pick_lineup, stand_in_cost
 from anko_writer.rulesets.purasbar.match.side import Plan, Side
-from anko_writer.rulesets.purasbar.match.substitutions import sub_limit
 from anko_writer.rulesets.purasbar.models import MAIN, Club, Player
 from tests.purasbar.match.test_engine_fast5 import COACH, _squad
 from tests.util import club, no_reveal, player
@@ -84,6 +85,7 @@ def _play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: s
         fresh = {p.name: player(p.name, p.position, atk=p.attrs["ATK"], df=p.attrs["DEF"], mid=p.attrs["MID"],
                                 gk=p.attrs["GK"], age=p.age, stamina=p.stamina, core=p.core) for p in s["players"]}
         c = club(s["players"][0].name[0], list(fresh.values()), s["formation"], morale=s["morale"])
+        c.coach = COACH  # the AI's half-time check (§7.4) needs one
         line = {slot: [fresh[p.name] for p in group] for slot, group in s["lineup"].items()}
         sides.append(Side(c, s["formation"], line, venue, Plan(COACH, sub_below=s["sub_below"])))
     dice = Dice(seed)
@@ -184,35 +186,72 @@ def test_the_inlined_checks_play_as_post_match_check(home: dict[str, Any], away:
     assert fast == plain
 
 
-def _quiet_break_5ac80d2(side: Side, n: int, extra_time: bool) -> bool:
-    """engine._quiet_break as of 5ac80d2: the policy line tested against every player on the pitch."""
-    plan = side.plan
-    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
-        return False
-    if plan is None or side.subs_used >= sub_limit(extra_time):
-        return True
-    return all(p.stamina >= plan.sub_below for group in side.lineup.values() for p in group)
+def _checked_play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: str,
+                  lean: bool) -> tuple[tuple[str, str, str], list[tuple[int, bool]]]:
+    """:func:`_play` with every break the engine skips as quiet checked against break_before on a copy of the side
+    and the dice (no record, no die thrown); the play and each break's (slice, skipped)."""
+    breaks: list[tuple[int, bool]] = []
+    fast_quiet, real_play = engine._quiet_break, engine.play
+    held: list[Dice] = []
 
-
-@settings(max_examples=80, deadline=None)
-@given(_squad("甲"), _squad("乙"), st.integers(0, 10**6), st.sampled_from(["league", "knockout"]), st.booleans())
-def test_a_quiet_break_reads_the_slice_ends_least_stamina(home: dict[str, Any], away: dict[str, Any], seed: int,
-                                                          competition: str, lean: bool) -> None:
-    """000 §5.5: at every break of a match, the quiet-break test on the lowest stamina _end_slice kept
-    (Side.least) answers as the 5ac80d2 test over every player on the pitch, and the match is the same."""
-    seen: list[bool] = []
-    fast_quiet = engine._quiet_break
-
-    def both(side: Side, n: int, extra_time: bool) -> bool:
-        got = fast_quiet(side, n, extra_time)
-        assert got == _quiet_break_5ac80d2(side, n, extra_time)
-        seen.append(got)
+    def checked(side: Side, n: int, extra_time: bool, lead: int) -> bool:
+        got = fast_quiet(side, n, extra_time, lead)
+        breaks.append((n, got))
+        if got:
+            side_copy, dice_copy = copy.deepcopy((side, held[0]))
+            out = break_before(dice_copy, "m/甲-乙", side_copy, n, lead, extra_time)
+            assert out == {"substitutions": [], "timeouts": [], "changes": []}
+            assert [list(r) for r in dice_copy.log] == [list(r) for r in held[0].log]
+            assert dice_copy.stream("m/甲-乙").drawn == held[0].stream("m/甲-乙").drawn
         return got
 
+    def play_holding_dice(dice: Dice, *args: Any, **kwargs: Any) -> Any:
+        held.append(dice)
+        return real_play(dice, *args, **kwargs)
+
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "_quiet_break", both)
-        fast = _play((home, away), seed, competition, lean)
+        mp.setattr(engine, "_quiet_break", checked)
+        mp.setattr(sys.modules[__name__], "play", play_holding_dice)
+        return _play(spec, seed, competition, lean), breaks
+
+
+def _never_quiet(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: str,
+                 lean: bool) -> tuple[str, str, str]:
+    """:func:`_play` with every break through break_before."""
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(engine, "_quiet_break", _quiet_break_5ac80d2)
-        plain = _play((home, away), seed, competition, lean)
-    assert fast == plain and len(seen) >= 10
+        mp.setattr(engine, "_quiet_break", lambda side, n, extra_time, lead: False)
+        return _play(spec, seed, competition, lean)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_squad("甲"), _squad("乙"), st.integers(0, 10**6), st.sampled_from(["league", "knockout"]), st.booleans())
+def test_a_quiet_break_is_one_break_before_does_nothing_in(home: dict[str, Any], away: dict[str, Any], seed: int,
+                                                           competition: str, lean: bool) -> None:
+    """000 §5.5, §7.3, §7.4: at every break the engine skips as quiet (the lowest stamina _end_slice kept,
+    half-time without the AI's check), break_before on a copy of the side and the dice gives no record and throws
+    no die; and the match is the one every break through break_before plays (record, dice log, players after)."""
+    fast, _ = _checked_play((home, away), seed, competition, lean)
+    assert fast == _never_quiet((home, away), seed, competition, lean)
+
+
+def _fixed_squad(prefix: str, strength: int) -> dict[str, Any]:
+    """A fresh 4 4 2 squad of ``strength`` (eleven starters, five on the bench) in test_engine_fast5's shape."""
+    positions = ["GK"] + ["DF"] * 4 + ["MF"] * 4 + ["FW"] * 2 + ["GK", "DF", "MF", "MF", "FW"]
+    players = [player(f"{prefix}{i}", pos, atk=strength, df=strength, mid=strength, gk=strength, age=20 + i,
+                      core=i % 3 == 0) for i, pos in enumerate(positions)]
+    lineup: dict[str, list[Player]] = {"GK": [], "DF": [], "MF": [], "FW": []}
+    for p in players[:11]:
+        lineup[p.position].append(p)
+    return {"players": players, "lineup": lineup, "formation": "4 4 2", "sub_below": 30, "morale": 50}
+
+
+def test_half_time_is_skipped_unless_the_ai_checks() -> None:
+    """000 §7.4: over fixed squads and 40 seeds, half-time breaks are skipped as quiet, and those where a side
+    trails by 2 or more (the AI's 1D100 check) are not; each match plays as with every break through break_before."""
+    spec = (_fixed_squad("甲", 80), _fixed_squad("乙", 30))
+    kinds = set()
+    for seed in range(40):
+        fast, breaks = _checked_play(spec, seed, "league", seed % 2 == 0)
+        assert fast == _never_quiet(spec, seed, "league", seed % 2 == 0)
+        kinds |= {got for n, got in breaks if n == HALF_TIME}
+    assert kinds == {True, False}

@@ -29,7 +29,7 @@ from .injuries import (
     retirement_check,
 )
 from .injuries import VETERAN_AGE as RISK_AGE
-from .inplay import HALF_TIME, break_before
+from .inplay import HALF_TIME, break_before, timeout_limit
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
 from .penalties import shootout, takers
@@ -53,6 +53,7 @@ from .records import (
 )
 from .side import Plan, Side
 from .substitutions import sub_limit, temp_ability
+from .tactics import AI_TRAIL
 
 COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
 """000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
@@ -487,9 +488,9 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     ctx.events = []
     if n > 1:
         for side in (home, away):
-            if _quiet_break(side, n, extra_time):
-                continue
             lead = side.goals - (away.goals if side is home else home.goals)
+            if _quiet_break(side, n, extra_time, lead):
+                continue
             got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
             for sub in got["substitutions"]:
                 side.entries.append((sub["slot"], side.club.player(sub["in"]), sub["stamina"]))
@@ -525,18 +526,29 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
             "score": [home.goals, away.goals]}
 
 
-def _quiet_break(side: Side, n: int, extra_time: bool) -> bool:
+def _quiet_break(side: Side, n: int, extra_time: bool, lead: int) -> bool:
     """True when :func:`.inplay.break_before` would do nothing: no one to replace, a keeper on the pitch, no
-    time-out to consider (§7.3, §7.4: a voted plan or half-time) and no substitution left or no one on the
-    pitch below the policy line (§5.5, ``policy_subs``)."""
+    time-out to take (§7.3: none voted; §7.4: half-time without the AI's check, see :func:`_no_halftime_check`)
+    and no substitution left or no one on the pitch below the policy line (§5.5, ``policy_subs``); ``lead``: the
+    side's goals minus the other's."""
     plan = side.plan
-    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
+    if side.retired or not side.lineup["GK"]:
+        return False
+    if plan is not None and (plan.timeouts or (n == HALF_TIME and not _no_halftime_check(side, plan, lead,
+                                                                                         extra_time))):
         return False
     if plan is None or side.subs_used >= sub_limit(extra_time):
         return True  # no plan: a policy line of 0, which no stamina is under
     # the lowest stamina on the pitch, as the last slice's end left it (_end_slice): no one has come on or played
     # since, and a player it forced off leaves side.retired set (not quiet, above)
     return side.least >= plan.sub_below
+
+
+def _no_halftime_check(side: Side, plan: Plan, lead: int, extra_time: bool) -> bool:
+    """True when :func:`.inplay.ai_timeout` gives nothing at half-time (and no time-out is voted): time-outs voted
+    (none for this break), no coach, none left, or the side not trailing by :data:`.tactics.AI_TRAIL` (§7.4)."""
+    return (plan.timeouts is not None or side.club.coach is None or side.timeouts_used >= timeout_limit(extra_time)
+            or -lead < AI_TRAIL)
 
 
 def _all_rolled(side: Side) -> bool:
