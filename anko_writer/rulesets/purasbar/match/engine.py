@@ -157,11 +157,12 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
     line = side.lineup
     fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
     draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
-    group_roll = ctx.dice.roll(ctx.key, draw.expr, "射门球员位置")
+    dice = ctx.dice
+    group_roll = dice.roll(ctx.key, draw.expr, "射门球员位置")
     group = draw.pick(group_roll.total)
     members = fw if group == "FW" else mf if group == "MF" else df + gk
-    dice = ctx.dice
-    pick_roll = dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
+    size = len(members)
+    pick_roll = dice.roll(ctx.key, _pick_expr(size), "射门球员人选") if size > 1 else None
     index = pick_roll.total - 1 if pick_roll else 0
     player = members[index]
     slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
@@ -173,6 +174,18 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
            "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
+
+
+def _pick_expr(size: int) -> DiceExpr:
+    """``1D{size}`` parsed once for each number of candidates (the same notation in the roll's record)."""
+    expr = _PICK_EXPRS.get(size)
+    if expr is None:
+        expr = _PICK_EXPRS[size] = DiceExpr.parse(f"1D{size}")
+    return expr
+
+
+_PICK_EXPRS: dict[int, DiceExpr] = {}
+"""The §5.1.2 shooter's ``1D{candidates}``, by number of candidates."""
 
 
 @dataclass(frozen=True)
@@ -280,7 +293,8 @@ def _midfield(ctx: _Ctx, side: Side, players: list[Player]) -> int:
 
 
 def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
-    if not any(att.lineup.values()):
+    line = att.lineup
+    if not (line["FW"] or line["MF"] or line["DF"] or line["GK"]):
         return  # every player has retired injured: a shot with no one to take it
 
     pick, shooter, slot = _shooter(ctx, att)
