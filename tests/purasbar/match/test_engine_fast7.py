@@ -255,3 +255,12 @@ def test_half_time_is_skipped_unless_the_ai_checks() -> None:
         assert fast == _never_quiet(spec, seed, "league", seed % 2 == 0)
         kinds |= {got for n, got in breaks if n == HALF_TIME}
     assert kinds == {True, False}
+
+
+@given(st.integers(1, 30), st.integers(0, 10**6))
+def test_the_parsed_pick_die_rolls_as_its_notation(size: int, seed: int) -> None:
+    """000 §5.1.2 step 1: the shooter's ``1D{candidates}`` parsed once throws and records the roll the notation
+    text does (id, expr, faces, reading)."""
+    a, b = Dice(seed), Dice(seed)
+    assert a.roll("k", engine._pick_expr(size), "射门球员人选") == b.roll("k", f"1D{size}", "射门球员人选")
+    assert a.stream("k").drawn == b.stream("k").drawn
