@@ -68,7 +68,7 @@ def test_a_settled_match_plays_as_the_plain_rules(home: dict[str, Any], away: di
     fast = _play((home, away), seed, competition, lean)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(engine, "_all_rolled", lambda side: False)  # never settled: attack() reads every group
-        mp.setattr(engine, "_quiet_break", lambda side, n, extra_time: False)  # every break goes through break_before
+        mp.setattr(engine, "_quiet_break", lambda side, n, extra_time, lead: False)  # every break: break_before
         plain = _play((home, away), seed, competition, lean)
     assert fast == plain
 

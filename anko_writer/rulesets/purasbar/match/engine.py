@@ -14,8 +14,22 @@ from ....dice import Dice, DiceExpr, Weighted
 from ..models import Club, Player
 from .abilities import stamina_factor
 from .formations import COUNTERS
-from .injuries import CHECK_MINUTES, RETIRE_STAMINA, minutes_played, post_match_check, retirement_check
-from .inplay import HALF_TIME, break_before
+from .injuries import (
+    BASE_RISK,
+    CHECK_DIE,
+    CHECK_MINUTES,
+    MINUTES_MEMO,
+    RETIRE_STAMINA,
+    SPENT_RISK,
+    SPENT_STAMINA,
+    TIRED_RISK,
+    TIRED_STAMINA,
+    check_record,
+    minutes_played,
+    retirement_check,
+)
+from .injuries import VETERAN_AGE as RISK_AGE
+from .inplay import HALF_TIME, break_before, timeout_limit
 from .lineup import Need, pick_lineup
 from .lineup import needs as squad_needs
 from .penalties import shootout, takers
@@ -39,6 +53,7 @@ from .records import (
 )
 from .side import Plan, Side
 from .substitutions import sub_limit, temp_ability
+from .tactics import AI_TRAIL
 
 COMPETITION_DIE = {"league": 30, "swiss": 30, "knockout": 50, "friendly": 20}
 """000 §5.1.1 attack die by competition: 1D30 league and Swiss, 1D50 knockout, 1D20 friendly."""
@@ -142,11 +157,12 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
     line = side.lineup
     fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
     draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
-    group_roll = ctx.dice.roll(ctx.key, draw.expr, "射门球员位置")
+    dice = ctx.dice
+    group_roll = dice.roll(ctx.key, draw.expr, "射门球员位置")
     group = draw.pick(group_roll.total)
     members = fw if group == "FW" else mf if group == "MF" else df + gk
-    dice = ctx.dice
-    pick_roll = dice.roll(ctx.key, f"1D{len(members)}", "射门球员人选") if len(members) > 1 else None
+    size = len(members)
+    pick_roll = dice.roll(ctx.key, _pick_expr(size), "射门球员人选") if size > 1 else None
     index = pick_roll.total - 1 if pick_roll else 0
     player = members[index]
     slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
@@ -158,6 +174,18 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
            "pick_roll": pick_roll.ref() if pick_roll else None,
            "candidates": [p.name for p in members]}
     return rec, player, slot
+
+
+def _pick_expr(size: int) -> DiceExpr:
+    """``1D{size}`` parsed once for each number of candidates (the same notation in the roll's record)."""
+    expr = _PICK_EXPRS.get(size)
+    if expr is None:
+        expr = _PICK_EXPRS[size] = DiceExpr.parse(f"1D{size}")
+    return expr
+
+
+_PICK_EXPRS: dict[int, DiceExpr] = {}
+"""The §5.1.2 shooter's ``1D{candidates}``, by number of candidates."""
 
 
 @dataclass(frozen=True)
@@ -265,7 +293,8 @@ def _midfield(ctx: _Ctx, side: Side, players: list[Player]) -> int:
 
 
 def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
-    if not any(att.lineup.values()):
+    line = att.lineup
+    if not (line["FW"] or line["MF"] or line["DF"] or line["GK"]):
         return  # every player has retired injured: a shot with no one to take it
 
     pick, shooter, slot = _shooter(ctx, att)
@@ -309,6 +338,7 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
     for side in sides:
         club, line, slices = side.club, side.lineup, side.slices
         low = []
+        least = 100
         for slot in _SLOTS:  # Side.on_pitch's order
             for p in line[slot]:
                 if readers or not p.attrs:  # _involve: the age decides the loss
@@ -322,9 +352,12 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
                 # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
                 loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
                 left = p.stamina - (loss * 2 if extra_time else loss)
-                p.stamina = left if left > 0 else 0
+                p.stamina = left = left if left > 0 else 0
+                if left < least:
+                    least = left
                 if left < RETIRE_STAMINA:
                     low.append((slot, p))
+        side.least = least
         if side.boost:
             side.boost.clear()  # §7.3.2 ③ lasts one slice
         if side.mods:
@@ -428,19 +461,31 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
     club = side.club
     by_name = {p.name: p for p in club.players}
     forced = {id(q) for _, q in side.forced_off}
+    dice, key, bonus, lean, doctor, week = ctx.dice, ctx.key, ctx.risk_bonus, ctx.lean, club.doctor, ctx.week
     for row in rows:
         p = by_name[row["name"]]
-        row["stamina_end"] = p.stamina
-        minutes = row["minutes"] = minutes_played(row["slices"])
+        stamina = row["stamina_end"] = p.stamina
+        slices = row["slices"]
+        minutes = MINUTES_MEMO.get(tuple(slices))  # minutes_played's own memo, read here (22 rows a match)
+        if minutes is None:
+            minutes = minutes_played(slices)
+        row["minutes"] = minutes
         if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
-        rec = post_match_check(ctx.dice, ctx.key, p, minutes, p.stamina, club.doctor, ctx.week, ctx.risk_bonus,
-                               keep_clean=not ctx.lean)
-        if rec is not None:
-            rec.update({"team": club.name, "kind": "post_match"})
-            ctx.records["injuries"].append(rec)
-            if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
-                club.infirmary.apply(p, rec)
+        # post_match_check inlined (its risk is injury_risk + the environment's bonus): a lean match keeps no
+        # clean check's record, so most checks end at the die
+        age = p.age or 0
+        risk = BASE_RISK + bonus + (age - RISK_AGE + 1 if age >= RISK_AGE else 0)
+        if stamina < TIRED_STAMINA:
+            risk += SPENT_RISK if stamina < SPENT_STAMINA else TIRED_RISK
+        roll = dice.roll(key, CHECK_DIE, f"{p.name} 伤病抽检")
+        if lean and roll.total > risk:
+            continue
+        rec = check_record(dice, key, p, minutes, stamina, doctor, week, risk, roll)
+        rec.update({"team": club.name, "kind": "post_match"})
+        ctx.records["injuries"].append(rec)
+        if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
+            club.infirmary.apply(p, rec)
     young, other = recoveries(club, match_no)
     for row in rows:
         p = by_name[row["name"]]
@@ -457,9 +502,9 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
     ctx.events = []
     if n > 1:
         for side in (home, away):
-            if _quiet_break(side, n, extra_time):
-                continue
             lead = side.goals - (away.goals if side is home else home.goals)
+            if _quiet_break(side, n, extra_time, lead):
+                continue
             got = break_before(ctx.dice, ctx.key, side, n, lead, extra_time)
             for sub in got["substitutions"]:
                 side.entries.append((sub["slot"], side.club.player(sub["in"]), sub["stamina"]))
@@ -495,21 +540,29 @@ def _slice(ctx: _Ctx, n: int, name: str, minutes: str, order: tuple[Side, Side],
             "score": [home.goals, away.goals]}
 
 
-def _quiet_break(side: Side, n: int, extra_time: bool) -> bool:
+def _quiet_break(side: Side, n: int, extra_time: bool, lead: int) -> bool:
     """True when :func:`.inplay.break_before` would do nothing: no one to replace, a keeper on the pitch, no
-    time-out to consider (§7.3, §7.4: a voted plan or half-time) and no substitution left or no one on the
-    pitch below the policy line (§5.5, ``policy_subs``)."""
+    time-out to take (§7.3: none voted; §7.4: half-time without the AI's check, see :func:`_no_halftime_check`)
+    and no substitution left or no one on the pitch below the policy line (§5.5, ``policy_subs``); ``lead``: the
+    side's goals minus the other's."""
     plan = side.plan
-    if side.retired or not side.lineup["GK"] or (plan is not None and (plan.timeouts or n == HALF_TIME)):
+    if side.retired or not side.lineup["GK"]:
+        return False
+    if plan is not None and (plan.timeouts or (n == HALF_TIME and not _no_halftime_check(side, plan, lead,
+                                                                                         extra_time))):
         return False
     if plan is None or side.subs_used >= sub_limit(extra_time):
         return True  # no plan: a policy line of 0, which no stamina is under
-    limit = plan.sub_below
-    for group in side.lineup.values():
-        for p in group:
-            if p.stamina < limit:
-                return False
-    return True
+    # the lowest stamina on the pitch, as the last slice's end left it (_end_slice): no one has come on or played
+    # since, and a player it forced off leaves side.retired set (not quiet, above)
+    return side.least >= plan.sub_below
+
+
+def _no_halftime_check(side: Side, plan: Plan, lead: int, extra_time: bool) -> bool:
+    """True when :func:`.inplay.ai_timeout` gives nothing at half-time (and no time-out is voted): time-outs voted
+    (none for this break), no coach, none left, or the side not trailing by :data:`.tactics.AI_TRAIL` (§7.4)."""
+    return (plan.timeouts is not None or side.club.coach is None or side.timeouts_used >= timeout_limit(extra_time)
+            or -lead < AI_TRAIL)
 
 
 def _all_rolled(side: Side) -> bool:

@@ -48,9 +48,9 @@ MORALE_FLOOR = -100
 def minutes_played(slices_on_pitch: Iterable[int]) -> int:
     """Minutes from the slices (1..8) a player was on the pitch; designed from 000 §5.2's table."""
     key = tuple(slices_on_pitch)
-    minutes = _MINUTES.get(key)
+    minutes = MINUTES_MEMO.get(key)
     if minutes is None:
-        minutes = _MINUTES[key] = _minutes(set(key))
+        minutes = MINUTES_MEMO[key] = _minutes(set(key))
     return minutes
 
 
@@ -62,7 +62,7 @@ def _minutes(slices: set[int]) -> int:
         raise ValueError(f"no slice {sorted(slices - SLICE_MINUTES.keys())}") from None
 
 
-_MINUTES: dict[tuple[int, ...], int] = {}
+MINUTES_MEMO: dict[tuple[int, ...], int] = {}
 """:func:`minutes_played` of each sequence of slices met so far (a few dozen: most players play them all)."""
 
 
@@ -103,7 +103,7 @@ def _blank(player: Player, doctor_level: int, week: int, roll: Roll) -> InjuryRe
             "rolls": [roll.to_json()]}
 
 
-_CHECK_DIE = DiceExpr.parse("1D100")
+CHECK_DIE = DiceExpr.parse("1D100")
 """000 §5.7.1 step 2's 1D100, parsed once (22 checks a match)."""
 
 
@@ -118,15 +118,27 @@ def post_match_check(dice: Dice, key: str, player: Player, minutes: int, stamina
     """
     if minutes <= CHECK_MINUTES:  # 000 §5.7.1 上场时间超过 40 分钟
         return None
-    # injury_risk inlined (22 checks a match); bonus: §6.4.3 environment (e.g. an epidemic)
+    risk = check_risk(player, stamina_after, bonus)
+    roll = dice.roll(key, CHECK_DIE, f"{player.name} 伤病抽检")
+    if roll.total > risk and not keep_clean:
+        return None
+    return check_record(dice, key, player, minutes, stamina_after, doctor_level, week, risk, roll)
+
+
+def check_risk(player: Player, stamina_after: int, bonus: int) -> int:
+    """000 §5.7.1 step 1's risk of ``player``: :func:`injury_risk` (no age term when unknown) + ``bonus`` (§6.4.3)."""
     age = player.age or 0
     risk = BASE_RISK + bonus + (age - VETERAN_AGE + 1 if age >= VETERAN_AGE else 0)
     if stamina_after < TIRED_STAMINA:
         risk += SPENT_RISK if stamina_after < SPENT_STAMINA else TIRED_RISK
-    roll = dice.roll(key, _CHECK_DIE, f"{player.name} 伤病抽检")
+    return risk
+
+
+def check_record(dice: Dice, key: str, player: Player, minutes: int, stamina_after: int, doctor_level: int,
+                 week: int, risk: int, roll: Roll) -> InjuryRecord:
+    """The record of a §5.7.1 check whose 1D100 ``roll`` was thrown against ``risk``: a clean check's short
+    record, or an injury's with its 1D6 absence thrown now (steps 3–5)."""
     if roll.total > risk:  # 000 §5.7.1 step 3: a clean check keeps a short record
-        if not keep_clean:
-            return None
         return {"player": player.name, "week": week, "minutes": minutes, "stamina_after": stamina_after,
                 "risk": risk, "roll": roll.total, "injured": False}
     rec: InjuryRecord = {**_blank(player, doctor_level, week, roll), "minutes": minutes,

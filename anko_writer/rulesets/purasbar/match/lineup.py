@@ -174,55 +174,59 @@ def _need(census: dict[str, tuple[int, int]], counts: dict[str, int]) -> Need:
     return Need(gk_slot + by_outfield + by_keeper, by_keeper)
 
 
-def _best_own(own: list[tuple[int, Player]], slot: str, formation: str, rest_below: int,
-              count: int) -> list[tuple[int, Player]]:
-    """The first ``count`` (index, player) of ``own`` (the healthy players of ``slot``'s position, in squad
-    order) by :func:`_rank_key` (its keys end in the squad index: no two are equal, no players compared)."""
-    if len(own) <= 1:
-        return own[:count]
-    attr = MAIN[slot]
-    pct = PERCENT[formation].get(attr)
-    ranked = []
-    for i, p in own:  # _rank_key of each, effective() inlined (no boost, no base)
-        attrs = p.attrs
-        if not attrs:
-            ranked.append((0, 0, 0, i, p))
+def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
+    """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
+    an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
+    # each healthy player of a slot's position with his _rank_key (effective() inlined: no boost, no base), in
+    # one pass; the keys end in the squad index, so no two are equal and no players are compared
+    pct_of = PERCENT[formation]
+    ranked: dict[str, list[tuple[int, int, int, int, Player]]] = {"GK": [], "DF": [], "MF": [], "FW": []}
+    for i, p in enumerate(club.players):
+        if p.injured_weeks != 0:  # Player.healthy
             continue
+        group = ranked.get(p.position)
+        if group is None:
+            continue
+        attrs = p.attrs
+        if not attrs:  # an AI core player not yet rolled: first (000 §5.8.3)
+            group.append((0, 0, 0, i, p))
+            continue
+        attr = MAIN[p.position]
         value = attrs[attr]
+        pct = pct_of.get(attr)
         if pct is not None:
             value = value * pct // 100
         stamina = p.stamina
         if stamina < 50:
             value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
-        ranked.append((1, int(stamina < rest_below), -value if value > 0 else 0, i, p))
-    ranked.sort()
-    return [(x[3], x[4]) for x in ranked[:count]]
-
-
-def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, list[Player]]:
-    """The formation's GK/DF/MF/FW numbers from healthy players: the fewest stand-ins, then no keeper at
-    an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
-    pool = [(i, p) for i, p in enumerate(club.players) if p.injured_weeks == 0]  # Player.healthy
-    by_position: dict[str, list[tuple[int, Player]]] = {s: [] for s in SLOTS}
-    for x in pool:
-        position = x[1].position
-        if position in by_position:
-            by_position[position].append(x)
+        group.append((1, int(stamina < rest_below), -value if value > 0 else 0, i, p))
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
-    chosen: set[int] = set()
+    short = False
     for slot in SLOTS:
-        own = _best_own(by_position[slot], slot, formation, rest_below, counts[slot])
-        chosen.update(i for i, _ in own)
-        lineup[slot] = [p for _, p in own]
+        group, count = ranked[slot], counts[slot]
+        if len(group) > 1:
+            group.sort()
+        lineup[slot] = [x[4] for x in group[:count]]
+        short = short or len(group) < count
+    if short:
+        _stand_ins(club, formation, rest_below, lineup, ranked, counts)
+    return lineup
+
+
+def _stand_ins(club: Club, formation: str, rest_below: int, lineup: dict[str, list[Player]],
+               ranked: dict[str, list[tuple[int, int, int, int, Player]]], counts: dict[str, int]) -> None:
+    """Fill the slots :func:`pick_lineup`'s own players left open with the rolled players left (an exact
+    assignment by :func:`stand_in_cost`; too few: the goalkeeper's slot first)."""
+    chosen = {x[3] for slot in SLOTS for x in ranked[slot][:counts[slot]]}
     open_slots = [s for s in SLOTS for _ in range(counts[s] - len(lineup[s]))]
-    free = [(i, p) for i, p in pool if i not in chosen and p.attrs]  # Player.rolled
-    if open_slots and free:
-        open_slots = open_slots[: len(free)]  # too few left: the goalkeeper's slot is filled first
+    free = [(i, p) for i, p in enumerate(club.players)
+            if p.injured_weeks == 0 and i not in chosen and p.attrs]  # Player.healthy, Player.rolled
+    if free:
+        open_slots = open_slots[: len(free)]
         cost = [[stand_in_cost(p, s, formation, i, rest_below) for i, p in free] for s in open_slots]
         for s, j in zip(open_slots, assign(cost), strict=True):
             lineup[s].append(free[j][1])
-    return lineup
 
 
 def best_formation(club: Club, current: str, preferred: str | None = None,

@@ -70,6 +70,9 @@ class Side:
     """Player name → (attribute, bonus) added before the formation bonus (000 §8.1.2: +2 after training)."""
     mods: list[MatchMod] = field(default_factory=list)
     """Active 安科事件修正 on this side's attacks: ``{amount, slices}`` (000 §5.1.3)."""
+    least: int = 0
+    """The lowest stamina on the pitch when the last slice ended (100 if higher or no one is on), set by the
+    engine's slice end for the §5.5 policy line's test at the next break."""
     kickoff: Kickoff | None = None
     """The side at kick-off (formation, stand-ins against the fewest possible), set by ``prepare``."""
     _team: dict[str, int] | None = field(default=None, repr=False)
