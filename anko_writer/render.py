@@ -572,6 +572,8 @@ _SIZE_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}
 """String methods whose integer argument is the length of the string they build."""
 _GROW_METHODS = {"extend", "update", "union", "__iadd__", "__ior__"}
 """Methods of lists, dicts and sets that add a whole collection to the receiver."""
+_CHECKED_METHODS = frozenset(_SIZE_METHODS | _GROW_METHODS | {"replace", "join"})
+"""The names of the methods :func:`_checked_call` checks (any other's arguments go as they are)."""
 _SIZE_FILTERS = {"center": "宽度", "batch": "分批大小", "slice": "切分份数"}
 """Built-in filters whose integer arguments are sizes."""
 _ARGUMENT_FILTERS = frozenset({"indent", "format", "replace", "join"})
@@ -855,6 +857,22 @@ class _CodeGenerator(CodeGenerator):
         super().visit_Template(node, frame)
 
     @optimizeconst
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        """``environment.getitem(obj, key)``, with a constant key's item of a plain dict read inline first (the
+        value, the step and the checks of :meth:`BoundedEnvironment.getitem`'s first branch)."""
+        key = node.arg
+        if self.environment.is_async or not isinstance(key, nodes.Const) or type(key.value) not in _KEYS:
+            super().visit_Getitem(node, frame)
+            return
+        const = repr(key.value)
+        self.write("(_anko_v if type(_anko_o := ")
+        self.visit(node.node, frame)
+        self.write(f") is dict and ((_anko_k := type(_anko_v := _anko_o.get({const}, missing))) in _anko_scalars or "
+                   f"_anko_k in _anko_lengths and len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) "
+                   f"is None or _anko_b.step() < _anko_b.mark or _anko_b.check()) else "
+                   f"environment.getitem(_anko_o, {const}))")
+
+    @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
         """A filter; the size check :class:`_Steps` puts on ``a ~ b`` (whose value is always a string) inline."""
         if self.environment.is_async or node.name != "_anko_sized" or not isinstance(node.node, nodes.Concat):
@@ -931,9 +949,11 @@ class BoundedEnvironment(SandboxedEnvironment):
             # Context.call's path, without its look-ups, for a method of a plain str, list, tuple or dict (no
             # pass_* marker, safely callable) or a plain Python method (the phraser's phrase and nth); what a
             # built-in method would build is checked first
-            args = _checked_call(__obj, args, kwargs)
-            kwargs.pop("_loop_vars", None)
-            kwargs.pop("_block_vars", None)
+            if __obj.__name__ in _CHECKED_METHODS:
+                args = _checked_call(__obj, args, kwargs)
+            if kwargs:
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
             try:
                 value = __obj(*args, **kwargs)
             except StopIteration:
