@@ -615,6 +615,10 @@ def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
             args = (_listed(args[0]), *args[1:])
             _check_join(receiver, args[0])
     elif isinstance(receiver, (list, dict, set)) and name in _GROW_METHODS:
+        if len(args) == 1 and not kwargs and type(args[0]) in _LENGTHS:  # the usual ``d.update({k: v})``, at once
+            if len(receiver) + len(args[0]) > MAX_VALUE:
+                _small(len(receiver) + len(args[0]), "集合的长度")
+            return args
         args = tuple(_listed(a) for a in args)
         _small(len(receiver) + sum(len(a) for a in args if hasattr(a, "__len__")) + len(kwargs),
                "集合的长度")
@@ -794,6 +798,13 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
     if test is test_defined and transfunc is not None and not rest and not kwargs and type(attr) is str \
             and attr not in _DICT_ATTRIBUTES and "." not in attr and not attr.isdigit():
         yield from _selecting_defined(env, value, attr, transfunc, keep)
+        return
+    if len(rest) == 1 and not kwargs and transfunc is not None:  # ``selectattr(name, test, other)``: one argument
+        other = rest[0]
+        for item in value:
+            found = test(transfunc(item), other)
+            if (found if keep else not found):
+                yield item
         return
     for item in value:
         found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
