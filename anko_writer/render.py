@@ -869,19 +869,24 @@ class _CodeGenerator(CodeGenerator):
 
     @optimizeconst
     def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
-        """``environment.getitem(obj, key)``, with a constant key's item of a plain dict read inline first (the
-        value, the step and the checks of :meth:`BoundedEnvironment.getitem`'s first branch)."""
+        """``environment.getitem(obj, key)``, with a constant key's item of a plain dict (or a constant index's item of
+        a list or tuple that has it) read inline first: the value, the step and the checks of
+        :meth:`BoundedEnvironment.getitem`'s first two branches."""
         key = node.arg
         if self.environment.is_async or not isinstance(key, nodes.Const) or type(key.value) not in _KEYS:
             super().visit_Getitem(node, frame)
             return
         const = repr(key.value)
-        self.write("(_anko_v if type(_anko_o := ")
+        self.write("(_anko_v if (((_anko_t := type(_anko_o := ")
         self.visit(node.node, frame)
-        self.write(f") is dict and ((_anko_k := type(_anko_v := _anko_o.get({const}, missing))) in _anko_scalars or "
-                   f"_anko_k in _anko_lengths and len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) "
-                   f"is None or _anko_b.step() < _anko_b.mark or _anko_b.check()) else "
-                   f"environment.getitem(_anko_o, {const}))")
+        self.write(f")) is dict and (_anko_v := _anko_o.get({const}, missing)) is not missing)")
+        if type(key.value) is int:
+            has = f"len(_anko_o) > {key.value}" if key.value >= 0 else f"len(_anko_o) >= {-key.value}"
+            self.write(f" or ((_anko_t is list or _anko_t is tuple) and {has} and "
+                       f"(_anko_v := _anko_o[{const}]) is not missing)")
+        self.write(f") and ((_anko_k := type(_anko_v)) in _anko_scalars or _anko_k in _anko_lengths and "
+                   f"len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) is None or "
+                   f"_anko_b.step() < _anko_b.mark or _anko_b.check()) else environment.getitem(_anko_o, {const}))")
 
     @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
