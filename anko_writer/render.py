@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import os
 import re
 import string
@@ -35,6 +36,7 @@ from typing import Any, NamedTuple
 import jinja2
 from jinja2 import FileSystemLoader, StrictUndefined, nodes, pass_context, pass_environment
 from jinja2.bccache import Bucket, BytecodeCache
+from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 from jinja2.environment import TemplateModule
 from jinja2.filters import make_attrgetter, select_or_reject, sync_do_map
 from jinja2.nodes import EvalContext
@@ -490,27 +492,44 @@ class _Budget:
     """The steps and time left to the chapter being rendered (slots: the sandbox's hooks count a step some
     150,000 times a season, issue 29)."""
 
-    steps: int = 0
     deadline: float = field(default_factory=lambda: time.monotonic() + MAX_SECONDS)
+    mark: int = _TICK_EVERY
+    """The count at which the next look (:meth:`check`) is due: every :data:`_TICK_EVERY` steps."""
+    _count: itertools.count[int] = field(default_factory=lambda: itertools.count(1), repr=False)
+    step: Callable[[], int] = field(init=False, repr=False)
+    """Count one step and return the steps counted so far: the counter's ``__next__``, a C call the hooks and the
+    compiled look-ups (:class:`_CodeGenerator`) make inline, then :meth:`check` once the count reaches
+    :attr:`mark` (issue 29: a comparison, where ``steps % 1024`` cost a long division each step)."""
+
+    def __post_init__(self) -> None:
+        self.step = self._count.__next__
+
+    @property
+    def steps(self) -> int:
+        """The steps counted so far (the counter's next value, less one: ``count(8)`` has counted 7)."""
+        return int(repr(self._count)[len("count("):-1]) - 1
 
     def tick(self) -> None:
         """Count one step; raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS`."""
-        self.steps += 1
-        if not self.steps % _TICK_EVERY:
+        if self.step() >= self.mark:
             self.check()
 
-    def check(self) -> None:
-        """Raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS` (the look every
-        :data:`_TICK_EVERY` steps; the sandbox's hot paths count their step inline, then call this)."""
-        if self.steps > MAX_STEPS:
+    def check(self) -> bool:
+        """The look due at :attr:`mark` steps (every :data:`_TICK_EVERY`): raise :class:`BudgetError` past
+        :data:`MAX_STEPS` or :data:`MAX_SECONDS`, else move the mark on and give True."""
+        steps, self.mark = self.mark, self.mark + _TICK_EVERY
+        if steps > MAX_STEPS:
             raise BudgetError(f"模板运行超过 {MAX_STEPS:,} 步（循环、调用、"
                               f"查找）：是不是死循环或失控的循环？")
         if time.monotonic() > self.deadline:
             raise BudgetError(f"模板渲染超过 {MAX_SECONDS:g} 秒")
+        return True
 
 
 def _sized(value: Any) -> Any:
     """``value``, unless it is a string or collection longer than :data:`MAX_VALUE`."""
+    if type(value) is str and len(value) <= MAX_VALUE:  # the usual value (a ``~``, a filter's text), at once
+        return value
     if isinstance(value, (str, list, tuple, dict, set, frozenset)) and len(value) > MAX_VALUE:
         raise BudgetError(f"表达式造出了 {len(value):,} 个字符或元素的值；"
                           f"模板最多只能造 {MAX_VALUE:,} 个")
@@ -553,6 +572,8 @@ _SIZE_METHODS = {"center", "ljust", "rjust", "zfill", "expandtabs"}
 """String methods whose integer argument is the length of the string they build."""
 _GROW_METHODS = {"extend", "update", "union", "__iadd__", "__ior__"}
 """Methods of lists, dicts and sets that add a whole collection to the receiver."""
+_CHECKED_METHODS = frozenset(_SIZE_METHODS | _GROW_METHODS | {"replace", "join"})
+"""The names of the methods :func:`_checked_call` checks (any other's arguments go as they are)."""
 _SIZE_FILTERS = {"center": "宽度", "batch": "分批大小", "slice": "切分份数"}
 """Built-in filters whose integer arguments are sizes."""
 _ARGUMENT_FILTERS = frozenset({"indent", "format", "replace", "join"})
@@ -594,6 +615,10 @@ def _checked_call(obj: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) ->
             args = (_listed(args[0]), *args[1:])
             _check_join(receiver, args[0])
     elif isinstance(receiver, (list, dict, set)) and name in _GROW_METHODS:
+        if len(args) == 1 and not kwargs and type(args[0]) in _LENGTHS:  # the usual ``d.update({k: v})``, at once
+            if len(receiver) + len(args[0]) > MAX_VALUE:
+                _small(len(receiver) + len(args[0]), "集合的长度")
+            return args
         args = tuple(_listed(a) for a in args)
         _small(len(receiver) + sum(len(a) for a in args if hasattr(a, "__len__")) + len(kwargs),
                "集合的长度")
@@ -659,8 +684,7 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
         yield from iterable
         return
     for item in iterable:
-        budget.steps += 1  # _Budget.tick, inline
-        if not budget.steps % _TICK_EVERY:
+        if budget.step() >= budget.mark:  # _Budget.tick, inline
             budget.check()
         yield item
 
@@ -730,8 +754,7 @@ def _item_getter(env: Any, attribute: Any) -> Callable[[Any], Any]:
         if type(item) is dict and budget is not None:
             value = item.get(attribute, _MISSING)
             if value is not _MISSING:
-                budget.steps += 1  # getitem's step, inline
-                if not budget.steps % _TICK_EVERY:
+                if budget.step() >= budget.mark:  # _Budget.tick, inline
                     budget.check()
                 kind = type(value)
                 if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
@@ -776,6 +799,13 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
             and attr not in _DICT_ATTRIBUTES and "." not in attr and not attr.isdigit():
         yield from _selecting_defined(env, value, attr, transfunc, keep)
         return
+    if len(rest) == 1 and not kwargs and transfunc is not None:  # ``selectattr(name, test, other)``: one argument
+        other = rest[0]
+        for item in value:
+            found = test(transfunc(item), other)
+            if (found if keep else not found):
+                yield item
+        return
     for item in value:
         found = test(transfunc(item) if transfunc else item, *rest, **kwargs)
         if (found if keep else not found):
@@ -789,8 +819,7 @@ def _selecting_defined(env: Any, value: Any, attr: str, transfunc: Callable[[Any
     for item in value:
         budget = env.budget
         if type(item) is dict and budget is not None and attr not in item:
-            budget.steps += 1  # getitem's step, inline
-            if not budget.steps % _TICK_EVERY:
+            if budget.step() >= budget.mark:  # _Budget.tick, inline
                 budget.check()
             found = False
         else:
@@ -825,12 +854,72 @@ _SELECTING = {"select": (True, False), "reject": (False, False), "selectattr": (
 """Jinja's filters that :func:`_selecting` replaces: (whether a passing item is kept, whether an attribute is read)."""
 
 
+class _CodeGenerator(CodeGenerator):
+    """Jinja's code generator, with ``a ~ b``'s size check and ``obj.name`` on a plain dict inline (issue 29: 78,000 look-ups a season,
+    a fifth of a chapter's time was their call): when ``obj`` is an exact dict of at most :data:`MAX_VALUE` items
+    holding ``name`` (no dict attribute is named so) with a value :meth:`BoundedEnvironment.getattr` returns as it
+    is (a scalar, or a string, list, tuple or dict of at most :data:`MAX_VALUE`), the compiled code takes the value
+    and counts the step through :attr:`_Budget.step` (a C call) as the hook would; anything else calls the hook."""
+
+    def visit_Template(self, node: nodes.Template, frame: Frame | None = None) -> None:
+        """The module's code, after the names the inline look-ups read."""
+        self.writeline(f"from {__name__} import _SCALARS as _anko_scalars, _LENGTHS as _anko_lengths, "
+                       f"_sized as _anko_size_checked")
+        super().visit_Template(node, frame)
+
+    @optimizeconst
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
+        """``environment.getitem(obj, key)``, with a constant key's item of a plain dict (or a constant index's item of
+        a list or tuple that has it) read inline first: the value, the step and the checks of
+        :meth:`BoundedEnvironment.getitem`'s first two branches."""
+        key = node.arg
+        if self.environment.is_async or not isinstance(key, nodes.Const) or type(key.value) not in _KEYS:
+            super().visit_Getitem(node, frame)
+            return
+        const = repr(key.value)
+        self.write("(_anko_v if (((_anko_t := type(_anko_o := ")
+        self.visit(node.node, frame)
+        self.write(f")) is dict and (_anko_v := _anko_o.get({const}, missing)) is not missing)")
+        if type(key.value) is int:
+            has = f"len(_anko_o) > {key.value}" if key.value >= 0 else f"len(_anko_o) >= {-key.value}"
+            self.write(f" or ((_anko_t is list or _anko_t is tuple) and {has} and "
+                       f"(_anko_v := _anko_o[{const}]) is not missing)")
+        self.write(f") and ((_anko_k := type(_anko_v)) in _anko_scalars or _anko_k in _anko_lengths and "
+                   f"len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) is None or "
+                   f"_anko_b.step() < _anko_b.mark or _anko_b.check()) else environment.getitem(_anko_o, {const}))")
+
+    @optimizeconst
+    def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
+        """A filter; the size check :class:`_Steps` puts on ``a ~ b`` (whose value is always a string) inline."""
+        if self.environment.is_async or node.name != "_anko_sized" or not isinstance(node.node, nodes.Concat):
+            super().visit_Filter(node, frame)
+            return
+        self.write("(_anko_s if len(_anko_s := ")
+        self.visit(node.node, frame)
+        self.write(f") <= {MAX_VALUE} else _anko_size_checked(_anko_s))")
+
+    @optimizeconst
+    def visit_Getattr(self, node: nodes.Getattr, frame: Frame) -> None:
+        """``environment.getattr(obj, name)``, with a plain dict's item read inline first."""
+        if self.environment.is_async or node.attr in _DICT_ATTRIBUTES:
+            super().visit_Getattr(node, frame)
+            return
+        name = repr(node.attr)
+        self.write("(_anko_v if type(_anko_o := ")
+        self.visit(node.node, frame)
+        self.write(f") is dict and len(_anko_o) <= {MAX_VALUE} and ((_anko_k := type(_anko_v := _anko_o.get("
+                   f"{name}, missing))) in _anko_scalars or _anko_k in _anko_lengths and len(_anko_v) <= {MAX_VALUE}) "
+                   f"and ((_anko_b := environment.budget) is None or _anko_b.step() < _anko_b.mark or "
+                   f"_anko_b.check()) else environment.getattr(_anko_o, {name}))")
+
+
 class BoundedEnvironment(SandboxedEnvironment):
     """Jinja's sandbox, bounded: every loop iteration, call and look-up is a step of :attr:`budget`, and no
     expression builds a value longer than :data:`MAX_VALUE` (``*``, ``**``, ``%``, ``+``, ``~``,
     ``str.format``, padding methods and size arguments of filters are checked)."""
 
     intercepted_binops = frozenset({"*", "**", "%", "+"})
+    code_generator_class = _CodeGenerator
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -855,15 +944,20 @@ class BoundedEnvironment(SandboxedEnvironment):
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         """A call from a template: one step; what a built-in method would build is checked, and the result."""
         budget = __self.budget
-        if budget is not None:  # _Budget.tick, inline (issue 29: the sandbox's hooks run some 200,000 times a season)
-            budget.steps += 1
-            if not budget.steps % _TICK_EVERY:
-                budget.check()
+        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline (issue 29)
+            budget.check()
         if type(__obj) is Macro:
-            kwargs.pop("_loop_vars", None)
-            kwargs.pop("_block_vars", None)
+            if kwargs:
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
             try:
-                value = _call_macro(__obj, __context.eval_ctx, args, kwargs)
+                if kwargs or len(args) != __obj._argument_count or __obj.caller or __obj.catch_kwargs or \
+                        __obj.catch_varargs:
+                    value = _call_macro(__obj, __context.eval_ctx, args, kwargs)
+                else:  # _call_macro's path for every argument given, without its frame
+                    value = __obj._func(*args)
+                    if __context.eval_ctx.autoescape:
+                        value = Markup(value)
             except StopIteration:
                 return __self.undefined("value was undefined because a callable raised a StopIteration exception")
         elif ((type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS)
@@ -871,9 +965,11 @@ class BoundedEnvironment(SandboxedEnvironment):
             # Context.call's path, without its look-ups, for a method of a plain str, list, tuple or dict (no
             # pass_* marker, safely callable) or a plain Python method (the phraser's phrase and nth); what a
             # built-in method would build is checked first
-            args = _checked_call(__obj, args, kwargs)
-            kwargs.pop("_loop_vars", None)
-            kwargs.pop("_block_vars", None)
+            if __obj.__name__ in _CHECKED_METHODS:
+                args = _checked_call(__obj, args, kwargs)
+            if kwargs:
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
             try:
                 value = __obj(*args, **kwargs)
             except StopIteration:
@@ -887,10 +983,8 @@ class BoundedEnvironment(SandboxedEnvironment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
         budget = self.budget
-        if budget is not None:  # _Budget.tick, inline
-            budget.steps += 1
-            if not budget.steps % _TICK_EVERY:
-                budget.check()
+        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline
+            budget.check()
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and len(obj) <= MAX_VALUE:
             # the sandbox's answer (the item, else undefined) without raising and catching an AttributeError
             value = obj.get(attribute, _MISSING)
@@ -919,10 +1013,8 @@ class BoundedEnvironment(SandboxedEnvironment):
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]`` from a template: one step."""
         budget = self.budget
-        if budget is not None:  # _Budget.tick, inline
-            budget.steps += 1
-            if not budget.steps % _TICK_EVERY:
-                budget.check()
+        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline
+            budget.check()
         if type(obj) is dict and type(argument) in _KEYS:
             # the sandbox's answer: the item, else (a key no dict attribute is named) undefined, without raising
             # and catching a KeyError and an AttributeError
@@ -1016,12 +1108,12 @@ def _render_bounded(env: SandboxedEnvironment, template_name: str, context: Mapp
     env.budget = _Budget()  # type: ignore[attr-defined]
     try:
         parts: list[str] = []
-        size = 0
+        append, size, limit = parts.append, 0, MAX_OUTPUT
         for part in env.get_template(template_name).generate(**context):
             size += len(part)
-            if size > MAX_OUTPUT:
+            if size > limit:
                 raise BudgetError(f"这一章超过了 {MAX_OUTPUT:,} 个字符（是不是循环失控？）")
-            parts.append(part)
+            append(part)
         return "".join(parts)
     finally:
         env.budget = previous  # type: ignore[attr-defined]
@@ -1229,9 +1321,18 @@ def normalize(text: str) -> str:
     >>> normalize("a  \\n\\n\\n\\n\\nb\\n\\n")
     'a\\n\\n\\nb\\n'
     """
-    lines = [line.rstrip(" \t") for line in text.split("\n")]
-    body = re.sub(r"\n{4,}", "\n\n\n", "\n".join(lines))
-    return body.strip("\n") + "\n"
+    kept: list[str] = []
+    append, blanks = kept.append, 0
+    for line in text.split("\n"):  # at most two blank lines in a row: ``\n{4,}`` → ``\n\n\n`` without the regex
+        line = line.rstrip(" \t")
+        if line:
+            blanks = 0
+        elif blanks == 2:
+            continue
+        else:
+            blanks += 1
+        append(line)
+    return "\n".join(kept).strip("\n") + "\n"
 
 
 def render_chapter(resources: Resources, template_name: str, context: Mapping[str, Any],
