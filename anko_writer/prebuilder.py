@@ -81,8 +81,11 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             sub.mkdir(parents=True, exist_ok=True)
             for old in [*sub.glob("*.code"), *sub.glob("*.json"), *sub.glob("*.pickle")]:
                 old.unlink()
-        for path, key, doc in _documents():
-            (docs / f"{key}.pickle").write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+        for path, key, doc, packed in _documents():
+            if packed is not None:
+                (docs / f"{key}.json").write_text(json.dumps(packed, ensure_ascii=False), encoding="utf-8")
+            else:
+                (docs / f"{key}.pickle").write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
             entries.append(("", str(path), key))
         for name, spec in (shipped_rulesets() if rulesets is None else rulesets).items():
             plugin = _ruleset(name, spec)
@@ -107,9 +110,11 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             os.environ[cache.ENV] = saved
 
 
-def _documents() -> list[tuple[Path, str, Any]]:
-    """(file, key, document) of every shipped table, profile and layout that the locating parser reads without
-    an error, as :func:`~anko_writer.yamlio.load_yaml_text` gives it."""
+def _documents() -> list[tuple[Path, str, Any, Any]]:
+    """(file, key, document, packed) of every shipped table, profile and layout that the locating parser reads
+    without an error, as :func:`~anko_writer.yamlio.load_yaml_text` gives it; ``packed``: libyaml's reading with
+    positions (JSON's data) when it holds exactly that document (:func:`~anko_writer.yamlio.same_reading`), else
+    None."""
     from . import resources, yamlio
     from .errors import AnkoError
     from .textfile import read_text
@@ -125,7 +130,9 @@ def _documents() -> list[tuple[Path, str, Any]]:
                 continue
             key = document_key(text)
             if key is not None:
-                found.append((path.relative_to(root.parent), key, doc))
+                packed = yamlio.packed_located(text)
+                same = packed is not None and yamlio.same_reading(yamlio.unpacked_located(packed), doc)
+                found.append((path.relative_to(root.parent), key, doc, packed if same else None))
     return found
 
 

@@ -29,6 +29,7 @@ import json
 import marshal
 import os
 import pickle
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
 from pathlib import Path
@@ -49,7 +50,8 @@ FORMAT = "1"
 JINJA = "jinja"
 """The subfolder of compiled templates (``<key>.code``: a marshalled code object)."""
 DOCUMENTS = "yaml"
-"""The subfolder of the shipped tables, profiles and layouts read with positions (``<key>.pickle``: what
+"""The subfolder of the shipped tables, profiles and layouts read with positions (``<key>.json``: libyaml's reading
+with positions when it is proven the locating parser's, else ``<key>.pickle``: what
 :func:`anko_writer.yamlio.load_yaml_text` gives)."""
 PHRASES = "phrases"
 """The subfolder of phrase banks as read and checked (``<key>.json``: event → phrasings)."""
@@ -123,13 +125,23 @@ def document_key(text: str) -> str | None:
     return cache.digest([FORMAT, DOCUMENTS, MAGIC_NUMBER, reader, _ruamel_version(), text])
 
 
-def document(text: str) -> tuple[bool, Any]:
+def document(text: str, located: Callable[[Any], Any] | None = None) -> tuple[bool, Any]:
     """``(True, document)`` for a shipped file's YAML ``text`` read with positions (a fresh copy each call), else
-    ``(False, None)``."""
+    ``(False, None)``. ``located`` makes the document of a ``<key>.json`` entry (plain data with the positions
+    the locating parser gives, :func:`anko_writer.yamlio.load_located`'s packing: read without ruamel.yaml)."""
     if not _present():
         return False, None
     key = document_key(text)
-    data = _read(_folder() / DOCUMENTS / f"{key}.pickle") if key is not None else None
+    if key is None:
+        return False, None
+    if located is not None:
+        packed = _read(_folder() / DOCUMENTS / f"{key}.json")
+        if packed is not None:
+            try:
+                return True, located(json.loads(packed.decode("utf-8")))
+            except (ValueError, TypeError, IndexError, KeyError):  # a damaged entry: the pickle, or the text
+                pass
+    data = _read(_folder() / DOCUMENTS / f"{key}.pickle")
     if data is None:
         return False, None
     try:
