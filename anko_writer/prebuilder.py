@@ -21,7 +21,7 @@ import jinja2
 from jinja2.bccache import Bucket, BytecodeCache
 
 from . import cache
-from .prebuilt import DOCUMENTS, FOLDER, JINJA, PHRASES, PHRASES_FILE, SKIPPED, bank_key, document_key, refile, template_key
+from .prebuilt import BUNDLES, DOCUMENTS, FOLDER, JINJA, PHRASES, PHRASES_FILE, SKIPPED, bank_key, document_key, refile, template_key
 
 TRUSTED_MODULES = frozenset({"jinja2.filters", "jinja2.tests", "anko_writer.render"})
 """Modules whose filters and tests may run while a template compiles: Jinja's (its version is in the key)
@@ -81,6 +81,7 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             sub.mkdir(parents=True, exist_ok=True)
             for old in [*sub.glob("*.code"), *sub.glob("*.json"), *sub.glob("*.pickle")]:
                 old.unlink()
+        _bundles(folder / BUNDLES, shipped_rulesets() if rulesets is None else rulesets, entries)
         for path, key, doc, packed in _documents():
             if packed is not None:
                 (docs / f"{key}.json").write_text(json.dumps(packed, ensure_ascii=False), encoding="utf-8")
@@ -108,6 +109,28 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             os.environ.pop(cache.ENV, None)
         else:
             os.environ[cache.ENV] = saved
+
+
+def _bundles(out: Path, rulesets: Mapping[str, str], entries: list[tuple[str, str, str]]) -> None:
+    """Write into ``out`` (emptied first) every bundle the rulesets' campaign schemas load from the shipped files
+    (:func:`anko_writer.prebuilt.shipped`: the 群英杯's tables), as a campaign without overrides loads them."""
+    from . import prebuilt
+
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.pickle"):
+        old.unlink()
+    recorded: list[tuple[str, bytes]] = []
+    prebuilt._RECORDED = recorded
+    try:
+        for name, spec in rulesets.items():
+            plugin = _ruleset(name, spec)
+            plugin.campaign_schema(plugin.resources(None))
+            for key, data in recorded:
+                (out / f"{key}.pickle").write_bytes(data)
+                entries.append((name, BUNDLES, key))
+            recorded.clear()
+    finally:
+        prebuilt._RECORDED = None
 
 
 def _documents() -> list[tuple[Path, str, Any, Any]]:
@@ -281,8 +304,9 @@ def summary(built: Built) -> str:
     """What a build wrote, in words: templates, phrase banks, YAML documents and templates left out."""
     templates = sum(1 for _, name, _ in built.entries if name.endswith(".j2"))
     banks = sum(1 for _, name, _ in built.entries if name == PHRASES_FILE)
-    docs = len(built.entries) - templates - banks
-    return (f"{templates} compiled templates, {banks} phrase banks, {docs} YAML documents "
+    bundles = sum(1 for _, name, _ in built.entries if name == BUNDLES)
+    docs = len(built.entries) - templates - banks - bundles
+    return (f"{templates} compiled templates, {banks} phrase banks, {docs} YAML documents, {bundles} table bundles "
             f"({len(built.skipped)} template(s) left to compile at run time)")
 
 

@@ -25,6 +25,7 @@ the package's own, never anything from a campaign or the cache folder).
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import marshal
 import os
@@ -32,7 +33,7 @@ import pickle
 from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import CodeType
 from typing import Any
 
@@ -55,6 +56,9 @@ with positions when it is proven the locating parser's, else ``<key>.pickle``: w
 :func:`anko_writer.yamlio.load_yaml_text` gives)."""
 PHRASES = "phrases"
 """The subfolder of phrase banks as read and checked (``<key>.json``: event → phrasings)."""
+BUNDLES = "bundles"
+"""The subfolder of a ruleset's shipped tables as loaded and checked (``<key>.pickle``: a bundle whose paths under
+the tables' folder are kept relative, :func:`shipped`)."""
 SKIPPED = "skipped.txt"
 """The file listing the templates :func:`build` left to compile at run time (key, ruleset, name: why)."""
 PHRASES_FILE = "phrases.yaml"
@@ -150,6 +154,89 @@ def document(text: str, located: Callable[[Any], Any] | None = None) -> tuple[bo
         return False, None
 
 
+@lru_cache(maxsize=1)
+def package_digest() -> str:
+    """The SHA-256 of every module of this package (its path inside the package and its source; 3.5 ms): what a
+    bundle's building and its pickle's classes are made of, without a modification time (which an install
+    changes)."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "_prebuilt", "_data"))
+        for name in sorted(n for n in filenames if n.endswith(".py")):
+            path = Path(dirpath, name)
+            rel = path.relative_to(root).as_posix().encode()
+            source = path.read_bytes()
+            h.update(len(rel).to_bytes(4, "big") + rel + len(source).to_bytes(8, "big") + source)
+    return h.hexdigest()
+
+
+def bundle_key(kind: str, parts: list[bytes | str]) -> str:
+    """The key of a bundle of ``kind`` built from ``parts`` (the package's own files: their paths relative to
+    its folder, and their bytes): Python's bytecode magic, every module's source, both YAML libraries' versions."""
+    return cache.digest([FORMAT, BUNDLES, MAGIC_NUMBER, package_digest(), _pyyaml_version(), _ruamel_version(), kind,
+                         *parts])
+
+
+_RECORDED: list[tuple[str, bytes]] | None = None
+"""While :func:`anko_writer.prebuilder.build` runs: the bundles built (key, pickle) for the folder."""
+
+
+def recording() -> bool:
+    """True while :func:`anko_writer.prebuilder.build` collects bundles (a loader then builds, never reuses)."""
+    return _RECORDED is not None
+
+
+def shipped(kind: str, parts: list[bytes | str], root: Path, build: Callable[[], Any],
+            valid: Callable[[Any], bool]) -> Any:
+    """The value ``build()`` gives for the package's own files ``parts`` (paths relative to ``root``, and bytes):
+    the shipped bundle when the package has one for exactly these (and ``valid`` accepts it), else built (and,
+    while the folder is built, kept for it). Every path under ``root`` in the value is stored relative to it, so
+    the bundle reads the same wherever the package is installed."""
+    key = bundle_key(kind, parts)
+    if _present() and _RECORDED is None:
+        data = _read(_folder() / BUNDLES / f"{key}.pickle")
+        if data is not None:
+            try:
+                value = _Rooted(data, root).load()
+                if valid(value):
+                    return value
+            except Exception:  # a damaged entry, or one of classes since moved: built as before
+                pass
+    value = build()
+    if _RECORDED is not None:
+        _RECORDED.append((key, dump_rooted(value, root)))
+    return value
+
+
+def dump_rooted(value: Any, root: Path) -> bytes:
+    """``value`` pickled with every path under ``root`` kept as its part relative to it."""
+    buffer = io.BytesIO()
+
+    class Pickler(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, PurePath) and obj.is_absolute() and obj.is_relative_to(root):
+                return ("root", obj.relative_to(root).as_posix())
+            return None
+
+    Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+class _Rooted(pickle.Unpickler):
+    """Reads :func:`dump_rooted`'s pickle, each relative path under this ``root``."""
+
+    def __init__(self, data: bytes, root: Path) -> None:
+        super().__init__(io.BytesIO(data))
+        self.root = root
+
+    def persistent_load(self, pid: Any) -> Any:
+        """A path kept relative to the root."""
+        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "root" and isinstance(pid[1], str):
+            return self.root.joinpath(*pid[1].split("/"))
+        raise pickle.UnpicklingError("unknown persistent id")
+
+
 def bank(text: str) -> dict[str, list[str]] | None:
     """The shipped phrase bank read from exactly ``text`` (None: none is shipped for it)."""
     if not _present():
@@ -230,4 +317,5 @@ def refile(code: CodeType, filename: str) -> CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-__all__ = ["ENV", "FOLDER", "bank", "bank_key", "document", "document_key", "refile", "renderer_digest", "template_code", "template_key"]
+__all__ = ["BUNDLES", "ENV", "FOLDER", "bank", "bank_key", "bundle_key", "document", "document_key", "dump_rooted",
+           "package_digest", "recording", "refile", "renderer_digest", "shipped", "template_code", "template_key"]
