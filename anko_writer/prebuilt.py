@@ -30,6 +30,7 @@ import json
 import marshal
 import os
 import pickle
+import sys
 from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
@@ -59,6 +60,9 @@ PHRASES = "phrases"
 BUNDLES = "bundles"
 """The subfolder of a ruleset's shipped tables as loaded and checked (``<key>.pickle``: a bundle whose paths under
 the tables' folder are kept relative, :func:`shipped`)."""
+DATACLASSES = "dataclass-code"
+"""The subfolder of the package's dataclasses' generated methods, compiled (``<key>.marshal``: text → code, as
+:func:`anko_writer.runtime.dataclass_code_cached` compiles each)."""
 SKIPPED = "skipped.txt"
 """The file listing the templates :func:`build` left to compile at run time (key, ruleset, name: why)."""
 PHRASES_FILE = "phrases.yaml"
@@ -237,6 +241,22 @@ class _Rooted(pickle.Unpickler):
         raise pickle.UnpicklingError("unknown persistent id")
 
 
+def dataclass_key(shelf: str) -> str:
+    """The key of a shelf's compiled dataclass methods (:func:`anko_writer.runtime.shelf`): Python's bytecode magic
+    (a ``.pyc``'s check), its optimize level and the shelf; each code is found by its method's very text."""
+    return cache.digest([FORMAT, DATACLASSES, MAGIC_NUMBER, str(sys.flags.optimize), shelf])
+
+
+def dataclass_codes(shelf: str) -> dict[str, CodeType]:
+    """A shelf of the package's dataclasses' methods, compiled when it was built (text → code; empty: none)."""
+    if not _present():
+        return {}
+    data = _read(_folder() / DATACLASSES / f"{dataclass_key(shelf)}.marshal")
+    from .runtime import loaded_codes
+
+    return loaded_codes(data) if data is not None else {}
+
+
 def bank(text: str) -> dict[str, list[str]] | None:
     """The shipped phrase bank read from exactly ``text`` (None: none is shipped for it)."""
     if not _present():
@@ -317,5 +337,8 @@ def refile(code: CodeType, filename: str) -> CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-__all__ = ["BUNDLES", "ENV", "FOLDER", "bank", "bank_key", "bundle_key", "document", "document_key", "dump_rooted",
-           "package_digest", "recording", "refile", "renderer_digest", "shipped", "template_code", "template_key"]
+__all__ = [
+    "BUNDLES", "DATACLASSES", "ENV", "dataclass_codes", "dataclass_key", "FOLDER", "bank", "bank_key",
+    "bundle_key", "document", "document_key", "dump_rooted", "package_digest", "recording", "refile",
+    "renderer_digest", "shipped", "template_code", "template_key",
+]
