@@ -26,10 +26,8 @@ from __future__ import annotations
 
 import hashlib
 import io
-import json
 import marshal
 import os
-import pickle
 import sys
 from collections.abc import Callable
 from functools import lru_cache
@@ -146,6 +144,8 @@ def document(text: str, located: Callable[[Any], Any] | None = None) -> tuple[bo
         packed = _read(_folder() / DOCUMENTS / f"{key}.json")
         if packed is not None:
             try:
+                import json  # here, in bank() and for pickles alone: a remembered ``check`` imports neither
+
                 return True, located(json.loads(packed.decode("utf-8")))
             except (ValueError, TypeError, IndexError, KeyError):  # a damaged entry: the pickle, or the text
                 pass
@@ -153,6 +153,8 @@ def document(text: str, located: Callable[[Any], Any] | None = None) -> tuple[bo
     if data is None:
         return False, None
     try:
+        import pickle
+
         return True, pickle.loads(data)  # noqa: S301 (a file of the package itself, trusted as its modules are)
     except Exception:  # a damaged entry: read the text as before
         return False, None
@@ -202,7 +204,7 @@ def shipped(kind: str, parts: list[bytes | str], root: Path, build: Callable[[],
         data = _read(_folder() / BUNDLES / f"{key}.pickle")
         if data is not None:
             try:
-                value = _Rooted(data, root).load()
+                value = load_rooted(data, root)
                 if valid(value):
                     return value
             except Exception:  # a damaged entry, or one of classes since moved: built as before
@@ -215,6 +217,8 @@ def shipped(kind: str, parts: list[bytes | str], root: Path, build: Callable[[],
 
 def dump_rooted(value: Any, root: Path) -> bytes:
     """``value`` pickled with every path under ``root`` kept as its part relative to it."""
+    import pickle
+
     buffer = io.BytesIO()
 
     class Pickler(pickle.Pickler):
@@ -227,18 +231,17 @@ def dump_rooted(value: Any, root: Path) -> bytes:
     return buffer.getvalue()
 
 
-class _Rooted(pickle.Unpickler):
-    """Reads :func:`dump_rooted`'s pickle, each relative path under this ``root``."""
+def load_rooted(data: bytes, root: Path) -> Any:
+    """The value :func:`dump_rooted` pickled, each path it kept relative under ``root``."""
+    import pickle
 
-    def __init__(self, data: bytes, root: Path) -> None:
-        super().__init__(io.BytesIO(data))
-        self.root = root
+    class Unpickler(pickle.Unpickler):
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "root" and isinstance(pid[1], str):
+                return root.joinpath(*pid[1].split("/"))
+            raise pickle.UnpicklingError("unknown persistent id")
 
-    def persistent_load(self, pid: Any) -> Any:
-        """A path kept relative to the root."""
-        if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "root" and isinstance(pid[1], str):
-            return self.root.joinpath(*pid[1].split("/"))
-        raise pickle.UnpicklingError("unknown persistent id")
+    return Unpickler(io.BytesIO(data)).load()
 
 
 def dataclass_key(shelf: str) -> str:
@@ -265,6 +268,8 @@ def bank(text: str) -> dict[str, list[str]] | None:
     data = _read(_folder() / PHRASES / f"{key}.json") if key is not None else None
     if data is None:
         return None
+    import json
+
     try:
         value = json.loads(data.decode("utf-8"))
     except ValueError:
@@ -339,6 +344,6 @@ def refile(code: CodeType, filename: str) -> CodeType:
 
 __all__ = [
     "BUNDLES", "DATACLASSES", "ENV", "dataclass_codes", "dataclass_key", "FOLDER", "bank", "bank_key",
-    "bundle_key", "document", "document_key", "dump_rooted", "package_digest", "recording", "refile",
+    "bundle_key", "document", "document_key", "dump_rooted", "load_rooted", "package_digest", "recording", "refile",
     "renderer_digest", "shipped", "template_code", "template_key",
 ]

@@ -47,7 +47,7 @@ def test_the_shipped_bundle_is_the_bundle_built_from_the_same_files(folder: Path
     built = bundle._read(_resources())  # type: ignore[arg-type]
     assert shipped == built
     root = builtin_dir("tables")  # and field for field, those that compare not too (a pickle of each, read back)
-    assert pickle.dumps(shipped) == pickle.dumps(prebuilt._Rooted(prebuilt.dump_rooted(built, root), root).load())
+    assert pickle.dumps(shipped) == pickle.dumps(prebuilt.load_rooted(prebuilt.dump_rooted(built, root), root))
 
 
 def test_its_paths_follow_the_tables_folder(tmp_path: Path) -> None:
@@ -56,10 +56,10 @@ def test_its_paths_follow_the_tables_folder(tmp_path: Path) -> None:
     root = builtin_dir("tables")
     data = prebuilt.dump_rooted(built, root)
     assert str(root).encode() not in data
-    moved = prebuilt._Rooted(data, tmp_path / "elsewhere").load()
+    moved = prebuilt.load_rooted(data, tmp_path / "elsewhere")
     assert moved.facilities.path == tmp_path / "elsewhere" / "purasbar" / "facilities.yaml"
     assert built.facilities.path == root / "purasbar" / "facilities.yaml"
-    assert prebuilt._Rooted(data, root).load() == built
+    assert prebuilt.load_rooted(data, root) == built
 
 
 def test_an_override_finds_no_shipped_bundle(folder: Path, tmp_path: Path) -> None:
