@@ -12,9 +12,10 @@ from typing import Any
 
 from . import ruleset as ruleset_registry
 from . import schema, yamlio
-from .errors import CampaignError, Location
+from .errors import CampaignError, InputError, Location
 from .resources import Resources
 from .ruleset import SEALED, Ruleset
+from .textfile import read_text
 
 STRONG_SEED = 10**17
 """The smallest seed that keeps hidden dice hidden (18 digits: too many to try against the posts)."""
@@ -223,9 +224,24 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any
 
 
 def load_campaign(path: Path | str) -> Campaign:
-    """Read, validate and return the campaign at ``path`` (errors name file, line and key)."""
+    """Read, validate and return the campaign at ``path`` (errors name file, line and key).
+
+    libyaml reads it when it can, with the positions the locating parser gives (:func:`yamlio.load_located`); a
+    campaign that any check refuses is read again by the locating parser and checked on that reading, so every
+    message is what it always was."""
     path = Path(path)
-    doc = yamlio.load_yaml(path, CampaignError)
+    text = read_text(path, CampaignError)
+    doc = yamlio.load_located(text, path, CampaignError)
+    if yamlio.is_located(doc):
+        try:
+            return _campaign(path, doc)
+        except InputError:
+            doc = yamlio.load_yaml_text(text, path, CampaignError)
+    return _campaign(path, doc)
+
+
+def _campaign(path: Path, doc: Any) -> Campaign:
+    """The campaign ``doc`` (read from ``path``) holds, validated."""
     rs, data = validate_document(path, doc)
     output, output_at, output_key = _output(path, doc, data)
     return Campaign(path, data, rs.name, _seed(path, doc, data), output, output_at, output_key,

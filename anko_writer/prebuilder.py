@@ -21,7 +21,20 @@ import jinja2
 from jinja2.bccache import Bucket, BytecodeCache
 
 from . import cache
-from .prebuilt import DOCUMENTS, FOLDER, JINJA, PHRASES, PHRASES_FILE, SKIPPED, bank_key, document_key, refile, template_key
+from .prebuilt import (
+    BUNDLES,
+    DATACLASSES,
+    DOCUMENTS,
+    FOLDER,
+    JINJA,
+    PHRASES,
+    PHRASES_FILE,
+    SKIPPED,
+    bank_key,
+    document_key,
+    refile,
+    template_key,
+)
 
 TRUSTED_MODULES = frozenset({"jinja2.filters", "jinja2.tests", "anko_writer.render"})
 """Modules whose filters and tests may run while a template compiles: Jinja's (its version is in the key)
@@ -81,8 +94,13 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             sub.mkdir(parents=True, exist_ok=True)
             for old in [*sub.glob("*.code"), *sub.glob("*.json"), *sub.glob("*.pickle")]:
                 old.unlink()
-        for path, key, doc in _documents():
-            (docs / f"{key}.pickle").write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+        _bundles(folder / BUNDLES, shipped_rulesets() if rulesets is None else rulesets, entries)
+        _dataclasses(folder / DATACLASSES, entries)
+        for path, key, doc, packed in _documents():
+            if packed is not None:
+                (docs / f"{key}.json").write_text(json.dumps(packed, ensure_ascii=False), encoding="utf-8")
+            else:
+                (docs / f"{key}.pickle").write_bytes(pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
             entries.append(("", str(path), key))
         for name, spec in (shipped_rulesets() if rulesets is None else rulesets).items():
             plugin = _ruleset(name, spec)
@@ -107,9 +125,58 @@ def build(folder: Path, rulesets: Mapping[str, str] | None = None) -> Built:
             os.environ[cache.ENV] = saved
 
 
-def _documents() -> list[tuple[Path, str, Any]]:
-    """(file, key, document) of every shipped table, profile and layout that the locating parser reads without
-    an error, as :func:`~anko_writer.yamlio.load_yaml_text` gives it."""
+def _bundles(out: Path, rulesets: Mapping[str, str], entries: list[tuple[str, str, str]]) -> None:
+    """Write into ``out`` (emptied first) every bundle the rulesets' campaign schemas load from the shipped files
+    (:func:`anko_writer.prebuilt.shipped`: the 群英杯's tables), as a campaign without overrides loads them."""
+    from . import prebuilt
+
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.pickle"):
+        old.unlink()
+    recorded: list[tuple[str, bytes]] = []
+    prebuilt._RECORDED = recorded
+    try:
+        for name, spec in rulesets.items():
+            plugin = _ruleset(name, spec)
+            plugin.campaign_schema(plugin.resources(None))
+            for key, data in recorded:
+                (out / f"{key}.pickle").write_bytes(data)
+                entries.append((name, BUNDLES, key))
+            recorded.clear()
+    finally:
+        prebuilt._RECORDED = None
+
+
+def _dataclasses(out: Path, entries: list[tuple[str, str, str]]) -> None:
+    """Write into ``out`` (emptied first) the compiled methods of every dataclass the package's modules define,
+    recorded in a fresh process (this one has made its dataclasses already) that imports every module."""
+    import subprocess
+    import sys
+
+    from .prebuilt import dataclass_key
+
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*.marshal"):
+        old.unlink()
+    root = Path(__file__).resolve().parent
+    modules = sorted({f"{__package__}." + ".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__")
+                      for p in root.rglob("*.py") if "_prebuilt" not in p.parts and p.name != "__main__.py"})
+    code = ("import marshal, sys\nfrom anko_writer.runtime import recorded_codes\n"
+            "sys.stdout.buffer.write(marshal.dumps(recorded_codes(sys.argv[1:])))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(root.parent), os.environ.get("PYTHONPATH")) if p)}
+    done = subprocess.run([sys.executable, "-c", code, *modules], capture_output=True, env=env, check=False)
+    shelves = marshal.loads(done.stdout) if done.returncode == 0 else {}  # noqa: S302 (our own child's output)
+    for shelf, codes in sorted(shelves.items()):
+        key = dataclass_key(shelf)
+        (out / f"{key}.marshal").write_bytes(marshal.dumps(codes))
+        entries.append((shelf, DATACLASSES, key))
+
+
+def _documents() -> list[tuple[Path, str, Any, Any]]:
+    """(file, key, document, packed) of every shipped table, profile and layout that the locating parser reads
+    without an error, as :func:`~anko_writer.yamlio.load_yaml_text` gives it; ``packed``: libyaml's reading with
+    positions (JSON's data) when it holds exactly that document (:func:`~anko_writer.yamlio.same_reading`), else
+    None."""
     from . import resources, yamlio
     from .errors import AnkoError
     from .textfile import read_text
@@ -125,7 +192,9 @@ def _documents() -> list[tuple[Path, str, Any]]:
                 continue
             key = document_key(text)
             if key is not None:
-                found.append((path.relative_to(root.parent), key, doc))
+                packed = yamlio.packed_located(text)
+                same = packed is not None and yamlio.same_reading(yamlio.unpacked_located(packed), doc)
+                found.append((path.relative_to(root.parent), key, doc, packed if same else None))
     return found
 
 
@@ -274,8 +343,11 @@ def summary(built: Built) -> str:
     """What a build wrote, in words: templates, phrase banks, YAML documents and templates left out."""
     templates = sum(1 for _, name, _ in built.entries if name.endswith(".j2"))
     banks = sum(1 for _, name, _ in built.entries if name == PHRASES_FILE)
-    docs = len(built.entries) - templates - banks
-    return (f"{templates} compiled templates, {banks} phrase banks, {docs} YAML documents "
+    bundles = sum(1 for _, name, _ in built.entries if name == BUNDLES)
+    methods = sum(1 for _, name, _ in built.entries if name == DATACLASSES)
+    docs = len(built.entries) - templates - banks - bundles - methods
+    return (f"{templates} compiled templates, {banks} phrase banks, {docs} YAML documents, {bundles} table bundles, "
+            f"{methods} dataclass method sets "
             f"({len(built.skipped)} template(s) left to compile at run time)")
 
 

@@ -25,13 +25,14 @@ the package's own, never anything from a campaign or the cache folder).
 from __future__ import annotations
 
 import hashlib
-import json
+import io
 import marshal
 import os
-import pickle
+import sys
+from collections.abc import Callable
 from functools import lru_cache
 from importlib.util import MAGIC_NUMBER
-from pathlib import Path
+from pathlib import Path, PurePath
 from types import CodeType
 from typing import Any
 
@@ -49,10 +50,17 @@ FORMAT = "1"
 JINJA = "jinja"
 """The subfolder of compiled templates (``<key>.code``: a marshalled code object)."""
 DOCUMENTS = "yaml"
-"""The subfolder of the shipped tables, profiles and layouts read with positions (``<key>.pickle``: what
+"""The subfolder of the shipped tables, profiles and layouts read with positions (``<key>.json``: libyaml's reading
+with positions when it is proven the locating parser's, else ``<key>.pickle``: what
 :func:`anko_writer.yamlio.load_yaml_text` gives)."""
 PHRASES = "phrases"
 """The subfolder of phrase banks as read and checked (``<key>.json``: event → phrasings)."""
+BUNDLES = "bundles"
+"""The subfolder of a ruleset's shipped tables as loaded and checked (``<key>.pickle``: a bundle whose paths under
+the tables' folder are kept relative, :func:`shipped`)."""
+DATACLASSES = "dataclass-code"
+"""The subfolder of the package's dataclasses' generated methods, compiled (``<key>.marshal``: text → code, as
+:func:`anko_writer.runtime.dataclass_code_cached` compiles each)."""
 SKIPPED = "skipped.txt"
 """The file listing the templates :func:`build` left to compile at run time (key, ruleset, name: why)."""
 PHRASES_FILE = "phrases.yaml"
@@ -123,19 +131,133 @@ def document_key(text: str) -> str | None:
     return cache.digest([FORMAT, DOCUMENTS, MAGIC_NUMBER, reader, _ruamel_version(), text])
 
 
-def document(text: str) -> tuple[bool, Any]:
+def document(text: str, located: Callable[[Any], Any] | None = None) -> tuple[bool, Any]:
     """``(True, document)`` for a shipped file's YAML ``text`` read with positions (a fresh copy each call), else
-    ``(False, None)``."""
+    ``(False, None)``. ``located`` makes the document of a ``<key>.json`` entry (plain data with the positions
+    the locating parser gives, :func:`anko_writer.yamlio.load_located`'s packing: read without ruamel.yaml)."""
     if not _present():
         return False, None
     key = document_key(text)
-    data = _read(_folder() / DOCUMENTS / f"{key}.pickle") if key is not None else None
+    if key is None:
+        return False, None
+    if located is not None:
+        packed = _read(_folder() / DOCUMENTS / f"{key}.json")
+        if packed is not None:
+            try:
+                import json  # here, in bank() and for pickles alone: a remembered ``check`` imports neither
+
+                return True, located(json.loads(packed.decode("utf-8")))
+            except (ValueError, TypeError, IndexError, KeyError):  # a damaged entry: the pickle, or the text
+                pass
+    data = _read(_folder() / DOCUMENTS / f"{key}.pickle")
     if data is None:
         return False, None
     try:
+        import pickle
+
         return True, pickle.loads(data)  # noqa: S301 (a file of the package itself, trusted as its modules are)
     except Exception:  # a damaged entry: read the text as before
         return False, None
+
+
+@lru_cache(maxsize=1)
+def package_digest() -> str:
+    """The SHA-256 of every module of this package (its path inside the package and its source; 3.5 ms): what a
+    bundle's building and its pickle's classes are made of, without a modification time (which an install
+    changes)."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in ("__pycache__", "_prebuilt", "_data"))
+        for name in sorted(n for n in filenames if n.endswith(".py")):
+            path = Path(dirpath, name)
+            rel = path.relative_to(root).as_posix().encode()
+            source = path.read_bytes()
+            h.update(len(rel).to_bytes(4, "big") + rel + len(source).to_bytes(8, "big") + source)
+    return h.hexdigest()
+
+
+def bundle_key(kind: str, parts: list[bytes | str]) -> str:
+    """The key of a bundle of ``kind`` built from ``parts`` (the package's own files: their paths relative to
+    its folder, and their bytes): Python's bytecode magic, every module's source, both YAML libraries' versions."""
+    return cache.digest([FORMAT, BUNDLES, MAGIC_NUMBER, package_digest(), _pyyaml_version(), _ruamel_version(), kind,
+                         *parts])
+
+
+_RECORDED: list[tuple[str, bytes]] | None = None
+"""While :func:`anko_writer.prebuilder.build` runs: the bundles built (key, pickle) for the folder."""
+
+
+def recording() -> bool:
+    """True while :func:`anko_writer.prebuilder.build` collects bundles (a loader then builds, never reuses)."""
+    return _RECORDED is not None
+
+
+def shipped(kind: str, parts: list[bytes | str], root: Path, build: Callable[[], Any],
+            valid: Callable[[Any], bool]) -> Any:
+    """The value ``build()`` gives for the package's own files ``parts`` (paths relative to ``root``, and bytes):
+    the shipped bundle when the package has one for exactly these (and ``valid`` accepts it), else built (and,
+    while the folder is built, kept for it). Every path under ``root`` in the value is stored relative to it, so
+    the bundle reads the same wherever the package is installed."""
+    key = bundle_key(kind, parts)
+    if _present() and _RECORDED is None:
+        data = _read(_folder() / BUNDLES / f"{key}.pickle")
+        if data is not None:
+            try:
+                value = load_rooted(data, root)
+                if valid(value):
+                    return value
+            except Exception:  # a damaged entry, or one of classes since moved: built as before
+                pass
+    value = build()
+    if _RECORDED is not None:
+        _RECORDED.append((key, dump_rooted(value, root)))
+    return value
+
+
+def dump_rooted(value: Any, root: Path) -> bytes:
+    """``value`` pickled with every path under ``root`` kept as its part relative to it."""
+    import pickle
+
+    buffer = io.BytesIO()
+
+    class Pickler(pickle.Pickler):
+        def persistent_id(self, obj: Any) -> Any:
+            if isinstance(obj, PurePath) and obj.is_absolute() and obj.is_relative_to(root):
+                return ("root", obj.relative_to(root).as_posix())
+            return None
+
+    Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(value)
+    return buffer.getvalue()
+
+
+def load_rooted(data: bytes, root: Path) -> Any:
+    """The value :func:`dump_rooted` pickled, each path it kept relative under ``root``."""
+    import pickle
+
+    class Unpickler(pickle.Unpickler):
+        def persistent_load(self, pid: Any) -> Any:
+            if isinstance(pid, tuple) and len(pid) == 2 and pid[0] == "root" and isinstance(pid[1], str):
+                return root.joinpath(*pid[1].split("/"))
+            raise pickle.UnpicklingError("unknown persistent id")
+
+    return Unpickler(io.BytesIO(data)).load()
+
+
+def dataclass_key(shelf: str) -> str:
+    """The key of a shelf's compiled dataclass methods (:func:`anko_writer.runtime.shelf`): Python's bytecode magic
+    (a ``.pyc``'s check), its optimize level and the shelf; each code is found by its method's very text."""
+    return cache.digest([FORMAT, DATACLASSES, MAGIC_NUMBER, str(sys.flags.optimize), shelf])
+
+
+def dataclass_codes(shelf: str) -> dict[str, CodeType]:
+    """A shelf of the package's dataclasses' methods, compiled when it was built (text → code; empty: none)."""
+    if not _present():
+        return {}
+    data = _read(_folder() / DATACLASSES / f"{dataclass_key(shelf)}.marshal")
+    from .runtime import loaded_codes
+
+    return loaded_codes(data) if data is not None else {}
 
 
 def bank(text: str) -> dict[str, list[str]] | None:
@@ -146,6 +268,8 @@ def bank(text: str) -> dict[str, list[str]] | None:
     data = _read(_folder() / PHRASES / f"{key}.json") if key is not None else None
     if data is None:
         return None
+    import json
+
     try:
         value = json.loads(data.decode("utf-8"))
     except ValueError:
@@ -218,4 +342,8 @@ def refile(code: CodeType, filename: str) -> CodeType:
     return code.replace(co_filename=filename, co_consts=consts)
 
 
-__all__ = ["ENV", "FOLDER", "bank", "bank_key", "document", "document_key", "refile", "renderer_digest", "template_code", "template_key"]
+__all__ = [
+    "BUNDLES", "DATACLASSES", "ENV", "dataclass_codes", "dataclass_key", "FOLDER", "bank", "bank_key",
+    "bundle_key", "document", "document_key", "dump_rooted", "load_rooted", "package_digest", "recording", "refile",
+    "renderer_digest", "shipped", "template_code", "template_key",
+]

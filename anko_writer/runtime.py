@@ -84,10 +84,21 @@ class _Codes:
     """The compiled methods of each :func:`shelf` a dataclass was defined from in this run, read from the cache on
     its first dataclass (a command reads the shelves of what it imports, no other), and which shelves grew."""
 
-    def __init__(self, entry: Callable[[str], Path | None]) -> None:
+    def __init__(self, entry: Callable[[str], Path | None],
+                 shipped: Callable[[str], dict[str, CodeType]] = lambda name: {}) -> None:
         self._entry = entry
+        self._shipped = shipped
+        self._ships: dict[str, dict[str, CodeType]] = {}
         self.shelves: dict[str, dict[str, CodeType]] = {}
         self.fresh: set[str] = set()
+
+    def shipped(self, name: str, txt: str) -> CodeType | None:
+        """The package's own compiled code of method text ``txt`` on shelf ``name`` (``_prebuilt``, read on the
+        shelf's first text the cache does not hold: a first run after an install compiles none of them)."""
+        ships = self._ships.get(name)
+        if ships is None:
+            ships = self._ships[name] = self._shipped(name)
+        return ships.get(txt)
 
     def of(self, module: str) -> tuple[str, dict[str, CodeType]]:
         """``module``'s shelf and its compiled methods (text → code) that a run stored."""
@@ -119,7 +130,7 @@ def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
         if globals is None:  # ``exec(txt, None, ns)`` there runs in dataclasses' own globals
             globals = vars(dataclasses)
         kept, known = codes.of(str(globals.get("__name__", "")))
-        code = known.get(txt)
+        code = known.get(txt) or codes.shipped(kept, txt)
         if code is None:  # as ``exec(txt, ...)`` compiles it from dataclasses.py, which has no future import
             code = known[txt] = compile(txt, "<string>", "exec", dont_inherit=True)
             codes.fresh.add(kept)
@@ -128,6 +139,34 @@ def _create_fn_with(codes: _Codes) -> Callable[..., Any]:
         return ns["__create_fn__"](**locals)
 
     return _create_fn
+
+
+def recorded_codes(modules: list[str]) -> dict[str, dict[str, CodeType]]:
+    """Every method text the dataclasses of ``modules`` generate, compiled as :func:`dataclass_code_cached` compiles
+    it, by :func:`shelf` (for ``_prebuilt``: :func:`anko_writer.prebuilder.build` imports the package's modules in a
+    fresh process)."""
+    import importlib
+
+    plain = getattr(dataclasses, "_create_fn", None)
+    codes = _Codes(lambda name: None)
+    if sys.version_info[:2] != (3, 11) or plain is None:
+        return {}
+    dataclasses._create_fn = _create_fn_with(codes)  # type: ignore[attr-defined]
+    try:
+        for module in modules:
+            try:
+                importlib.import_module(module)
+            except Exception:  # noqa: S112 (a module that needs what is absent here: its methods compile at run time)
+                continue
+    finally:
+        dataclasses._create_fn = plain  # type: ignore[attr-defined]
+    return codes.shelves
+
+
+def loaded_codes(data: object) -> dict[str, CodeType]:
+    """The compiled methods a cache entry (or the package's ``_prebuilt``) holds (empty when it holds anything
+    else)."""
+    return _loaded_codes(data)
 
 
 def _loaded_codes(data: object) -> dict[str, CodeType]:
@@ -161,7 +200,9 @@ def dataclass_code_cached() -> Iterator[None]:
     if entry("") is None:
         yield
         return
-    codes = _Codes(entry)
+    from . import prebuilt
+
+    codes = _Codes(entry, prebuilt.dataclass_codes)
     dataclasses._create_fn = _create_fn_with(codes)  # type: ignore[attr-defined]
     try:
         yield
@@ -171,4 +212,5 @@ def dataclass_code_cached() -> Iterator[None]:
             cache.store(entry(name), marshal.dumps(codes.shelves[name]), keep=CODE_ENTRIES)
 
 
-__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "shelf", "tune_gc"]
+__all__ = ["CODE_ENTRIES", "CODE_KIND", "GC_THRESHOLD", "collector_paused", "dataclass_code_cached", "loaded_codes",
+           "recorded_codes", "shelf", "tune_gc"]

@@ -20,20 +20,17 @@ import io
 import re
 from collections.abc import Hashable, Mapping, Set
 from pathlib import Path
-from typing import Any, Literal
-
-from ruamel.yaml import YAML
-from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
-from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError, RoundTripConstructor
-from ruamel.yaml.error import MarkedYAMLError, StreamMark
-from ruamel.yaml.events import AliasEvent
-from ruamel.yaml.nodes import MappingNode, SequenceNode
-from ruamel.yaml.nodes import Node as YAMLNode
-from ruamel.yaml.reader import ReaderError
+from typing import TYPE_CHECKING, Any, Literal
 
 from . import cache, prebuilt
 from .errors import InputError, Location
 from .textfile import read_text
+
+if TYPE_CHECKING:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, StreamMark
+    from ruamel.yaml.nodes import Node as YAMLNode
+    from ruamel.yaml.reader import ReaderError
 
 Pos = tuple[int, int]
 """A 1-based ``(line, column)`` pair, as compilers print them."""
@@ -51,81 +48,115 @@ MAX_INT_DIGITS = 100
 """The longest integer literal (a seed has at most 20 digits)."""
 
 
-class UnknownTagError(ConstructorError):
-    """A YAML tag the loader does not build objects for (``!!python/object``, ``!foo``)."""
+class _RoundTrip:
+    """ruamel.yaml's round-trip loader's parts as this module uses them, built on the first text the locating
+    parser reads (:func:`_rt`): a run whose documents all come from the cache or libyaml never imports ruamel.yaml
+    (10 ms of ``month``, issue 29)."""
+
+    def __init__(self) -> None:
+        from ruamel.yaml import YAML
+        from ruamel.yaml.composer import Composer, ComposerError, MaxDepthExceededError
+        from ruamel.yaml.constructor import ConstructorError, DuplicateKeyError, RoundTripConstructor
+        from ruamel.yaml.error import MarkedYAMLError
+        from ruamel.yaml.events import AliasEvent
+        from ruamel.yaml.nodes import MappingNode, SequenceNode
+        from ruamel.yaml.reader import ReaderError
+
+        class UnknownTagError(ConstructorError):
+            """A YAML tag the loader does not build objects for (``!!python/object``, ``!foo``)."""
+
+        class _StrictConstructor(RoundTripConstructor):
+            """The round-trip constructor, minus its habit of keeping unknown tags as tagged objects."""
+
+            def construct_refused(self, node: YAMLNode) -> None:
+                """Refuse a node whose tag has no safe constructor."""
+                raise UnknownTagError(None, None, f"不支持的标签 {_short_tag(node.tag)!r}", node.start_mark)
+
+            def construct_plain_str(self, node: YAMLNode) -> str:
+                """``!!str 433`` is the string ``'433'`` (the round-trip loader would keep a tagged object)."""
+                value = self.construct_scalar(node)
+                # A quoted scalar is a str subclass that remembers its quotes (``keep_quotes``): keep it as it is.
+                return value if isinstance(value, str) else str(value)
+
+            def construct_bounded_int(self, node: YAMLNode) -> Any:
+                """An integer, unless its literal is longer than :data:`MAX_INT_DIGITS` (Python would refuse to
+                print a number past 4300 digits, and nothing here needs one that long)."""
+                if len(str(node.value)) > MAX_INT_DIGITS:
+                    raise ConstructorError(None, None, f"整数字面量超过 {MAX_INT_DIGITS} 个字符",
+                                           node.start_mark)
+                return self.construct_yaml_int(node)
+
+        _StrictConstructor.add_constructor(None, _StrictConstructor.construct_refused)
+        _StrictConstructor.add_constructor("tag:yaml.org,2002:str", _StrictConstructor.construct_plain_str)
+        _StrictConstructor.add_constructor("tag:yaml.org,2002:int", _StrictConstructor.construct_bounded_int)
+
+        class AliasError(ComposerError):
+            """An alias that refers to its own anchor, or aliases that expand the document past
+            :data:`ALIAS_BUDGET`."""
+
+        class _BoundedComposer(Composer):
+            """The composer, minus recursive aliases and alias bombs (both refused with the alias's position).
+
+            A composed document shares one node for an anchor and all its aliases, so what the aliases add is
+            counted once per node (memoized), without expanding anything.
+            """
+
+            def compose_document(self) -> Any:
+                """Compose one document, then refuse it if its aliases expand it past the budget."""
+                self._open: set[Any] = set()
+                self._aliases: list[tuple[StreamMark, str, YAMLNode]] = []
+                node = super().compose_document()
+                if self._aliases:
+                    _check_alias_budget(node, self._aliases)
+                return node
+
+            def compose_node(self, parent: Any, index: Any) -> Any:
+                """Record each alias; refuse one inside the node its anchor names."""
+                event = self.parser.peek_event()
+                if isinstance(event, AliasEvent):
+                    if event.anchor in self._open:
+                        raise AliasError(None, None, f"别名 '*{event.anchor}' 在它自己的锚点 "
+                                         f"'&{event.anchor}' 之内（递归结构）", event.start_mark)
+                    node = super().compose_node(parent, index)
+                    self._aliases.append((event.start_mark, str(event.anchor), node))
+                    return node
+                anchor = getattr(event, "anchor", None)
+                if anchor is None:
+                    return super().compose_node(parent, index)
+                self._open.add(anchor)
+                try:
+                    return super().compose_node(parent, index)
+                finally:
+                    self._open.discard(anchor)
+
+        self.YAML, self.MarkedYAMLError, self.ReaderError = YAML, MarkedYAMLError, ReaderError
+        self.MaxDepthExceededError, self.ConstructorError = MaxDepthExceededError, ConstructorError
+        self.DuplicateKeyError, self.MappingNode, self.SequenceNode = DuplicateKeyError, MappingNode, SequenceNode
+        self.UnknownTagError, self.AliasError = UnknownTagError, AliasError
+        self.Constructor, self.Composer = _StrictConstructor, _BoundedComposer
 
 
-class _StrictConstructor(RoundTripConstructor):
-    """The round-trip constructor, minus its habit of keeping unknown tags as tagged objects."""
-
-    def construct_refused(self, node: YAMLNode) -> None:
-        """Refuse a node whose tag has no safe constructor."""
-        raise UnknownTagError(None, None, f"不支持的标签 {_short_tag(node.tag)!r}", node.start_mark)
+_RT: _RoundTrip | None = None
 
 
-    def construct_plain_str(self, node: YAMLNode) -> str:
-        """``!!str 433`` is the string ``'433'`` (the round-trip loader would keep a tagged object)."""
-        value = self.construct_scalar(node)
-        # A quoted scalar is a str subclass that remembers its quotes (``keep_quotes``): keep it as it is.
-        return value if isinstance(value, str) else str(value)
+def _rt() -> _RoundTrip:
+    """ruamel.yaml's parts (imported the first time the locating parser is needed)."""
+    global _RT
+    if _RT is None:
+        _RT = _RoundTrip()
+    return _RT
 
 
-    def construct_bounded_int(self, node: YAMLNode) -> Any:
-        """An integer, unless its literal is longer than :data:`MAX_INT_DIGITS` (Python would refuse to
-        print a number past 4300 digits, and nothing here needs one that long)."""
-        if len(str(node.value)) > MAX_INT_DIGITS:
-            raise ConstructorError(None, None, f"整数字面量超过 {MAX_INT_DIGITS} 个字符",
-                                   node.start_mark)
-        return self.construct_yaml_int(node)
-
-
-_StrictConstructor.add_constructor(None, _StrictConstructor.construct_refused)
-_StrictConstructor.add_constructor("tag:yaml.org,2002:str", _StrictConstructor.construct_plain_str)
-_StrictConstructor.add_constructor("tag:yaml.org,2002:int", _StrictConstructor.construct_bounded_int)
-
-
-class AliasError(ComposerError):
-    """An alias that refers to its own anchor, or aliases that expand the document past :data:`ALIAS_BUDGET`."""
-
-
-class _BoundedComposer(Composer):
-    """The composer, minus recursive aliases and alias bombs (both refused with the alias's position).
-
-    A composed document shares one node for an anchor and all its aliases, so what the aliases add is
-    counted once per node (memoized), without expanding anything.
-    """
-
-    def compose_document(self) -> Any:
-        """Compose one document, then refuse it if its aliases expand it past the budget."""
-        self._open: set[Any] = set()
-        self._aliases: list[tuple[StreamMark, str, YAMLNode]] = []
-        node = super().compose_document()
-        if self._aliases:
-            _check_alias_budget(node, self._aliases)
-        return node
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        """Record each alias; refuse one inside the node its anchor names."""
-        event = self.parser.peek_event()
-        if isinstance(event, AliasEvent):
-            if event.anchor in self._open:
-                raise AliasError(None, None, f"别名 '*{event.anchor}' 在它自己的锚点 "
-                                 f"'&{event.anchor}' 之内（递归结构）", event.start_mark)
-            node = super().compose_node(parent, index)
-            self._aliases.append((event.start_mark, str(event.anchor), node))
-            return node
-        anchor = getattr(event, "anchor", None)
-        if anchor is None:
-            return super().compose_node(parent, index)
-        self._open.add(anchor)
-        try:
-            return super().compose_node(parent, index)
-        finally:
-            self._open.discard(anchor)
-
+def __getattr__(name: str) -> Any:
+    """``AliasError`` and ``UnknownTagError``, ruamel.yaml's error classes as this module refines them (made when
+    first asked for: they import ruamel.yaml)."""
+    if name in ("AliasError", "UnknownTagError"):
+        return getattr(_rt(), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 def _check_alias_budget(root: YAMLNode, aliases: list[tuple[StreamMark, str, YAMLNode]]) -> None:
     """Raise :class:`AliasError` at the costliest alias if aliases add more than :data:`ALIAS_BUDGET` values."""
+    rt = _rt()
     size: dict[int, int] = {}
 
     def expanded(node: YAMLNode) -> int:
@@ -134,9 +165,9 @@ def _check_alias_budget(root: YAMLNode, aliases: list[tuple[StreamMark, str, YAM
         if known is not None:
             return known
         total = 1
-        if isinstance(node, MappingNode):
+        if isinstance(node, rt.MappingNode):
             total += sum(expanded(k) + expanded(v) for k, v in node.value)
-        elif isinstance(node, SequenceNode):
+        elif isinstance(node, rt.SequenceNode):
             total += sum(expanded(v) for v in node.value)
         size[id(node)] = total
         return total
@@ -144,7 +175,7 @@ def _check_alias_budget(root: YAMLNode, aliases: list[tuple[StreamMark, str, YAM
     added = expanded(root) - len(size)
     if added > ALIAS_BUDGET:
         mark, anchor, _ = max(aliases, key=lambda a: expanded(a[2]))
-        raise AliasError(None, None, f"别名使这份文档多出 {added:,} 个值，超过允许的 "
+        raise rt.AliasError(None, None, f"别名使这份文档多出 {added:,} 个值，超过允许的 "
                          f"{ALIAS_BUDGET:,} 个（最多的是 '*{anchor}'）；请把这些值直接写出来", mark)
 
 
@@ -157,10 +188,11 @@ def _short_tag(tag: Any) -> str:
 def _yaml(keep_quotes: bool = False) -> YAML:
     """A fresh round-trip YAML instance with the project's dump style (``keep_quotes``: a loaded string
     remembers its quotes, so a dump writes it as it was written)."""
-    y = YAML(typ="rt")
+    rt = _rt()
+    y = rt.YAML(typ="rt")
     y.preserve_quotes = keep_quotes
-    y.Constructor = _StrictConstructor
-    y.Composer = _BoundedComposer
+    y.Constructor = rt.Constructor
+    y.Composer = rt.Composer
     y.max_depth = MAX_DEPTH
     y.allow_unicode = True
     y.encoding = "utf-8"
@@ -177,6 +209,18 @@ def _mark_pos(err: MarkedYAMLError) -> tuple[int | None, int | None]:
     return mark.line + 1, mark.column + 1
 
 
+def _ruamel_error(name: str) -> Any:
+    """ruamel.yaml's error class ``name``, for an ``except`` clause (evaluated only once something was raised: a
+    document from the cache imports no ruamel.yaml); a class no error is, when ruamel.yaml was never imported
+    (nothing it raises can then be on its way)."""
+    rt = _RT
+    return getattr(rt, name) if rt is not None else _NeverRaised
+
+
+class _NeverRaised(BaseException):
+    """An exception nothing raises."""
+
+
 _TOO_DEEP = f"映射和列表嵌套超过 {MAX_DEPTH} 层"
 """The message for a document nested past :data:`MAX_DEPTH`."""
 _DUP = re.compile(r'found duplicate key "(.*)" with value')
@@ -184,27 +228,29 @@ _DUP = re.compile(r'found duplicate key "(.*)" with value')
 
 def _first_key_line(text: str, err: MarkedYAMLError, key: str) -> int | None:
     """1-based line where the mapping that ``err`` complains about first defines ``key``."""
+    rt = _rt()
     start = err.context_mark
-    stack = [YAML(typ="rt").compose(text)]
+    stack = [rt.YAML(typ="rt").compose(text)]
     while stack and start is not None:
         node = stack.pop()
-        if isinstance(node, MappingNode) and node.start_mark.index == start.index:
+        if isinstance(node, rt.MappingNode) and node.start_mark.index == start.index:
             lines = [k.start_mark.line + 1 for k, _ in node.value if str(k.value) == key]
             return lines[0] if lines else None
-        if isinstance(node, (MappingNode, SequenceNode)):
+        if isinstance(node, (rt.MappingNode, rt.SequenceNode)):
             stack.extend(v for pair in node.value for v in (pair if isinstance(pair, tuple) else (pair,)))
     return None
 
 
 def _yaml_message(err: MarkedYAMLError, text: str) -> str:
     """The one-line message for a ruamel error."""
-    if isinstance(err, UnknownTagError):
+    rt = _rt()
+    if isinstance(err, rt.UnknownTagError):
         return f"{err.problem}（这里的 YAML 只是纯数据，会构造对象的标签一律拒绝）"
-    if isinstance(err, MaxDepthExceededError):
+    if isinstance(err, rt.MaxDepthExceededError):
         return _TOO_DEEP
-    if isinstance(err, (AliasError, ConstructorError)) and not isinstance(err, DuplicateKeyError):
+    if isinstance(err, (rt.AliasError, rt.ConstructorError)) and not isinstance(err, rt.DuplicateKeyError):
         return str(err.problem)
-    m = _DUP.search(str(err.problem)) if isinstance(err, DuplicateKeyError) else None
+    m = _DUP.search(str(err.problem)) if isinstance(err, rt.DuplicateKeyError) else None
     if m:
         line = _first_key_line(text, err, m.group(1))
         return f"重复的键 {m.group(1)!r}" + (f"（第 {line} 行已经定义过）" if line else "")
@@ -238,11 +284,11 @@ def load_yaml_text(text: str, file: Path | str, error: type[InputError] = InputE
     try:
         if keep_quotes:
             return _yaml(keep_quotes=True).load(text)
-        shipped, doc = prebuilt.document(text)  # a table the package ships, read when it was built
+        shipped, doc = prebuilt.document(text, _unpacked)  # a table the package ships, read when it was built
         return doc if shipped else cache.cached("yaml", [text], lambda: _yaml().load(text))
-    except MarkedYAMLError as err:
+    except _ruamel_error("MarkedYAMLError") as err:
         raise error(Location(file, *_mark_pos(err)), "", _yaml_message(err, text)) from None
-    except ReaderError as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment
+    except _ruamel_error("ReaderError") as err:  # a control character (NUL, ESC …): YAML refuses it anywhere, even in a comment
         raise error(Location(file, *_char_pos(text, err.position)), "", _reader_message(err)) from None
     except RecursionError:  # the depth limit stops nesting first; this is a last guard, never a traceback
         raise error(Location(file), "", _TOO_DEEP) from None
@@ -360,6 +406,8 @@ class FastPathError(Exception):
 
 
 def _int12(loader: Any, node: Any) -> int:
+    if len(str(node.value)) > MAX_INT_DIGITS:  # the locating parser refuses it, and names where
+        raise FastPathError("an integer literal too long")
     text = loader.construct_scalar(node)
     sign = -1 if text.startswith("-") else 1
     digits = text.lstrip("+-")
@@ -479,6 +527,198 @@ def load_plain_fast_lines(text: str, key: str | None = None) -> tuple[Any, list[
     return data, lines
 
 
+class _Lines:
+    """Where a loaded mapping's or list's parts sit (0-based lines and columns), told as ruamel.yaml's ``lc`` tells
+    them: :func:`position` reads either."""
+
+    __slots__ = ("line", "col", "data")
+
+    def __init__(self, line: int, col: int, data: dict[Any, tuple[int, ...]]) -> None:
+        self.line, self.col, self.data = line, col, data
+
+    def key(self, key: Any) -> tuple[int, int]:
+        """A mapping's ``key``: where the key is written."""
+        at = self.data[key]
+        return at[0], at[1]
+
+    def value(self, key: Any) -> tuple[int, int]:
+        """A mapping's ``key``: where its value is written."""
+        at = self.data[key]
+        return at[2], at[3]
+
+    def item(self, index: Any) -> tuple[int, int]:
+        """A list's item ``index``: where it is written."""
+        at = self.data[index]
+        return at[0], at[1]
+
+
+class LocatedMap(dict[Any, Any]):
+    """A plain mapping that knows where its keys and values sit in its text (``lc``, as ruamel.yaml's)."""
+
+    __slots__ = ("lc",)
+    lc: _Lines
+
+
+class LocatedList(list[Any]):
+    """A plain list that knows where its items sit in its text (``lc``, as ruamel.yaml's)."""
+
+    __slots__ = ("lc",)
+    lc: _Lines
+
+
+_UNSURE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+                     "|^%", re.M)
+"""What :func:`load_located` leaves to the locating parser: a tab, a carriage return, a byte-order mark, a line or
+paragraph separator, a control character (which YAML 1.1's libyaml and YAML 1.2's ruamel.yaml may read apart), and
+a directive (``%YAML 1.1`` changes what ruamel.yaml's scalars mean)."""
+
+
+def load_located(text: str, file: Path | str, error: type[InputError] = InputError) -> Any:
+    """The YAML document in ``text`` with positions, as :func:`load_yaml_text` gives it, but read by libyaml when it
+    can be: plain data whose every mapping and list knows where its parts sit (:class:`LocatedMap`,
+    :class:`LocatedList`; :func:`position` tells the very line and column ruamel.yaml's would), kept in the cache
+    as plain data (JSON), so a later run imports neither YAML library. Anything the fast path declines, and any
+    error, is :func:`load_yaml_text`'s (a caller whose check fails on a fast document reads it that way again:
+    :func:`is_located`, so that every message stays the locating parser's).
+
+    >>> doc = load_located("a: 1\\nlist:\\n  - x\\n  - y\\n", "f.yaml")
+    >>> type(doc).__name__, position(doc, "list", part="key"), position(doc["list"], 1), position(doc["list"], 9)
+    ('LocatedMap', (2, 1), (4, 5), (3, 3))
+    """
+    packed = cache.cached("yaml-located", [text], lambda: _packed_fast(text))
+    if packed is False:
+        return load_yaml_text(text, file, error)
+    try:
+        return _unpacked(packed)
+    except (TypeError, ValueError, IndexError, KeyError):  # not what this module packs: read it again
+        return load_yaml_text(text, file, error)
+
+
+def is_located(doc: Any) -> bool:
+    """True when ``doc`` is :func:`load_located`'s libyaml reading (not the locating parser's)."""
+    return isinstance(doc, (LocatedMap, LocatedList))
+
+
+def _packed_fast(text: str) -> Any:
+    """``text``'s document read by libyaml, packed as plain data with its positions (:func:`_pack`), or False
+    when the fast path declines it."""
+    if _UNSURE.search(text):
+        return False
+    try:
+        node, data = _fast_node_and_data(text)
+        return _pack(node, data)
+    except FastPathError:
+        return False
+
+
+def _fast_node_and_data(text: str) -> tuple[Any, Any]:
+    """libyaml's composed node and constructed data of ``text`` (:func:`load_plain_fast_lines`'s checks)."""
+    if len(text) * 3 > MAX_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
+        raise FastPathError("too large")
+    if _deep_text(text):
+        raise FastPathError("deep nesting")
+    _fast_ready()
+    loader = _FastLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            raise FastPathError("no document")
+        if _ALIAS.search(text) and _aliased(node):
+            raise FastPathError("anchors or aliases")
+        data = loader.construct_document(node)
+    except FastPathError:
+        raise
+    except Exception as err:  # a syntax error, an unknown tag …
+        raise FastPathError(str(err)) from None
+    finally:
+        loader.dispose()
+    if _depth(data) > MAX_DEPTH:
+        raise FastPathError("deep nesting")
+    return node, data
+
+
+def _pack(node: Any, data: Any) -> Any:
+    """``data`` (built from ``node``) as JSON's data with ruamel.yaml's positions: a mapping is ``["m", line,
+    col, [[key, key line, key col, value line, value col, value], …]]``, a list ``["l", line, col, [[line, col,
+    item], …]]``, a scalar itself. An empty plain scalar declines (ruamel.yaml places it at the next token, libyaml
+    after the colon); so does a scalar that is not JSON's (a date is declined already)."""
+    mark = node.start_mark
+    if isinstance(node, _pyyaml.MappingNode):
+        if not isinstance(data, dict) or len(data) != len(node.value):
+            raise FastPathError("a mapping's keys")
+        pairs = []
+        for (k, v), (key, value) in zip(node.value, data.items(), strict=True):
+            pairs.append([_scalar(k, key), k.start_mark.line, k.start_mark.column, v.start_mark.line,
+                          v.start_mark.column, _pack(v, value)])
+        return ["m", mark.line, mark.column, pairs]
+    if isinstance(node, _pyyaml.SequenceNode):
+        if not isinstance(data, list) or len(data) != len(node.value):
+            raise FastPathError("a list's items")
+        return ["l", mark.line, mark.column,
+                [[v.start_mark.line, v.start_mark.column, _pack(v, item)] for v, item in zip(node.value, data, strict=True)]]
+    return _scalar(node, data)
+
+
+def _scalar(node: Any, value: Any) -> Any:
+    """A scalar's value, if it packs as itself (else :class:`FastPathError`)."""
+    if not isinstance(node, _pyyaml.ScalarNode):
+        raise FastPathError("a key that is no scalar")
+    if node.value == "" and not node.style:  # plain (libyaml's style is "" or None)
+        raise FastPathError("an empty value")
+    if value is not None and type(value) not in (str, int, float, bool):
+        raise FastPathError("a scalar outside JSON")
+    return value
+
+
+def packed_located(text: str) -> Any:
+    """``text``'s fast reading packed as JSON's data (:func:`load_located`'s cache entry), or None: declined."""
+    packed = _packed_fast(text)
+    return None if packed is False else packed
+
+
+def unpacked_located(packed: Any) -> Any:
+    """The document :func:`packed_located` packed (:class:`LocatedMap`, :class:`LocatedList` and scalars)."""
+    return _unpacked(packed)
+
+
+def same_reading(fast: Any, slow: Any) -> bool:
+    """True when ``fast`` (a located reading) holds what ``slow`` (the locating parser's) holds: the same keys,
+    items and plain scalars (type and value), every mapping, key, value and item at the same line and column."""
+    if isinstance(fast, (LocatedMap, LocatedList)):
+        lc = getattr(slow, "lc", None)
+        if lc is None or (fast.lc.line, fast.lc.col) != (lc.line, lc.col):
+            return False
+        if isinstance(fast, LocatedMap):
+            return (isinstance(slow, Mapping) and list(fast) == [to_plain(k) for k in slow]
+                    and all(fast.lc.data[k] == tuple(lc.data.get(k, ())) and same_reading(fast[k], slow[k])
+                            for k in fast))
+        return (isinstance(slow, list) and len(slow) == len(fast)
+                and all(fast.lc.data[i] == tuple(lc.data.get(i, ())) and same_reading(item, slow[i])
+                        for i, item in enumerate(fast)))
+    plain = to_plain(slow)
+    return type(plain) is type(fast) and (plain == fast or plain != plain and fast != fast)
+
+
+def _unpacked(packed: Any) -> Any:
+    """The document :func:`_pack` packed: :class:`LocatedMap`, :class:`LocatedList` and scalars."""
+    if type(packed) is not list:
+        return packed
+    kind, line, col, parts = packed
+    if kind == "m":
+        mapping = LocatedMap()
+        at: dict[Any, tuple[int, ...]] = {}
+        for key, kl, kc, vl, vc, value in parts:
+            mapping[key] = _unpacked(value)
+            at[key] = (kl, kc, vl, vc)
+        mapping.lc = _Lines(line, col, at)
+        return mapping
+    if kind == "l":
+        items = LocatedList(_unpacked(item) for _, _, item in parts)
+        items.lc = _Lines(line, col, {i: (il, ic) for i, (il, ic, _) in enumerate(parts)})
+        return items
+    raise ValueError(kind)
+
+
 def _aliased(node: Any) -> bool:
     """True when a composed document uses an alias: libyaml's composer gives an alias the very node its
     anchor names, so some node is reached twice (an anchor no alias uses reads as plain data).
@@ -542,7 +782,8 @@ def _depth(data: Any) -> int:
 
 
 __all__ = [
-    "Pos", "MAX_BYTES", "MAX_DEPTH", "ALIAS_BUDGET", "MAX_INT_DIGITS", "AliasError", "UnknownTagError",
+    "Pos", "MAX_BYTES", "MAX_DEPTH", "ALIAS_BUDGET", "MAX_INT_DIGITS",
     "load_yaml", "load_yaml_text", "position", "to_plain", "dump_yaml", "FastPathError", "load_plain_fast",
-    "load_plain_fast_lines",
+    "load_plain_fast_lines", "LocatedMap", "LocatedList", "load_located", "is_located", "packed_located",
+    "unpacked_located", "same_reading",
 ]

@@ -110,7 +110,8 @@ REMEMBERED_CHECK_NEEDS_NOT = ("yaml", "ruamel.yaml", "importlib.metadata", "pick
 """Modules a remembered check (the same files checked again, :mod:`anko_writer.verdict`) does without: neither
 YAML library, no schema, no ruleset, no entry-point scan (issue 29: ``check`` in 0.3× the reference)."""
 
-MONTH_NEEDS_NOT = ("yaml", "decimal", "pydantic", "anko_writer.statefile", "anko_writer.rulesets.purasbar.setup.state",
+MONTH_NEEDS_NOT = ("yaml", "ruamel", "ruamel.yaml", "decimal", "pydantic", "anko_writer.statefile",
+                   "anko_writer.rulesets.purasbar.setup.state",
                    "anko_writer.rulesets.purasbar.season.settlement", "anko_writer.rulesets.purasbar.season.recap",
                    "anko_writer.rulesets.purasbar.club.ageing", "anko_writer.rulesets.purasbar.club.youth",
                    "anko_writer.rulesets.purasbar.club.offseason", "anko_writer.rulesets.purasbar.money.levy",

@@ -9,11 +9,12 @@ call site that forgets it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
-from .... import cache
+from .... import cache, prebuilt
 from ....errors import TableError
-from ....resources import Resources
+from ....resources import Resources, builtin_dir
 from ....tables import DiceTable
 from ....textfile import read_bytes
 from ..club.people import PeopleTables
@@ -82,9 +83,8 @@ def load_purasbar_tables(resources: Resources) -> PurasbarTables:
     """
     stamp = tables_stamp(resources)
     found = _CACHE.get(stamp)
-    if found is None:
-        found = cache.cached("purasbar-tables", _contents(stamp), lambda: _read(resources),
-                             lambda v: isinstance(v, PurasbarTables))
+    if found is None or prebuilt.recording():
+        found = cache.cached(KIND, _contents(stamp), lambda: _shipped_or_read(resources, stamp), _valid)
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.pop(next(iter(_CACHE)))
         _CACHE[stamp] = found
@@ -112,6 +112,30 @@ def _contents(stamp: tuple[tuple[str, int], ...]) -> list[bytes | str]:
 
 _CONTENTS: dict[tuple[tuple[str, int], ...], list[bytes | str]] = {}
 """The table files' paths and bytes, by their stamp."""
+
+
+def _valid(value: Any) -> bool:
+    """True when a stored bundle is one."""
+    return isinstance(value, PurasbarTables)
+
+
+def _shipped_or_read(resources: Resources, stamp: tuple[tuple[str, int], ...]) -> PurasbarTables:
+    """The bundle the package ships for its own table files (every file on the search path shipped: a campaign
+    without overrides), keyed by their paths inside the tables' folder and their bytes; else :func:`_read`."""
+    root = builtin_dir("tables")
+    contents = _contents(stamp)
+    parts: list[bytes | str] = []
+    for i in range(0, len(contents), 2):
+        path = Path(str(contents[i]))
+        if not path.is_relative_to(root):
+            return _read(resources)
+        parts += [path.relative_to(root).as_posix(), contents[i + 1]]
+    found: PurasbarTables = prebuilt.shipped(KIND, parts, root, lambda: _read(resources), _valid)
+    return found
+
+
+KIND = "purasbar-tables"
+"""The bundle's kind, in the cache folder and in the package's ``_prebuilt``."""
 
 
 def _read(resources: Resources) -> PurasbarTables:
