@@ -181,7 +181,6 @@ def test_an_edited_table_override_is_read_again(cache_dir: Path, tmp_path: Path)
     assert edited != src and len(edited) == len(src)
     target.write_text(edited, encoding="utf-8")
     os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same mtime: only the bytes differ
-    bundle._CACHE.clear()  # a new process: nothing read in this one is kept
-    bundle._CONTENTS.clear()
+    bundle.forget()  # a new process: nothing read in this one is kept
     after = bundle.load_purasbar_tables(Resources("purasbar", camp)).prizes
     assert (before["swiss_win"], after["swiss_win"]) == (25000, 35000)

@@ -33,7 +33,7 @@ def _located_only(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _bundle() -> purasbar_tables.PurasbarTables:
     """The 群英杯's tables read now (no cache on disk or in the process)."""
-    purasbar_tables._CACHE.clear()
+    purasbar_tables.forget()
     return purasbar_tables.load_purasbar_tables(Resources("purasbar", None))
 
 

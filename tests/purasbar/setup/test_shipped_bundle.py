@@ -27,12 +27,12 @@ def folder(tmp_path: Path) -> Iterator[Path]:
     prebuilder.build(built, {"purasbar": "anko_writer.rulesets.purasbar:RULESET"})
     with mock.patch.dict(os.environ, {prebuilt.ENV: str(built), cache.ENV: "off"}):
         prebuilt._present.cache_clear()
-        bundle._CACHE.clear()
+        bundle.forget()
         try:
             yield built
         finally:
             prebuilt._present.cache_clear()
-            bundle._CACHE.clear()
+            bundle.forget()
 
 
 def _resources(campaign_folder: Path | None = None) -> object:

@@ -114,6 +114,13 @@ _CONTENTS: dict[tuple[tuple[str, int], ...], list[bytes | str]] = {}
 """The table files' paths and bytes, by their stamp."""
 
 
+def forget() -> None:
+    """Drop what this process has read of the table files (:data:`_CACHE` and :data:`_CONTENTS`), as a new
+    process starts: the one call a test makes to stand for one."""
+    _CACHE.clear()
+    _CONTENTS.clear()
+
+
 def _valid(value: Any) -> bool:
     """True when a stored bundle is one."""
     return isinstance(value, PurasbarTables)
