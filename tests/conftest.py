@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import compileall
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,7 +32,10 @@ def pytest_configure(config: pytest.Config) -> None:
     ``ANKO_WRITER_CACHE=off`` run compiled every template and parsed every phrase bank again (issue 29). A
     run that sets the variable itself (``off``: compile everything) keeps it; the tests of the folder and of the
     cache name their own."""
-    if os.environ.get(prebuilt.ENV) is not None or os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    _bytecode_once(config)
+    if os.environ.get(prebuilt.ENV) is not None:
         return
     from anko_writer import prebuilder
 
@@ -44,6 +49,46 @@ def pytest_configure(config: pytest.Config) -> None:
         prebuilt._present.cache_clear()
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
+
+
+def _bytecode_once(config: pytest.Config) -> None:
+    """Under ``PYTHONDONTWRITEBYTECODE`` (and no ``PYTHONPYCACHEPREFIX`` of the run's own), compile the package
+    and the tests' helpers once into a temporary folder named in ``PYTHONPYCACHEPREFIX``, and rewrite the test
+    modules' asserts there once: otherwise both pytest-xdist workers and every ``python -m anko_writer`` a test
+    starts compiled every module from source again, and each worker rewrote every test file (issue 29). Nothing
+    is written beside the sources, and the folder goes at the end of the run; the children still write nothing."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix:
+        return
+    folder = tempfile.mkdtemp(prefix="anko-pycache-")
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder
+    root = Path(__file__).parent.parent
+    for tree in (root / "anko_writer", root / "tests"):
+        compileall.compile_dir(tree, quiet=2, workers=1)
+    _rewrite_tests(config, root / "tests")
+
+    def remove() -> None:
+        os.environ.pop("PYTHONPYCACHEPREFIX", None)
+        sys.pycache_prefix = None
+        shutil.rmtree(folder, ignore_errors=True)
+    config.add_cleanup(remove)
+
+
+def _rewrite_tests(config: pytest.Config, tests: Path) -> None:
+    """Each test module's assert-rewritten code, written where pytest's own loader looks for it (in
+    ``sys.pycache_prefix``), as it would write it itself if it were allowed to. Pytest's loader checks each
+    file's modification time and size before using it, as for any ``.pyc``; with another pytest that names
+    these functions otherwise, the workers rewrite as before."""
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):
+        return
+    for fn in sorted(tests.rglob("*.py")):
+        if fn.name.startswith("test_") or fn.name == "conftest.py":
+            cache = get_cache_dir(fn)
+            cache.mkdir(parents=True, exist_ok=True)
+            source_stat, code = _rewrite_test(fn, config)
+            _write_pyc(state, code, source_stat, cache / (fn.name[:-3] + PYC_TAIL))
 
 
 @pytest.fixture(scope="session", autouse=True)
