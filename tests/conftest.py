@@ -53,10 +53,11 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def _bytecode_once(config: pytest.Config) -> None:
     """Under ``PYTHONDONTWRITEBYTECODE`` (and no ``PYTHONPYCACHEPREFIX`` of the run's own), compile the package
-    and the tests' helpers once into a temporary folder named in ``PYTHONPYCACHEPREFIX``, and rewrite the test
-    modules' asserts there once: otherwise both pytest-xdist workers and every ``python -m anko_writer`` a test
-    starts compiled every module from source again, and each worker rewrote every test file (issue 29). Nothing
-    is written beside the sources, and the folder goes at the end of the run; the children still write nothing."""
+    and the tests' helpers once into a temporary folder named in ``PYTHONPYCACHEPREFIX``, and (with pytest-xdist)
+    rewrite the asserts of the test modules the run asks for there once: otherwise both workers and every
+    ``python -m anko_writer`` a test starts compiled every module from source again, and each worker rewrote
+    every test file (issue 29). Nothing is written beside the sources, the folder goes at the end of the run,
+    and the processes the tests start still write nothing."""
     if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix:
         return
     folder = tempfile.mkdtemp(prefix="anko-pycache-")
@@ -83,12 +84,23 @@ def _rewrite_tests(config: pytest.Config, tests: Path) -> None:
         state = config.stash[assertstate_key]
     except (ImportError, KeyError):
         return
+    if config.getoption("dist", "no") == "no":  # one process: it rewrites each module it collects, once anyway
+        return
     for fn in sorted(tests.rglob("*.py")):
-        if fn.name.startswith("test_") or fn.name == "conftest.py":
+        if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
             cache = get_cache_dir(fn)
             cache.mkdir(parents=True, exist_ok=True)
             source_stat, code = _rewrite_test(fn, config)
             _write_pyc(state, code, source_stat, cache / (fn.name[:-3] + PYC_TAIL))
+
+
+def _asked(config: pytest.Config, fn: Path) -> bool:
+    """Whether the run's arguments (``tests/core``, ``tests/x.py::test_y``, none: the test paths) hold ``fn``."""
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+        if fn == path or path in fn.parents:
+            return True
+    return False
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -24,9 +24,12 @@ def _code(pyc: Path) -> object:
 
 @needs_folder
 def test_a_rewritten_test_module_is_what_pytest_rewrites(pytestconfig: pytest.Config) -> None:
+    """With pytest-xdist, the controller rewrote this file and the conftests before the workers started."""
     from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, get_cache_dir
 
-    for fn in (Path(__file__), ROOT / "tests" / "conftest.py", ROOT / "tests" / "ball" / "test_cli.py"):
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        pytest.skip("one process rewrites what it collects itself")
+    for fn in (Path(__file__), ROOT / "tests" / "conftest.py", ROOT / "tests" / "ball" / "conftest.py"):
         pyc = get_cache_dir(fn) / (fn.name[:-3] + PYC_TAIL)
         assert str(pyc).startswith(sys.pycache_prefix or "?"), pyc
         read = _read_pyc(fn, pyc)
