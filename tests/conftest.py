@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import compileall
 import os
 import shutil
 import sys
@@ -33,8 +32,9 @@ def pytest_configure(config: pytest.Config) -> None:
     run that sets the variable itself (``off``: compile everything) keeps it; the tests of the folder and of the
     cache name their own."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
+        _read_rewritten()
         return
-    _bytecode_once(config)
+    _rewrite_once(config)
     if os.environ.get(prebuilt.ENV) is not None:
         return
     from anko_writer import prebuilder
@@ -51,47 +51,58 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(remove)
 
 
-def _bytecode_once(config: pytest.Config) -> None:
-    """Under ``PYTHONDONTWRITEBYTECODE`` (and no ``PYTHONPYCACHEPREFIX`` of the run's own), compile the package
-    and the tests' helpers once into a temporary folder named in ``PYTHONPYCACHEPREFIX``, and (with pytest-xdist)
-    rewrite the asserts of the test modules the run asks for there once: otherwise both workers and every
-    ``python -m anko_writer`` a test starts compiled every module from source again, and each worker rewrote
-    every test file (issue 29). Nothing is written beside the sources, the folder goes at the end of the run,
-    and the processes the tests start still write nothing."""
-    if not os.environ.get("PYTHONDONTWRITEBYTECODE") or os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix:
+REWRITTEN = "ANKO_TEST_REWRITTEN"
+"""The run's folder of assert-rewritten test modules (:func:`_rewrite_once`), named for pytest-xdist's workers."""
+
+
+def _rewrite_once(config: pytest.Config) -> None:
+    """With pytest-xdist under ``PYTHONDONTWRITEBYTECODE``, rewrite the asserts of the test modules the run asks
+    for once, here before the workers start, into a temporary folder that the workers' loader reads
+    (:func:`_read_rewritten`): otherwise each worker rewrote every test file itself (4.5 s of its collection's
+    9, issue 29). Nothing is written beside the sources; the folder goes at the end of the run."""
+    if not sys.dont_write_bytecode or config.getoption("dist", "no") == "no" or os.environ.get(REWRITTEN):
+        return  # pytest writes its own cache, or one process rewrites what it collects, once anyway
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):  # another pytest: the workers rewrite as before
         return
-    folder = tempfile.mkdtemp(prefix="anko-pycache-")
-    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = folder
-    root = Path(__file__).parent.parent
-    for tree in (root / "anko_writer", root / "tests"):
-        compileall.compile_dir(tree, quiet=2, workers=1)
-    _rewrite_tests(config, root / "tests")
+    folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
+    tests = Path(__file__).resolve().parent
+    for fn in sorted(tests.rglob("*.py")):
+        if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
+            pyc = _rewritten(folder, tests, fn) / (fn.name[:-3] + PYC_TAIL)
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            source_stat, code = _rewrite_test(fn, config)
+            _write_pyc(state, code, source_stat, pyc)
+    os.environ[REWRITTEN] = str(folder)
 
     def remove() -> None:
-        os.environ.pop("PYTHONPYCACHEPREFIX", None)
-        sys.pycache_prefix = None
+        os.environ.pop(REWRITTEN, None)
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
 
 
-def _rewrite_tests(config: pytest.Config, tests: Path) -> None:
-    """Each test module's assert-rewritten code, written where pytest's own loader looks for it (in
-    ``sys.pycache_prefix``), as it would write it itself if it were allowed to. Pytest's loader checks each
-    file's modification time and size before using it, as for any ``.pyc``; with another pytest that names
-    these functions otherwise, the workers rewrite as before."""
-    try:
-        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
-        state = config.stash[assertstate_key]
-    except (ImportError, KeyError):
+def _rewritten(folder: Path, tests: Path, fn: Path) -> Path:
+    """Where ``folder`` keeps the rewritten code of the test file ``fn`` (its folder's path under ``tests``)."""
+    return folder.joinpath(*fn.parent.relative_to(tests).parts)
+
+
+def _read_rewritten() -> None:
+    """In a pytest-xdist worker, pytest's loader looks for the test files' rewritten code in the run's folder
+    (:func:`_rewrite_once`), and checks each file's modification time and size as for any ``.pyc``."""
+    folder = os.environ.get(REWRITTEN)
+    if not folder or not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    if config.getoption("dist", "no") == "no":  # one process: it rewrites each module it collects, once anyway
-        return
-    for fn in sorted(tests.rglob("*.py")):
-        if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
-            cache = get_cache_dir(fn)
-            cache.mkdir(parents=True, exist_ok=True)
-            source_stat, code = _rewrite_test(fn, config)
-            _write_pyc(state, code, source_stat, cache / (fn.name[:-3] + PYC_TAIL))
+    from _pytest.assertion import rewrite
+
+    tests, original = Path(__file__).resolve().parent, rewrite.get_cache_dir
+
+    def cache_dir(file_path: Path) -> Path:
+        """The run's folder for a file of ``tests``, pytest's own choice for any other."""
+        path = Path(file_path).resolve()
+        return _rewritten(Path(folder), tests, path) if tests in path.parents else original(file_path)
+    rewrite.get_cache_dir = cache_dir  # type: ignore[assignment]  # the loader reads this module global at each import
 
 
 def _asked(config: pytest.Config, fn: Path) -> bool:
