@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,7 +31,11 @@ def pytest_configure(config: pytest.Config) -> None:
     ``ANKO_WRITER_CACHE=off`` run compiled every template and parsed every phrase bank again (issue 29). A
     run that sets the variable itself (``off``: compile everything) keeps it; the tests of the folder and of the
     cache name their own."""
-    if os.environ.get(prebuilt.ENV) is not None or os.environ.get("PYTEST_XDIST_WORKER"):
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _read_rewritten()
+        return
+    _rewrite_once(config)
+    if os.environ.get(prebuilt.ENV) is not None:
         return
     from anko_writer import prebuilder
 
@@ -44,6 +49,69 @@ def pytest_configure(config: pytest.Config) -> None:
         prebuilt._present.cache_clear()
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
+
+
+REWRITTEN = "ANKO_TEST_REWRITTEN"
+"""The run's folder of assert-rewritten test modules (:func:`_rewrite_once`), named for pytest-xdist's workers."""
+
+
+def _rewrite_once(config: pytest.Config) -> None:
+    """With pytest-xdist under ``PYTHONDONTWRITEBYTECODE``, rewrite the asserts of the test modules the run asks
+    for once, here before the workers start, into a temporary folder that the workers' loader reads
+    (:func:`_read_rewritten`): otherwise each worker rewrote every test file itself (4.5 s of its collection's
+    9, issue 29). Nothing is written beside the sources; the folder goes at the end of the run."""
+    if not sys.dont_write_bytecode or config.getoption("dist", "no") == "no" or os.environ.get(REWRITTEN):
+        return  # pytest writes its own cache, or one process rewrites what it collects, once anyway
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):  # another pytest: the workers rewrite as before
+        return
+    folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
+    tests = Path(__file__).resolve().parent
+    for fn in sorted(tests.rglob("*.py")):
+        if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
+            pyc = _rewritten(folder, tests, fn) / (fn.name[:-3] + PYC_TAIL)
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            source_stat, code = _rewrite_test(fn, config)
+            _write_pyc(state, code, source_stat, pyc)
+    os.environ[REWRITTEN] = str(folder)
+
+    def remove() -> None:
+        os.environ.pop(REWRITTEN, None)
+        shutil.rmtree(folder, ignore_errors=True)
+    config.add_cleanup(remove)
+
+
+def _rewritten(folder: Path, tests: Path, fn: Path) -> Path:
+    """Where ``folder`` keeps the rewritten code of the test file ``fn`` (its folder's path under ``tests``)."""
+    return folder.joinpath(*fn.parent.relative_to(tests).parts)
+
+
+def _read_rewritten() -> None:
+    """In a pytest-xdist worker, pytest's loader looks for the test files' rewritten code in the run's folder
+    (:func:`_rewrite_once`), and checks each file's modification time and size as for any ``.pyc``."""
+    folder = os.environ.get(REWRITTEN)
+    if not folder or not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from _pytest.assertion import rewrite
+
+    tests, original = Path(__file__).resolve().parent, rewrite.get_cache_dir
+
+    def cache_dir(file_path: Path) -> Path:
+        """The run's folder for a file of ``tests``, pytest's own choice for any other."""
+        path = Path(file_path).resolve()
+        return _rewritten(Path(folder), tests, path) if tests in path.parents else original(file_path)
+    rewrite.get_cache_dir = cache_dir  # type: ignore[assignment]  # the loader reads this module global at each import
+
+
+def _asked(config: pytest.Config, fn: Path) -> bool:
+    """Whether the run's arguments (``tests/core``, ``tests/x.py::test_y``, none: the test paths) hold ``fn``."""
+    for arg in config.args:
+        path = Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+        if fn == path or path in fn.parents:
+            return True
+    return False
 
 
 @pytest.fixture(scope="session", autouse=True)

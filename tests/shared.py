@@ -33,6 +33,21 @@ def shared(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[
     return folder
 
 
+def case_data(path: Path) -> Any:
+    """A case file of the tests (``tests/sanguo/*_cases.yaml`` …) as ruamel.yaml's safe loader reads it, parsed by
+    libyaml (:func:`anko_writer.yamlio.load_plain_fast`, YAML 1.2 scalars) unless that declines it: these files
+    are read while the workers collect, each by both (0.67 s a worker with ruamel.yaml alone, issue 29).
+    ``tests/core/test_case_files.py`` checks that every case file reads the same both ways."""
+    from anko_writer.yamlio import FastPathError, load_plain_fast
+
+    text = path.read_text(encoding="utf-8")
+    try:
+        return load_plain_fast(text)
+    except FastPathError:
+        from ruamel.yaml import YAML
+        return YAML(typ="safe").load(text)
+
+
 def opening_vote(camp: Path) -> dict[str, Any]:
     """Chapter 0's vote record for the campaign file ``camp`` as it stands (what ``anko-writer tally`` counts)."""
     c = load_campaign(camp)

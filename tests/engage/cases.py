@@ -17,9 +17,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-
 from anko_writer.dice import Dice, Roll
+from tests.shared import case_data
 
 HERE = Path(__file__).parent
 PACKAGE = "anko_writer.rulesets.engage"
@@ -29,7 +28,7 @@ KEYS = ("id", "name", "rule", "op", "input", "expected")
 
 def load(name: str) -> list[dict[str, Any]]:
     """The cases of ``tests/engage/<name>``, checked for their keys and unique ids."""
-    cases: list[dict[str, Any]] = YAML(typ="safe").load((HERE / name).read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = case_data(HERE / name)
     for c in cases:
         assert tuple(c) == KEYS, f"{c.get('id')}: a case has the keys {KEYS}, got {tuple(c)}"
     ids = [c["id"] for c in cases]

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ruamel.yaml import YAML
 
 from tests.scenario import dig, play, write_campaign
+from tests.shared import case_data
 
 HERE = Path(__file__).parent
-CASES: list[dict[str, Any]] = YAML(typ="safe").load((HERE / "rounds.yaml").read_text(encoding="utf-8"))
+CASES: list[dict[str, Any]] = case_data(HERE / "rounds.yaml")
 
 
 def campaign(case: dict[str, Any]) -> dict[str, Any]:

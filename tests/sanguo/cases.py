@@ -5,17 +5,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ruamel.yaml import YAML
-
 from anko_writer.rulesets.sanguo.board import Board, Gate, Piece, Stronghold
 from anko_writer.rulesets.sanguo.vision import Field, Scout
+from tests.shared import case_data
 
 HERE = Path(__file__).parent
 
 
 def load(name: str) -> list[dict[str, Any]]:
     """The cases of ``tests/sanguo/<name>``, checked for unique ids."""
-    cases: list[dict[str, Any]] = YAML(typ="safe").load((HERE / name).read_text(encoding="utf-8"))
+    cases: list[dict[str, Any]] = case_data(HERE / name)
     ids = [c["id"] for c in cases]
     assert len(ids) == len(set(ids)), "case ids must be unique"
     return cases
