@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import compileall
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -22,6 +24,8 @@ settings.register_profile("anko", deadline=None)
 settings.load_profile("anko")
 
 BUILT_IN = Path(__file__).parent.parent / "campaigns" / "recht.yaml"
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout (its package and tests are compiled once a run: :func:`_compile_once`)."""
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -34,6 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         _read_rewritten()
         return
+    _compile_once()
     _rewrite_once(config)
     if os.environ.get(prebuilt.ENV) is not None:
         return
@@ -49,6 +54,23 @@ def pytest_configure(config: pytest.Config) -> None:
         prebuilt._present.cache_clear()
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
+
+
+_NOT_COMPILED = re.compile(r"[/\\](?:test_[^/\\]*|conftest)\.py$")
+"""The files pytest compiles itself, its asserts rewritten (:func:`_compile_once` leaves them)."""
+
+
+def _compile_once() -> None:
+    """Compile the package's and the tests' helper modules into their ``__pycache__`` once, here before the
+    workers start, as an install does: under ``PYTHONDONTWRITEBYTECODE`` (set on this project's machines) no
+    process writes bytecode, so each worker and each command a test starts compiled every module it imports
+    again (the CLI tests' CPU −27 %, issue 29). An up-to-date file is left as it is; a folder that cannot be
+    written is skipped (each process then compiles for itself, as before)."""
+    for folder in (ROOT / "anko_writer", ROOT / "tests"):
+        try:
+            compileall.compile_dir(folder, quiet=2, rx=_NOT_COMPILED)
+        except OSError:
+            continue
 
 
 REWRITTEN = "ANKO_TEST_REWRITTEN"
@@ -69,12 +91,17 @@ def _rewrite_once(config: pytest.Config) -> None:
         return
     folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
     tests = Path(__file__).resolve().parent
-    for fn in sorted(tests.rglob("*.py")):
-        if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
-            pyc = _rewritten(folder, tests, fn) / (fn.name[:-3] + PYC_TAIL)
-            pyc.parent.mkdir(parents=True, exist_ok=True)
-            source_stat, code = _rewrite_test(fn, config)
-            _write_pyc(state, code, source_stat, pyc)
+    try:
+        for fn in sorted(tests.rglob("*.py")):
+            if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
+                pyc = _rewritten(folder, tests, fn) / (fn.name[:-3] + PYC_TAIL)
+                pyc.parent.mkdir(parents=True, exist_ok=True)
+                source_stat, code = _rewrite_test(fn, config)
+                if not _write_pyc(state, code, source_stat, pyc):
+                    raise OSError(f"could not write {pyc}")
+    except Exception:  # noqa: BLE001 (pytest's private rewriter changed, or a file failed: the workers rewrite)
+        shutil.rmtree(folder, ignore_errors=True)
+        return
     os.environ[REWRITTEN] = str(folder)
 
     def remove() -> None:
