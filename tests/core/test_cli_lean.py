@@ -135,13 +135,14 @@ def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 
 def _compiled(argv: list[str], env: dict[str, str]) -> str:
-    """How many prose-check pattern sets, ``hidden`` patterns and ``ballot`` patterns the command ``argv`` had
-    compiled at its end (``"0 0 0"``: none)."""
+    """How many prose-check pattern sets, strict ``hidden`` patterns and round 8's lazy patterns (``ballot``'s,
+    ``hidden._to_escape``, ``yamlio._unsure``) the command ``argv`` had compiled at its end (``"0 0 0"``: none)."""
     code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
             "def told():\n"
-            "    from anko_writer import ballot, hidden, render\n"
+            "    from anko_writer import ballot, hidden, render, yamlio\n"
             "    print(render._prose.cache_info().currsize, hidden._pattern.cache_info().currsize,\n"
-            "          sum(f.cache_info().currsize for f in (ballot._head, ballot._fold_out, ballot._chrome_marks)))\n"
+            "          sum(f.cache_info().currsize for f in (ballot._head, ballot._fold_out, ballot._chrome_marks,\n"
+            "                                                 hidden._to_escape, yamlio._unsure)))\n"
             "atexit.register(told)\n"
             "runpy.run_module('anko_writer', run_name='__main__')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
@@ -152,12 +153,13 @@ def _compiled(argv: list[str], env: dict[str, str]) -> str:
 def test_a_month_and_a_scene_compile_no_prose_check(tmp_path: Path) -> None:
     """Issue 29 round 6: neither ``month 12`` after 11 nor a 三国 scene checks prose, so neither compiles
     :func:`anko_writer.render._prose`'s patterns; the month, whose posts hold no seal line, compiles none of
-    :mod:`anko_writer.hidden`'s strict ones, nor (round 8) :mod:`anko_writer.ballot`'s, as it reads no reply."""
+    :mod:`anko_writer.hidden`'s strict ones, nor (round 8) :mod:`anko_writer.ballot`'s (it reads no reply) or
+    ``hidden._to_escape`` (it writes no fact) or ``yamlio._unsure`` (it reads every document from the cache)."""
     env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
     out = str(tmp_path / "out")
     month = ["month", "campaigns/recht.yaml", "--season", "1", "--out", out, "--month"]
     _imported([*month, "11"], (), env)
-    assert _compiled([*month, "12"], env) == "0 0 0"  # its posts hold no seal line, it reads no ballot
+    assert _compiled([*month, "12"], env) == "0 0 0"  # no seal line, no ballot, no fact, no YAML text
     scene = ["arc", "campaigns/sanguo/changshe.yaml", "--arc", "1", "--out", str(tmp_path / "scene")]
     assert _compiled(scene, env).startswith("0 ")
 

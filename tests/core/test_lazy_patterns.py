@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer import ballot, hidden, render
+from anko_writer import ballot, hidden, render, yamlio
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "02efc21"
@@ -136,3 +136,17 @@ def test_the_ballots_lazy_patterns_read_a_reply_as_the_base_did(text: str) -> No
     assert ballot.has_head(text) == (BALLOT["_HEAD"].search(narrow) is not None)
     assert ballot._fold_out().sub("", text) == BALLOT["_FOLD_OUT"].sub("", text)
     assert ballot._chrome_marks().sub("", text) == BALLOT["_CHROME_MARKS"].sub("", text)
+
+
+ROUND8_OTHERS = {"_UNSURE": (yamlio._unsure, _base_patterns("yamlio", "_UNSURE = ", "def load_located", ROUND8)),
+                 "_TO_ESCAPE": (hidden._to_escape, _base_patterns("hidden", "_TO_ESCAPE = ", "def _escape", ROUND8))}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND8_OTHERS))
+def test_yamlios_and_hiddens_round_8_patterns_are_the_base_commits(name: str) -> None:
+    """``yamlio._unsure`` and ``hidden._to_escape`` are the patterns 47e6419 compiled at import (text and flags);
+    every code point is searched alike."""
+    lazy, base = ROUND8_OTHERS[name]
+    assert list(base) == [name] and (lazy().pattern, lazy().flags) == (base[name].pattern, base[name].flags)
+    every = "".join(map(chr, range(0x110000)))
+    assert [m.start() for m in lazy().finditer(every)] == [m.start() for m in base[name].finditer(every)]
