@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer import ballot, hidden, render, yamlio
+from anko_writer import ballot, hidden, provenance, render, tables, yamlio
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "02efc21"
@@ -150,3 +150,13 @@ def test_yamlios_and_hiddens_round_8_patterns_are_the_base_commits(name: str) ->
     assert list(base) == [name] and (lazy().pattern, lazy().flags) == (base[name].pattern, base[name].flags)
     every = "".join(map(chr, range(0x110000)))
     assert [m.start() for m in lazy().finditer(every)] == [m.start() for m in base[name].finditer(every)]
+
+
+def test_tables_and_provenances_round_8_patterns_are_the_base_commits() -> None:
+    """``tables._span_patterns`` and ``provenance._line`` are 47e6419's ``_SPAN``/``_SINGLE`` and ``_LINE``."""
+    spans = _base_patterns("tables", "_SPAN = ", "def span_text", ROUND8)
+    line = _base_patterns("provenance", "_LINE = ", "def seed_commitment", ROUND8)
+    assert [(p.pattern, p.flags) for p in tables._span_patterns()] == [
+        (spans[n].pattern, spans[n].flags) for n in ("_SPAN", "_SINGLE")]
+    assert set(spans) == {"_SPAN", "_SINGLE"} and set(line) == {"_LINE"}
+    assert (provenance._line().pattern, provenance._line().flags) == (line["_LINE"].pattern, line["_LINE"].flags)
