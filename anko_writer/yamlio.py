@@ -16,8 +16,8 @@ thread:
 from __future__ import annotations
 
 import datetime
-import io
 import functools
+import io
 import re
 from collections.abc import Hashable, Mapping, Set
 from pathlib import Path

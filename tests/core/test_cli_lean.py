@@ -136,7 +136,8 @@ def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 def _compiled(argv: list[str], env: dict[str, str]) -> str:
     """How many prose-check pattern sets, strict ``hidden`` patterns and round 8's lazy patterns (``ballot``'s,
-    ``hidden._to_escape``, ``yamlio._unsure``, ``tables._span_patterns``, ``provenance._line``) the command ``argv`` had compiled at its end (``"0 0 0"``: none)."""
+    ``hidden._to_escape``, ``yamlio._unsure``, ``tables._span_patterns``, ``provenance._line``) the command ``argv``
+    had compiled at its end (``"0 0 0"``: none)."""
     code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
             "def told():\n"
             "    from anko_writer import ballot, hidden, provenance, render, tables, yamlio\n"
