@@ -16,7 +16,7 @@ from anko_writer.rulesets.purasbar.models import RecordShape
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anko_writer"
-MODULES = ("club", "money", "transfers", "events", "match")
+MODULES = ("club", "money", "transfers", "events", "match", "competition")
 """The wings whose ``records.py`` takes :data:`RecordShape` for ``TypedDict`` when it runs."""
 
 
