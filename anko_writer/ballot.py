@@ -396,16 +396,22 @@ LABEL_ALIASES: dict[str, tuple[str, ...]] = {"阵型": ("阵形",)}
 """Labels readers write for a question's label, accepted by every ballot (a question adds its own as
 :attr:`Question.aliases`); traditional script needs none (it is folded to simplified)."""
 
-_HEAD = re.compile(r"[\[【〔(（]?\s*安\s*价\s*([a-z0-9]+)\s*[\]】〕)）]?\s*[:：]?", re.IGNORECASE)
-"""The start of a vote line: 【安价 s1m4】 and what readers make of it (安價 is folded to 安价 first)."""
+@cache
+def _head() -> re.Pattern[str]:
+    """The start of a vote line: 【安价 s1m4】 and what readers make of it (安價 is folded to 安价 first).
+
+    This and the other patterns here are compiled on first use: a command that reads no ballot needs none."""
+    return re.compile(r"[\[【〔(（]?\s*安\s*价\s*([a-z0-9]+)\s*[\]】〕)）]?\s*[:：]?", re.IGNORECASE)
 
 
 _NARROW = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20, ord("；"): ord(";")}
 """Full-width ASCII forms to ASCII, one character for one (so offsets still point into the original)."""
 
-_FOLD_OUT = re.compile(r"[\s·・‧•∙.\-_–—‐‑−~～]")
-"""What comparing two answers ignores: spaces, middle dots (the names' ·, Big5's ‧) and dashes
-(``4-3-3`` is ``4 3 3``)."""
+@cache
+def _fold_out() -> re.Pattern[str]:
+    """What comparing two answers ignores: spaces, middle dots (the names' ·, Big5's ‧) and dashes
+    (``4-3-3`` is ``4 3 3``)."""
+    return re.compile(r"[\s·・‧•∙.\-_–—‐‑−~～]")
 
 _T2S: dict[int, str] = {}
 _SEEN: set[str] = set()
@@ -444,7 +450,7 @@ def _narrow(text: str) -> str:
 
 def _fold(text: str) -> str:
     """``text`` for comparison: NFKC, simplified script, lower case, without spaces, middle dots and dashes."""
-    return _FOLD_OUT.sub("", simplified(unicodedata.normalize("NFKC", text))).lower()
+    return _fold_out().sub("", simplified(unicodedata.normalize("NFKC", text))).lower()
 
 
 @lru_cache(maxsize=4096)
@@ -479,12 +485,12 @@ def vote_keys(text: str) -> list[str]:
     >>> vote_keys("【安价 s1m4】阵型：A\\n安價S1M5 陣型：B")
     ['s1m4', 's1m5']
     """
-    return [m.group(1).lower() for m in _HEAD.finditer(_narrow(text))]
+    return [m.group(1).lower() for m in _head().finditer(_narrow(text))]
 
 
 def has_head(text: str) -> bool:
     """True when ``text`` holds a vote line's head (【安价 KEY】 in any width or script)."""
-    return _HEAD.search(_narrow(text)) is not None
+    return _head().search(_narrow(text)) is not None
 
 
 def _line_at(text: str, at: int) -> str:
@@ -514,7 +520,7 @@ def read_votes(text: str, ballot: Ballot, orders: Mapping[str, OrderParser] | No
     """Every vote line for ``ballot`` in a reply's ``text`` (usually one; the tally keeps a reply's last);
     ``orders``: the parsers of the questions that take a notation, by label (:func:`order_parsers`)."""
     narrow = _narrow(text)  # same length as ``text``: problems quote the reader's own characters
-    heads = list(_HEAD.finditer(narrow))
+    heads = list(_head().finditer(narrow))
     labels = _label_pattern(ballot)
     votes = []
     for i, m in enumerate(heads):
@@ -537,7 +543,7 @@ def loose_lines(text: str, ballot: Ballot) -> list[str]:
     for line in text.split("\n"):
         n = narrow[at:at + len(line)]
         at += len(line) + 1
-        if _HEAD.search(n):
+        if _head().search(n):
             in_vote = True
             continue
         starts = labels.match(n.lstrip()) is not None
@@ -549,14 +555,17 @@ def loose_lines(text: str, ballot: Ballot) -> list[str]:
     return out
 
 
-_CHROME_MARKS = re.compile(r"\*\*|\[/?b\]|\[/?code\]|`")
+@cache
+def _chrome_marks() -> re.Pattern[str]:
+    """The forum's bold and code marks, which a pasted chapter may carry around its reply line."""
+    return re.compile(r"\*\*|\[/?b\]|\[/?code\]|`")
 
 
 def is_chapter_text(text: str, ballot: Ballot) -> bool:
     """True when ``text`` (a reply) holds the chapter's own vote block: its example reply line, word for
     word, after the block's deadline sentence (截止 …) or its 复制下面这行回复 — the chapter pasted or
     copied with the page, never a reader's vote."""
-    folded = _fold(_CHROME_MARKS.sub("", text))
+    folded = _fold(_chrome_marks().sub("", text))
     if _fold(ballot.reply_line()) not in folded:
         return False
     marks = [f"截止{ballot.deadline}"] if ballot.deadline else []

@@ -230,9 +230,12 @@ _ESCAPED = frozenset('"\\〕｜<>&[]*_`~')
 or Markdown would read as markup (with every whitespace, control and lone surrogate character)."""
 
 
-_TO_ESCAPE = re.compile(r'[\x00-\x1f\s"\\〕｜<>&\[\]*_`~\ud800-\udfff]')
-"""One character :func:`_json_string` escapes: :data:`_ESCAPED`, whitespace (``\\s`` is ``str.isspace``), a
-control character or a lone surrogate (``tests/sanguo/test_seal_json_fast.py`` checks every code point)."""
+@functools.cache
+def _to_escape() -> re.Pattern[str]:
+    """One character :func:`_json_string` escapes: :data:`_ESCAPED`, whitespace (``\\s`` is ``str.isspace``), a
+    control character or a lone surrogate (``tests/sanguo/test_seal_json_fast.py`` checks every code point).
+    Compiled on first use: a month writes no fact."""
+    return re.compile(r'[\x00-\x1f\s"\\〕｜<>&\[\]*_`~\ud800-\udfff]')
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -240,9 +243,10 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def _json_string(text: str) -> str:
-    if _TO_ESCAPE.search(text) is None:
+    to_escape = _to_escape()
+    if to_escape.search(text) is None:
         return f'"{text}"'
-    return f'"{_TO_ESCAPE.sub(_escape, text)}"'
+    return f'"{to_escape.sub(_escape, text)}"'
 
 
 def canonical_json(payload: Any) -> str:

@@ -12,6 +12,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -19,7 +20,12 @@ from dataclasses import dataclass, field
 
 LINE = "〔种子承诺｜anko-writer {version}｜{commitment}〕"
 """The line the rules post ends with: the tool's version and the seed's commitment."""
-_LINE = re.compile(r"〔种子承诺｜anko-writer (?P<version>[^｜〕\s]+)｜(?P<commitment>[0-9a-f]{64})〕")
+
+
+@functools.cache
+def _line() -> re.Pattern[str]:
+    """:data:`LINE` as a pattern, compiled on first use (only a reader of a posted rules post needs it)."""
+    return re.compile(r"〔种子承诺｜anko-writer (?P<version>[^｜〕\s]+)｜(?P<commitment>[0-9a-f]{64})〕")
 
 
 def seed_commitment(seed: int) -> str:
@@ -34,7 +40,7 @@ def commitment_line(seed: int, version: str) -> str:
 
 def read_commitment(text: str) -> tuple[str, str] | None:
     """The (version, commitment) a posted rules post carries, if any."""
-    m = _LINE.search(text)
+    m = _line().search(text)
     return (m["version"], m["commitment"]) if m else None
 
 

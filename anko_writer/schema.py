@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import copy
 import datetime
-import difflib
 import json
 import math
 import re
@@ -100,6 +99,8 @@ def did_you_mean(got: Any, options: Sequence[Any]) -> str:
     """
     if not isinstance(got, (str, int)) or isinstance(got, bool):
         return ""
+    import difflib  # an error's hint only: a command that validates cleanly never needs it
+
     lowered = {str(o).lower(): o for o in options}
     target = str(got).lower()
     hits = [target] if target in lowered else difflib.get_close_matches(target, list(lowered), n=1)

@@ -32,6 +32,7 @@ build Python objects are refused by the loader.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import re
@@ -53,8 +54,13 @@ from .yamlio import FastPathError, load_plain_fast_lines, load_yaml_text, positi
 _ENUMERATE_LIMIT = 10_000
 """Dice with at most this many face combinations have their totals enumerated exactly."""
 
-_SPAN = re.compile(r"\s*(-?\d{1,15})\s*(?:-|~|～|–|—|\.\.)\s*(-?\d{1,15})\s*")
-_SINGLE = re.compile(r"\s*(-?\d{1,15})\s*")
+
+@functools.cache
+def _span_patterns() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """A range as a table file writes it (``1-5``, ``1~5``, ``1..5``) and a single total; compiled on first use
+    (a command whose tables come from the bundle reads none)."""
+    return (re.compile(r"\s*(-?\d{1,15})\s*(?:-|~|～|–|—|\.\.)\s*(-?\d{1,15})\s*"),
+            re.compile(r"\s*(-?\d{1,15})\s*"))
 
 
 def span_text(lo: int, hi: int) -> str:
@@ -95,7 +101,8 @@ class TotalRange(Scalar):
         if isinstance(value, int) and not isinstance(value, bool):
             return int(value), int(value)
         if isinstance(value, str):
-            m = _SPAN.fullmatch(value) or _SINGLE.fullmatch(value)
+            span, single = _span_patterns()
+            m = span.fullmatch(value) or single.fullmatch(value)
             if m:
                 return int(m.group(1)), int(m.group(m.lastindex or 1))
         if isinstance(value, list) and len(value) == 2:

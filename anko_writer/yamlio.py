@@ -16,6 +16,7 @@ thread:
 from __future__ import annotations
 
 import datetime
+import functools
 import io
 import re
 from collections.abc import Hashable, Mapping, Set
@@ -566,11 +567,14 @@ class LocatedList(list[Any]):
     lc: _Lines
 
 
-_UNSURE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-                     "|^%", re.M)
-"""What :func:`load_located` leaves to the locating parser: a tab, a carriage return, a byte-order mark, a line or
-paragraph separator, a control character (which YAML 1.1's libyaml and YAML 1.2's ruamel.yaml may read apart), and
-a directive (``%YAML 1.1`` changes what ruamel.yaml's scalars mean)."""
+@functools.cache
+def _unsure() -> re.Pattern[str]:
+    """What :func:`load_located` leaves to the locating parser: a tab, a carriage return, a byte-order mark, a line or
+    paragraph separator, a control character (which YAML 1.1's libyaml and YAML 1.2's ruamel.yaml may read apart),
+    and a directive (``%YAML 1.1`` changes what ruamel.yaml's scalars mean). Compiled on first use (about 2 ms):
+    a command whose documents all come from the cache reads none."""
+    return re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
+                      "|^%", re.M)
 
 
 def load_located(text: str, file: Path | str, error: type[InputError] = InputError) -> Any:
@@ -602,7 +606,7 @@ def is_located(doc: Any) -> bool:
 def _packed_fast(text: str) -> Any:
     """``text``'s document read by libyaml, packed as plain data with its positions (:func:`_pack`), or False
     when the fast path declines it."""
-    if _UNSURE.search(text):
+    if _unsure().search(text):
         return False
     try:
         node, data = _fast_node_and_data(text)

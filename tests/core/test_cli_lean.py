@@ -117,11 +117,11 @@ MONTH_NEEDS_NOT = ("yaml", "ruamel", "ruamel.yaml", "decimal", "pydantic", "anko
                    "anko_writer.rulesets.purasbar.club.offseason", "anko_writer.rulesets.purasbar.money.levy",
                    "anko_writer.rulesets.purasbar.money.ai_books", "anko_writer.rulesets.purasbar.setup.newcampaign",
                    "anko_writer.audit", "anko_writer.export", "anko_writer.tally",
-                   "typer", "typer._click", "rich", "anko_writer.cli")
+                   "typer", "typer._click", "rich", "anko_writer.cli", "difflib")
 """Modules a first season's ``month 12`` resumed from month 11's checkpoint does without: PyYAML (every table from
 the cache), the state file's reader and writer, the settlement and what only it calls, ``new``, the audit,
 ``export`` and ``tally`` (issue 29 round 5); Typer, its Click, Rich and the Typer app itself (round 7: a plain
-command line runs by :mod:`anko_writer.fastcli`)."""
+command line runs by :mod:`anko_writer.fastcli`); ``difflib`` (round 8: only a validation error's hint needs it)."""
 
 
 def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
@@ -135,12 +135,16 @@ def test_month_12_after_11_imports_only_what_it_needs(tmp_path: Path) -> None:
 
 
 def _compiled(argv: list[str], env: dict[str, str]) -> str:
-    """How many prose-check pattern sets and ``hidden`` patterns the command ``argv`` had compiled at its end
-    (``"0 0"``: none)."""
+    """How many prose-check pattern sets, strict ``hidden`` patterns and round 8's lazy patterns (``ballot``'s,
+    ``hidden._to_escape``, ``yamlio._unsure``, ``tables._span_patterns``, ``provenance._line``) the command ``argv``
+    had compiled at its end (``"0 0 0"``: none)."""
     code = (f"import atexit, sys, runpy; sys.argv = ['anko-writer', *{argv!r}]\n"
             "def told():\n"
-            "    from anko_writer import hidden, render\n"
-            "    print(render._prose.cache_info().currsize, hidden._pattern.cache_info().currsize)\n"
+            "    from anko_writer import ballot, hidden, provenance, render, tables, yamlio\n"
+            "    print(render._prose.cache_info().currsize, hidden._pattern.cache_info().currsize,\n"
+            "          sum(f.cache_info().currsize for f in (ballot._head, ballot._fold_out, ballot._chrome_marks,\n"
+            "                                                 hidden._to_escape, yamlio._unsure, tables._span_patterns,\n"
+            "                                                 provenance._line)))\n"
             "atexit.register(told)\n"
             "runpy.run_module('anko_writer', run_name='__main__')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env,
@@ -151,12 +155,14 @@ def _compiled(argv: list[str], env: dict[str, str]) -> str:
 def test_a_month_and_a_scene_compile_no_prose_check(tmp_path: Path) -> None:
     """Issue 29 round 6: neither ``month 12`` after 11 nor a 三国 scene checks prose, so neither compiles
     :func:`anko_writer.render._prose`'s patterns; the month, whose posts hold no seal line, compiles none of
-    :mod:`anko_writer.hidden`'s strict ones."""
+    :mod:`anko_writer.hidden`'s strict ones, nor (round 8) :mod:`anko_writer.ballot`'s (it reads no reply),
+    ``hidden._to_escape`` (it writes no fact), ``yamlio._unsure`` or ``tables._span_patterns`` (every document and
+    table comes from the cache) or ``provenance._line`` (it reads no posted rules post)."""
     env = {**os.environ, "ANKO_WRITER_CACHE": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
     out = str(tmp_path / "out")
     month = ["month", "campaigns/recht.yaml", "--season", "1", "--out", out, "--month"]
     _imported([*month, "11"], (), env)
-    assert _compiled([*month, "12"], env) == "0 0"  # and its posts hold no seal line: no strict pattern either
+    assert _compiled([*month, "12"], env) == "0 0 0"  # no seal line, no ballot, no fact, no YAML text
     scene = ["arc", "campaigns/sanguo/changshe.yaml", "--arc", "1", "--out", str(tmp_path / "scene")]
     assert _compiled(scene, env).startswith("0 ")
 

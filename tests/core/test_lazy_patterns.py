@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -13,21 +14,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anko_writer import hidden, render
+from anko_writer import ballot, hidden, provenance, render, tables, yamlio
 
 ROOT = Path(__file__).resolve().parents[2]
 BASE = "02efc21"
 """The commit that compiled every pattern at import."""
 
 
-def _base_patterns(module: str, start: str, end: str) -> dict[str, re.Pattern[str]]:
-    """The module-level patterns the base commit's ``module`` defined between the lines starting ``start`` and
+def _base_patterns(module: str, start: str, end: str, base: str = BASE) -> dict[str, re.Pattern[str]]:
+    """The module-level patterns the ``base`` commit's ``module`` defined between the lines starting ``start`` and
     ``end`` (run alone: their definitions read only the strings above them)."""
     try:
-        source = subprocess.run(["git", "show", f"{BASE}:anko_writer/{module}.py"], capture_output=True, text=True,
+        source = subprocess.run(["git", "show", f"{base}:anko_writer/{module}.py"], capture_output=True, text=True,
                                 cwd=ROOT, check=True, timeout=30).stdout
     except (OSError, subprocess.SubprocessError):  # an sdist or a shallow clone: no history to compare with
-        pytest.skip(f"the base commit {BASE} is not in this checkout's history", allow_module_level=True)
+        pytest.skip(f"the base commit {base} is not in this checkout's history", allow_module_level=True)
     lines = source.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith(start))
     last = next(i for i, line in enumerate(lines) if line.startswith(end) and i > first)
@@ -94,3 +95,68 @@ def test_the_lazy_patterns_read_a_post_as_the_base_did(text: str) -> None:
             [m.groupdict() for m in base._PROSE_DIE.finditer(line)]
     assert [m.group() for m in render._prose().half_punct.finditer(text)] == \
         [m.group() for m in PROSE["_HALF_PUNCT"].finditer(text)]
+
+
+ROUND8 = "47e6419"
+"""The commit that compiled ``ballot``'s patterns at import (issue 29 round 8 compiles them on first use)."""
+BALLOT = {**_base_patterns("ballot", "_HEAD = ", "_T2S", ROUND8),
+          **_base_patterns("ballot", "_CHROME_MARKS = ", "def is_chapter_text", ROUND8)}
+BALLOT_NAMES = {"_HEAD": ballot._head, "_FOLD_OUT": ballot._fold_out, "_CHROME_MARKS": ballot._chrome_marks}
+
+
+def test_ballots_patterns_are_the_base_commits() -> None:
+    """Each of ``ballot``'s lazily compiled patterns is the one 47e6419 compiled at import (text and flags)."""
+    assert set(BALLOT) == set(BALLOT_NAMES)
+    for old, new in BALLOT_NAMES.items():
+        assert (new().pattern, new().flags) == (BALLOT[old].pattern, BALLOT[old].flags)
+
+
+def test_importing_the_ballot_compiles_none_of_its_patterns() -> None:
+    """A fresh process that imports ``ballot`` (as every month does, for its ``Question``) compiles nothing there."""
+    code = ("import re, sys\nseen = []\nown = re.compile\n"
+            "def spy(p, flags=0):\n    seen.append(sys._getframe(1).f_code.co_filename)\n    return own(p, flags)\n"
+            "re.compile = spy\nimport anko_writer.ballot as b\n"
+            "print(sum(f.endswith('ballot.py') for f in seen), b._head.cache_info().currsize)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert done.stdout.split() == ["0", "0"]
+
+
+BALLOT_PIECES = st.sampled_from(["【", "】", "[", "]", "(", "（", "安", "价", "價", "安价", "安價", "ＳＩＭ", "s1m4", "S1M5",
+                                 ":", "：", " ", "\u3000", "\n", "阵型", "陣型", "A", "b", "4-3-3", "·", "‧", "—", "~",
+                                 "**", "[b]", "[/b]", "[code]", "`", "截止", "复制下面这行回复", "x"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(BALLOT_PIECES, max_size=25).map("".join))
+def test_the_ballots_lazy_patterns_read_a_reply_as_the_base_did(text: str) -> None:
+    """Vote heads, the fold and the chrome marks find what the base's module-level patterns find."""
+    narrow = ballot._narrow(text)
+    assert [m.span() for m in ballot._head().finditer(narrow)] == [m.span() for m in BALLOT["_HEAD"].finditer(narrow)]
+    assert ballot.vote_keys(text) == [m.group(1).lower() for m in BALLOT["_HEAD"].finditer(narrow)]
+    assert ballot.has_head(text) == (BALLOT["_HEAD"].search(narrow) is not None)
+    assert ballot._fold_out().sub("", text) == BALLOT["_FOLD_OUT"].sub("", text)
+    assert ballot._chrome_marks().sub("", text) == BALLOT["_CHROME_MARKS"].sub("", text)
+
+
+ROUND8_OTHERS = {"_UNSURE": (yamlio._unsure, _base_patterns("yamlio", "_UNSURE = ", "def load_located", ROUND8)),
+                 "_TO_ESCAPE": (hidden._to_escape, _base_patterns("hidden", "_TO_ESCAPE = ", "def _escape", ROUND8))}
+
+
+@pytest.mark.parametrize("name", sorted(ROUND8_OTHERS))
+def test_yamlios_and_hiddens_round_8_patterns_are_the_base_commits(name: str) -> None:
+    """``yamlio._unsure`` and ``hidden._to_escape`` are the patterns 47e6419 compiled at import (text and flags);
+    every code point is searched alike."""
+    lazy, base = ROUND8_OTHERS[name]
+    assert list(base) == [name] and (lazy().pattern, lazy().flags) == (base[name].pattern, base[name].flags)
+    every = "".join(map(chr, range(0x110000)))
+    assert [m.start() for m in lazy().finditer(every)] == [m.start() for m in base[name].finditer(every)]
+
+
+def test_tables_and_provenances_round_8_patterns_are_the_base_commits() -> None:
+    """``tables._span_patterns`` and ``provenance._line`` are 47e6419's ``_SPAN``/``_SINGLE`` and ``_LINE``."""
+    spans = _base_patterns("tables", "_SPAN = ", "def span_text", ROUND8)
+    line = _base_patterns("provenance", "_LINE = ", "def seed_commitment", ROUND8)
+    assert [(p.pattern, p.flags) for p in tables._span_patterns()] == [
+        (spans[n].pattern, spans[n].flags) for n in ("_SPAN", "_SINGLE")]
+    assert set(spans) == {"_SPAN", "_SINGLE"} and set(line) == {"_LINE"}
+    assert (provenance._line().pattern, provenance._line().flags) == (line["_LINE"].pattern, line["_LINE"].flags)

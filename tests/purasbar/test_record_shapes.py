@@ -16,7 +16,7 @@ from anko_writer.rulesets.purasbar.models import RecordShape
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anko_writer"
-MODULES = ("club", "money", "transfers", "events")
+MODULES = ("club", "money", "transfers", "events", "match", "competition")
 """The wings whose ``records.py`` takes :data:`RecordShape` for ``TypedDict`` when it runs."""
 
 
@@ -55,20 +55,40 @@ def test_the_stand_in_does_what_a_typed_dict_does_at_runtime() -> None:
     assert types.new_class("Sub", (RecordShape,), {"total": False}) is RecordShape  # ``class Sub(..., total=False)``
 
 
-def _imported_shapes(tree: ast.Module) -> set[str]:
-    """The shape names a module imports from the four record modules."""
+def _absolute(node: ast.ImportFrom, path: Path) -> str:
+    """The dotted module an ``import from`` names in the file at ``path`` (a relative one resolved)."""
+    if not node.level:
+        return node.module or ""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)[:-node.level]
+    return ".".join([*parts, *([node.module] if node.module else [])])
+
+
+def _imported_shapes(tree: ast.Module, path: Path) -> set[str]:
+    """The shape names a module imports from the record modules (``from .records import`` among them)."""
     everyone = {name for names in SHAPES.values() for name in names}
     found = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("records") and any(
-                (node.module or "").endswith(f"{wing}.records") for wing in MODULES):
+        if isinstance(node, ast.ImportFrom) and any(
+                _absolute(node, path).endswith(f"{wing}.records") for wing in MODULES):
             found |= {a.asname or a.name for a in node.names if a.name in everyone}
     return found
+
+
+def _annotation_nodes(tree: ast.Module) -> set[int]:
+    """The ids of every node inside an annotation (never evaluated: the modules defer annotations)."""
+    roots: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg | ast.AnnAssign) and node.annotation is not None:
+            roots.append(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            roots.append(node.returns)
+    return {id(n) for root in roots for n in ast.walk(root)}
 
 
 def _uses(tree: ast.Module, names: set[str]) -> list[str]:
     """Where ``names`` are called (``cast`` aside), tested with ``isinstance`` or have an attribute read."""
     bad: list[str] = []
+    deferred = _annotation_nodes(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func: Any = node.func
@@ -81,6 +101,9 @@ def _uses(tree: ast.Module, names: set[str]) -> list[str]:
                 bad.append(f"{node.lineno}: get_type_hints")
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in names:
             bad.append(f"{node.lineno}: {node.value.id}.{node.attr}")
+        if (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names
+                and id(node) not in deferred):  # a generic shape (``HomeAway[int]``) subscripted when code runs
+            bad.append(f"{node.lineno}: {node.value.id}[...]")
     return bad
 
 
@@ -90,7 +113,7 @@ def test_nothing_builds_tests_or_inspects_a_shape() -> None:
     found = {}
     for path in [*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        names = _imported_shapes(tree)
+        names = _imported_shapes(tree, path)
         if path.parent.parent.name == "purasbar" and path.name == "records.py" and path.parent.name in MODULES:
             names |= set(SHAPES[path.parent.name])
         if names and (bad := _uses(tree, names)):

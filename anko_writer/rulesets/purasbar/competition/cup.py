@@ -33,9 +33,14 @@ HOME_DIE = "1D2"
 ROLL_OFF_DIE = "1D100"
 """000 §4.3.1: the 8th-place roll-off die (higher advances)."""
 
+
+def _swiss_stage(r: int) -> Stage:
+    """Swiss round ``r``'s match day (a literal: the shapes are never called, see ``models.RecordShape``)."""
+    return {"competition": "swiss", "round": r, "stage": "swiss", "matches": 12, "neutral": False}
+
+
 STAGES: list[Stage] = [
-    *(Stage(competition="swiss", round=r, stage="swiss", matches=12, neutral=False)
-      for r in range(1, SWISS_ROUNDS + 1)),
+    *(_swiss_stage(r) for r in range(1, SWISS_ROUNDS + 1)),
     {"competition": "knockout", "round": 1, "stage": "quarter_final", "matches": 4, "neutral": False},
     {"competition": "knockout", "round": 2, "stage": "semi_final", "matches": 2, "neutral": False},
     {"competition": "knockout", "round": 3, "stage": "final", "matches": 1, "neutral": FINAL_IS_NEUTRAL},

@@ -5,7 +5,12 @@ Records are plain dicts at runtime (JSON for the chapters); these types name the
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # the shapes are for mypy: none is built when this runs
+    from ..models import RecordShape as TypedDict
 
 from ....dice import RollJson
 

@@ -99,6 +99,11 @@ _FINISH_EXPR = DiceExpr.parse(f"1D{FINISH_DIE}")
 """The 终结骰 parsed once (the same notation ``1D50`` in the roll's record)."""
 
 
+def _no_notes() -> MatchNotes:
+    """A match's notes before anything happened (a literal: the shapes are never called, see ``models``)."""
+    return {"substitutions": [], "timeouts": [], "formation_changes": [], "injuries": [], "match_events": []}
+
+
 @dataclass
 class _Ctx:
     dice: Dice
@@ -121,8 +126,7 @@ class _Ctx:
     disclosed: set[str] = field(default_factory=set)
     events: list[SliceEvent] = field(default_factory=list)
     attacks: list[AttackRecord] = field(default_factory=list)
-    records: MatchNotes = field(default_factory=lambda: MatchNotes(
-        substitutions=[], timeouts=[], formation_changes=[], injuries=[], match_events=[]))
+    records: MatchNotes = field(default_factory=_no_notes)
     risk_bonus: int = 0
     """§6.4.3: the environment's percentage points on every §5.7.1 post-match risk."""
     on_point: EventHook | None = None

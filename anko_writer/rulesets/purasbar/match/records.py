@@ -8,7 +8,12 @@ Keys that are Python keywords (``from``, ``in``) need the functional ``TypedDict
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Generic, Literal, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, NotRequired, TypeVar
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # the shapes are for mypy: none is built when this runs
+    from ..models import RecordShape as TypedDict
 
 from ....dice import RollJson
 from ..events.records import MatchEventRecord as MatchEventRecord  # re-exported: match.engine imports it here
