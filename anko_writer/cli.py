@@ -147,8 +147,6 @@ def _plain_params(params: list[Any]) -> list[Any]:
     return params
 
 
-_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
-"""An integer option's value that every integer parser reads the same way."""
 _SLOW = object()
 
 
@@ -161,7 +159,7 @@ def _quick(annotation: Any, info: Any, value: Any, param: Any, ctx: Any) -> Any:
     if annotation is int and info.min is None and info.max is None and not info.clamp:
         if kind is int:
             return value
-        if kind is str and _INT.fullmatch(value):
+        if kind is str and fastcli.INTEGER.fullmatch(value):
             return int(value)
     if annotation is Path and info.path_type is None and _param_types is not None:
         if kind is str and value:

@@ -37,8 +37,9 @@ False). The command's function in :mod:`anko_writer.commands` has the command's 
 DEFAULTS: dict[str, object] = {"out": None, "force": False}
 """The values Typer passes for an option not given."""
 
-_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
-"""An integer Typer reads as :func:`int` reads it (``cli._INT``, its lean coercion's pattern)."""
+INTEGER = re.compile(r"-?(?:0|[1-9][0-9]{0,17})")
+"""An integer option's value that every integer parser (Typer, Click, :func:`int`) reads the same way: this
+module takes only such values, and :mod:`anko_writer.cli`'s lean coercion reads them without Typer's own."""
 
 Call = tuple[str, dict[str, object]]
 """A command's name (its function in :mod:`anko_writer.commands`) and the values of its parameters."""
@@ -95,7 +96,7 @@ def _value(kind: str, text: str) -> object:
     if not text or text.startswith("-") or "\x00" in text:
         return None
     if kind == INT:
-        return int(text) if _INT.fullmatch(text) else None
+        return int(text) if INTEGER.fullmatch(text) else None
     path = Path(text)
     if str(path) == "-":  # ``./-``: the command's own refusal of standard input
         return None
@@ -131,4 +132,4 @@ def run(args: list[str]) -> None:
         sys.exit(0)
 
 
-__all__ = ["DEFAULTS", "FLAG", "INT", "PATH", "SPECS", "Call", "parse", "run"]
+__all__ = ["DEFAULTS", "FLAG", "INT", "INTEGER", "PATH", "SPECS", "Call", "parse", "run"]
