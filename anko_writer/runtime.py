@@ -107,7 +107,7 @@ class _Codes:
         if codes is None:
             from . import cache
 
-            codes = self.shelves[name] = _loaded_codes(cache.load(self._entry(name))[1])
+            codes = self.shelves[name] = loaded_codes(cache.load(self._entry(name))[1])
         return name, codes
 
 
@@ -166,11 +166,6 @@ def recorded_codes(modules: list[str]) -> dict[str, dict[str, CodeType]]:
 def loaded_codes(data: object) -> dict[str, CodeType]:
     """The compiled methods a cache entry (or the package's ``_prebuilt``) holds (empty when it holds anything
     else)."""
-    return _loaded_codes(data)
-
-
-def _loaded_codes(data: object) -> dict[str, CodeType]:
-    """The compiled methods a cache entry holds (empty when it holds anything else)."""
     try:
         codes = marshal.loads(data) if type(data) is bytes else None  # noqa: S302 (its HMAC proves this user wrote it)
     except (EOFError, ValueError, TypeError):

@@ -117,7 +117,7 @@ def test_without_the_cache_the_block_runs_plain(monkeypatch: pytest.MonkeyPatch)
 
 @pytest.mark.parametrize("payload", [b"", b"not marshal", b"\xe9", None, 3])
 def test_an_unreadable_entry_gives_no_codes(payload: object) -> None:
-    assert runtime._loaded_codes(payload) == {}
+    assert runtime.loaded_codes(payload) == {}
 
 
 @ONLY_311
