@@ -16,17 +16,25 @@ from anko_writer.rulesets.purasbar.models import RecordShape
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "anko_writer"
-MODULES = ("club", "money", "transfers", "events", "match", "competition")
-"""The wings whose ``records.py`` takes :data:`RecordShape` for ``TypedDict`` when it runs."""
+MODULES = ("club.records", "money.records", "transfers.records", "events.records", "match.records",
+           "competition.records", "season.cast", "season.races", "season.story", "season.headlines",
+           "season.month_money", "models")
+"""The modules (under the 群英杯's package) that take :data:`RecordShape` for ``TypedDict`` when they run: the wings'
+``records.py`` (rounds 5 and 8) and the modules with code that define shapes beside it (round 9)."""
+
+
+def _path(module: str) -> Path:
+    """The file of ``module`` (dotted, under the 群英杯's package)."""
+    return PACKAGE / "rulesets" / "purasbar" / Path(*module.split(".")).with_suffix(".py")
 
 
 def _shapes(wing: str) -> list[str]:
-    """The names ``wing/records.py`` defines as TypedDicts (a class statement or the functional call)."""
-    tree = ast.parse((PACKAGE / "rulesets" / "purasbar" / wing / "records.py").read_text(encoding="utf-8"))
+    """The names ``wing``'s module defines as TypedDicts (a class statement or the functional call)."""
+    tree = ast.parse(_path(wing).read_text(encoding="utf-8"))
     names = []
     for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            names.append(node.name)
+        if isinstance(node, ast.ClassDef) and {getattr(b, "id", "") for b in node.bases} & {"TypedDict", *names}:
+            names.append(node.name)  # a TypedDict, or a shape extending one
         elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
               and getattr(node.value.func, "id", "") == "TypedDict"):
             names.append(cast(ast.Name, node.targets[0]).id)
@@ -38,7 +46,7 @@ SHAPES = {wing: _shapes(wing) for wing in MODULES}
 
 @pytest.mark.parametrize("wing", MODULES)
 def test_every_shape_is_the_stand_in_at_runtime(wing: str) -> None:
-    module = importlib.import_module(f"anko_writer.rulesets.purasbar.{wing}.records")
+    module = importlib.import_module(f"anko_writer.rulesets.purasbar.{wing}")
     assert SHAPES[wing]
     assert all(getattr(module, name) is RecordShape for name in SHAPES[wing])
 
@@ -69,7 +77,7 @@ def _imported_shapes(tree: ast.Module, path: Path) -> set[str]:
     found = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and any(
-                _absolute(node, path).endswith(f"{wing}.records") for wing in MODULES):
+                _absolute(node, path).endswith(f"purasbar.{wing}") for wing in MODULES):
             found |= {a.asname or a.name for a in node.names if a.name in everyone}
     return found
 
@@ -114,8 +122,7 @@ def test_nothing_builds_tests_or_inspects_a_shape() -> None:
     for path in [*PACKAGE.rglob("*.py"), *(ROOT / "tests").rglob("*.py")]:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names = _imported_shapes(tree, path)
-        if path.parent.parent.name == "purasbar" and path.name == "records.py" and path.parent.name in MODULES:
-            names |= set(SHAPES[path.parent.name])
+        names |= {name for wing in MODULES if path == _path(wing) for name in SHAPES[wing]}
         if names and (bad := _uses(tree, names)):
             found[str(path.relative_to(ROOT))] = bad
     assert found == {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired
 
 from ...dice import RollJson
 
@@ -27,10 +27,16 @@ class _Shapes(type):
 
 RecordShape: _Shapes = type.__new__(_Shapes, "RecordShape", (), {"__doc__": "A record's shape, at runtime."})
 """What the record modules (``club/``, ``money/``, ``transfers/``, ``events/``, ``match/``, ``competition/``
-``records.py``) take for ``TypedDict`` when they run: their 199 shapes only say, for mypy, which keys a plain dict
+``records.py``; ``season/`` ``cast``, ``races``, ``story``, ``headlines``, ``month_money`` and this module) take for
+``TypedDict`` when they run: their 224 shapes only say, for mypy, which keys a plain dict
 has; nothing reads them at runtime (no constructor call, ``isinstance``, ``__annotations__`` or subscript outside an
 annotation), and building them as TypedDicts was about 12 ms of every 群英杯 command (issue 29 rounds 5 and 8).
 ``typing.TypedDict`` under ``TYPE_CHECKING``."""
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # this module's own three shapes too
+    TypedDict = RecordShape
 
 
 Position = Literal["FW", "MF", "DF", "GK"]

@@ -19,9 +19,14 @@ so a month resumed from a checkpoint casts as a full replay does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ..competition.calendar import SEASON_WEEKS, month_of
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # a shape is mypy's alone: no class is built (issue 29)
+    from ..models import RecordShape as TypedDict
 
 Record = dict[str, Any]
 

@@ -25,7 +25,7 @@ ranks as a full replay does.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypedDict, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ....kit import story
 from ..club.achievements import CUP_STAGES, result, trailed
@@ -33,6 +33,11 @@ from ..competition.calendar import CUP_MONTH
 from ..competition.schedule import ROUNDS_BY_MONTH
 from ..match.penalties import sealed
 from . import rarity
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # a shape is mypy's alone: no class is built (issue 29)
+    from ..models import RecordShape as TypedDict
 
 Record = dict[str, Any]
 

@@ -7,7 +7,7 @@ regard for their club moves with the month (ch.10); our club's cash-flow lines, 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ..competition.standings import Row, table
 from ..money.bankruptcy import bankruptcy_step, book_emergency, emergency
@@ -18,7 +18,10 @@ from ..transfers.records import AffinityChange, InstalmentPaid
 from .world import World
 
 if TYPE_CHECKING:
+    from typing import TypedDict
     from ..setup.tables import PurasbarTables
+else:  # a shape is mypy's alone: no class is built (issue 29)
+    from ..models import RecordShape as TypedDict
 
 
 class MonthMoney(TypedDict):

@@ -21,7 +21,12 @@ still draw level on points; the tie-breaks of §4.4 step 1 decide after that).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # a shape is mypy's alone: no class is built (issue 29)
+    from ..models import RecordShape as TypedDict
 
 POINTS_FOR_WIN = 3
 """League points of a win (000 §4.2): the most a club can gain per match left."""

@@ -15,10 +15,15 @@ score, winner, extra time and shoot-out, so the published JSON gives the same st
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from ..match.engine import EXTRA_SLICES, SLICES
 from ..match.penalties import sealed
+
+if TYPE_CHECKING:
+    from typing import TypedDict
+else:  # a shape is mypy's alone: no class is built (issue 29)
+    from ..models import RecordShape as TypedDict
 
 Record = dict[str, Any]
 
