@@ -19,6 +19,7 @@ from .world import World
 
 if TYPE_CHECKING:
     from typing import TypedDict
+
     from ..setup.tables import PurasbarTables
 else:  # a shape is mypy's alone: no class is built (issue 29)
     from ..models import RecordShape as TypedDict
