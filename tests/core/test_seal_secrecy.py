@@ -157,6 +157,17 @@ def test_nothing_published_before_the_reveal_depends_on_the_sealed_value(
             assert not changed, f"{name}, delay {delay}: {changed} change when {roll['id']} (sealed in {at}) shows {faces}"
 
 
+def test_arc_2_from_arc_1_played_is_arc_2_replayed(tmp_path: Path, coinduel: Ruleset) -> None:
+    """:func:`after`, the start the sweep gives arc 2, publishes what arc 2 replayed from the campaign publishes
+    (the contract's from-state build checks each ruleset's first part of arc 2 through the state file)."""
+    path = with_delay(_campaign("coinduel", tmp_path), 2)
+    camp = load_campaign(path)
+    whole = play(coinduel, path, ChapterKey(1, coinduel.parts(1)))
+    until = ChapterKey(2, coinduel.parts(2))
+    assert published(camp, play(coinduel, path, until, after(coinduel, path, whole))) == \
+        published(camp, play(coinduel, path, until))
+
+
 def test_the_delays_are_the_schemas(tmp_path: Path, coinduel: Ruleset) -> None:
     """:data:`DELAYS` is every delay each schema accepts: one more or one fewer is refused."""
     from anko_writer.campaign import CampaignError
