@@ -18,7 +18,7 @@ from anko_writer.campaign import Campaign, load_campaign
 from anko_writer.chapters import Chapter, ChapterKey, Run
 from anko_writer.dice import Dice, DiceExpr, Roll
 from anko_writer.hidden import scan
-from anko_writer.ruleset import Ruleset
+from anko_writer.ruleset import Ruleset, Start
 
 COMMIT = re.compile(r"[0-9a-f]{64}")
 """A commitment (64 hex digits): the one thing a sealing chapter may change when the sealed die does."""
@@ -64,10 +64,21 @@ def faces_with_another_total(expr: str, total: int) -> tuple[int, ...] | None:
     return None
 
 
-def play(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
-    """Arc ``until.arc`` up to ``until.part`` (earlier arcs in memory), as ``anko-writer arc`` plays it."""
+def play(rs: Ruleset, path: Path, until: ChapterKey, start: Start[Any] | None = None) -> Run:
+    """Arc ``until.arc`` up to ``until.part`` (earlier arcs in memory, or from ``start``), as ``anko-writer arc``
+    plays it."""
     camp = load_campaign(path)
-    return rs.play(camp, until, camp.resources())
+    return rs.play(camp, until, camp.resources(), start)
+
+
+def after(rs: Ruleset, path: Path, run: Run) -> Start[Any]:
+    """Where the arc after ``run`` (a whole arc, played from the campaign) starts: its end-state text loaded,
+    the one step :func:`anko_writer.arcs.replay` takes after playing that arc in memory. So a later arc
+    starts from a run already played instead of playing it again; the contract's from-state and replayed
+    builds of arc 2 (tests/contract/conftest.py) prove the two starts equal for every ruleset."""
+    arc = run.chapters[-1].arc
+    assert run.state_text is not None, f"arc {arc}'s run has no end state: it is not a whole arc"
+    return arc, rs.load_state(run.state_text, f"<end of arc {arc}>", load_campaign(path).resources())
 
 
 def chapter_files(camp: Campaign, chapter: Chapter) -> dict[str, str]:
@@ -117,5 +128,5 @@ def seals_of(run: Run) -> list[tuple[ChapterKey, dict[str, Any]]]:
     return [(c.key, r) for c in run.chapters for r in c.results.get("sealed") or []]
 
 
-__all__ = ["COMMIT", "blank", "chapter_files", "faces_with_another_total", "forcing", "other_faces", "play",
+__all__ = ["COMMIT", "after", "blank", "chapter_files", "faces_with_another_total", "forcing", "other_faces", "play",
            "published", "seals_of", "window", "with_delay"]

@@ -6,6 +6,7 @@ invariance, with the contract's own forcing and blanking helpers)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from anko_writer.output import atomic_write
 from anko_writer.ruleset import Ruleset
 from tests.contract import rulesets
 from tests.contract.sealing import blank, faces_with_another_total, forcing
+from tests.shared import shared
 
 SEEDS = {("purasbar", "shootout"): 23}
 """A seed whose arc 1 seals a roll of the kind, where the ruleset's example campaign's seed seals none (seed 23:
@@ -52,6 +54,21 @@ def _posts(rs: Ruleset, camp: Campaign, run: Run) -> list[tuple[ChapterKey, str]
     """Each chapter's Markdown as posted (commitments included), in order."""
     res = camp.resources()
     return [(c.key, cli.chapter_files(res, c, camp)[rs.info.keys.paths(c.key)[0]]) for c in run.chapters]
+
+
+def _unforced_posts(rs: Ruleset, tmp_path_factory: pytest.TempPathFactory, kinds: list[str],
+                    seed: int | None = None) -> list[tuple[ChapterKey, str]]:
+    """:func:`_posts` of arc 1 played as the dice fall for ``sealed: kinds``, played once a run (via
+    :func:`tests.shared.shared`, across pytest-xdist's workers): the kind sweep and the secrecy check of a
+    kind read the very same posts. Read only; the campaign written as :func:`_campaign` writes it, under the
+    same file name."""
+    def build(folder: Path) -> None:
+        camp = _campaign(rs, folder, kinds, seed)
+        posts = [[k.arc, k.part, md] for k, md in _posts(rs, camp, _play(rs, camp))]
+        (folder / "posts.json").write_text(json.dumps(posts, ensure_ascii=False), encoding="utf-8")
+
+    folder = shared(tmp_path_factory, f"sealed-{rs.name}-{'-'.join(kinds) or 'none'}-{seed}", build)
+    return [(ChapterKey(a, p), md) for a, p, md in json.loads((folder / "posts.json").read_text(encoding="utf-8"))]
 
 
 def _sealed_ids(posts: list[tuple[ChapterKey, str]]) -> set[str]:
@@ -86,7 +103,8 @@ def _kinds(name: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("name", rulesets.names())
-def test_each_kind_alone_seals_its_own_rolls(name: str, tmp_path: Path) -> None:
+def test_each_kind_alone_seals_its_own_rolls(name: str, tmp_path: Path,
+                                             tmp_path_factory: pytest.TempPathFactory) -> None:
     """``sealed: [k]`` for each declared kind and ``sealed: []``: the kinds' seals are disjoint, none is left
     under ``[]`` that a kind controls, and together they are the default's seals."""
     rs = rulesets.get(name)
@@ -94,7 +112,7 @@ def test_each_kind_alone_seals_its_own_rolls(name: str, tmp_path: Path) -> None:
         pytest.skip(f"{name} declares no sealable roll kind")
     default = _sealed_ids(_posts(rs, (c := _campaign(rs, tmp_path, None)), _play(rs, c)))
     none = _sealed_ids(_posts(rs, (c := _campaign(rs, tmp_path, [])), _play(rs, c)))
-    alone = {k: _sealed_ids(_posts(rs, (c := _campaign(rs, tmp_path, [k])), _play(rs, c))) for k in rs.sealable}
+    alone = {k: _sealed_ids(_unforced_posts(rs, tmp_path_factory, [k])) for k in rs.sealable}
     for k, ids in alone.items():
         assert not ids & none, (k, ids & none)
         assert all(not ids & other for j, other in alone.items() if j != k), k
@@ -120,13 +138,14 @@ def _kind_cases() -> list[Any]:
 
 @pytest.mark.parametrize(("name", "kind"), _kind_cases())
 def test_a_sealed_kind_keeps_its_value_secret_until_the_reveal(name: str, kind: str, tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+                                                                monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path_factory: pytest.TempPathFactory) -> None:
     """The kind sealed alone: its first sealed die forced to faces of another total changes nothing a reader
     reads before the reveal (commitments aside); the reveal shows the change."""
     rs = rulesets.get(name)
     monkeypatch.setenv("ANKO_WRITER_CACHE", "off")
     camp = _campaign(rs, tmp_path, [kind], SEEDS.get((name, kind)))
-    posts = _posts(rs, camp, _play(rs, camp))
+    posts = _unforced_posts(rs, tmp_path_factory, [kind], SEEDS.get((name, kind)))
     found = _first_revealed(posts)
     assert found is not None, f"{name}: sealing {kind} seals no die revealed in arc 1: add a seed to SEEDS"
     rid, expr, total, until = found

@@ -28,7 +28,7 @@ from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
 from anko_writer.ruleset import Ruleset
 from anko_writer.secrecy import SecretLeak, leaks, still_sealed
-from tests.contract.sealing import COMMIT, chapter_files, forcing, other_faces, play, published, window, with_delay
+from tests.contract.sealing import COMMIT, after, chapter_files, forcing, other_faces, play, published, window, with_delay
 from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
@@ -100,14 +100,16 @@ _KEEP = 8
 
 def _unforced(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
     """``play(rs, path, until)`` with the dice as they fall, played once per worker for the same campaign text:
-    the delay sweep and the Blood Bowl casualty test play the very same arcs. Read only (nothing here edits a
-    run); never called with a roll forced."""
+    the delay sweep and the Blood Bowl casualty test play the very same arcs. Arc 2 starts from arc 1's
+    unforced run (:func:`after`) instead of playing arc 1 again. Read only (nothing here edits a run); never
+    called with a roll forced."""
     assert Dice.roll is _ROLL, "an unforced play asked for while a roll is forced"
     key = (rs.name, path.read_text(encoding="utf-8"), until)  # the campaigns here have no folder of overrides
     if key not in _UNFORCED:
+        start = after(rs, path, _unforced(rs, path, ChapterKey(1, rs.parts(1)))) if until.arc == 2 else None
         while len(_UNFORCED) >= _KEEP:  # a season's run is large: keep the last few
             _UNFORCED.pop(next(iter(_UNFORCED)))
-        _UNFORCED[key] = play(rs, path, until)
+        _UNFORCED[key] = play(rs, path, until, start)
     return _UNFORCED[key]
 
 
@@ -146,11 +148,24 @@ def test_nothing_published_before_the_reveal_depends_on_the_sealed_value(
                     files.update(cli.index_file(camp.resources(), alt, camp, 1))
                     later = [p for p in base if p.startswith(rs.info.keys.folder(2) + "/")]
                     if later:
-                        nxt = play(rs, path, ChapterKey(2, max(c.part for c in _keys_of(rs, later))))
+                        # arc 2 from the forced arc 1 just played (the forced roll is arc 1's)
+                        nxt = play(rs, path, ChapterKey(2, max(c.part for c in _keys_of(rs, later))),
+                                   after(rs, path, alt))
                         files.update({k: v for c in nxt.chapters if rs.info.keys.paths(c.key)[0] in later
                                       for k, v in chapter_files(camp, c).items()})
             changed = [rel for rel in base if COMMIT.sub("…", files[rel]) != base[rel]]
             assert not changed, f"{name}, delay {delay}: {changed} change when {roll['id']} (sealed in {at}) shows {faces}"
+
+
+def test_arc_2_from_arc_1_played_is_arc_2_replayed(tmp_path: Path, coinduel: Ruleset) -> None:
+    """:func:`after`, the start the sweep gives arc 2, publishes what arc 2 replayed from the campaign publishes
+    (the contract's from-state build checks each ruleset's first part of arc 2 through the state file)."""
+    path = with_delay(_campaign("coinduel", tmp_path), 2)
+    camp = load_campaign(path)
+    whole = play(coinduel, path, ChapterKey(1, coinduel.parts(1)))
+    until = ChapterKey(2, coinduel.parts(2))
+    assert published(camp, play(coinduel, path, until, after(coinduel, path, whole))) == \
+        published(camp, play(coinduel, path, until))
 
 
 def test_the_delays_are_the_schemas(tmp_path: Path, coinduel: Ruleset) -> None:
