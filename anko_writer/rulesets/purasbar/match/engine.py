@@ -408,8 +408,8 @@ def _pitch_table(ctx: _Ctx, side: Side, extra_time: bool) -> list[PitchRow]:
             played = slices.get(p.name)
             if played is None:
                 played = slices[p.name] = []
-            loss = stamina_loss(p, extra_time)
-            rows.append((slot, p, played, loss))
+            loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS  # stamina_loss inlined
+            rows.append((slot, p, played, loss * 2 if extra_time else loss))
     ctx.pitch[id(side)] = (extra_time, (shape[0][:], shape[1][:], shape[2][:], shape[3][:]), rows)
     return rows
 
