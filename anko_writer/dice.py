@@ -34,7 +34,7 @@ import hashlib
 import re
 import struct
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from typing import Any, NamedTuple
@@ -534,6 +534,35 @@ class Dice:
         r = _new_roll(Roll, (f"{key}#{s.rolls}", purpose, e._text, faces, total, hidden, kind, e._token))
         self.log.append(r)
         return r
+
+    def thrower(self, key: str) -> Callable[[DiceExpr, str], Roll]:
+        """``throw(expr, purpose)``: :meth:`roll` on the stream ``key`` of a parsed expression, public and without a
+        kind, the stream and the log looked up once (a match's rolls on its key); the same faces, ids and log.
+        The stream is created now if it does not exist (as :meth:`roll` would at the first throw)."""
+        s = self._streams.get(key)
+        if s is None:
+            s = self._streams[key] = Stream(self.seed, key)
+        words, refill, log, roll = s._words, s._refill, self.log.append, self.roll  # _refill fills words in place
+
+        def throw(e: DiceExpr, purpose: str) -> Roll:
+            if not e._plain or self._fixed:  # several dice, another reading or fixed values: roll's own paths
+                return roll(key, e, purpose)
+            if not words:  # roll's one-die path
+                refill()
+            v = words.pop()
+            limit = e._limit
+            while v >= limit:
+                if not words:
+                    refill()
+                v = words.pop()
+            s.drawn += 1
+            face = v % e.sides + 1
+            s.rolls = n = s.rolls + 1
+            r = _new_roll(Roll, (f"{key}#{n}", purpose, e._text, (face,), face + e.modifier, False, None, e._token))
+            log(r)
+            return r
+
+        return throw
 
     def value(self, key: str, expr: str, purpose: str, hidden: bool = False, kind: str | None = None) -> int:
         """Throw and return only the total (the record still goes to the log)."""

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from ....dice import Dice, DiceExpr, Weighted
+from ....dice import Dice, DiceExpr, Roll, Weighted
 from ..models import Club, Player
 from .abilities import stamina_factor
 from .formations import COUNTERS
@@ -123,8 +123,12 @@ class _Ctx:
     """How many players both sides' :attr:`.Side.entries` held when :attr:`settled` was last worked out."""
     die_expr: DiceExpr = field(init=False)
     """``1D{die}`` parsed once for the match's attacks."""
+    throw: Callable[[DiceExpr, str], Roll] = field(init=False)
+    """:meth:`.Dice.thrower` of the match's key: its public rolls without a kind (the same dice, ids and log)."""
     disclosed: set[str] = field(default_factory=set)
     events: list[SliceEvent] = field(default_factory=list)
+    pitch: dict[int, tuple[bool, tuple[list[Player], ...], list[PitchRow]]] = field(default_factory=dict)
+    """Each side's :func:`_pitch_table`, by ``id``, with the extra-time flag and the line-up it was built from."""
     attacks: list[AttackRecord] = field(default_factory=list)
     records: MatchNotes = field(default_factory=_no_notes)
     risk_bonus: int = 0
@@ -137,6 +141,7 @@ class _Ctx:
 
     def __post_init__(self) -> None:
         self.die_expr = DiceExpr.parse(f"1D{self.die}")
+        self.throw = self.dice.thrower(self.key)
 
     def note(self, kind: NoteKind, rec: NoteRecord) -> None:
         """Keep ``rec`` in the match's list of ``kind`` and point the current slice's events at it."""
@@ -161,12 +166,12 @@ def _shooter(ctx: _Ctx, side: Side) -> tuple[ShooterPick | None, Player, str]:
     line = side.lineup
     fw, mf, df, gk = line["FW"], line["MF"], line["DF"], line["GK"]
     draw = _SHOOTER_DRAWS[bool(fw), bool(mf), bool(df or gk)]
-    dice = ctx.dice
-    group_roll = dice.roll(ctx.key, draw.expr, "射门球员位置")
+    throw = ctx.throw
+    group_roll = throw(draw.expr, "射门球员位置")
     group = draw.pick(group_roll.total)
     members = fw if group == "FW" else mf if group == "MF" else df + gk
     size = len(members)
-    pick_roll = dice.roll(ctx.key, _pick_expr(size), "射门球员人选") if size > 1 else None
+    pick_roll = throw(_pick_expr(size), "射门球员人选") if size > 1 else None
     index = pick_roll.total - 1 if pick_roll else 0
     player = members[index]
     slot = group if group != "OTHER" else ("GK" if index >= len(df) else "DF")  # OTHER: the DF, then the GK
@@ -253,7 +258,7 @@ def _attack(ctx: _Ctx, slice_no: int, att: Side, dfn: Side, fw: int, amf: int, d
     """:func:`attack` once the four group means are known (FW ATK, MF MID against DF DEF, MF MID)."""
     attack_avg = (fw + amf) // 2
     defense_avg = (df + dmf) // 2
-    die = ctx.dice.roll(ctx.key, ctx.die_expr, "攻势骰")
+    die = ctx.throw(ctx.die_expr, "攻势骰")
     formation, club, venue = att.formation, att.club, att.venue
     counter = COUNTERS[formation, dfn.formation]
     morale = club.morale // 10
@@ -309,7 +314,7 @@ def _finish(ctx: _Ctx, rec: AttackRecord, att: Side, dfn: Side) -> None:
             _involve(ctx, dfn, [keeper])
     atk = att.value(shooter, "ATK")
     gk = dfn.value(keeper, "GK") if keeper is not None else 0  # an empty goal counts 0
-    fin = ctx.dice.roll(ctx.key, _FINISH_EXPR, "终结骰")
+    fin = ctx.throw(_FINISH_EXPR, "终结骰")
     # (ATK − GK) / 2 rounds down (toward −∞) when odd: the text is silent, floor is the rule here.
     value = fin.total + (atk - gk) // 2
     # key by key (the record's order: the keys attack set stay in place, the new ones follow in this order)
@@ -338,29 +343,39 @@ def stamina_loss(player: Player, extra_time: bool = False) -> int:
 
 def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) -> None:
     """Stamina loss (§5.3.1), then the §5.7.3 retirement check for anyone under 20."""
-    readers, reveal, events = ctx.readers, ctx.reveal, ctx.events
+    readers, reveal, events, settled = ctx.readers, ctx.reveal, ctx.events, ctx.settled and PITCH_TABLES
     for side in sides:
         club, line, slices = side.club, side.lineup, side.slices
         low = []
         least = 100
-        for slot in _SLOTS:  # Side.on_pitch's order
-            for p in line[slot]:
-                if readers or not p.attrs:  # _involve: the age decides the loss
-                    shown = reveal(club, p)
-                    if shown is not None:
-                        events.append({"kind": "core_rolled", "team": club.name, **shown})
-                try:  # Side.mark_slice: each entry's list is made as he comes on (play, _slice)
-                    slices[p.name].append(n)
-                except KeyError:
-                    slices[p.name] = [n]
-                # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
-                loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
-                left = p.stamina - (loss * 2 if extra_time else loss)
+        if settled:  # no one to reveal: the side's table of the loop below, kept while its line-up is the same
+            for slot, p, played, loss in _pitch_table(ctx, side, extra_time):
+                played.append(n)
+                left = p.stamina - loss
                 p.stamina = left = left if left > 0 else 0
                 if left < least:
                     least = left
                 if left < RETIRE_STAMINA:
                     low.append((slot, p))
+        else:
+            for slot in _SLOTS:  # Side.on_pitch's order
+                for p in line[slot]:
+                    if readers or not p.attrs:  # _involve: the age decides the loss
+                        shown = reveal(club, p)
+                        if shown is not None:
+                            events.append({"kind": "core_rolled", "team": club.name, **shown})
+                    try:  # Side.mark_slice: each entry's list is made as he comes on (play, _slice)
+                        slices[p.name].append(n)
+                    except KeyError:
+                        slices[p.name] = [n]
+                    # stamina_loss inlined: 5 a slice, 6 from 30, doubled in extra time (§5.3.1)
+                    loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS
+                    left = p.stamina - (loss * 2 if extra_time else loss)
+                    p.stamina = left = left if left > 0 else 0
+                    if left < least:
+                        least = left
+                    if left < RETIRE_STAMINA:
+                        low.append((slot, p))
         side.least = least
         if side.boost:
             side.boost.clear()  # §7.3.2 ③ lasts one slice
@@ -368,6 +383,35 @@ def _end_slice(ctx: _Ctx, sides: tuple[Side, Side], n: int, extra_time: bool) ->
             side.tick_mods()
         for slot, p in low:
             _retire(ctx, side, slot, p, n)
+
+
+PITCH_TABLES = True
+"""Whether a settled slice's end reads the side's :func:`_pitch_table` (off: every slice end walks the line-up
+as an unsettled one does; the tests compare the two)."""
+
+PitchRow = tuple[str, Player, list[int], int]
+"""A player on the pitch as a slice's end reads him: (slot, player, his slice list, stamina loss a slice)."""
+
+
+def _pitch_table(ctx: _Ctx, side: Side, extra_time: bool) -> list[PitchRow]:
+    """The side's players in :meth:`.Side.on_pitch` order with their slice lists and §5.3.1 loss, built again
+    only when a slot's players (compared by identity, in order) or the extra-time doubling changed."""
+    line = side.lineup
+    shape = (line["GK"], line["DF"], line["MF"], line["FW"])
+    kept = ctx.pitch.get(id(side))
+    if kept is not None and kept[0] == extra_time and kept[1] == shape:
+        return kept[2]
+    slices = side.slices
+    rows: list[PitchRow] = []
+    for slot, group in zip(_SLOTS, shape, strict=True):
+        for p in group:
+            played = slices.get(p.name)
+            if played is None:
+                played = slices[p.name] = []
+            loss = STAMINA_LOSS + 1 if (p.age or 0) >= VETERAN_AGE else STAMINA_LOSS  # stamina_loss inlined
+            rows.append((slot, p, played, loss * 2 if extra_time else loss))
+    ctx.pitch[id(side)] = (extra_time, (shape[0][:], shape[1][:], shape[2][:], shape[3][:]), rows)
+    return rows
 
 
 _SLOTS = ("GK", "DF", "MF", "FW")
@@ -463,26 +507,36 @@ _FULL_FACTOR = [1, 1]
 def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None:
     """000 §5.7.1 checks (on the final-whistle stamina), then §5.6 recovery for everyone who played."""
     club = side.club
-    by_name = {p.name: p for p in club.players}
+    entries = side.entries
+    if len(entries) == len(rows):  # rows are _appearances(side): one an entry, in order
+        players = [p for _, p, _ in entries]
+    else:
+        by_name = {p.name: p for p in club.players}
+        players = [by_name[row["name"]] for row in rows]
     forced = {id(q) for _, q in side.forced_off}
-    dice, key, bonus, lean, doctor, week = ctx.dice, ctx.key, ctx.risk_bonus, ctx.lean, club.doctor, ctx.week
-    for row in rows:
-        p = by_name[row["name"]]
+    dice, key, bonus, lean, doctor, week, throw = ctx.dice, ctx.key, ctx.risk_bonus, ctx.lean, club.doctor, ctx.week, \
+        ctx.throw
+    young, other = recoveries(club, match_no)  # nothing below changes what it reads (club morale, facilities)
+    for row, p in zip(rows, players, strict=True):
         stamina = row["stamina_end"] = p.stamina
         slices = row["slices"]
         minutes = MINUTES_MEMO.get(tuple(slices))  # minutes_played's own memo, read here (22 rows a match)
         if minutes is None:
             minutes = minutes_played(slices)
         row["minutes"] = minutes
+        # §5.6 recovery now (the check below reads the final-whistle stamina kept in ``stamina``, and an injury
+        # only sets the player's absence): the record's keys in the order of a check loop and a recovery loop
+        age = p.age or 0
+        left = stamina + (young if age <= YOUNG_AGE else other)
+        p.stamina = row["recovered"] = left if left < 100 else 100
         if minutes <= CHECK_MINUTES or (forced and id(p) in forced):
             continue  # already injured in play (§5.7.3): no second check; ≤ 40 minutes: none (§5.7.1)
         # post_match_check inlined (its risk is injury_risk + the environment's bonus): a lean match keeps no
         # clean check's record, so most checks end at the die
-        age = p.age or 0
         risk = BASE_RISK + bonus + (age - RISK_AGE + 1 if age >= RISK_AGE else 0)
         if stamina < TIRED_STAMINA:
             risk += SPENT_RISK if stamina < SPENT_STAMINA else TIRED_RISK
-        roll = dice.roll(key, CHECK_DIE, f"{p.name} 伤病抽检")
+        roll = throw(CHECK_DIE, f"{p.name} 伤病抽检")
         if lean and roll.total > risk:
             continue
         rec = check_record(dice, key, p, minutes, stamina, doctor, week, risk, roll)
@@ -490,11 +544,6 @@ def _after(ctx: _Ctx, side: Side, match_no: int, rows: list[Appearance]) -> None
         ctx.records["injuries"].append(rec)
         if club.infirmary is not None and rec.get("out_until_week") is not None:  # else apply does nothing
             club.infirmary.apply(p, rec)
-    young, other = recoveries(club, match_no)
-    for row in rows:
-        p = by_name[row["name"]]
-        left = p.stamina + (young if (p.age or 0) <= YOUNG_AGE else other)
-        p.stamina = row["recovered"] = left if left < 100 else 100
     if side.adapting:
         club.adapt_left = max(0, club.adapt_left - 1)
     club.morale -= side.morale_gained  # a time-out's fire lasts the match (§7.3.2 ②, designed)

@@ -179,27 +179,27 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     an outfield slot while an outfield player is free, then the freshest and best (module docstring)."""
     # each healthy player of a slot's position with his _rank_key (effective() inlined: no boost, no base), in
     # one pass; the keys end in the squad index, so no two are equal and no players are compared
-    pct_of = PERCENT[formation]
     ranked: dict[str, list[tuple[int, int, int, int, Player]]] = {"GK": [], "DF": [], "MF": [], "FW": []}
+    mains = _MAINS[formation]
     for i, p in enumerate(club.players):
         if p.injured_weeks != 0:  # Player.healthy
             continue
-        group = ranked.get(p.position)
-        if group is None:
+        main = mains.get(p.position)
+        if main is None:
             continue
+        group = ranked[p.position]
         attrs = p.attrs
         if not attrs:  # an AI core player not yet rolled: first (000 §5.8.3)
             group.append((0, 0, 0, i, p))
             continue
-        attr = MAIN[p.position]
+        attr, pct = main
         value = attrs[attr]
-        pct = pct_of.get(attr)
         if pct is not None:
             value = value * pct // 100
         stamina = p.stamina
         if stamina < 50:
             value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
-        group.append((1, int(stamina < rest_below), -value if value > 0 else 0, i, p))
+        group.append((1, 1 if stamina < rest_below else 0, -value if value > 0 else 0, i, p))
     counts = FORMATIONS[formation].counts()
     lineup: dict[str, list[Player]] = {}
     short = False
@@ -212,6 +212,11 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     if short:
         _stand_ins(club, formation, rest_below, lineup, ranked, counts)
     return lineup
+
+
+_MAINS = {f: {pos: (MAIN[pos], PERCENT[f].get(MAIN[pos])) for pos in SLOTS} for f in FORMATIONS}
+"""Per formation, each slot position's main ability and its §3.2 formation percent (None: none), as
+:func:`pick_lineup` ranks a player of that position."""
 
 
 def _stand_ins(club: Club, formation: str, rest_below: int, lineup: dict[str, list[Player]],

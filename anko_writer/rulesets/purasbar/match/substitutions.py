@@ -56,13 +56,17 @@ def replacement(dice: Dice, key: str, side: Side, slot: str,
     any bench player, who plays out of position with a temporary ability roll (only when the change is
     forced: a coach resting a tired player keeps to the position, a designed reading of §3.4.1).
     """
-    bench = [p for p in side.bench() if p.attrs]  # Player.rolled
     attr = MAIN[slot]
+    bench: list[Player] = []
     role: list[Player] = []
     core: list[Player] = []
-    for p in bench:
-        if p.position == slot:
-            (core if p.core else role).append(p)
+    here = {p.name for group in side.lineup.values() for p in group}
+    gone = side.gone
+    for p in side.club.players:  # Side.bench's healthy players off the pitch, the rolled ones, in one pass
+        if p.injured_weeks == 0 and p.attrs and p.name not in here and p.name not in gone:
+            bench.append(p)
+            if p.position == slot:
+                (core if p.core else role).append(p)
     for tier, pool in (("role", role), ("core", core), ("other", bench if allow_other else [])):
         if pool:
             p, roll = _pick(dice, key, side, pool, attr)

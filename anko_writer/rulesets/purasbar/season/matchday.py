@@ -173,7 +173,8 @@ def count_goals(world: World, rec: MatchRecord) -> None:
     """Add the match's goals to each scorer's season tally (§3.3.2 promotion and Appendix E read it)."""
     for a in rec["attacks"]:
         if a["goal"]:
-            club = world.clubs[a["team"]]
-            scorer = next((p for p in club.players if p.name == a["shooter"]), None)
-            if scorer is not None:
-                scorer.goals += 1
+            shooter = a["shooter"]
+            for p in world.clubs[a["team"]].players:  # the first of that name
+                if p.name == shooter:
+                    p.goals += 1
+                    break
