@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import itertools
+import operator
 import os
 import re
 import string
@@ -495,24 +496,45 @@ class _Budget:
     deadline: float = field(default_factory=lambda: time.monotonic() + MAX_SECONDS)
     mark: int = _TICK_EVERY
     """The count at which the next look (:meth:`check`) is due: every :data:`_TICK_EVERY` steps."""
-    _count: itertools.count[int] = field(default_factory=lambda: itertools.count(1), repr=False)
+    _run: Iterator[int] | None = field(default=None, repr=False)
+    """The counts being handed out before the next look (None: at the look)."""
+    _run_end: int = field(default=0, repr=False)
+    _at: int = field(default=0, repr=False)
     step: Callable[[], int] = field(init=False, repr=False)
-    """Count one step and return the steps counted so far: the counter's ``__next__``, a C call the hooks and the
-    compiled look-ups (:class:`_CodeGenerator`) make inline, then :meth:`check` once the count reaches
-    :attr:`mark` (issue 29: a comparison, where ``steps % 1024`` cost a long division each step)."""
+    """Count one step and return the steps counted so far, with the look due at :attr:`mark` (:meth:`check`) made
+    inside it: a C call (``next`` over runs of counts, ``range`` by ``range``) that the hooks and the compiled
+    look-ups (:class:`_CodeGenerator`) make inline, its value never 0 (issue 29 round 9: one call where a call, a
+    comparison with :attr:`mark` and a branch were made per step, some 136,000 a season)."""
 
     def __post_init__(self) -> None:
-        self.step = self._count.__next__
+        self.step = functools.partial(next, itertools.chain.from_iterable(self._runs()))
+
+    def _runs(self) -> Iterator[Iterator[int]]:
+        """The counts up to each look, then the look (:meth:`_looked`), forever."""
+        start = 1
+        while True:
+            end = self.mark
+            self._run, self._run_end = iter(range(start, end)), end
+            yield self._run
+            yield self._looked(end)
+            start = end + 1
+
+    def _looked(self, at: int) -> Iterator[int]:
+        """The count ``at``, handed out after the look due at it (which may raise :class:`BudgetError`)."""
+        self._run, self._at = None, at
+        self.check()
+        yield at
 
     @property
     def steps(self) -> int:
-        """The steps counted so far (the counter's next value, less one: ``count(8)`` has counted 7)."""
-        return int(repr(self._count)[len("count("):-1]) - 1
+        """The steps counted so far."""
+        if self._run is None:
+            return self._at
+        return self._run_end - 1 - operator.length_hint(self._run)
 
     def tick(self) -> None:
         """Count one step; raise :class:`BudgetError` past :data:`MAX_STEPS` or :data:`MAX_SECONDS`."""
-        if self.step() >= self.mark:
-            self.check()
+        self.step()
 
     def check(self) -> bool:
         """The look due at :attr:`mark` steps (every :data:`_TICK_EVERY`): raise :class:`BudgetError` past
@@ -684,8 +706,7 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
         yield from iterable
         return
     for item in iterable:
-        if budget.step() >= budget.mark:  # _Budget.tick, inline
-            budget.check()
+        budget.step()  # _Budget.tick, inline
         yield item
 
 
@@ -763,8 +784,7 @@ def _item_getter(env: Any, attribute: Any) -> Callable[[Any], Any]:
         if type(item) is dict and budget is not None:
             value = item.get(attribute, _MISSING)
             if value is not _MISSING:
-                if budget.step() >= budget.mark:  # _Budget.tick, inline
-                    budget.check()
+                budget.step()  # _Budget.tick, inline
                 kind = type(value)
                 if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):  # _sized, inline
                     return value
@@ -828,8 +848,7 @@ def _selecting_defined(env: Any, value: Any, attr: str, transfunc: Callable[[Any
     for item in value:
         budget = env.budget
         if type(item) is dict and budget is not None and attr not in item:
-            if budget.step() >= budget.mark:  # _Budget.tick, inline
-                budget.check()
+            budget.step()  # _Budget.tick, inline
             found = False
         else:
             found = test_defined(transfunc(item))
@@ -896,7 +915,7 @@ class _CodeGenerator(CodeGenerator):
                        f"(_anko_v := _anko_o[{const}]) is not missing)")
         self.write(f") and ((_anko_k := type(_anko_v)) in _anko_scalars or _anko_k in _anko_lengths and "
                    f"len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) is None or "
-                   f"_anko_b.step() < _anko_b.mark or _anko_b.check()) else environment.getitem(_anko_o, {const}))")
+                   f"_anko_b.step()) else environment.getitem(_anko_o, {const}))")
 
     @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
@@ -935,8 +954,8 @@ class _CodeGenerator(CodeGenerator):
         self.visit(node.node, frame)
         self.write(f")) and ({' or '.join(ways)}) and (_anko_k in _anko_scalars or _anko_k in _anko_lengths and "
                    f"len(_anko_v) <= {MAX_VALUE} or _anko_k is _anko_macro or _anko_k is _anko_builtin) "
-                   f"and ((_anko_b := environment.budget) is None or _anko_b.step() < _anko_b.mark or "
-                   f"_anko_b.check()) else environment.getattr(_anko_o, {attr!r}))")
+                   f"and ((_anko_b := environment.budget) is None or _anko_b.step()) "
+                   f"else environment.getattr(_anko_o, {attr!r}))")
 
 
 class BoundedEnvironment(SandboxedEnvironment):
@@ -970,8 +989,8 @@ class BoundedEnvironment(SandboxedEnvironment):
     def call(__self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
         """A call from a template: one step; what a built-in method would build is checked, and the result."""
         budget = __self.budget
-        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline (issue 29)
-            budget.check()
+        if budget is not None:
+            budget.step()  # _Budget.tick, inline (issue 29)
         if type(__obj) is Macro:
             if kwargs:
                 kwargs.pop("_loop_vars", None)
@@ -1009,8 +1028,8 @@ class BoundedEnvironment(SandboxedEnvironment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` from a template: one step (``obj`` and the value are size-checked)."""
         budget = self.budget
-        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline
-            budget.check()
+        if budget is not None:
+            budget.step()  # _Budget.tick, inline
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES and len(obj) <= MAX_VALUE:
             # the sandbox's answer (the item, else undefined) without raising and catching an AttributeError
             value = obj.get(attribute, _MISSING)
@@ -1039,8 +1058,8 @@ class BoundedEnvironment(SandboxedEnvironment):
     def getitem(self, obj: Any, argument: Any) -> Any:
         """``obj[argument]`` from a template: one step."""
         budget = self.budget
-        if budget is not None and budget.step() >= budget.mark:  # _Budget.tick, inline
-            budget.check()
+        if budget is not None:
+            budget.step()  # _Budget.tick, inline
         if type(obj) is dict and type(argument) in _KEYS:
             # the sandbox's answer: the item, else (a key no dict attribute is named) undefined, without raising
             # and catching a KeyError and an AttributeError

@@ -108,18 +108,38 @@ def test_the_time_limit_is_looked_at_every_1024_steps(monkeypatch: pytest.Monkey
         assert run(env_class, source, d={"a": 1}) == ("BudgetError: 模板渲染超过 0 秒", 1024)
 
 
-def test_the_budget_counts_and_looks_as_before() -> None:
-    """``steps`` is what was counted; the look is due at each multiple of :data:`_TICK_EVERY` (as ``steps % 1024``
-    was), and it moves the mark on."""
-    budget, looks = render._Budget(), []
+def test_the_budget_counts_and_looks_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``steps`` is what was counted; the look is made inside the step that reaches each multiple of
+    :data:`_TICK_EVERY` (where ``steps % 1024`` made it), and it moves the mark on (round 9: no comparison left to
+    the caller)."""
+    looks: list[int] = []
+    check = render._Budget.check
+
+    def looking(budget: render._Budget) -> bool:
+        looks.append(budget.steps)
+        return check(budget)
+
+    monkeypatch.setattr(render._Budget, "check", looking)
+    budget = render._Budget()
     for n in range(1, 5000):
-        if budget.step() >= budget.mark:
-            looks.append(n)
-            assert budget.check() is True
-        assert budget.steps == n
-    assert looks == [1024, 2048, 3072, 4096]
+        assert budget.step() == n and budget.steps == n
+    assert looks == [1024, 2048, 3072, 4096] and budget.mark == 5120
     budget.tick()
     assert budget.steps == 5000 and budget.mark == 5120
+
+
+def test_a_look_that_refuses_keeps_the_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A look past :data:`MAX_STEPS` raises inside the step that reached the mark; the count stays there and goes
+    on from it, with the mark moved as before."""
+    monkeypatch.setattr(render, "MAX_STEPS", 1500)
+    budget = render._Budget()
+    for _ in range(2047):
+        budget.step()
+    assert budget.steps == 2047 and budget.mark == 2048
+    with pytest.raises(render.BudgetError, match="模板运行超过 1,500 步"):
+        budget.step()
+    assert budget.steps == 2048 and budget.mark == 3072
+    assert budget.step() == 2049 and budget.steps == 2049
 
 
 def _old_normalize(text: str) -> str:
