@@ -933,28 +933,38 @@ class _CodeGenerator(CodeGenerator):
         read inline first: a plain dict's item, a loop's property, an imported module's name (round 9: 6,000 of
         the 15,000 look-ups a season left to the hook), a built-in method of a plain string, list, tuple or dict."""
         attr = node.attr
-        ways = []
+        plain = f"_anko_k in _anko_scalars or _anko_k in _anko_lengths and len(_anko_v) <= {MAX_VALUE}"
+        ways = []  # (the object's types, the rest of the way): each gives a value the hook gives as it is
         if attr not in _DICT_ATTRIBUTES:
-            ways.append(f"(_anko_t is dict and len(_anko_o) <= {MAX_VALUE} and (_anko_k := type(_anko_v := "
-                        f"_anko_o.get({attr!r}, missing))) is not None)")
+            ways.append((["dict"], f"len(_anko_o) <= {MAX_VALUE} and ((_anko_k := type(_anko_v := "
+                                   f"_anko_o.get({attr!r}, missing))) in _anko_scalars or _anko_k in _anko_lengths "
+                                   f"and len(_anko_v) <= {MAX_VALUE})"))
         if attr in _LOOP_PROPERTIES:
-            ways.append(f"(_anko_t is _anko_loop and (_anko_k := type(_anko_v := _anko_o.{attr})) is not None)")
+            ways.append((["_anko_loop"], f"((_anko_k := type(_anko_v := _anko_o.{attr})) in _anko_scalars or "
+                                         f"_anko_k in _anko_lengths and len(_anko_v) <= {MAX_VALUE})"))
         plain_name = not attr.startswith("_") and attr.isidentifier()
+        methods = [kind.__name__ for kind in _METHOD_TYPES if attr in _METHODS_OF[kind]] if plain_name else []
+        if methods:  # the value is a built-in method (every public name of these types is one)
+            ways.append((methods, f"len(_anko_o) <= {MAX_VALUE} and (_anko_v := _anko_o.{attr}) is not None"))
         if plain_name:
-            ways.append(f"(_anko_t is _anko_module and (_anko_k := type(_anko_v := _anko_o.__dict__.get({attr!r}, "
-                        f"missing))) is not None)")
-        methods = sorted(kind.__name__ for kind in _METHOD_TYPES if attr in _METHODS_OF[kind]) if plain_name else []
-        if methods:  # the method's step below, after a value that is always one the hook returns as it is
-            ways.append(f"((_anko_t is {' or _anko_t is '.join(methods)}) and len(_anko_o) <= {MAX_VALUE} and "
-                        f"(_anko_k := type(_anko_v := _anko_o.{attr})) is not None)")
+            ways.append((["_anko_module"], f"((_anko_k := type(_anko_v := _anko_o.__dict__.get({attr!r}, "
+                                           f"missing))) is _anko_macro or {plain})"))
         if self.environment.is_async or not ways:
             super().visit_Getattr(node, frame)
             return
-        self.write("(_anko_v if (_anko_t := type(_anko_o := ")
-        self.visit(node.node, frame)
-        self.write(f")) and ({' or '.join(ways)}) and (_anko_k in _anko_scalars or _anko_k in _anko_lengths and "
-                   f"len(_anko_v) <= {MAX_VALUE} or _anko_k is _anko_macro or _anko_k is _anko_builtin) "
-                   f"and ((_anko_b := environment.budget) is None or _anko_b.step()) "
+        self.write("(_anko_v if (")
+        for n, (types, rest) in enumerate(ways):
+            if n:
+                self.write(" or ")
+            tests = [f"_anko_t is {kind}" for kind in types]
+            if n == 0:  # the object's type, taken once
+                self.write("(_anko_t := type(_anko_o := " if len(tests) == 1 else "((_anko_t := type(_anko_o := ")
+                self.visit(node.node, frame)
+                self.write(f")) is {' or '.join([types[0], *tests[1:]])}" + ("" if len(tests) == 1 else ")"))
+            else:
+                self.write(tests[0] if len(tests) == 1 else f"({' or '.join(tests)})")
+            self.write(f" and {rest}")
+        self.write(") and ((_anko_b := environment.budget) is None or _anko_b.step()) "
                    f"else environment.getattr(_anko_o, {attr!r}))")
 
 

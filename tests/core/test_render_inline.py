@@ -44,7 +44,7 @@ def test_the_code_is_inline() -> None:
     code = env.compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}{{ d.items }}{{ d[k] }}", raw=True)
     assert code.count("_anko_o.get(") == 3 and "_anko_size_checked(_anko_s)" in code  # d.a twice, d['b']
     assert "environment.getattr(_anko_o, 'a')" in code and "environment.getitem(_anko_o, 'b')" in code
-    assert "_anko_o.items))" in code and "environment.getattr(_anko_o, 'items')" in code  # a dict's method (round 9)
+    assert "(_anko_v := _anko_o.items) is not None" in code and "environment.getattr(_anko_o, 'items')" in code  # a dict's method (round 9)
     assert "else l_0_k))" in code and code.count("environment.getitem(") == 2  # a variable key: the hook alone
     assert "_anko_o" not in HookedEnvironment().compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}", raw=True)
 
@@ -192,3 +192,52 @@ def test_selecting_with_one_argument_gives_the_stock_answers(body: str) -> None:
     except Exception as exc:
         theirs = f"{type(exc).__name__}: {exc}"
     assert ours == theirs
+
+
+_MODULE = "{% macro f(x) %}<{{ x }}>{% endmacro %}{% set n = 3 %}{% set t = 'tt' %}{% set _h = 1 %}{% set ns = namespace(a=1) %}"
+_ROUND9 = st.sampled_from([
+    "{% for x in r %}{{ loop.index0 }}{{ loop.last }}{{ loop.first }}{{ loop.length }}{{ loop.revindex }}{% endfor %}",
+    "{% for x in r %}{{ loop.previtem }}|{{ loop.nextitem }}|{{ loop.depth }}{{ loop.cycle(1, 2) }}{% endfor %}",
+    "{% for x in r if x %}{{ loop.last }}{{ loop.nextitem is defined }}{% endfor %}",
+    "{% for x in r %}{% for y in r %}{{ loop.last }}{{ loop.depth0 }}{% endfor %}{{ loop.index }}{% endfor %}",
+    "{{ m.f(1) }}{{ m.n }}{{ m.t }}{{ m.ns }}{{ m.nope is defined }}", "{{ m._h is defined }}{{ m.f }}",
+    "{{ r.items }}{{ r.count }}{{ r.upper }}{{ r.get }}{{ r.startswith }}{{ r.format is defined }}",
+    "{{ r.count(1) if r is sequence else '' }}{{ r.keys() | list if r is mapping else '' }}",
+    "{% set xs = [] %}{% set _ = xs.append(r) %}{{ xs }}{{ xs.append }}{{ 'a{}'.format(r) }}",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=_RECORDS, source=_ROUND9, strict=st.booleans())
+def test_loops_modules_and_methods_read_inline_give_the_hooks_answers_and_steps(record: Any, source: str,
+                                                                                strict: bool) -> None:
+    """Round 9's inline reads (a loop's property, an imported module's name, a plain value's method) give the hook's
+    text or error after the same number of steps."""
+    undefined = StrictUndefined if strict else Undefined
+    outcomes = []
+    for env_class in (BoundedEnvironment, HookedEnvironment):
+        env = env_class(undefined=undefined)
+        env.budget = render._Budget()
+        try:
+            module = env.from_string(_MODULE).make_module()
+            out = env.from_string(source).render(r=record, m=module)
+        except Exception as exc:
+            out = f"{type(exc).__name__}: {exc}"
+        outcomes.append((re.sub(r" at 0x[0-9a-f]+", "", out), env.budget.steps))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("body", ["{% for x in r %}{{ loop.last }}{% endfor %}", "{{ m.f() }}", "{{ s.upper() }}"])
+def test_a_runaway_loop_of_round_9_reads_stops_at_the_same_step(monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    monkeypatch.setattr(render, "MAX_STEPS", 2048)
+    source = "{% for i in range(100000) %}" + body + "{% endfor %}"
+    outcomes = []
+    for env_class in (BoundedEnvironment, HookedEnvironment):
+        env = env_class()
+        env.budget = render._Budget()
+        module = env.from_string("{% macro f() %}{% endmacro %}").make_module()
+        try:
+            env.from_string(source).render(r=[1, 2], m=module, s="a")
+        except render.BudgetError as exc:
+            outcomes.append((str(exc), env.budget.steps))
+    assert outcomes[0] == outcomes[1] == ("模板运行超过 2,048 步（循环、调用、查找）：是不是死循环或失控的循环？", 3072)
