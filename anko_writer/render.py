@@ -771,6 +771,13 @@ def _plain_function(func: Callable[..., Any]) -> bool:
     return plain
 
 
+def _plain_item_name(attribute: Any) -> str | None:
+    """``attribute`` when :func:`_item_getter` reads it as a plain dict's item (a one-part name), else None."""
+    if not isinstance(attribute, str) or "." in attribute or attribute.isdigit():
+        return None
+    return attribute
+
+
 def _item_getter(env: Any, attribute: Any) -> Callable[[Any], Any]:
     """Jinja's ``make_attrgetter(env, attribute)`` (the look-up of ``selectattr``, ``rejectattr`` and ``map``), with
     a plain dict's item under a one-part name read as :meth:`BoundedEnvironment.getitem` reads it, without its
@@ -811,9 +818,17 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
     else:
         off = 0
         transfunc = None
+    plain = _plain_item_name(attr) if lookup_attr else None  # a one-part name read inline from a plain dict
     if len(args) <= off:  # no test: the item's truth
         for item in value:
-            if bool(transfunc(item) if transfunc else item) is keep:
+            budget = env.budget
+            if plain is not None and type(item) is dict and budget is not None and \
+                    (found := item.get(plain, _MISSING)) is not _MISSING and \
+                    ((kind := type(found)) in _SCALARS or kind in _LENGTHS and len(found) <= MAX_VALUE):
+                budget.step()  # item_of's step and value, without its call (round 9)
+            else:
+                found = transfunc(item) if transfunc else item
+            if bool(found) is keep:
                 yield item
         return
     name, rest = args[off], args[1 + off:]
@@ -831,7 +846,14 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
     if len(rest) == 1 and not kwargs and transfunc is not None:  # ``selectattr(name, test, other)``: one argument
         other = rest[0]
         for item in value:
-            found = test(transfunc(item), other)
+            budget = env.budget
+            if plain is not None and type(item) is dict and budget is not None and \
+                    (got := item.get(plain, _MISSING)) is not _MISSING and \
+                    ((kind := type(got)) in _SCALARS or kind in _LENGTHS and len(got) <= MAX_VALUE):
+                budget.step()  # item_of's step and value, without its call (round 9: 10,000 calls a season)
+                found = test(got, other)
+            else:
+                found = test(transfunc(item), other)
             if (found if keep else not found):
                 yield item
         return
@@ -872,9 +894,18 @@ def _map(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[An
         yield from sync_do_map(context, value, *args, **kwargs)
         return
     if value:
-        item_of = _item_getter(context.environment, kwargs["attribute"])
+        env = context.environment
+        item_of = _item_getter(env, kwargs["attribute"])
+        plain = _plain_item_name(kwargs["attribute"])
         for item in value:
-            yield item_of(item)
+            budget = env.budget
+            if plain is not None and type(item) is dict and budget is not None and \
+                    (got := item.get(plain, _MISSING)) is not _MISSING and \
+                    ((kind := type(got)) in _SCALARS or kind in _LENGTHS and len(got) <= MAX_VALUE):
+                budget.step()  # item_of's step and value, without its call (round 9)
+                yield got
+            else:
+                yield item_of(item)
 
 
 _SELECTING = {"select": (True, False), "reject": (False, False), "selectattr": (True, True),
