@@ -949,6 +949,21 @@ class _CodeGenerator(CodeGenerator):
                    f"_anko_b.step()) else environment.getitem(_anko_o, {const}))")
 
     @optimizeconst
+    def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
+        """A call given positional arguments alone (outside a block) as
+        :meth:`BoundedEnvironment.call_positional`: the loop's names as an argument, not a keyword."""
+        if self.environment.is_async or forward_caller or node.kwargs or node.dyn_args or node.dyn_kwargs or \
+                frame.block_frame:
+            super().visit_Call(node, frame, forward_caller=forward_caller)
+            return
+        self.write("environment.call_positional(context, " + ("_loop_vars, " if frame.loop_frame else "None, "))
+        self.visit(node.node, frame)
+        for arg in node.args:
+            self.write(", ")
+            self.visit(arg, frame)
+        self.write(")")
+
+    @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
         """A filter; the size check :class:`_Steps` puts on ``a ~ b`` (whose value is always a string) inline."""
         if self.environment.is_async or node.name != "_anko_sized" or not isinstance(node.node, nodes.Concat):
@@ -1032,6 +1047,31 @@ class BoundedEnvironment(SandboxedEnvironment):
         budget = __self.budget
         if budget is not None:
             budget.step()  # _Budget.tick, inline (issue 29)
+        return __self._called(__context, __obj, args, kwargs)
+
+    def call_positional(self, context: Context, loop_vars: dict[str, Any] | None, obj: Any, *args: Any) -> Any:
+        """``call(context, obj, *args, _loop_vars=loop_vars)`` (no ``_loop_vars`` when None), which
+        :class:`_CodeGenerator` writes for a call given positional arguments alone: a macro given every argument is
+        run at once, without the keyword dictionary the call would make (round 9: 14,000 calls a season)."""
+        budget = self.budget
+        if budget is not None:
+            budget.step()  # _Budget.tick, inline
+        if type(obj) is Macro and len(args) == obj._argument_count and not obj.caller and not obj.catch_kwargs \
+                and not obj.catch_varargs:
+            try:
+                value = obj._func(*args)
+            except StopIteration:
+                return self.undefined("value was undefined because a callable raised a StopIteration exception")
+            if context.eval_ctx.autoescape:
+                value = Markup(value)
+            if type(value) is str and len(value) <= MAX_VALUE:
+                return value
+            return _sized(value)
+        return self._called(context, obj, args, {} if loop_vars is None else {"_loop_vars": loop_vars})
+
+    def _called(self, __context: Context, __obj: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """:meth:`call` after its step."""
+        __self = self
         if type(__obj) is Macro:
             if kwargs:
                 kwargs.pop("_loop_vars", None)

@@ -204,6 +204,10 @@ _ROUND9 = st.sampled_from([
     "{{ r.items }}{{ r.count }}{{ r.upper }}{{ r.get }}{{ r.startswith }}{{ r.format is defined }}",
     "{{ r.count(1) if r is sequence else '' }}{{ r.keys() | list if r is mapping else '' }}",
     "{% set xs = [] %}{% set _ = xs.append(r) %}{{ xs }}{{ xs.append }}{{ 'a{}'.format(r) }}",
+    "{% macro g(x, y=1) %}{{ x }}{{ y }}{% endmacro %}{{ g(r) }}{{ g(r, 2) }}{{ g() }}{{ g(1, 2, 3) }}{{ g(y=r) }}",
+    "{% macro g(x) %}{{ x }}{% endmacro %}{% for x in [r, 1] %}{{ g(x) }}{{ m.f(x) }}{{ seen('x') }}{{ seen() }}"
+    "{% set y = x %}{{ seen('y') }}{% endfor %}{{ seen('x') }}{{ r.get('a') if r is mapping else r }}",
+    "{% macro g() %}{{ varargs }}{{ kwargs }}{% endmacro %}{% for x in [1] %}{{ g(r) }}{{ g(x, r) }}{% endfor %}",
 ])
 
 
@@ -211,13 +215,15 @@ _ROUND9 = st.sampled_from([
 @given(record=_RECORDS, source=_ROUND9, strict=st.booleans())
 def test_loops_modules_and_methods_read_inline_give_the_hooks_answers_and_steps(record: Any, source: str,
                                                                                 strict: bool) -> None:
-    """Round 9's inline reads (a loop's property, an imported module's name, a plain value's method) give the hook's
-    text or error after the same number of steps."""
+    """Round 9's inline reads (a loop's property, an imported module's name, a plain value's method) and its calls
+    given positional arguments alone (``call_positional``: a macro, a method, a callable taking the context in a
+    loop) give the hooks' text or error after the same number of steps."""
     undefined = StrictUndefined if strict else Undefined
     outcomes = []
     for env_class in (BoundedEnvironment, HookedEnvironment):
         env = env_class(undefined=undefined)
         env.budget = render._Budget()
+        env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
         try:
             module = env.from_string(_MODULE).make_module()
             out = env.from_string(source).render(r=record, m=module)
