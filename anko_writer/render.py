@@ -807,7 +807,7 @@ def _select_or_reject(context: Context, value: Any, args: tuple[Any, ...], kwarg
     same look-ups through the sandbox, the same errors at the same item."""
     if not value:
         return
-    env = context.environment
+    env: Any = context.environment  # a BoundedEnvironment (its budget) or another
     if lookup_attr:
         if not args:  # Jinja's own error, as Jinja raises it
             yield from select_or_reject(context, value, args, kwargs, bool, lookup_attr)
@@ -894,7 +894,7 @@ def _map(context: Context, value: Any, *args: Any, **kwargs: Any) -> Iterator[An
         yield from sync_do_map(context, value, *args, **kwargs)
         return
     if value:
-        env = context.environment
+        env: Any = context.environment
         item_of = _item_getter(env, kwargs["attribute"])
         plain = _plain_item_name(kwargs["attribute"])
         for item in value:
