@@ -44,7 +44,7 @@ def test_the_code_is_inline() -> None:
     code = env.compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}{{ d.items }}{{ d[k] }}", raw=True)
     assert code.count("_anko_o.get(") == 3 and "_anko_size_checked(_anko_s)" in code  # d.a twice, d['b']
     assert "environment.getattr(_anko_o, 'a')" in code and "environment.getitem(_anko_o, 'b')" in code
-    assert "environment.getattr((undefined(name='d') if l_0_d is missing else l_0_d), 'items')" in code
+    assert "(_anko_v := _anko_o.items) is not None" in code and "environment.getattr(_anko_o, 'items')" in code  # a dict's method (round 9)
     assert "else l_0_k))" in code and code.count("environment.getitem(") == 2  # a variable key: the hook alone
     assert "_anko_o" not in HookedEnvironment().compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}", raw=True)
 
@@ -108,18 +108,38 @@ def test_the_time_limit_is_looked_at_every_1024_steps(monkeypatch: pytest.Monkey
         assert run(env_class, source, d={"a": 1}) == ("BudgetError: 模板渲染超过 0 秒", 1024)
 
 
-def test_the_budget_counts_and_looks_as_before() -> None:
-    """``steps`` is what was counted; the look is due at each multiple of :data:`_TICK_EVERY` (as ``steps % 1024``
-    was), and it moves the mark on."""
-    budget, looks = render._Budget(), []
+def test_the_budget_counts_and_looks_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``steps`` is what was counted; the look is made inside the step that reaches each multiple of
+    :data:`_TICK_EVERY` (where ``steps % 1024`` made it), and it moves the mark on (round 9: no comparison left to
+    the caller)."""
+    looks: list[int] = []
+    check = render._Budget.check
+
+    def looking(budget: render._Budget) -> bool:
+        looks.append(budget.steps)
+        return check(budget)
+
+    monkeypatch.setattr(render._Budget, "check", looking)
+    budget = render._Budget()
     for n in range(1, 5000):
-        if budget.step() >= budget.mark:
-            looks.append(n)
-            assert budget.check() is True
-        assert budget.steps == n
-    assert looks == [1024, 2048, 3072, 4096]
+        assert budget.step() == n and budget.steps == n
+    assert looks == [1024, 2048, 3072, 4096] and budget.mark == 5120
     budget.tick()
     assert budget.steps == 5000 and budget.mark == 5120
+
+
+def test_a_look_that_refuses_keeps_the_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A look past :data:`MAX_STEPS` raises inside the step that reached the mark; the count stays there and goes
+    on from it, with the mark moved as before."""
+    monkeypatch.setattr(render, "MAX_STEPS", 1500)
+    budget = render._Budget()
+    for _ in range(2047):
+        budget.step()
+    assert budget.steps == 2047 and budget.mark == 2048
+    with pytest.raises(render.BudgetError, match="模板运行超过 1,500 步"):
+        budget.step()
+    assert budget.steps == 2048 and budget.mark == 3072
+    assert budget.step() == 2049 and budget.steps == 2049
 
 
 def _old_normalize(text: str) -> str:
@@ -172,3 +192,58 @@ def test_selecting_with_one_argument_gives_the_stock_answers(body: str) -> None:
     except Exception as exc:
         theirs = f"{type(exc).__name__}: {exc}"
     assert ours == theirs
+
+
+_MODULE = "{% macro f(x) %}<{{ x }}>{% endmacro %}{% set n = 3 %}{% set t = 'tt' %}{% set _h = 1 %}{% set ns = namespace(a=1) %}"
+_ROUND9 = st.sampled_from([
+    "{% for x in r %}{{ loop.index0 }}{{ loop.last }}{{ loop.first }}{{ loop.length }}{{ loop.revindex }}{% endfor %}",
+    "{% for x in r %}{{ loop.previtem }}|{{ loop.nextitem }}|{{ loop.depth }}{{ loop.cycle(1, 2) }}{% endfor %}",
+    "{% for x in r if x %}{{ loop.last }}{{ loop.nextitem is defined }}{% endfor %}",
+    "{% for x in r %}{% for y in r %}{{ loop.last }}{{ loop.depth0 }}{% endfor %}{{ loop.index }}{% endfor %}",
+    "{{ m.f(1) }}{{ m.n }}{{ m.t }}{{ m.ns }}{{ m.nope is defined }}", "{{ m._h is defined }}{{ m.f }}",
+    "{{ r.items }}{{ r.count }}{{ r.upper }}{{ r.get }}{{ r.startswith }}{{ r.format is defined }}",
+    "{{ r.count(1) if r is sequence else '' }}{{ r.keys() | list if r is mapping else '' }}",
+    "{% set xs = [] %}{% set _ = xs.append(r) %}{{ xs }}{{ xs.append }}{{ 'a{}'.format(r) }}",
+    "{% macro g(x, y=1) %}{{ x }}{{ y }}{% endmacro %}{{ g(r) }}{{ g(r, 2) }}{{ g() }}{{ g(1, 2, 3) }}{{ g(y=r) }}",
+    "{% macro g(x) %}{{ x }}{% endmacro %}{% for x in [r, 1] %}{{ g(x) }}{{ m.f(x) }}{{ seen('x') }}{{ seen() }}"
+    "{% set y = x %}{{ seen('y') }}{% endfor %}{{ seen('x') }}{{ r.get('a') if r is mapping else r }}",
+    "{% macro g() %}{{ varargs }}{{ kwargs }}{% endmacro %}{% for x in [1] %}{{ g(r) }}{{ g(x, r) }}{% endfor %}",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(record=_RECORDS, source=_ROUND9, strict=st.booleans())
+def test_loops_modules_and_methods_read_inline_give_the_hooks_answers_and_steps(record: Any, source: str,
+                                                                                strict: bool) -> None:
+    """Round 9's inline reads (a loop's property, an imported module's name, a plain value's method) and its calls
+    given positional arguments alone (``call_positional``: a macro, a method, a callable taking the context in a
+    loop) give the hooks' text or error after the same number of steps."""
+    undefined = StrictUndefined if strict else Undefined
+    outcomes = []
+    for env_class in (BoundedEnvironment, HookedEnvironment):
+        env = env_class(undefined=undefined)
+        env.budget = render._Budget()
+        env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
+        try:
+            module = env.from_string(_MODULE).make_module()
+            out = env.from_string(source).render(r=record, m=module)
+        except Exception as exc:
+            out = f"{type(exc).__name__}: {exc}"
+        outcomes.append((re.sub(r" at 0x[0-9a-f]+", "", out), env.budget.steps))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("body", ["{% for x in r %}{{ loop.last }}{% endfor %}", "{{ m.f() }}", "{{ s.upper() }}"])
+def test_a_runaway_loop_of_round_9_reads_stops_at_the_same_step(monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    monkeypatch.setattr(render, "MAX_STEPS", 2048)
+    source = "{% for i in range(100000) %}" + body + "{% endfor %}"
+    outcomes = []
+    for env_class in (BoundedEnvironment, HookedEnvironment):
+        env = env_class()
+        env.budget = render._Budget()
+        module = env.from_string("{% macro f() %}{% endmacro %}").make_module()
+        try:
+            env.from_string(source).render(r=[1, 2], m=module, s="a")
+        except render.BudgetError as exc:
+            outcomes.append((str(exc), env.budget.steps))
+    assert outcomes[0] == outcomes[1] == ("模板运行超过 2,048 步（循环、调用、查找）：是不是死循环或失控的循环？", 3072)
