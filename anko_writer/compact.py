@@ -145,8 +145,9 @@ def _stem(roll_id: str) -> str:
     return roll_id.partition("#")[0]
 
 
-def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
-    """The chapter's roll records as the ``rolls`` record of rule 2.
+def pack_rolls(rolls: Sequence[Mapping[str, Any] | Roll]) -> Record:
+    """The chapter's roll records as the ``rolls`` record of rule 2; a :class:`~anko_writer.dice.Roll` among them
+    stands for its record (:meth:`~anko_writer.dice.Roll.to_json`), read without that record being made.
 
     >>> rolls = [{"id": "m#1", "purpose": "卡尔 伤病抽检", "expr": "1D100", "dice": [5], "total": 5, "hidden": False},
     ...          {"id": "m#2", "purpose": "卡尔 缺阵周数", "expr": "1D6", "dice": [2], "total": 2, "hidden": False},
@@ -167,6 +168,8 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     head, n = "", -1
     plain = len(ROLL_FIELDS)
     extras: dict[tuple[Any, ...], str] = {}
+    r: Any  # a roll or a roll record
+    dice: Any
     for r in rolls:
         if type(r) is Roll:  # the roll itself, standing for its record (issue 29: no dict made and read back)
             rid, purpose, expr, dice, total, hidden, kind, reading = r
