@@ -126,7 +126,7 @@ class Arc:
 
     def __init__(self, arc: int, dice: Dice | None = None, book: SealBook | None = None, apply: Apply = _nothing,
                  delay: int = 1, publish: Publish = _as_is, public: bool = True, ruleset: str | None = None,
-                 keep_rolls: bool = True) -> None:
+                 keep_rolls: bool = True, roll_rows: bool = False) -> None:
         self.arc = arc
         self.dice = dice
         """The run's dice (None: a ruleset without dice, whose records get no ``rolls``)."""
@@ -142,6 +142,10 @@ class Arc:
         self.keep_rolls = keep_rolls
         """Whether each record gets its ``rolls`` (False: an audit whose figures read none; the rolls are
         sealed and revealed all the same)."""
+        self.roll_rows = roll_rows
+        """Whether :attr:`publish` gets a record's ``rolls`` as the :class:`~anko_writer.dice.Roll` tuples
+        themselves (each standing for its record, which :func:`~anko_writer.compact.pack_rolls` reads; a
+        sealed roll as its masked record) rather than records built to be read back (issue 29)."""
         self.ruleset = ruleset
         """The ruleset's name: when given, every part's record starts ``{"ruleset", "arc", "part"}`` (DESIGN §5)."""
         self.mark = 0
@@ -165,15 +169,18 @@ class Arc:
         if p.rolls is None:
             p.seal()
         results = p.results
+        rolls: list[Roll] | None = None
         if self.dice is not None and self.keep_rolls:
             results["rolls"] = [r.to_json() for r in p.rolls or []]
+            if self.roll_rows:
+                rolls = p.rolls or []
         if self.book is not None:
             results["reveals"] = p.reveals
             results["sealed"] = p.sealed
         public_of, sealed = None, None
         if self.public:
             sealed = self.book.sealed_ids() if self.book is not None else frozenset()
-            public_of = _public_of(results, sealed, self.publish)
+            public_of = _public_of(results, sealed, self.publish, rolls)
         self.chapters.append(Chapter(self.arc, part, results, p.template, name, public_of=public_of, files=p.files,
                                      masked_for=sealed))
 
@@ -207,10 +214,22 @@ def handed_state(run: Run) -> object | None:
     return run.state if isinstance(run, HandedRun) else None
 
 
-def _public_of(results: Record, sealed: frozenset[str], publish: Publish) -> Callable[[], Record]:
+def _public_of(results: Record, sealed: frozenset[str], publish: Publish,
+               rolls: list[Roll] | None = None) -> Callable[[], Record]:
     """The chapter's public JSON, built when it is written: the rolls sealed when it was played masked by
-    the core, then the ruleset's publish step."""
-    return lambda: publish(masked(results, sealed), sealed)
+    the core, then the ruleset's publish step (``rolls``: the record's ``rolls`` handed over as these rolls,
+    :attr:`Arc.roll_rows`)."""
+    if rolls is None:
+        return lambda: publish(masked(results, sealed), sealed)
+    return lambda: publish(_with_rolls(results, rolls, sealed), sealed)
+
+
+def _with_rolls(results: Record, rolls: list[Roll], sealed: frozenset[str]) -> Record:
+    """``masked(results, sealed)`` with its ``rolls`` (``rolls``' records) as the rolls themselves, a sealed
+    one as its masked record: the mask does not walk the records, nor the publish step read them back."""
+    public: Record = masked({**results, "rolls": []}, sealed)
+    public["rolls"] = [r if r[0] not in sealed else masked(r.to_json(), sealed) for r in rolls] if sealed else list(rolls)
+    return public
 
 
 def replay(start: tuple[int, T] | None, arc: int, play: Callable[[int, T | None], Run],

@@ -54,10 +54,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping, Sequence
-from operator import itemgetter
 from typing import Any
 
 from .chapters import Record
+from .dice import Roll, own_reading
 from .hidden import SEALED_BY
 from .runtime import collector_paused
 
@@ -145,8 +145,9 @@ def _stem(roll_id: str) -> str:
     return roll_id.partition("#")[0]
 
 
-def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
-    """The chapter's roll records as the ``rolls`` record of rule 2.
+def pack_rolls(rolls: Sequence[Mapping[str, Any] | Roll]) -> Record:
+    """The chapter's roll records as the ``rolls`` record of rule 2; a :class:`~anko_writer.dice.Roll` among them
+    stands for its record (:meth:`~anko_writer.dice.Roll.to_json`), read without that record being made.
 
     >>> rolls = [{"id": "m#1", "purpose": "卡尔 伤病抽检", "expr": "1D100", "dice": [5], "total": 5, "hidden": False},
     ...          {"id": "m#2", "purpose": "卡尔 缺阵周数", "expr": "1D6", "dice": [2], "total": 2, "hidden": False},
@@ -167,8 +168,20 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
     head, n = "", -1
     plain = len(ROLL_FIELDS)
     extras: dict[tuple[Any, ...], str] = {}
+    r: Any  # a roll or a roll record
+    dice: Any
     for r in rolls:
-        rid = str(r["id"])
+        if type(r) is Roll:  # the roll itself, standing for its record (issue 29: no dict made and read back)
+            rid, purpose, expr, dice, total, hidden, kind, reading = r
+            extra = None if kind is None and (reading == "sum" or reading == own_reading(expr)) else _roll_extra(r)
+            single = len(dice) == 1
+            if not single:
+                dice = list(dice)
+        else:
+            rid, purpose, expr = str(r["id"]), r["purpose"], r["expr"]
+            extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > plain else None
+            dice, hidden, total = r["dice"], r["hidden"], r["total"]
+            single = type(dice) is list and len(dice) == 1
         if rid == after:
             n += 1
         else:
@@ -180,36 +193,39 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any]]) -> Record:
                     base = _stem(rid)
             n = int(num) if num.isdigit() else -1
         after = f"{head}#{n + 1}" if n >= 0 else ""
-        name: tuple[Any, ...] = (r["purpose"], r["expr"])
-        if len(r) > plain:  # a roll record with further keys: part of its kind
-            extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS}
+        name: tuple[Any, ...] = (purpose, expr)
+        if extra is not None:  # a roll record with further keys: part of its kind
             name = (*name, _extra_key(extra, extras))
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([_worded(r["purpose"], words), r["expr"], extra])
+                listed.append([_worded(purpose, words), expr, extra])
         else:
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                expr = r["expr"]
-                listed.append(_worded(r["purpose"], words) if expr == DEFAULT_EXPR else [_worded(r["purpose"], words), expr])
-        dice = r["dice"]
-        if type(dice) is list and len(dice) == 1:
+                listed.append(_worded(purpose, words) if expr == DEFAULT_EXPR else [_worded(purpose, words), expr])
+        if single:
             one = dice[0]
-            if r["hidden"]:
-                run.append([known, one, r["total"], True])
-            elif r["total"] != one:
-                run.append([known, one, r["total"]])
+            if hidden:
+                run.append([known, one, total, True])
+            elif total != one:
+                run.append([known, one, total])
             else:
                 run.append([known, one])
-        elif r["hidden"]:
-            run.append([known, dice, r["total"], True])
-        elif dice is None or r["total"] != (dice[0] if len(dice) == 1 else sum(dice)):
-            run.append([known, dice, r["total"]])
+        elif hidden:
+            run.append([known, dice, total, True])
+        elif dice is None or total != (dice[0] if len(dice) == 1 else sum(dice)):
+            run.append([known, dice, total])
         else:
             run.append([known, dice])
     return {**({WORDS: list(words)} if words else {}), KINDS: listed, RUNS: runs}
+
+
+def _roll_extra(roll: Roll) -> Record:
+    """The further keys of a roll's record (:meth:`~anko_writer.dice.Roll.to_json`: ``kind``, ``reading``)."""
+    full = roll.to_json()
+    return {k: v for k, v in full.items() if k not in ROLL_FIELDS}
 
 
 def _extra_key(extra: Record, seen: dict[tuple[Any, ...], str]) -> str:
@@ -542,7 +558,8 @@ def compact(record: Record, columns: Columns | None = None, records: Columns | N
 def _compact(record: Record, columns: Columns, records: Columns, drop: Collection[str]) -> Record:
     """:func:`compact` itself."""
     rolls = record.get(ROLL_KEYS) or []
-    work = _Compactor(frozenset(map(str, map(itemgetter("id"), rolls))), columns, records, frozenset(drop))
+    ids = frozenset([r[0] if type(r) is Roll else str(r["id"]) for r in rolls])
+    work = _Compactor(ids, columns, records, frozenset(drop))
     out: Record = {}
     for key, value in record.items():
         if key == ROLL_KEYS and isinstance(value, list):

@@ -229,7 +229,8 @@ class Season:
         world.life = life_from_campaign(source, tables, world.ours.ledger)
         book = SealBook(arc_word="season")
         carry_over(world, state, book)
-        arc = Arc(season, world.dice, book, partial(_unseal, world), data["options"]["reveal_delay"], _published)
+        arc = Arc(season, world.dice, book, partial(_unseal, world), data["options"]["reveal_delay"], _published,
+                  roll_rows=True)
         summer = None
         if state is not None and state["market"]:
             world.market = [player_from(d) for d in state["market"]]
