@@ -82,8 +82,9 @@ def _rewrite_once(config: pytest.Config) -> None:
     for once, here before the workers start, into a temporary folder that the workers' loader reads
     (:func:`_read_rewritten`): otherwise each worker rewrote every test file itself (4.5 s of its collection's
     9, issue 29). Nothing is written beside the sources; the folder goes at the end of the run."""
-    if not sys.dont_write_bytecode or config.getoption("dist", "no") == "no" or os.environ.get(REWRITTEN):
-        return  # pytest writes its own cache, or one process rewrites what it collects, once anyway
+    if (not sys.dont_write_bytecode or config.getoption("dist", "no") == "no" or config.option.collectonly
+            or os.environ.get(REWRITTEN)):
+        return  # pytest writes its own cache, or one process (``--collect-only``: this one) rewrites what it collects
     try:
         from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key
         state = config.stash[assertstate_key]

@@ -45,3 +45,18 @@ def test_the_test_files_are_left_to_pytest() -> None:
     assert _NOT_COMPILED.search(str(ROOT / "tests" / "conftest.py"))
     assert not _NOT_COMPILED.search(str(ROOT / "tests" / "shared.py"))
     assert not _NOT_COMPILED.search(str(ROOT / "anko_writer" / "cli.py"))
+
+
+def test_collect_only_rewrites_nothing_ahead(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--collect-only`` collects in the controller, which rewrites what it imports itself: the rewrite ahead
+    for the workers (``_rewrite_once``) would be the same work done twice, so it is skipped."""
+    import sys
+    from types import SimpleNamespace
+
+    from tests import conftest
+
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.delenv(conftest.REWRITTEN, raising=False)
+    config = SimpleNamespace(option=SimpleNamespace(collectonly=True), getoption=lambda name, default=None: "load")
+    conftest._rewrite_once(config)  # type: ignore[arg-type]
+    assert conftest.REWRITTEN not in os.environ
