@@ -1014,6 +1014,10 @@ class _CodeGenerator(CodeGenerator):
                    f"else environment.getattr(_anko_o, {attr!r}))")
 
 
+STOPPED = "value was undefined because a callable raised a StopIteration exception"
+"""Jinja's text for the undefined a call gives when its callable raised ``StopIteration``."""
+
+
 class BoundedEnvironment(SandboxedEnvironment):
     """Jinja's sandbox, bounded: every loop iteration, call and look-up is a step of :attr:`budget`, and no
     expression builds a value longer than :data:`MAX_VALUE` (``*``, ``**``, ``%``, ``+``, ``~``,
@@ -1061,7 +1065,7 @@ class BoundedEnvironment(SandboxedEnvironment):
             try:
                 value = obj._func(*args)
             except StopIteration:
-                return self.undefined("value was undefined because a callable raised a StopIteration exception")
+                return self.undefined(STOPPED)
             if context.eval_ctx.autoescape:
                 value = Markup(value)
             if type(value) is str and len(value) <= MAX_VALUE:
@@ -1085,7 +1089,7 @@ class BoundedEnvironment(SandboxedEnvironment):
                     if __context.eval_ctx.autoescape:
                         value = Markup(value)
             except StopIteration:
-                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+                return __self.undefined(STOPPED)
         elif ((type(__obj) is BuiltinMethodType and type(__obj.__self__) in _LENGTHS)
               or (type(__obj) is MethodType and _plain_function(__obj.__func__))):
             # Context.call's path, without its look-ups, for a method of a plain str, list, tuple or dict (no
@@ -1099,7 +1103,7 @@ class BoundedEnvironment(SandboxedEnvironment):
             try:
                 value = __obj(*args, **kwargs)
             except StopIteration:
-                return __self.undefined("value was undefined because a callable raised a StopIteration exception")
+                return __self.undefined(STOPPED)
         else:
             value = super().call(__context, __obj, *_checked_call(__obj, args, kwargs), **kwargs)
         if type(value) is str and len(value) <= MAX_VALUE:
