@@ -12,7 +12,7 @@ from typing import Any
 
 from . import ruleset as ruleset_registry
 from . import schema, yamlio
-from .errors import CampaignError, InputError, Location
+from .errors import CampaignError, Location
 from .resources import Resources
 from .ruleset import SEALED, Ruleset
 from .textfile import read_text
@@ -226,18 +226,11 @@ def validate_document(path: Path, doc: Any) -> tuple[Ruleset[Any], dict[str, Any
 def load_campaign(path: Path | str) -> Campaign:
     """Read, validate and return the campaign at ``path`` (errors name file, line and key).
 
-    libyaml reads it when it can, with the positions the locating parser gives (:func:`yamlio.load_located`); a
-    campaign that any check refuses is read again by the locating parser and checked on that reading, so every
-    message is what it always was."""
+    libyaml reads it when it can, with the very data, types and positions the locating parser gives
+    (:func:`yamlio.load_located`), so a refused campaign's message is the one the locating parser's reading gives
+    (``tests/core/test_located_errors.py`` compares the two over every shipped campaign's mutations)."""
     path = Path(path)
-    text = read_text(path, CampaignError)
-    doc = yamlio.load_located(text, path, CampaignError)
-    if yamlio.is_located(doc):
-        try:
-            return _campaign(path, doc)
-        except InputError:
-            doc = yamlio.load_yaml_text(text, path, CampaignError)
-    return _campaign(path, doc)
+    return _campaign(path, yamlio.load_located(read_text(path, CampaignError), path, CampaignError))
 
 
 def _campaign(path: Path, doc: Any) -> Campaign:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn
 
 from .errors import CampaignError, InputError, Location
-from .yamlio import FastPathError, Pos, load_plain_fast, load_yaml_text, position, to_plain
+from .yamlio import FastPathError, Pos, load_located, load_plain_fast, position, to_plain
 
 
 class _Missing:
@@ -717,12 +717,14 @@ def validate(doc: Any, schema: Node, file: Path | str, error: type[InputError] =
 
 
 def validate_text(text: str, schema: Node, file: Path | str, error: type[InputError] = CampaignError) -> Any:
-    """Parse and check a file we wrote (a state file): libyaml's fast parser first; on any problem the
-    locating parser reads it again, so an error still names the file, line and key."""
+    """Parse and check a file we wrote (a state file): libyaml's fast parser first; on any problem it is read
+    again with positions, so an error still names the file, line and key: by libyaml with the locating parser's
+    very positions when :func:`~anko_writer.yamlio.load_located` can (a 930-line state file's error in 0.2 s, not
+    1.2 s), else by the locating parser itself."""
     try:
         return schema.check(load_plain_fast(text), At(file, "", None, error))
     except (FastPathError, InputError):
-        return validate(load_yaml_text(text, file, error), schema, file, error)
+        return validate(load_located(text, file, error), schema, file, error)
 
 
 def _cell(text: str) -> str:
