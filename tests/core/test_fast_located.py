@@ -1,7 +1,8 @@
 """Issue 29 round 7: a campaign read by libyaml with positions (:func:`anko_writer.yamlio.load_located`).
 
 The fast reading must give the very data and the very positions the locating parser (ruamel.yaml) gives, or
-decline; a campaign with any problem is judged on the locating parser's reading, so every message stays the same.
+decline; so a campaign with a problem is judged on the fast reading and its message is the locating parser's
+(``test_located_errors.py``).
 """
 
 from __future__ import annotations
