@@ -171,21 +171,6 @@ def test_a_campaign_loads_the_same_either_way(tmp_path: Path) -> None:
         assert fast == slow, path
 
 
-def test_a_bad_campaign_is_judged_on_the_locating_parsers_reading(tmp_path: Path) -> None:
-    """A campaign the fast path reads but the schema refuses fails with the message the locating parser's reading
-    gives (its line and column)."""
-    text = (ROOT / "campaigns" / "recht.yaml").read_text(encoding="utf-8").replace("seed: ", "seed: x", 1)
-    bad = tmp_path / "recht.yaml"
-    bad.write_text(text, encoding="utf-8")
-    assert yamlio._packed_fast(text) is not False
-    with pytest.raises(CampaignError) as fast:
-        campaign.load_campaign(bad)
-    with mock.patch.object(yamlio, "load_located", lambda text, file, error=CampaignError:
-                           yamlio.load_yaml_text(text, file, error)), pytest.raises(CampaignError) as slow:
-        campaign.load_campaign(bad)
-    assert str(fast.value) == str(slow.value)
-
-
 def test_reading_a_cached_campaign_imports_no_yaml_library(tmp_path: Path) -> None:
     """A campaign from the cache is read without ruamel.yaml or PyYAML."""
     code = ("import sys; from anko_writer import yamlio\n"
