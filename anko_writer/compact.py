@@ -602,7 +602,8 @@ def _expand(obj: Any, base: str | None, key: str | None, columns: Columns, recor
 def _expand_record(obj: dict[str, Any], base: str | None, columns: Columns, records: Columns) -> Record:
     """A record that is not a table with its values expanded below its own id (or ``base``)."""
     own = obj.get("id")
-    inner = own if isinstance(own, str) and own[:1] not in _REF_STARTS else base
+    # an empty id names no record: the references below it stay relative to ``base``, as 979b28a read them
+    inner = own if isinstance(own, str) and own and own[:1] not in _REF_STARTS else base
     return {k: _expand(v, inner, k, columns, records) if isinstance(v, _NESTED) or (
         inner is not None and isinstance(v, str) and v[:1] in _REF_STARTS) else v for k, v in obj.items()}
 

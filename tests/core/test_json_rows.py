@@ -133,3 +133,10 @@ def _read(read: Any, record: dict[str, Any]) -> Any:
         return read(record)
     except (ValueError, TypeError, LookupError) as e:
         return type(e)
+
+
+def test_an_empty_id_keeps_the_references_below_it_relative_to_the_record_above() -> None:
+    """An empty ``id`` names no record: a reference below it reads against the id above, as the oracle reads it
+    (Hypothesis found the case: ``{"id": ""}`` had been taken as a base of its own)."""
+    record = {"more": [{"id": "m", "t": {"id": "", "rows": "#3"}}]}
+    assert expand(record) == _reference(record) == {"more": [{"id": "m", "t": {"id": "", "rows": "m#3"}}]}
