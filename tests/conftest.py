@@ -6,6 +6,7 @@ import compileall
 import os
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -38,14 +39,15 @@ def pytest_configure(config: pytest.Config) -> None:
     if os.environ.get("PYTEST_XDIST_WORKER"):
         _read_rewritten()
         return
+    building = _start_prebuild() if os.environ.get(prebuilt.ENV) is None else None
     _compile_once()
     _rewrite_once(config)
-    if os.environ.get(prebuilt.ENV) is not None:
+    if building is None:
         return
-    from anko_writer import prebuilder
-
-    folder = Path(tempfile.mkdtemp(prefix="anko-prebuilt-"))
-    prebuilder.build(folder)
+    folder, process = building
+    if process.wait() != 0:  # the build failed in its process: again here, so that its error is the run's
+        from anko_writer import prebuilder
+        prebuilder.build(folder)
     os.environ[prebuilt.ENV] = str(folder)
     prebuilt._present.cache_clear()
 
@@ -54,6 +56,15 @@ def pytest_configure(config: pytest.Config) -> None:
         prebuilt._present.cache_clear()
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
+
+
+def _start_prebuild() -> tuple[Path, subprocess.Popen[bytes]]:
+    """Start building the prebuilt folder (:func:`anko_writer.prebuilder.build`, 4–5 s) in a process of its own,
+    so that it runs beside :func:`_compile_once` and :func:`_rewrite_once` (5–6 s) on the other core."""
+    folder = Path(tempfile.mkdtemp(prefix="anko-prebuilt-"))
+    code = "import sys; from pathlib import Path; from anko_writer import prebuilder; prebuilder.build(Path(sys.argv[1]))"
+    return folder, subprocess.Popen([sys.executable, "-c", code, str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
 
 
 _NOT_COMPILED = re.compile(r"[/\\](?:test_[^/\\]*|conftest)\.py$")
