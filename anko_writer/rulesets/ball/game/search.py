@@ -26,9 +26,10 @@ the one-turn AI does); the opponent's cards are not foreseen.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
-from .engine import ABLE, DIST, REACH, ROW, Board, Move, Undo
+from .engine import ABLE, DIST, ROW, SQUARES, Board, Move, Undo
 from .model import Action, Position
 from .rules import ROWS, TURN_LIMIT
 
@@ -63,38 +64,40 @@ class Found:
     """Every action and task of the line with the position it is played in (for its notation)."""
 
 
+BALL: tuple[list[int], list[int]] = tuple(  # type: ignore[assignment]
+    [20 + 10 * (ROW[at] - 1 if team == 0 else ROWS - ROW[at]) for at in range(SQUARES)] for team in (0, 1))
+"""Each side's score for the ball on each square: 20, and 10 a row of :func:`.ai.progress`."""
+
+
 def evaluate(b: Board, side: int) -> int:
     """:func:`.ai.score_parts`'s total for side ``side`` (0 ATK, 1 DEF) on the board, computed in place."""
     if b.touchdown >= 0:
         return WIN if b.touchdown == side else -WIN
     if b.turn > TURN_LIMIT:  # the defence held: DEF wins
         return WIN if side == 1 else -WIN
-    h, able, threat = b.holder, 0, 0
+    sq, st, h = b.sq, b.st, b.holder
     if h >= 0:
-        team, at = b.side[h], b.sq[h]
-        for s, t, sd, k in zip(b.sq, b.st, b.side, b.kind, strict=True):
-            if t == ABLE:
-                able += 3 if sd == side else -3
-                if sd != team and not threat and at in REACH[k][s]:
-                    threat = 15
-        score = 20 + 10 * _progress(team, at) - threat
-    else:
-        at, near = b.free, [99, 99]
+        team = b.side[h]
+        at = sq[h]
+        score = BALL[team][at]
+        reach = b.reach
+        for j in b.members[1 - team]:
+            if st[j] == ABLE and at in reach[j][sq[j]]:
+                score -= 15  # the holder is threatened
+                break
+    else:  # a free ball: the side nearer to it (the side to move on a tie) less 10 and 5 a square
+        at = b.free
         dist = DIST[at]
-        for s, t, sd in zip(b.sq, b.st, b.side, strict=True):
-            if t == ABLE:
-                able += 3 if sd == side else -3
-                if dist[s] < near[sd]:
-                    near[sd] = dist[s]
+        near = [99, 99]
+        for team, members in enumerate(b.members):
+            for j in members:
+                if st[j] == ABLE and dist[sq[j]] < near[team]:
+                    near[team] = dist[sq[j]]
         mover = b.to_move
         team = mover if near[mover] < near[1 - mover] else 1 - mover
-        score = 20 + 10 * _progress(team, at) - 10 - 5 * near[team]
+        score = BALL[team][at] - 10 - 5 * near[team]
+    able = 3 * b.lead if side == 0 else -3 * b.lead
     return able + (score if team == side else -score)
-
-
-def _progress(team: int, at: int) -> int:
-    """:func:`.ai.progress` of a square int."""
-    return ROW[at] - 1 if team == 0 else ROWS - ROW[at]
 
 
 class Search:
@@ -114,6 +117,9 @@ class Search:
         """The previous iteration's value of each first move (the root's order in the next)."""
         self.best: tuple[Move, ...] = ()
         """The previous iteration's line: its moves are tried first."""
+        self.recoveries: dict[tuple[int, ...], list[Move]] = {}
+        """Recovery phases resolved: the tasks :meth:`recover` chose from each position (it is greedy: the same
+        position, the same tasks)."""
 
     def run(self) -> Found:
         """Deepen turn by turn until the depth or the budget is reached; the deepest line found."""
@@ -137,10 +143,15 @@ class Search:
             raise OutOfNodes
 
     def _order(self, moves: list[Move], ply: int, level: tuple[int, int]) -> list[Move]:
-        """The previous line's move at this ply first, then the killer of this level, then the board's order."""
-        first = [m for m in (self.best[ply] if ply < len(self.best) else None, self.killers.get(level))
-                 if m is not None and m in moves]
-        return list(dict.fromkeys(first + moves)) if first else moves
+        """The previous line's move at this ply first, then the killer of this level, then the board's order
+        (``moves``, reordered in place: the board never generates a move twice)."""
+        killer = self.killers.get(level)
+        first = self.best[ply] if ply < len(self.best) else None
+        for m in (killer, first):  # the first moved to the front last, so that it leads
+            if m is not None and m in moves:
+                moves.remove(m)
+                moves.insert(0, m)
+        return moves
 
     def _root(self, depth: int) -> tuple[int, tuple[Move, ...], bool]:
         """The root's best line at ``depth``; ``complete`` False when the budget cut it after some first moves."""
@@ -170,7 +181,9 @@ class Search:
         b = self.b
         if m is END:
             return self._close(turns, alpha, beta, ply)
-        self._tick()
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfNodes
         undo = b.make(m)
         try:
             if b.touchdown >= 0:
@@ -184,10 +197,14 @@ class Search:
 
     def _node(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
         """A node in an action phase: the best (own side) or worst (the opponent) of its moves and closing."""
+        if turns == 1 and self.b.pa == 1:
+            return self._last(alpha, beta, ply)
         mine = self.b.to_move == self.side
         best: tuple[int, tuple[Move, ...]] | None = None
         level = (turns, self.b.pa)
-        for m in [*self._order(self.b.generate(), ply, level), END]:
+        moves = self._order(self.b.generate(), ply, level)
+        moves.append(END)
+        for m in moves:
             value, line = self._child(m, turns, alpha, beta, ply)
             if best is None or (value > best[0] if mine else value < best[0]):
                 best = (value, (m, *line))
@@ -201,6 +218,37 @@ class Search:
                     break
         assert best is not None
         return best
+
+    def _last(self, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """:meth:`_node` on the last turn with 1 PA left, where every move ends in a leaf: the phase closes
+        after it (its line ``(m, END)``), or a touchdown ends the game (``(m,)``)."""
+        b, side = self.b, self.side
+        mine = b.to_move == side
+        moves = self._order(b.generate(), ply, (1, 1))
+        make, unmake = b.make, b.unmake
+        best: Move | None = None
+        best_value, scored = 0, False
+        for m in moves:
+            self.nodes += 1
+            if self.nodes > self.budget:
+                raise OutOfNodes
+            undo = make(m)
+            value = evaluate(b, side)
+            if best is None or (value > best_value if mine else value < best_value):
+                best, best_value, scored = m, value, b.touchdown >= 0
+                if mine:
+                    alpha = max(alpha, value)
+                else:
+                    beta = min(beta, value)
+                if alpha >= beta:
+                    unmake(undo)
+                    self.killers[(1, 1)] = m
+                    return value, (m,) if scored else (m, END)
+            unmake(undo)
+        value = evaluate(b, side)  # closing the phase now
+        if best is None or (value > best_value if mine else value < best_value):
+            return value, (END,)
+        return best_value, (best,) if scored else (best, END)
 
     def _close(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
         """Close the action phase: a leaf on the last turn, else the greedy recovery and the next turn."""
@@ -245,19 +293,31 @@ class Search:
         ``done`` as they are made (each a node of the budget when ``counted``: not once the search is over)."""
         b = self.b
         done = [] if done is None else done
-        while tasks := b.generate():
-            mover, best = b.to_move, None
-            for t in tasks:
-                undo = b.make(t)
-                value = evaluate(b, mover)
-                b.unmake(undo)
-                if best is None or value > best[0]:
-                    best = (value, t)
-            assert best is not None
+        start = len(done)
+        key = (b.turn, b.to_move, b.holder, b.free, b.formed, *b.sq, *b.st, *b.wd)
+        chosen = self.recoveries.get(key)
+        for t in chosen if chosen is not None else self._greedy():
             if counted:
                 self._tick()
-            done.append((best[1], b.make(best[1])))
+            done.append((t, b.make(t)))
+        if chosen is None:
+            self.recoveries[key] = [t for t, _ in done[start:]]
         return done
+
+    def _greedy(self) -> Iterator[Move]:
+        """The recovery tasks of the side to move, each the best-scoring for it (the first on a tie), chosen
+        one by one as the caller makes them."""
+        b = self.b
+        while tasks := b.generate():
+            mover, best, best_value = b.to_move, tasks[0], 0
+            if len(tasks) > 1:  # a single task needs no score
+                for k, t in enumerate(tasks):
+                    undo = b.make(t)
+                    value = evaluate(b, mover)
+                    b.unmake(undo)
+                    if k == 0 or value > best_value:
+                        best, best_value = t, value
+            yield best
 
     def _found(self, value: int, line: tuple[Move, ...], depth: int) -> Found:
         """Replay ``line`` on the board (it is left there): the AI's own turn, the replies, the leaf, each step.
