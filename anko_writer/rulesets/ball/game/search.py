@@ -26,10 +26,10 @@ the one-turn AI does); the opponent's cards are not foreseen.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from .engine import ABLE, DIST, ROW, SQUARES, Board, Move, Undo
+from .engine import ABLE, DIST, MOVE, ROW, SQUARES, ZONE, Board, Move, Undo
 from .model import Action, Position
 from .rules import ROWS, TURN_LIMIT
 
@@ -87,17 +87,68 @@ def evaluate(b: Board, side: int) -> int:
                 break
     else:  # a free ball: the side nearer to it (the side to move on a tie) less 10 and 5 a square
         at = b.free
-        dist = DIST[at]
-        near = [99, 99]
-        for team, members in enumerate(b.members):
-            for j in members:
-                if st[j] == ABLE and dist[sq[j]] < near[team]:
-                    near[team] = dist[sq[j]]
-        mover = b.to_move
-        team = mover if near[mover] < near[1 - mover] else 1 - mover
-        score = BALL[team][at] - 10 - 5 * near[team]
+        dist, (m0, m1) = DIST[at], b.members
+        n0 = n1 = 99  # each side's nearest able piece (inline: the search's hottest loop)
+        for j in m0:
+            if st[j] == ABLE:
+                d = dist[sq[j]]
+                if d < n0:
+                    n0 = d
+        for j in m1:
+            if st[j] == ABLE:
+                d = dist[sq[j]]
+                if d < n1:
+                    n1 = d
+        if b.to_move == 0:
+            team = 0 if n0 < n1 else 1
+        else:
+            team = 1 if n1 < n0 else 0
+        score = BALL[team][at] - 10 - 5 * (n1 if team else n0)
     able = 3 * b.lead if side == 0 else -3 * b.lead
     return able + (score if team == side else -score)
+
+
+def moved_scores(b: Board, side: int) -> Callable[[int, int], int] | None:
+    """:func:`evaluate` after an ordinary move of the side to move's piece ``i`` to square ``to``, without
+    making it — for any piece but the ball's holder and any square but the free ball's — as a function of
+    ``(i, to)``; None where a move scores a touchdown (the holder already stands in its zone)."""
+    sq, st, h, mover = b.sq, b.st, b.holder, b.to_move
+    able = 3 * b.lead if side == 0 else -3 * b.lead  # a move changes no piece's state
+    if h >= 0:
+        team, at = b.side[h], sq[h]
+        if at in ZONE[team]:
+            return None
+        score = BALL[team][at]
+        clear, threat = (able + score, able + score - 15) if team == side else (able - score, able - score + 15)
+        reach = b.reach
+        threats = [j for j in b.members[1 - team] if st[j] == ABLE and at in reach[j][sq[j]]]
+        if team == mover or len(threats) > 1:  # the holder's own side moves: no threat comes or goes
+            value = threat if threats else clear
+            return lambda i, to: value
+        other = -1 if not threats else threats[0]  # the one piece that threatens the holder, if any
+
+        def opponent_moved(i: int, to: int) -> int:
+            return threat if (other >= 0 and other != i) or at in reach[i][to] else clear
+        return opponent_moved
+    at, dist = b.free, DIST[b.free]
+    near, first, second, nearest = 99, 99, 99, -1  # the opponent's nearest; the mover's two nearest
+    for j in b.members[1 - mover]:
+        if st[j] == ABLE and dist[sq[j]] < near:
+            near = dist[sq[j]]
+    for j in b.members[mover]:
+        if st[j] == ABLE:
+            d = dist[sq[j]]
+            if d < first:
+                first, second, nearest = d, first, j
+            elif d < second:
+                second = d
+
+    def free_ball(i: int, to: int) -> int:
+        n = min(second if i == nearest else first, dist[to])
+        team, n = (mover, n) if n < near else (1 - mover, near)
+        score = BALL[team][at] - 10 - 5 * n
+        return able + (score if team == side else -score)
+    return free_ball
 
 
 class Search:
@@ -225,26 +276,28 @@ class Search:
         b, side = self.b, self.side
         mine = b.to_move == side
         moves = self._order(b.generate(), ply, (1, 1))
-        make, unmake = b.make, b.unmake
+        moved, h, free = moved_scores(b, side), b.holder, b.free
         best: Move | None = None
         best_value, scored = 0, False
         for m in moves:
             self.nodes += 1
             if self.nodes > self.budget:
                 raise OutOfNodes
-            undo = make(m)
-            value = evaluate(b, side)
+            if moved is not None and m[0] == MOVE and m[1] != h and m[3] != free:
+                value, touchdown = moved(m[1], m[3]), False
+            else:
+                undo = b.make(m)
+                value, touchdown = evaluate(b, side), b.touchdown >= 0
+                b.unmake(undo)
             if best is None or (value > best_value if mine else value < best_value):
-                best, best_value, scored = m, value, b.touchdown >= 0
+                best, best_value, scored = m, value, touchdown
                 if mine:
                     alpha = max(alpha, value)
                 else:
                     beta = min(beta, value)
                 if alpha >= beta:
-                    unmake(undo)
                     self.killers[(1, 1)] = m
                     return value, (m,) if scored else (m, END)
-            unmake(undo)
         value = evaluate(b, side)  # closing the phase now
         if best is None or (value > best_value if mine else value < best_value):
             return value, (END,)
