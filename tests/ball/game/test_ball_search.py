@@ -7,21 +7,23 @@ import random
 
 from ball_scen import board
 
-from anko_writer.rulesets.ball.game.engine import ABLE, MOVE, UNIT, Board
+from anko_writer.rulesets.ball.game.engine import ABLE, MOVE, STAND, UNIT, Board
 from anko_writer.rulesets.ball.game.rules import standard_position
 from anko_writer.rulesets.ball.game.search import evaluate, moved_scores
 
 
 def _check(b: Board) -> None:
-    """The kept lead is the recount; each ordinary move's score without making it is its score made."""
+    """The kept lead is the recount; each ordinary move's (or stand-up's) score without making it is its
+    score made."""
     assert b.lead == sum(UNIT[b.side[i]] for i in range(len(b.st)) if b.st[i] == ABLE)
-    if b.phase or b.over():
+    if b.over():
         return
+    kind = STAND if b.phase else MOVE
     for side in (0, 1):
-        moved = moved_scores(b, side)
+        moved = moved_scores(b, side, stands=kind == STAND)
         assert moved is not None
         for m in b.generate():
-            if m[0] == MOVE and m[1] != b.holder and m[3] != b.free:
+            if m[0] == kind and m[1] != b.holder and m[3] != b.free:
                 undo = b.make(m)
                 made = evaluate(b, side)
                 b.unmake(undo)

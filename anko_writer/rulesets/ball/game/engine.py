@@ -168,13 +168,25 @@ class Board:
         out: list[Move] = []
         if self.pa < 1:
             return out
-        st, took, holder = self.st, self.took, self.holder
         for i in self.members[self.to_move]:
-            if st[i] == ABLE and not took >> i & 1:
-                self._moves(i, out)
-                if i == holder:
-                    self._ball(i, out)
+            self._piece(i, out)
         return out
+
+    def moves_of(self, i: int) -> list[Move]:
+        """The legal actions of piece ``i`` (−1 or another side's piece: none), in :meth:`generate`'s order:
+        :meth:`generate` is every piece's in board order."""
+        out: list[Move] = []
+        if 0 <= i < len(self.side) and self.side[i] == self.to_move and not self.phase and self.pa >= 1 \
+                and not self.over():
+            self._piece(i, out)
+        return out
+
+    def _piece(self, i: int, out: list[Move]) -> None:
+        """The actions of the side to move's piece ``i``: none once it took the ball this turn (003 §9)."""
+        if self.st[i] == ABLE and not self.took >> i & 1:
+            self._moves(i, out)
+            if i == self.holder:
+                self._ball(i, out)
 
     def _moves(self, i: int, out: list[Move]) -> None:
         """003 §4–§7: moves, dodges, tactical dodges, blocks and protects of able piece ``i``."""

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
-from .engine import ABLE, DIST, MOVE, ROW, SQUARES, ZONE, Board, Move, Undo
+from .engine import ABLE, DIST, MOVE, ROW, SQUARES, STAND, UNIT, ZONE, Board, Move, Undo
 from .model import Action, Position
 from .rules import ROWS, TURN_LIMIT
 
@@ -108,12 +109,14 @@ def evaluate(b: Board, side: int) -> int:
     return able + (score if team == side else -score)
 
 
-def moved_scores(b: Board, side: int) -> Callable[[int, int], int] | None:
-    """:func:`evaluate` after an ordinary move of the side to move's piece ``i`` to square ``to``, without
-    making it — for any piece but the ball's holder and any square but the free ball's — as a function of
-    ``(i, to)``; None where a move scores a touchdown (the holder already stands in its zone)."""
+def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, int], int] | None:
+    """:func:`evaluate` after an ordinary move of the side to move's piece ``i`` to square ``to`` (``stands``:
+    a stand-up of its down piece ``i`` there), without making it — for any piece but the ball's holder and any
+    square but the free ball's — as a function of ``(i, to)``; None where a move scores a touchdown (the
+    holder already stands in its zone)."""
     sq, st, h, mover = b.sq, b.st, b.holder, b.to_move
-    able = 3 * b.lead if side == 0 else -3 * b.lead  # a move changes no piece's state
+    lead = b.lead + UNIT[mover] if stands else b.lead  # a move changes no piece's state
+    able = 3 * lead if side == 0 else -3 * lead
     if h >= 0:
         team, at = b.side[h], sq[h]
         if at in ZONE[team]:
@@ -193,16 +196,21 @@ class Search:
         if self.nodes > self.budget:
             raise OutOfNodes
 
-    def _order(self, moves: list[Move], ply: int, level: tuple[int, int]) -> list[Move]:
-        """The previous line's move at this ply first, then the killer of this level, then the board's order
-        (``moves``, reordered in place: the board never generates a move twice)."""
+    def _ordered(self, ply: int, level: tuple[int, int]) -> Iterator[Move]:
+        """:meth:`.Board.generate`'s moves, the previous line's move at this ply first, then the killer of this
+        level, then the board's order; generated piece by piece as they are reached (a cut leaves the rest
+        ungenerated, and the board is back as it was each time the next piece's moves are generated)."""
+        b = self.b
         killer = self.killers.get(level)
         first = self.best[ply] if ply < len(self.best) else None
-        for m in (killer, first):  # the first moved to the front last, so that it leads
-            if m is not None and m in moves:
-                moves.remove(m)
-                moves.insert(0, m)
-        return moves
+        lead = [m for m in (first, killer) if m is not None and m in b.moves_of(m[1])]
+        if len(lead) == 2 and lead[0] == lead[1]:
+            del lead[1]
+        yield from lead
+        for i in b.members[b.to_move]:
+            for m in b.moves_of(i):
+                if not lead or m not in lead:
+                    yield m
 
     def _root(self, depth: int) -> tuple[int, tuple[Move, ...], bool]:
         """The root's best line at ``depth``; ``complete`` False when the budget cut it after some first moves."""
@@ -253,9 +261,7 @@ class Search:
         mine = self.b.to_move == self.side
         best: tuple[int, tuple[Move, ...]] | None = None
         level = (turns, self.b.pa)
-        moves = self._order(self.b.generate(), ply, level)
-        moves.append(END)
-        for m in moves:
+        for m in chain(self._ordered(ply, level), (END,)):
             value, line = self._child(m, turns, alpha, beta, ply)
             if best is None or (value > best[0] if mine else value < best[0]):
                 best = (value, (m, *line))
@@ -275,7 +281,7 @@ class Search:
         after it (its line ``(m, END)``), or a touchdown ends the game (``(m,)``)."""
         b, side = self.b, self.side
         mine = b.to_move == side
-        moves = self._order(b.generate(), ply, (1, 1))
+        moves = self._ordered(ply, (1, 1))
         moved, h, free = moved_scores(b, side), b.holder, b.free
         best: Move | None = None
         best_value, scored = 0, False
@@ -364,10 +370,14 @@ class Search:
         while tasks := b.generate():
             mover, best, best_value = b.to_move, tasks[0], 0
             if len(tasks) > 1:  # a single task needs no score
+                stood = moved_scores(b, mover, stands=True)
                 for k, t in enumerate(tasks):
-                    undo = b.make(t)
-                    value = evaluate(b, mover)
-                    b.unmake(undo)
+                    if stood is not None and t[0] == STAND and t[1] != b.holder:
+                        value = stood(t[1], t[3])
+                    else:
+                        undo = b.make(t)
+                        value = evaluate(b, mover)
+                        b.unmake(undo)
                     if k == 0 or value > best_value:
                         best, best_value = t, value
             yield best
