@@ -203,12 +203,16 @@ class Search:
         b = self.b
         killer = self.killers.get(level)
         first = self.best[ply] if ply < len(self.best) else None
-        lead = [m for m in (first, killer) if m is not None and m in b.moves_of(m[1])]
-        if len(lead) == 2 and lead[0] == lead[1]:
-            del lead[1]
+        lead: list[Move] = []
+        pieces: dict[int, list[Move]] = {}  # the moves of the pieces generated to find the lead's
+        for m in (first, killer):
+            if m is not None and m not in lead:
+                moves = pieces[m[1]] = pieces.get(m[1]) or b.moves_of(m[1])
+                if m in moves:
+                    lead.append(m)
         yield from lead
         for i in b.members[b.to_move]:
-            for m in b.moves_of(i):
+            for m in pieces.get(i) or b.moves_of(i):
                 if not lead or m not in lead:
                     yield m
 
