@@ -7,27 +7,34 @@ import random
 
 from ball_scen import board
 
-from anko_writer.rulesets.ball.game.engine import ABLE, MOVE, STAND, UNIT, Board
+from anko_writer.rulesets.ball.game.engine import ABLE, BLOCK, DODGE, LONG, MOVE, PROTECT, SHORT, STAND, TACTICAL, UNIT, Board
 from anko_writer.rulesets.ball.game.rules import standard_position
-from anko_writer.rulesets.ball.game.search import evaluate, moved_scores
+from anko_writer.rulesets.ball.game.search import contact_scores, evaluate, moved_scores, passed_scores
 
 
 def _check(b: Board) -> None:
-    """The kept lead is the recount; each ordinary move's (or stand-up's) score without making it is its
-    score made."""
+    """The kept lead is the recount; each move's or stand-up's score without making it (the search's
+    leaves) is its score made."""
     assert b.lead == sum(UNIT[b.side[i]] for i in range(len(b.st)) if b.st[i] == ABLE)
     if b.over():
         return
     kind = STAND if b.phase else MOVE
     for side in (0, 1):
-        moved = moved_scores(b, side, stands=kind == STAND)
+        moved, passed = moved_scores(b, side, stands=kind == STAND), passed_scores(b, side)
+        contact = contact_scores(b, side)
         assert moved is not None
         for m in b.generate():
+            undo = b.make(m)
+            made = evaluate(b, side)
+            b.unmake(undo)
             if m[0] == kind and m[1] != b.holder and m[3] != b.free:
-                undo = b.make(m)
-                made = evaluate(b, side)
-                b.unmake(undo)
                 assert moved(m[1], m[3]) == made, (b.position(), m, side)
+            elif m[0] in (SHORT, LONG):
+                assert passed(m[7]) == made, (b.position(), m, side)
+            elif m[0] in (DODGE, TACTICAL) and b.holder not in (m[1], m[5]):
+                assert contact(m[1], m[3], m[5], -1) == made, (b.position(), m, side)
+            elif m[0] in (BLOCK, PROTECT) and b.holder not in (m[1], m[5]):
+                assert contact(-1, -1, m[1], m[5]) == made, (b.position(), m, side)
 
 
 def test_kept_lead_and_move_scores_on_random_walks() -> None:

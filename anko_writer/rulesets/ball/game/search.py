@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import chain
 
-from .engine import ABLE, DIST, MOVE, ROW, SQUARES, STAND, UNIT, ZONE, Board, Move, Undo
+from .engine import ABLE, DIST, DODGE, LONG, MOVE, PROTECT, ROW, SHORT, SQUARES, STAND, TACTICAL, UNIT, ZONE, Board, Move, Undo
 from .model import Action, Position
 from .rules import ROWS, TURN_LIMIT
 
@@ -152,6 +152,55 @@ def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, in
         score = BALL[team][at] - 10 - 5 * n
         return able + (score if team == side else -score)
     return free_ball
+
+
+def contact_scores(b: Board, side: int) -> Callable[[int, int, int, int], int]:
+    """:func:`evaluate` after a dodge, tactical dodge, block or protect that leaves the ball's holder alone
+    (it neither acts nor is acted on), without making it, as a function of ``(i, to, a, c)``: piece ``i``
+    (−1: none) ends able on ``to``, pieces ``a`` and ``c`` (−1: none) stand no longer able. Only where no
+    such move scores a touchdown (:func:`moved_scores` is not None)."""
+    sq, st, sides, h, mover = b.sq, b.st, b.side, b.holder, b.to_move
+
+    def able(a: int, c: int) -> int:
+        lead = b.lead - (UNIT[sides[a]] if a >= 0 and st[a] == ABLE else 0) \
+            - (UNIT[sides[c]] if c >= 0 and st[c] == ABLE else 0)
+        return 3 * lead if side == 0 else -3 * lead
+    if h >= 0:
+        team, at, reach = sides[h], sq[h], b.reach
+        threats = [j for j in b.members[1 - team] if st[j] == ABLE and at in reach[j][sq[j]]]
+
+        def held(i: int, to: int, a: int, c: int) -> int:
+            threat = i >= 0 and sides[i] != team and at in reach[i][to]
+            score = BALL[team][at] - (15 if threat or any(j != i and j != a and j != c for j in threats) else 0)
+            return able(a, c) + (score if team == side else -score)
+        return held
+    at, dist = b.free, DIST[b.free]
+    ranked = [sorted((dist[sq[j]], j) for j in members if st[j] == ABLE) for members in b.members]
+
+    def loose(i: int, to: int, a: int, c: int) -> int:
+        near = [next((d for d, j in ranked[s] if j != i and j != a and j != c), 99) for s in (0, 1)]
+        if i >= 0 and dist[to] < near[sides[i]]:
+            near[sides[i]] = dist[to]
+        team = mover if near[mover] < near[1 - mover] else 1 - mover
+        score = BALL[team][at] - 10 - 5 * near[team]
+        return able(a, c) + (score if team == side else -score)
+    return loose
+
+
+def passed_scores(b: Board, side: int) -> Callable[[int], int]:
+    """:func:`evaluate` after the side to move passes the ball (a short or long pass) to square ``to``,
+    without making it, as a function of ``to``: a free ball there, every piece where it stands."""
+    sq, st, mover = b.sq, b.st, b.to_move
+    able = 3 * b.lead if side == 0 else -3 * b.lead
+    squares = [[sq[j] for j in members if st[j] == ABLE] for members in b.members]
+
+    def passed(to: int) -> int:
+        dist = DIST[to]
+        near = [min(map(dist.__getitem__, squares[0]), default=99), min(map(dist.__getitem__, squares[1]), default=99)]
+        team = mover if near[mover] < near[1 - mover] else 1 - mover
+        score = BALL[team][to] - 10 - 5 * near[team]
+        return able + (score if team == side else -score)
+    return passed
 
 
 class Search:
@@ -287,14 +336,27 @@ class Search:
         mine = b.to_move == side
         moves = self._ordered(ply, (1, 1))
         moved, h, free = moved_scores(b, side), b.holder, b.free
+        passed: Callable[[int], int] | None = None
+        contact: Callable[[int, int, int, int], int] | None = None
         best: Move | None = None
         best_value, scored = 0, False
         for m in moves:
             self.nodes += 1
             if self.nodes > self.budget:
                 raise OutOfNodes
-            if moved is not None and m[0] == MOVE and m[1] != h and m[3] != free:
+            k = m[0]
+            if k == MOVE and moved is not None and m[1] != h and m[3] != free:
                 value, touchdown = moved(m[1], m[3]), False
+            elif k == LONG or k == SHORT:
+                passed = passed or passed_scores(b, side)
+                value, touchdown = passed(m[7]), False
+            elif DODGE <= k <= PROTECT and moved is not None and m[1] != h and m[5] != h:  # 003 §5–§7, the holder apart
+                contact = contact or contact_scores(b, side)
+                if k <= TACTICAL:  # the dodger ends able on ``to``, the dodged goes down
+                    value = contact(m[1], m[3], m[5], -1)
+                else:  # the stack's top and bottom stand no longer able
+                    value = contact(-1, -1, m[1], m[5])
+                touchdown = False
             else:
                 undo = b.make(m)
                 value, touchdown = evaluate(b, side), b.touchdown >= 0
