@@ -147,7 +147,9 @@ def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, in
                 second = d
 
     def free_ball(i: int, to: int) -> int:
-        n = min(second if i == nearest else first, dist[to])
+        n = second if i == nearest else first
+        if dist[to] < n:
+            n = dist[to]
         team, n = (mover, n) if n < near else (1 - mover, near)
         score = BALL[team][at] - 10 - 5 * n
         return able + (score if team == side else -score)
@@ -245,10 +247,10 @@ class Search:
         if self.nodes > self.budget:
             raise OutOfNodes
 
-    def _ordered(self, ply: int, level: tuple[int, int]) -> Iterator[Move]:
-        """:meth:`.Board.generate`'s moves, the previous line's move at this ply first, then the killer of this
-        level, then the board's order; generated piece by piece as they are reached (a cut leaves the rest
-        ungenerated, and the board is back as it was each time the next piece's moves are generated)."""
+    def _ordered(self, ply: int, level: tuple[int, int]) -> Iterator[list[Move]]:
+        """:meth:`.Board.generate`'s moves in batches: the previous line's move at this ply first, then the
+        killer of this level, then each piece's in the board's order; a piece's are generated when its batch is
+        reached (a cut leaves the rest ungenerated, and the board is back as it was each time)."""
         b = self.b
         killer = self.killers.get(level)
         first = self.best[ply] if ply < len(self.best) else None
@@ -259,11 +261,10 @@ class Search:
                 moves = pieces[m[1]] = pieces.get(m[1]) or b.moves_of(m[1])
                 if m in moves:
                     lead.append(m)
-        yield from lead
+        yield lead
         for i in b.members[b.to_move]:
-            for m in pieces.get(i) or b.moves_of(i):
-                if not lead or m not in lead:
-                    yield m
+            moves = pieces.get(i) or b.moves_of(i)
+            yield [m for m in moves if m not in lead] if lead else moves
 
     def _root(self, depth: int) -> tuple[int, tuple[Move, ...], bool]:
         """The root's best line at ``depth``; ``complete`` False when the budget cut it after some first moves."""
@@ -314,62 +315,68 @@ class Search:
         mine = self.b.to_move == self.side
         best: tuple[int, tuple[Move, ...]] | None = None
         level = (turns, self.b.pa)
-        for m in chain(self._ordered(ply, level), (END,)):
-            value, line = self._child(m, turns, alpha, beta, ply)
-            if best is None or (value > best[0] if mine else value < best[0]):
-                best = (value, (m, *line))
-                if mine:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    if m is not END:
-                        self.killers[level] = m
-                    break
+        for batch in chain(self._ordered(ply, level), ([END],)):
+            for m in batch:
+                value, line = self._child(m, turns, alpha, beta, ply)
+                if best is None or (value > best[0] if mine else value < best[0]):
+                    best = (value, (m, *line))
+                    if mine:
+                        alpha = max(alpha, value)
+                    else:
+                        beta = min(beta, value)
+                    if alpha >= beta:
+                        if m is not END:
+                            self.killers[level] = m
+                        return best
         assert best is not None
         return best
 
     def _last(self, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
         """:meth:`_node` on the last turn with 1 PA left, where every move ends in a leaf: the phase closes
-        after it (its line ``(m, END)``), or a touchdown ends the game (``(m,)``)."""
+        after it (its line ``(m, END)``), or a touchdown ends the game (``(m,)``). The nodes are counted in a
+        local, written back on the way out."""
         b, side = self.b, self.side
         mine = b.to_move == side
-        moves = self._ordered(ply, (1, 1))
         moved, h, free = moved_scores(b, side), b.holder, b.free
         passed: Callable[[int], int] | None = None
         contact: Callable[[int, int, int, int], int] | None = None
         best: Move | None = None
         best_value, scored = 0, False
-        for m in moves:
-            self.nodes += 1
-            if self.nodes > self.budget:
-                raise OutOfNodes
-            k = m[0]
-            if k == MOVE and moved is not None and m[1] != h and m[3] != free:
-                value, touchdown = moved(m[1], m[3]), False
-            elif k == LONG or k == SHORT:
-                passed = passed or passed_scores(b, side)
-                value, touchdown = passed(m[7]), False
-            elif DODGE <= k <= PROTECT and moved is not None and m[1] != h and m[5] != h:  # 003 §5–§7, the holder apart
-                contact = contact or contact_scores(b, side)
-                if k <= TACTICAL:  # the dodger ends able on ``to``, the dodged goes down
-                    value = contact(m[1], m[3], m[5], -1)
-                else:  # the stack's top and bottom stand no longer able
-                    value = contact(-1, -1, m[1], m[5])
-                touchdown = False
-            else:
-                undo = b.make(m)
-                value, touchdown = evaluate(b, side), b.touchdown >= 0
-                b.unmake(undo)
-            if best is None or (value > best_value if mine else value < best_value):
-                best, best_value, scored = m, value, touchdown
-                if mine:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    self.killers[(1, 1)] = m
-                    return value, (m,) if scored else (m, END)
+        nodes, budget = self.nodes, self.budget
+        try:
+            for batch in self._ordered(ply, (1, 1)):
+                for m in batch:
+                    nodes += 1
+                    if nodes > budget:
+                        raise OutOfNodes
+                    k = m[0]  # the score without making the move where the kind allows (the functions above)
+                    if k == MOVE and moved is not None and m[1] != h and m[3] != free:
+                        value, touchdown = moved(m[1], m[3]), False
+                    elif k == LONG or k == SHORT:
+                        passed = passed or passed_scores(b, side)
+                        value, touchdown = passed(m[7]), False
+                    elif DODGE <= k <= PROTECT and moved is not None and m[1] != h and m[5] != h:  # the holder apart
+                        contact = contact or contact_scores(b, side)
+                        if k <= TACTICAL:  # the dodger ends able on ``to``, the dodged goes down
+                            value = contact(m[1], m[3], m[5], -1)
+                        else:  # the stack's top and bottom stand no longer able
+                            value = contact(-1, -1, m[1], m[5])
+                        touchdown = False
+                    else:
+                        undo = b.make(m)
+                        value, touchdown = evaluate(b, side), b.touchdown >= 0
+                        b.unmake(undo)
+                    if best is None or (value > best_value if mine else value < best_value):
+                        best, best_value, scored = m, value, touchdown
+                        if mine:
+                            alpha = max(alpha, value)
+                        else:
+                            beta = min(beta, value)
+                        if alpha >= beta:
+                            self.killers[(1, 1)] = m
+                            return value, (m,) if scored else (m, END)
+        finally:
+            self.nodes = nodes
         value = evaluate(b, side)  # closing the phase now
         if best is None or (value > best_value if mine else value < best_value):
             return value, (END,)
