@@ -5,7 +5,8 @@ random walks); this module only stores them differently: squares are ints (``col
 moves of each piece type from each square, the diagonal neighbours and the distances are tables built once,
 pieces are parallel lists indexed by their place in :attr:`.model.Position.pieces`, and an action is a plain
 tuple ``(kind, piece, frm, to, over, target, push_to, ball_to, land)`` (−1 for none). :meth:`Board.make`
-returns what :meth:`Board.unmake` needs to put the board back, so a search copies nothing.
+returns what :meth:`Board.unmake` needs to put the board back, so a search copies nothing; the board also keeps
+ATK's lead in able pieces (:attr:`Board.lead`, for the search's score) as it makes and unmakes.
 
 Card mode's cards and PA→PE conversion are not played here (the AI plays neither while it searches): the
 board generates the ordinary actions of the action phase and the recovery tasks, which is all of
@@ -168,8 +169,12 @@ class Board:
         out: list[Move] = []
         if self.pa < 1:
             return out
+        st, took, holder = self.st, self.took, self.holder
         for i in self.members[self.to_move]:
-            self._piece(i, out)
+            if st[i] == ABLE and not took >> i & 1:  # as :meth:`_piece`, inline: perft's hottest loop
+                self._moves(i, out)
+                if i == holder:
+                    self._ball(i, out)
         return out
 
     def moves_of(self, i: int) -> list[Move]:

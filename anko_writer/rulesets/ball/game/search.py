@@ -15,6 +15,13 @@ searched first), else the previous iteration's line. Moves are tried in a fixed 
 previous iteration first, then the one that cut last time at the same level (a *killer*), then every other
 in the board's order; ties keep the move met first, so closing the phase (doing nothing more) comes last.
 
+Speed, the same search: moves are generated piece by piece as the search reaches them (a cut leaves the rest
+ungenerated); on the last PA of the last turn, where every move ends in a leaf, a move whose score follows from
+the position as it stands (an ordinary move, a pass, a contact that leaves the ball's holder alone) is scored
+without being made (:func:`moved_scores`, :func:`passed_scores`, :func:`contact_scores`: the same values,
+pinned against the made score on random walks); a recovery phase already resolved from the same position
+plays the same tasks again without scoring them.
+
 Card mode: the search plays no cards and converts no PA (the AI converts its unused PA after its line, as
 the one-turn AI does); the opponent's cards are not foreseen.
 
@@ -125,7 +132,7 @@ def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, in
         clear, threat = (able + score, able + score - 15) if team == side else (able - score, able - score + 15)
         reach = b.reach
         threats = [j for j in b.members[1 - team] if st[j] == ABLE and at in reach[j][sq[j]]]
-        if team == mover or len(threats) > 1:  # the holder's own side moves: no threat comes or goes
+        if team == mover or len(threats) > 1:  # no threat comes or goes: the holder's side moves, or two threaten
             value = threat if threats else clear
             return lambda i, to: value
         other = -1 if not threats else threats[0]  # the one piece that threatens the holder, if any
