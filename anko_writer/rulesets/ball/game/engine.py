@@ -5,7 +5,8 @@ random walks); this module only stores them differently: squares are ints (``col
 moves of each piece type from each square, the diagonal neighbours and the distances are tables built once,
 pieces are parallel lists indexed by their place in :attr:`.model.Position.pieces`, and an action is a plain
 tuple ``(kind, piece, frm, to, over, target, push_to, ball_to, land)`` (−1 for none). :meth:`Board.make`
-returns what :meth:`Board.unmake` needs to put the board back, so a search copies nothing.
+returns what :meth:`Board.unmake` needs to put the board back, so a search copies nothing; the board also keeps
+ATK's lead in able pieces (:attr:`Board.lead`, for the search's score) as it makes and unmakes.
 
 Card mode's cards and PA→PE conversion are not played here (the AI plays neither while it searches): the
 board generates the ordinary actions of the action phase and the recovery tasks, which is all of
@@ -43,10 +44,9 @@ SIDES: tuple[Team, Team] = ("ATK", "DEF")
 
 Move = tuple[int, int, int, int, int, int, int, int, int]
 """``(kind, piece, frm, to, over, target, push_to, ball_to, land)``; −1 where a field is empty."""
-Saved = tuple[int, int, int, bool]
-"""A piece before a move: its index, square, state and ``was_down``."""
-Undo = tuple[int, int, int, int, int, int, Saved, "Saved | None"]
-"""What :meth:`Board.unmake` needs: holder, free ball, took, formed, PA, touchdown and the moved pieces."""
+Undo = tuple[Move, int, int, int, int, int, int, int, bool]
+"""What :meth:`Board.unmake` needs: the move, then the holder, free ball, took, formed, PA, touchdown and
+:attr:`Board.lead` before it, and the target's ``was_down`` (False without a target)."""
 
 
 def index(name: str) -> int:
@@ -81,11 +81,15 @@ ZONE: tuple[frozenset[int], frozenset[int]] = tuple(  # type: ignore[assignment]
 """The squares each side scores on."""
 
 
+UNIT = (1, -1)
+"""A piece of side 0 (ATK) counts +1 in :attr:`Board.lead`, one of side 1 (DEF) −1."""
+
+
 class Board:
     """A position as mutable ints: made and unmade in place (see the module docstring)."""
 
-    __slots__ = ("ids", "side", "kind", "two", "sq", "st", "wd", "at", "under", "holder", "free", "to_move",
-                 "turn", "pa", "phase", "formed", "took", "touchdown", "pe", "card_mode")
+    __slots__ = ("ids", "side", "kind", "two", "reach", "members", "sq", "st", "wd", "at", "under", "holder", "free",
+                 "to_move", "turn", "pa", "phase", "formed", "took", "touchdown", "pe", "card_mode", "lead")
 
     def __init__(self, pieces: Sequence[tuple[str, int, str, int, int, bool]], holder: int, free: int, to_move: int,
                  turn: int, pa: int, phase: int, formed: int, took: int, touchdown: int,
@@ -95,13 +99,22 @@ class Board:
         self.side = [p[1] for p in pieces]
         self.kind = [p[2] for p in pieces]
         self.two = [TWO[p[2]] for p in pieces]
+        self.reach = [REACH[p[2]] for p in pieces]
+        """Each piece's :data:`REACH` by square."""
+        self.members = (tuple(i for i, p in enumerate(pieces) if p[1] == 0),
+                        tuple(i for i, p in enumerate(pieces) if p[1] == 1))
+        """Each side's pieces, in board order."""
         self.sq = [p[3] for p in pieces]
         self.st = [p[4] for p in pieces]
         self.wd = [p[5] for p in pieces]
         self.at = [-1] * SQUARES
+        """The piece on each square (a stack's top), −1 for none."""
         self.under = [-1] * SQUARES
+        """A stack's bottom piece on each square, −1 for none."""
         for i in range(len(pieces)):
-            self._place(i)
+            (self.under if self.st[i] == BOTTOM else self.at)[self.sq[i]] = i
+        self.lead = sum(UNIT[p[1]] for p in pieces if p[4] == ABLE)
+        """ATK's able pieces minus DEF's, kept by :meth:`make` and :meth:`unmake`."""
         self.holder, self.free, self.to_move, self.turn, self.pa = holder, free, to_move, turn, pa
         self.phase, self.formed, self.took, self.touchdown = phase, formed, took, touchdown
         self.pe, self.card_mode = dict(pe), card_mode
@@ -140,18 +153,6 @@ class Board:
         return Action(self.ids[p], KINDS[k], sq(frm), sq(to), sq(over), None if tgt < 0 else self.ids[tgt],
                       sq(push), ball_to, 0 if k >= STAND else 1, sq(land))
 
-    def _place(self, i: int) -> None:
-        if self.st[i] == BOTTOM:
-            self.under[self.sq[i]] = i
-        else:
-            self.at[self.sq[i]] = i
-
-    def _lift(self, i: int) -> None:
-        if self.st[i] == BOTTOM:
-            self.under[self.sq[i]] = -1
-        else:
-            self.at[self.sq[i]] = -1
-
     def over(self) -> bool:
         """A touchdown was scored, or the turn limit passed."""
         return self.touchdown >= 0 or self.turn > TURN_LIMIT
@@ -168,24 +169,41 @@ class Board:
         out: list[Move] = []
         if self.pa < 1:
             return out
-        me, side, st, took = self.to_move, self.side, self.st, self.took
-        for i in range(len(side)):
-            if side[i] == me and st[i] == ABLE and not took >> i & 1:
+        st, took, holder = self.st, self.took, self.holder
+        for i in self.members[self.to_move]:
+            if st[i] == ABLE and not took >> i & 1:  # as :meth:`_piece`, inline: perft's hottest loop
                 self._moves(i, out)
-                if i == self.holder:
+                if i == holder:
                     self._ball(i, out)
         return out
+
+    def moves_of(self, i: int) -> list[Move]:
+        """The legal actions of piece ``i`` (−1 or another side's piece: none), in :meth:`generate`'s order:
+        :meth:`generate` is every piece's in board order."""
+        out: list[Move] = []
+        if 0 <= i < len(self.side) and self.side[i] == self.to_move and not self.phase and self.pa >= 1 \
+                and not self.over():
+            self._piece(i, out)
+        return out
+
+    def _piece(self, i: int, out: list[Move]) -> None:
+        """The actions of the side to move's piece ``i``: none once it took the ball this turn (003 §9)."""
+        if self.st[i] == ABLE and not self.took >> i & 1:
+            self._moves(i, out)
+            if i == self.holder:
+                self._ball(i, out)
 
     def _moves(self, i: int, out: list[Move]) -> None:
         """003 §4–§7: moves, dodges, tactical dodges, blocks and protects of able piece ``i``."""
         at, under, side, st, free = self.at, self.under, self.side, self.st, self.free
         me, frm = side[i], self.sq[i]
+        append = out.append
         for d in D1[frm]:
             q = at[d]
             if q < 0:
-                out.append((MOVE, i, frm, d, -1, -1, -1, -1, -1))
+                append((MOVE, i, frm, d, -1, -1, -1, -1, -1))
             elif under[d] < 0:
-                out.append((PROTECT if side[q] == me else BLOCK, i, frm, d, -1, q, -1, -1, -1))
+                append((PROTECT if side[q] == me else BLOCK, i, frm, d, -1, q, -1, -1, -1))
         for mid, d, diagonal in self.two[i][frm]:
             q = at[mid]
             if q >= 0:
@@ -199,11 +217,9 @@ class Board:
                     continue
             q = at[d]
             if q < 0:
-                out.append((MOVE, i, frm, d, mid, -1, -1, -1, -1))
+                append((MOVE, i, frm, d, mid, -1, -1, -1, -1))
             elif side[q] != me and st[q] == ABLE and under[d] < 0:
-                for off in D1[d]:
-                    if at[off] < 0 and off != free:
-                        out.append((DODGE, i, frm, off, mid, q, -1, -1, d))
+                out += [(DODGE, i, frm, off, mid, q, -1, -1, d) for off in D1[d] if at[off] < 0 and off != free]
 
     def _tactical(self, i: int, q: int, frm: int, mid: int, land: int, out: list[Move]) -> None:
         """003 §6: every push of ``q`` off ``mid``, and where its ball goes."""
@@ -220,9 +236,9 @@ class Board:
 
     def _ball(self, h: int, out: list[Move]) -> None:
         """003 §8: hand-offs over the network, short passes, long passes of the holder ``h``."""
-        at, side, st, sq, free = self.at, self.side, self.st, self.sq, self.free
-        me, frm = side[h], sq[h]
-        own = [i for i in range(len(side)) if side[i] == me]
+        at, st, sq, free = self.at, self.st, self.sq, self.free
+        own = self.members[self.side[h]]
+        frm = sq[h]
         able = {sq[i]: i for i in own if st[i] == ABLE}
         seen, todo = {frm}, [frm]
         while todo:
@@ -230,112 +246,147 @@ class Board:
                 if n in able and n not in seen:
                     seen.add(n)
                     todo.append(n)
-        for s in seen:
-            if s != frm:
-                out.append((HANDOFF, h, frm, s, -1, able[s], -1, -1, -1))
+        out += [(HANDOFF, h, frm, s, -1, able[s], -1, -1, -1) for s in seen if s != frm]
         dist = DIST[frm]
         for s, r in able.items():
             if r != h and dist[s] <= 4:
-                for b in D1[s]:
-                    if at[b] < 0 and b != free:
-                        out.append((SHORT, h, frm, s, -1, r, -1, b, -1))
+                out += [(SHORT, h, frm, s, -1, r, -1, b, -1) for b in D1[s] if at[b] < 0 and b != free]
         near = 0
         for i in own:
             near |= NEAR[sq[i]]
-        for b in USABLE_INTS:
-            if not near >> b & 1 and at[b] < 0:
-                out.append((LONG, h, frm, -1, -1, -1, -1, b, -1))
+        out += [(LONG, h, frm, -1, -1, -1, -1, b, -1) for b in USABLE_INTS if not near >> b & 1 and at[b] < 0]
 
     def _recovery(self) -> list[Move]:
         """003 §10: the side to move's stand-ups and releases with a legal solution now."""
         out: list[Move] = []
-        at, free, me = self.at, self.free, self.to_move
-        for i in range(len(self.side)):
-            if self.side[i] != me:
-                continue
-            s, state = self.sq[i], self.st[i]
+        at, free, st, sq = self.at, self.free, self.st, self.sq
+        for i in self.members[self.to_move]:
+            s, state = sq[i], st[i]
             if state == DOWN:
-                out.extend((STAND, i, s, d, -1, -1, -1, -1, -1) for d in D1[s] if at[d] < 0 and d != free)
+                out += [(STAND, i, s, d, -1, -1, -1, -1, -1) for d in D1[s] if at[d] < 0 and d != free]
             elif state == TOP and not self.formed >> s & 1:
                 bottom = self.under[s]
                 free_sq = [d for d in D1[s] if at[d] < 0 and d != free]
                 keepers = (i, bottom) if i == self.holder else (-1,)
-                out.extend((RELEASE, i, s, t, -1, bottom, b, k, -1)
-                           for t in free_sq for b in free_sq if t != b for k in keepers)
+                out += [(RELEASE, i, s, t, -1, bottom, b, k, -1)
+                        for t in free_sq for b in free_sq if t != b for k in keepers]
         return out
 
     # -- making and unmaking ---------------------------------------------------------------------------------
 
     def make(self, m: Move) -> Undo:
         """Play move ``m`` (legal: from :meth:`generate`); returns what :meth:`unmake` needs."""
-        k, i, frm, to, over, q, push, ball, land = m
-        sq, st, wd = self.sq, self.st, self.wd
-        undo: Undo = (self.holder, self.free, self.took, self.formed, self.pa, self.touchdown,
-                                    (i, sq[i], st[i], wd[i]), None if q < 0 else (q, sq[q], st[q], wd[q]))
-        if k == HANDOFF:
-            self.holder = q
-        elif k == SHORT or k == LONG:
-            self.holder, self.free = -1, ball
-        else:
-            self._lift(i)
-            if q >= 0:
-                self._lift(q)
-            self._make_piece(k, i, to, q, push, ball)
-            self._place(i)
-            if q >= 0:
-                self._place(q)
-        if k < STAND:
-            self.pa -= 1
-            h = self.holder
-            if h >= 0 and sq[h] in ZONE[self.side[h]]:
-                self.touchdown = self.side[h]
-        return undo
-
-    def _make_piece(self, k: int, i: int, to: int, q: int, push: int, ball: int) -> None:
-        """The piece changes of a move that moves pieces (with :meth:`_lift` before and :meth:`_place` after)."""
-        sq, st, wd = self.sq, self.st, self.wd
+        k, i, frm, to, _, q, _, ball, _ = m
+        undo = (m, self.holder, self.free, self.took, self.formed, self.pa, self.touchdown, self.lead,
+                q >= 0 and self.wd[q])
         if k == MOVE:
-            sq[i] = to
+            at = self.at
+            at[frm] = -1
+            at[to] = i
+            self.sq[i] = to
             if to == self.free:
                 self.holder, self.free = i, -1
                 self.took |= 1 << i
-        elif k == DODGE:
+        elif k == LONG or k == SHORT:
+            self.holder, self.free = -1, ball
+        elif k == HANDOFF:
+            self.holder = q
+        else:
+            self._contact(m)
+        if k < STAND:
+            self.pa -= 1
+            h = self.holder
+            if h >= 0 and self.sq[h] in ZONE[self.side[h]]:
+                self.touchdown = self.side[h]
+        return undo
+
+    def _contact(self, m: Move) -> None:
+        """:meth:`make` of the moves that change a piece's state: dodges, tactical dodges, blocks, protects,
+        stand-ups and releases."""
+        k, i, frm, to, over, q, push, ball, _ = m
+        at, sq, st, side = self.at, self.sq, self.st, self.side
+        at[frm] = -1
+        sq[i] = to
+        if k == DODGE:  # i steps off the dodged q's square; q goes down (003 §5)
+            at[to] = i
             st[q] = DOWN
-            sq[i] = to
+            self.lead -= UNIT[side[q]]
             if q == self.holder:
                 self.holder = i
                 self.took |= 1 << i
         elif k == TACTICAL:
-            sq[i] = to
+            at[over] = -1
+            at[to] = i
+            at[push] = q
             sq[q], st[q] = push, DOWN
+            self.lead -= UNIT[side[q]]
             if q == self.holder:
                 self.holder, self.free = -1, ball
         elif k == BLOCK or k == PROTECT:
-            wd[q], st[q] = st[q] == DOWN, BOTTOM
-            sq[i], st[i] = to, TOP
+            at[to] = i
+            self.under[to] = q
+            self.lead -= UNIT[side[i]] + (UNIT[side[q]] if st[q] == ABLE else 0)
+            self.wd[q], st[q] = st[q] == DOWN, BOTTOM
+            st[i] = TOP
             if q == self.holder:
                 self.holder = i
             self.formed |= 1 << to
         elif k == STAND:
-            sq[i], st[i] = to, ABLE
+            at[to] = i
+            st[i] = ABLE
+            self.lead += UNIT[side[i]]
         else:  # RELEASE: the top to ``to``, the bottom to ``push`` as it was before the stack (003 §10)
-            sq[i], st[i] = to, ABLE
-            sq[q], st[q], wd[q] = push, DOWN if wd[q] else ABLE, False
+            self.under[frm] = -1
+            at[to] = i
+            at[push] = q
+            st[i] = ABLE
+            sq[q], st[q] = push, DOWN if self.wd[q] else ABLE
+            self.lead += UNIT[side[i]] + (0 if self.wd[q] else UNIT[side[q]])
+            self.wd[q] = False
             if i == self.holder:
                 self.holder = ball
 
     def unmake(self, undo: Undo) -> None:
         """Put the board back as it was before the :meth:`make` that returned ``undo``."""
-        holder, free, took, formed, pa, touchdown, a, b = undo
-        saved = [a] if b is None else [a, b]
-        for p in saved:
-            self._lift(p[0])
-        for i, s, state, was_down in saved:
-            self.sq[i], self.st[i], self.wd[i] = s, state, was_down
-        for p in saved:
-            self._place(p[0])
-        self.holder, self.free, self.took, self.formed = holder, free, took, formed
-        self.pa, self.touchdown = pa, touchdown
+        m, self.holder, self.free, self.took, self.formed, self.pa, self.touchdown, self.lead, was_down = undo
+        k = m[0]
+        if k == MOVE:
+            at, i = self.at, m[1]
+            at[m[3]] = -1
+            at[m[2]] = i
+            self.sq[i] = m[2]
+        elif k < HANDOFF or k > LONG:
+            self._uncontact(m, was_down)
+
+    def _uncontact(self, m: Move, was_down: bool) -> None:
+        """:meth:`unmake` of a :meth:`_contact` move (``was_down``: the target's ``was_down`` before it)."""
+        k, i, frm, to, over, q, push, _, _ = m
+        at, sq, st = self.at, self.sq, self.st
+        if k == DODGE:
+            at[to] = -1
+            st[q] = ABLE
+        elif k == TACTICAL:
+            at[push] = -1
+            at[to] = -1
+            at[over] = q
+            sq[q], st[q] = over, ABLE
+        elif k == BLOCK or k == PROTECT:
+            self.under[to] = -1
+            at[to] = q
+            st[q] = DOWN if self.wd[q] else ABLE  # a block's target keeps in ``was_down`` whether it was down
+            self.wd[q] = was_down
+            st[i] = ABLE
+        elif k == STAND:
+            at[to] = -1
+            st[i] = DOWN
+        else:  # RELEASE
+            at[to] = -1
+            at[push] = -1
+            st[i] = TOP
+            self.under[frm] = q
+            sq[q], st[q], self.wd[q] = frm, BOTTOM, was_down
+        at[frm] = i
+        sq[i] = frm
 
     def can_end(self) -> bool:
         """May the phase be closed now: always in the action phase; in recovery once no task is left."""

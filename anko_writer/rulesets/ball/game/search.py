@@ -15,6 +15,13 @@ searched first), else the previous iteration's line. Moves are tried in a fixed 
 previous iteration first, then the one that cut last time at the same level (a *killer*), then every other
 in the board's order; ties keep the move met first, so closing the phase (doing nothing more) comes last.
 
+Speed, the same search: moves are generated piece by piece as the search reaches them (a cut leaves the rest
+ungenerated); on the last PA of the last turn, where every move ends in a leaf, a move whose score follows from
+the position as it stands (an ordinary move, a pass, a contact that leaves the ball's holder alone) is scored
+without being made (:func:`moved_scores`, :func:`passed_scores`, :func:`contact_scores`: the same values,
+pinned against the made score on random walks); a recovery phase already resolved from the same position
+plays the same tasks again without scoring them.
+
 Card mode: the search plays no cards and converts no PA (the AI converts its unused PA after its line, as
 the one-turn AI does); the opponent's cards are not foreseen.
 
@@ -26,9 +33,11 @@ the one-turn AI does); the opponent's cards are not foreseen.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 
-from .engine import ABLE, DIST, REACH, ROW, Board, Move, Undo
+from .engine import ABLE, DIST, DODGE, LONG, MOVE, PROTECT, ROW, SHORT, SQUARES, STAND, TACTICAL, UNIT, ZONE, Board, Move, Undo
 from .model import Action, Position
 from .rules import ROWS, TURN_LIMIT
 
@@ -63,38 +72,144 @@ class Found:
     """Every action and task of the line with the position it is played in (for its notation)."""
 
 
+BALL: tuple[list[int], list[int]] = tuple(  # type: ignore[assignment]
+    [20 + 10 * (ROW[at] - 1 if team == 0 else ROWS - ROW[at]) for at in range(SQUARES)] for team in (0, 1))
+"""Each side's score for the ball on each square: 20, and 10 a row of :func:`.ai.progress`."""
+
+
 def evaluate(b: Board, side: int) -> int:
     """:func:`.ai.score_parts`'s total for side ``side`` (0 ATK, 1 DEF) on the board, computed in place."""
     if b.touchdown >= 0:
         return WIN if b.touchdown == side else -WIN
     if b.turn > TURN_LIMIT:  # the defence held: DEF wins
         return WIN if side == 1 else -WIN
-    h, able, threat = b.holder, 0, 0
+    sq, st, h = b.sq, b.st, b.holder
     if h >= 0:
-        team, at = b.side[h], b.sq[h]
-        for s, t, sd, k in zip(b.sq, b.st, b.side, b.kind, strict=True):
-            if t == ABLE:
-                able += 3 if sd == side else -3
-                if sd != team and not threat and at in REACH[k][s]:
-                    threat = 15
-        score = 20 + 10 * _progress(team, at) - threat
-    else:
-        at, near = b.free, [99, 99]
-        dist = DIST[at]
-        for s, t, sd in zip(b.sq, b.st, b.side, strict=True):
-            if t == ABLE:
-                able += 3 if sd == side else -3
-                if dist[s] < near[sd]:
-                    near[sd] = dist[s]
-        mover = b.to_move
-        team = mover if near[mover] < near[1 - mover] else 1 - mover
-        score = 20 + 10 * _progress(team, at) - 10 - 5 * near[team]
+        team = b.side[h]
+        at = sq[h]
+        score = BALL[team][at]
+        reach = b.reach
+        for j in b.members[1 - team]:
+            if st[j] == ABLE and at in reach[j][sq[j]]:
+                score -= 15  # the holder is threatened
+                break
+    else:  # a free ball: the side nearer to it (the side to move on a tie) less 10 and 5 a square
+        at = b.free
+        dist, (m0, m1) = DIST[at], b.members
+        n0 = n1 = 99  # each side's nearest able piece (inline: the search's hottest loop)
+        for j in m0:
+            if st[j] == ABLE:
+                d = dist[sq[j]]
+                if d < n0:
+                    n0 = d
+        for j in m1:
+            if st[j] == ABLE:
+                d = dist[sq[j]]
+                if d < n1:
+                    n1 = d
+        if b.to_move == 0:
+            team = 0 if n0 < n1 else 1
+        else:
+            team = 1 if n1 < n0 else 0
+        score = BALL[team][at] - 10 - 5 * (n1 if team else n0)
+    able = 3 * b.lead if side == 0 else -3 * b.lead
     return able + (score if team == side else -score)
 
 
-def _progress(team: int, at: int) -> int:
-    """:func:`.ai.progress` of a square int."""
-    return ROW[at] - 1 if team == 0 else ROWS - ROW[at]
+def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, int], int] | None:
+    """:func:`evaluate` after an ordinary move of the side to move's piece ``i`` to square ``to`` (``stands``:
+    a stand-up of its down piece ``i`` there), without making it — for any piece but the ball's holder and any
+    square but the free ball's — as a function of ``(i, to)``; None where a move scores a touchdown (the
+    holder already stands in its zone)."""
+    sq, st, h, mover = b.sq, b.st, b.holder, b.to_move
+    lead = b.lead + UNIT[mover] if stands else b.lead  # a move changes no piece's state
+    able = 3 * lead if side == 0 else -3 * lead
+    if h >= 0:
+        team, at = b.side[h], sq[h]
+        if at in ZONE[team]:
+            return None
+        score = BALL[team][at]
+        clear, threat = (able + score, able + score - 15) if team == side else (able - score, able - score + 15)
+        reach = b.reach
+        threats = [j for j in b.members[1 - team] if st[j] == ABLE and at in reach[j][sq[j]]]
+        if team == mover or len(threats) > 1:  # no threat comes or goes: the holder's side moves, or two threaten
+            value = threat if threats else clear
+            return lambda i, to: value
+        other = -1 if not threats else threats[0]  # the one piece that threatens the holder, if any
+
+        def opponent_moved(i: int, to: int) -> int:
+            return threat if (other >= 0 and other != i) or at in reach[i][to] else clear
+        return opponent_moved
+    at, dist = b.free, DIST[b.free]
+    near, first, second, nearest = 99, 99, 99, -1  # the opponent's nearest; the mover's two nearest
+    for j in b.members[1 - mover]:
+        if st[j] == ABLE and dist[sq[j]] < near:
+            near = dist[sq[j]]
+    for j in b.members[mover]:
+        if st[j] == ABLE:
+            d = dist[sq[j]]
+            if d < first:
+                first, second, nearest = d, first, j
+            elif d < second:
+                second = d
+
+    def free_ball(i: int, to: int) -> int:
+        n = second if i == nearest else first
+        if dist[to] < n:
+            n = dist[to]
+        team, n = (mover, n) if n < near else (1 - mover, near)
+        score = BALL[team][at] - 10 - 5 * n
+        return able + (score if team == side else -score)
+    return free_ball
+
+
+def contact_scores(b: Board, side: int) -> Callable[[int, int, int, int], int]:
+    """:func:`evaluate` after a dodge, tactical dodge, block or protect that leaves the ball's holder alone
+    (it neither acts nor is acted on), without making it, as a function of ``(i, to, a, c)``: piece ``i``
+    (−1: none) ends able on ``to``, pieces ``a`` and ``c`` (−1: none) stand no longer able. Only where no
+    such move scores a touchdown (:func:`moved_scores` is not None)."""
+    sq, st, sides, h, mover = b.sq, b.st, b.side, b.holder, b.to_move
+
+    def able(a: int, c: int) -> int:
+        lead = b.lead - (UNIT[sides[a]] if a >= 0 and st[a] == ABLE else 0) \
+            - (UNIT[sides[c]] if c >= 0 and st[c] == ABLE else 0)
+        return 3 * lead if side == 0 else -3 * lead
+    if h >= 0:
+        team, at, reach = sides[h], sq[h], b.reach
+        threats = [j for j in b.members[1 - team] if st[j] == ABLE and at in reach[j][sq[j]]]
+
+        def held(i: int, to: int, a: int, c: int) -> int:
+            threat = i >= 0 and sides[i] != team and at in reach[i][to]
+            score = BALL[team][at] - (15 if threat or any(j != i and j != a and j != c for j in threats) else 0)
+            return able(a, c) + (score if team == side else -score)
+        return held
+    at, dist = b.free, DIST[b.free]
+    ranked = [sorted((dist[sq[j]], j) for j in members if st[j] == ABLE) for members in b.members]
+
+    def loose(i: int, to: int, a: int, c: int) -> int:
+        near = [next((d for d, j in ranked[s] if j != i and j != a and j != c), 99) for s in (0, 1)]
+        if i >= 0 and dist[to] < near[sides[i]]:
+            near[sides[i]] = dist[to]
+        team = mover if near[mover] < near[1 - mover] else 1 - mover
+        score = BALL[team][at] - 10 - 5 * near[team]
+        return able(a, c) + (score if team == side else -score)
+    return loose
+
+
+def passed_scores(b: Board, side: int) -> Callable[[int], int]:
+    """:func:`evaluate` after the side to move passes the ball (a short or long pass) to square ``to``,
+    without making it, as a function of ``to``: a free ball there, every piece where it stands."""
+    sq, st, mover = b.sq, b.st, b.to_move
+    able = 3 * b.lead if side == 0 else -3 * b.lead
+    squares = [[sq[j] for j in members if st[j] == ABLE] for members in b.members]
+
+    def passed(to: int) -> int:
+        dist = DIST[to]
+        near = [min(map(dist.__getitem__, squares[0]), default=99), min(map(dist.__getitem__, squares[1]), default=99)]
+        team = mover if near[mover] < near[1 - mover] else 1 - mover
+        score = BALL[team][to] - 10 - 5 * near[team]
+        return able + (score if team == side else -score)
+    return passed
 
 
 class Search:
@@ -114,6 +229,9 @@ class Search:
         """The previous iteration's value of each first move (the root's order in the next)."""
         self.best: tuple[Move, ...] = ()
         """The previous iteration's line: its moves are tried first."""
+        self.recoveries: dict[tuple[int, ...], list[Move]] = {}
+        """Recovery phases resolved: the tasks :meth:`recover` chose from each position (it is greedy: the same
+        position, the same tasks)."""
 
     def run(self) -> Found:
         """Deepen turn by turn until the depth or the budget is reached; the deepest line found."""
@@ -136,11 +254,24 @@ class Search:
         if self.nodes > self.budget:
             raise OutOfNodes
 
-    def _order(self, moves: list[Move], ply: int, level: tuple[int, int]) -> list[Move]:
-        """The previous line's move at this ply first, then the killer of this level, then the board's order."""
-        first = [m for m in (self.best[ply] if ply < len(self.best) else None, self.killers.get(level))
-                 if m is not None and m in moves]
-        return list(dict.fromkeys(first + moves)) if first else moves
+    def _ordered(self, ply: int, level: tuple[int, int]) -> Iterator[list[Move]]:
+        """:meth:`.Board.generate`'s moves in batches: the previous line's move at this ply first, then the
+        killer of this level, then each piece's in the board's order; a piece's are generated when its batch is
+        reached (a cut leaves the rest ungenerated, and the board is back as it was each time)."""
+        b = self.b
+        killer = self.killers.get(level)
+        first = self.best[ply] if ply < len(self.best) else None
+        lead: list[Move] = []
+        pieces: dict[int, list[Move]] = {}  # the moves of the pieces generated to find the lead's
+        for m in (first, killer):
+            if m is not None and m not in lead:
+                moves = pieces[m[1]] = pieces.get(m[1]) or b.moves_of(m[1])
+                if m in moves:
+                    lead.append(m)
+        yield lead
+        for i in b.members[b.to_move]:
+            moves = pieces.get(i) or b.moves_of(i)
+            yield [m for m in moves if m not in lead] if lead else moves
 
     def _root(self, depth: int) -> tuple[int, tuple[Move, ...], bool]:
         """The root's best line at ``depth``; ``complete`` False when the budget cut it after some first moves."""
@@ -170,7 +301,9 @@ class Search:
         b = self.b
         if m is END:
             return self._close(turns, alpha, beta, ply)
-        self._tick()
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfNodes
         undo = b.make(m)
         try:
             if b.touchdown >= 0:
@@ -184,23 +317,77 @@ class Search:
 
     def _node(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
         """A node in an action phase: the best (own side) or worst (the opponent) of its moves and closing."""
+        if turns == 1 and self.b.pa == 1:
+            return self._last(alpha, beta, ply)
         mine = self.b.to_move == self.side
         best: tuple[int, tuple[Move, ...]] | None = None
         level = (turns, self.b.pa)
-        for m in [*self._order(self.b.generate(), ply, level), END]:
-            value, line = self._child(m, turns, alpha, beta, ply)
-            if best is None or (value > best[0] if mine else value < best[0]):
-                best = (value, (m, *line))
-                if mine:
-                    alpha = max(alpha, value)
-                else:
-                    beta = min(beta, value)
-                if alpha >= beta:
-                    if m is not END:
-                        self.killers[level] = m
-                    break
+        for batch in chain(self._ordered(ply, level), ([END],)):
+            for m in batch:
+                value, line = self._child(m, turns, alpha, beta, ply)
+                if best is None or (value > best[0] if mine else value < best[0]):
+                    best = (value, (m, *line))
+                    if mine:
+                        alpha = max(alpha, value)
+                    else:
+                        beta = min(beta, value)
+                    if alpha >= beta:
+                        if m is not END:
+                            self.killers[level] = m
+                        return best
         assert best is not None
         return best
+
+    def _last(self, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
+        """:meth:`_node` on the last turn with 1 PA left, where every move ends in a leaf: the phase closes
+        after it (its line ``(m, END)``), or a touchdown ends the game (``(m,)``). The nodes are counted in a
+        local, written back on the way out."""
+        b, side = self.b, self.side
+        mine = b.to_move == side
+        moved, h, free = moved_scores(b, side), b.holder, b.free
+        passed: Callable[[int], int] | None = None
+        contact: Callable[[int, int, int, int], int] | None = None
+        best: Move | None = None
+        best_value, scored = 0, False
+        nodes, budget = self.nodes, self.budget
+        try:
+            for batch in self._ordered(ply, (1, 1)):
+                for m in batch:
+                    nodes += 1
+                    if nodes > budget:
+                        raise OutOfNodes
+                    k = m[0]  # the score without making the move where the kind allows (the functions above)
+                    if k == MOVE and moved is not None and m[1] != h and m[3] != free:
+                        value, touchdown = moved(m[1], m[3]), False
+                    elif k == LONG or k == SHORT:
+                        passed = passed or passed_scores(b, side)
+                        value, touchdown = passed(m[7]), False
+                    elif DODGE <= k <= PROTECT and moved is not None and m[1] != h and m[5] != h:  # the holder apart
+                        contact = contact or contact_scores(b, side)
+                        if k <= TACTICAL:  # the dodger ends able on ``to``, the dodged goes down
+                            value = contact(m[1], m[3], m[5], -1)
+                        else:  # the stack's top and bottom stand no longer able
+                            value = contact(-1, -1, m[1], m[5])
+                        touchdown = False
+                    else:
+                        undo = b.make(m)
+                        value, touchdown = evaluate(b, side), b.touchdown >= 0
+                        b.unmake(undo)
+                    if best is None or (value > best_value if mine else value < best_value):
+                        best, best_value, scored = m, value, touchdown
+                        if mine:
+                            alpha = max(alpha, value)
+                        else:
+                            beta = min(beta, value)
+                        if alpha >= beta:
+                            self.killers[(1, 1)] = m
+                            return value, (m,) if scored else (m, END)
+        finally:
+            self.nodes = nodes
+        value = evaluate(b, side)  # closing the phase now
+        if best is None or (value > best_value if mine else value < best_value):
+            return value, (END,)
+        return best_value, (best,) if scored else (best, END)
 
     def _close(self, turns: int, alpha: int, beta: int, ply: int) -> tuple[int, tuple[Move, ...]]:
         """Close the action phase: a leaf on the last turn, else the greedy recovery and the next turn."""
@@ -245,19 +432,35 @@ class Search:
         ``done`` as they are made (each a node of the budget when ``counted``: not once the search is over)."""
         b = self.b
         done = [] if done is None else done
-        while tasks := b.generate():
-            mover, best = b.to_move, None
-            for t in tasks:
-                undo = b.make(t)
-                value = evaluate(b, mover)
-                b.unmake(undo)
-                if best is None or value > best[0]:
-                    best = (value, t)
-            assert best is not None
+        start = len(done)
+        key = (b.turn, b.to_move, b.holder, b.free, b.formed, *b.sq, *b.st, *b.wd)
+        chosen = self.recoveries.get(key)
+        for t in chosen if chosen is not None else self._greedy():
             if counted:
                 self._tick()
-            done.append((best[1], b.make(best[1])))
+            done.append((t, b.make(t)))
+        if chosen is None:
+            self.recoveries[key] = [t for t, _ in done[start:]]
         return done
+
+    def _greedy(self) -> Iterator[Move]:
+        """The recovery tasks of the side to move, each the best-scoring for it (the first on a tie), chosen
+        one by one as the caller makes them."""
+        b = self.b
+        while tasks := b.generate():
+            mover, best, best_value = b.to_move, tasks[0], 0
+            if len(tasks) > 1:  # a single task needs no score
+                stood = moved_scores(b, mover, stands=True)
+                for k, t in enumerate(tasks):
+                    if stood is not None and t[0] == STAND and t[1] != b.holder:
+                        value = stood(t[1], t[3])
+                    else:
+                        undo = b.make(t)
+                        value = evaluate(b, mover)
+                        b.unmake(undo)
+                    if k == 0 or value > best_value:
+                        best, best_value = t, value
+            yield best
 
     def _found(self, value: int, line: tuple[Move, ...], depth: int) -> Found:
         """Replay ``line`` on the board (it is left there): the AI's own turn, the replies, the leaf, each step.
