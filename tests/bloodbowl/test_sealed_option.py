@@ -42,6 +42,19 @@ def _with_sealed(league: Path, folder: Path, kinds: list[str] | None, delay: int
     return with_delay(path, delay)
 
 
+_RUNS: dict[tuple[str, str], Run] = {}
+"""The season each campaign file (name and text) plays, kept for the worker (the tests read, never change it)."""
+
+
+def _played(path: Path) -> Run:
+    """``play(bloodbowl, path, ALL)``, played once per worker for the same campaign file: the default and the open
+    league of delay 1 are each read by two tests. The campaigns here have no folder of overrides."""
+    key = (path.name, path.read_text(encoding="utf-8"))
+    if key not in _RUNS:
+        _RUNS[key] = play(registry.get("bloodbowl"), path, ALL)
+    return _RUNS[key]
+
+
 def _ours(run: Run) -> list[tuple[int, dict[str, Any]]]:
     """(part, casualty) for each casualty of ours, in order."""
     return [(c.part, x) for c in run.chapters for x in c.results.get("casualties", [])
@@ -65,7 +78,7 @@ def test_open_casualties_show_the_die_the_sealed_run_reveals(league: Path, tmp_p
     """``sealed: []``: no seal in any post or record, each casualty of ours has its code and result where it
     falls, and the first one's code is the one the default run reveals for the same roll."""
     default_path, open_path = _with_sealed(league, tmp_path, None), _with_sealed(league, tmp_path, [])
-    default, shown = play(registry.get("bloodbowl"), default_path, ALL), play(registry.get("bloodbowl"), open_path, ALL)
+    default, shown = _played(default_path), _played(open_path)
     sealed = [(p, c) for p, c in _ours(default) if c["outcome"].get("sealed_by")]
     assert sealed, "the test league's season 1 seals no casualty of ours: re-pin the seed"
     assert not any(scan(md)[0] or scan(md)[1] for md in _posts(open_path, shown))
@@ -85,15 +98,14 @@ def test_an_open_casualtys_apothecary_goes_only_to_worse_than_badly_hurt(league:
     path = _with_sealed(league, tmp_path, [])
     rows = yaml.safe_load((ROOT / "tables/bloodbowl/casualty.yaml").read_text(encoding="utf-8"))["rows"]
     light = next(r["text"] for r in rows if r["effect"] == "badly_hurt")
-    helped = [c for _, c in _ours(play(registry.get("bloodbowl"), path, ALL)) if c["outcome"].get("apothecary")]
+    helped = [c for _, c in _ours(_played(path)) if c["outcome"].get("apothecary")]
     assert helped, "no apothecary re-roll of ours in the open season: re-pin the seed"
     assert all(c["outcome"]["apothecary"]["first"] != light for c in helped)
 
 
 def test_listing_the_kind_is_the_default(league: Path, tmp_path: Path) -> None:
     default_path, listed_path = _with_sealed(league, tmp_path, None), _with_sealed(league, tmp_path, ["casualty"])
-    rs = registry.get("bloodbowl")
-    assert _posts(default_path, play(rs, default_path, ALL)) == _posts(listed_path, play(rs, listed_path, ALL))
+    assert _posts(default_path, _played(default_path)) == _posts(listed_path, _played(listed_path))
 
 
 @pytest.mark.parametrize("kinds", [None, []], ids=["default", "open"])
@@ -101,7 +113,7 @@ def test_reveal_delay_two_still_decides_which_halves_seal(league: Path, tmp_path
     """With ``reveal_delay: 2`` a casualty of ours is sealed only where :func:`may_seal` allows (a first half),
     and every one is revealed two chapters later; with ``sealed: []`` none is sealed at all."""
     path = _with_sealed(league, tmp_path, kinds, delay=2)
-    run = play(registry.get("bloodbowl"), path, ALL)
+    run = _played(path)
     ours = _ours(run)
     assert any(part % 2 == 0 for part, _ in ours), "no second-half casualty of ours: re-pin the seed"
     for part, c in ours:

@@ -29,10 +29,23 @@ SEEDS = {("purasbar", "shootout"): 23}
 the 雷希特竞技 of the example reach a shoot-out's fifth pair in the cup's quarter-final)."""
 
 
+_NEW: dict[str, str] = {}
+"""Each ruleset's example campaign as ``new`` writes it, made once per worker (the same seed and options write
+the same text): every campaign here is one of its variants."""
+
+
+def _new_text(rs: Ruleset) -> str:
+    """The ruleset's example campaign's text, as ``new`` writes it."""
+    if rs.name not in _NEW:
+        ex = rulesets.example(rs.name)
+        _NEW[rs.name] = rs.new_campaign(rs.info.options(ex.options), ex.seed, rs.resources(None)).yaml_text
+    return _NEW[rs.name]
+
+
 def _campaign(rs: Ruleset, folder: Path, kinds: list[str] | None, seed: int | None = None) -> Campaign:
     """The ruleset's example campaign (``new``), with ``options.sealed: kinds`` (None: the key left out)."""
     ex = rulesets.example(rs.name)
-    text = rs.new_campaign(rs.info.options(ex.options), ex.seed, rs.resources(None)).yaml_text
+    text = _new_text(rs)
     if seed is not None:
         text, n = re.subn(r"(?m)^seed: *\d+", f"seed: {seed}", text, count=1)
         assert n == 1

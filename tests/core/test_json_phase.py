@@ -75,13 +75,21 @@ EXTRAS = st.one_of(st.none(), st.fixed_dictionaries({"kind": st.sampled_from(["g
                                                                              -0.0, None, ["x", 1]])}))
 
 
+STEPS = st.sampled_from(["next", "next", "next", "jump", "head", "odd"])
+DICE = st.one_of(st.none(), st.lists(st.integers(1, 20), min_size=1, max_size=3))
+NO_DICE_TOTALS = st.one_of(st.none(), st.integers(0, 40))
+ROLL_EXPRS = st.sampled_from(["1D100", "1D6", "2D6"])
+"""What :func:`roll_lists` draws from, built once (a strategy of a list is new to Hypothesis each time it is built,
+and most of an example's time went to building them)."""
+
+
 @st.composite
 def roll_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
     """Roll records as a chapter holds them: runs of ids counting on, breaks, odd suffixes, kinds with extras."""
     out = []
     head, n = draw(st.sampled_from(HEADS)), 1
     for _ in range(draw(st.integers(0, 30))):
-        step = draw(st.sampled_from(["next", "next", "next", "jump", "head", "odd"]))
+        step = draw(STEPS)
         if step == "jump":
             n += draw(st.integers(2, 4))
         elif step == "head":
@@ -89,9 +97,9 @@ def roll_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
         else:
             n += 1
         rid = f"{head}#{n}" if step != "odd" else draw(st.sampled_from([f"{head}#x", f"{head}#0{n}", head]))
-        dice = draw(st.one_of(st.none(), st.lists(st.integers(1, 20), min_size=1, max_size=3)))
-        total = draw(st.one_of(st.just(sum(dice)) if dice else st.none(), st.integers(0, 40)))
-        rec = {"id": rid, "purpose": draw(st.sampled_from(PURPOSES)), "expr": draw(st.sampled_from(["1D100", "1D6", "2D6"])),
+        dice = draw(DICE)
+        total = draw(st.one_of(st.just(sum(dice)), st.integers(0, 40)) if dice else NO_DICE_TOTALS)
+        rec = {"id": rid, "purpose": draw(st.sampled_from(PURPOSES)), "expr": draw(ROLL_EXPRS),
                "dice": dice, "total": total, "hidden": draw(st.booleans())}
         extra = draw(EXTRAS)
         out.append(rec | (extra or {}))
@@ -132,12 +140,13 @@ def chapters(draw: st.DrawFn) -> dict[str, Any]:
     """A chapter with matches whose declared tables mix every cell type, absent and trailing null fields."""
     rolls = [r for r in draw(roll_lists()) if "#" in r["id"]]
     rolls = list({r["id"]: r for r in rolls}.values())
+    cell = _cell(rolls)  # one strategy for the chapter's every cell (built per cell, each was new to Hypothesis)
     matches = []
     for i in range(draw(st.integers(1, 3))):
         rows = []
         for _ in range(draw(st.integers(0, 6))):
             keys = draw(st.lists(st.sampled_from(FIELDS), unique=True, max_size=len(FIELDS)))
-            rows.append({k: draw(_cell(rolls)) for k in keys})
+            rows.append({k: draw(cell) for k in keys})
         if rows and draw(st.booleans()):
             rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from([{"sealed_by": "x#1"}, {"other": 1}, 5])))
         matches.append({"id": draw(st.sampled_from(["s1/m03/甲-乙", "s1/m03/丙-丁", f"m{i}"])), "attacks": rows,

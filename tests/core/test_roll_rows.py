@@ -25,6 +25,11 @@ from anko_writer.rulesets.purasbar.season import publish as P
 STEMS = st.sampled_from(["s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/x", "#odd", "/slash", "s1/m03/丙-丁"])
 PURPOSES = st.sampled_from(["攻势骰", "卡尔 伤病抽检", "卡尔 缺阵周数", "乙 伤病抽检", " 尾", "头 ", "a b c"])
 EXPRS = st.sampled_from(["1D100", "1D30", "2D6", "3D6", "态势"])
+STEPS = st.sampled_from([1, 1, 1, 2, 0])
+FACES = st.lists(st.integers(-3, 100), max_size=3)
+KINDS = st.sampled_from([None, None, "given_name", "schedule_draw"])
+READINGS = st.sampled_from(["sum", "sum", "spread", "max"])
+"""What :func:`rolls` draws from, built once (a strategy of a list is new to Hypothesis each time it is built)."""
 
 
 @st.composite
@@ -34,11 +39,11 @@ def rolls(draw: st.DrawFn) -> list[Roll]:
     counts: dict[str, int] = {}
     for _ in range(draw(st.integers(0, 25))):
         stem = draw(STEMS)
-        counts[stem] = counts.get(stem, 0) + draw(st.sampled_from([1, 1, 1, 2, 0]))
-        dice = tuple(draw(st.lists(st.integers(-3, 100), max_size=3)))
+        counts[stem] = counts.get(stem, 0) + draw(STEPS)
+        dice = tuple(draw(FACES))
         total = draw(st.sampled_from([sum(dice), dice[0] if dice else 0, 7, -1]))
-        kind = draw(st.sampled_from([None, None, "given_name", "schedule_draw"]))
-        reading = draw(st.sampled_from(["sum", "sum", "spread", "max"]))
+        kind = draw(KINDS)
+        reading = draw(READINGS)
         out.append(Roll(f"{stem}#{counts[stem]}", draw(PURPOSES), draw(EXPRS), dice, total, draw(st.booleans()),
                         kind, reading))
     return out

@@ -11,6 +11,7 @@ The core's guard (:mod:`anko_writer.secrecy`) is tested with plug-ins that forge
 
 from __future__ import annotations
 
+import copy
 import re
 import sys
 from collections.abc import Iterator
@@ -21,12 +22,12 @@ import pytest
 
 from anko_writer import cli, secrecy
 from anko_writer import ruleset as registry
-from anko_writer.campaign import load_campaign
+from anko_writer.campaign import Campaign, load_campaign
 from anko_writer.chapters import Chapter, ChapterKey, Run
 from anko_writer.dice import Dice, Roll
 from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
-from anko_writer.ruleset import Ruleset
+from anko_writer.ruleset import Ruleset, Start
 from anko_writer.secrecy import SecretLeak, leaks, still_sealed
 from tests.contract.sealing import COMMIT, after, chapter_files, forcing, other_faces, play, published, window, with_delay
 from tests.contract.sealing import seals_of as _seals
@@ -77,9 +78,26 @@ PURASBAR_SEED = 5
 """tests.util.PINNED['sealed_injury']: season 1 seals a 核心重伤 response in month 3."""
 
 
+_MADE: dict[str, tuple[str, str]] = {}
+"""Each ruleset's new campaign as :func:`_made` wrote it first in this worker: its file name and text."""
+
+
 def _campaign(name: str, tmp: Path) -> Path:
-    """A new campaign of ruleset ``name`` in ``tmp``: its file."""
+    """A new campaign of ruleset ``name`` in ``tmp``: its file. Made once per worker (``new`` is deterministic:
+    the same seed and options write the same text), then written again under the same name for each test."""
     tmp.mkdir(parents=True, exist_ok=True)
+    if name not in _MADE:
+        path = _made(name, tmp)
+        _MADE[name] = (path.name, path.read_text(encoding="utf-8"))
+        return path
+    filename, text = _MADE[name]
+    path = tmp / filename
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _made(name: str, tmp: Path) -> Path:
+    """A new campaign of ruleset ``name`` made in ``tmp``: its file."""
     if name == "purasbar":
         from tests.util import campaign_file
         return campaign_file(tmp, seed=PURASBAR_SEED)
@@ -106,11 +124,37 @@ def _unforced(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
     assert Dice.roll is _ROLL, "an unforced play asked for while a roll is forced"
     key = (rs.name, path.read_text(encoding="utf-8"), until)  # the campaigns here have no folder of overrides
     if key not in _UNFORCED:
-        start = after(rs, path, _unforced(rs, path, ChapterKey(1, rs.parts(1)))) if until.arc == 2 else None
+        start = _after(rs, path) if until.arc == 2 else None
         while len(_UNFORCED) >= _KEEP:  # a season's run is large: keep the last few
             _UNFORCED.pop(next(iter(_UNFORCED)))
         _UNFORCED[key] = play(rs, path, until, start)
     return _UNFORCED[key]
+
+
+_AFTER: dict[tuple[str, str], Start[Any]] = {}
+
+
+def _after(rs: Ruleset, path: Path) -> Start[Any]:
+    """:func:`after` arc 1's unforced run, loaded once per campaign text (the last one kept): each play of arc 2
+    is given its own deep copy, so no play sees what another may have changed in it."""
+    key = (rs.name, path.read_text(encoding="utf-8"))
+    if key not in _AFTER:
+        _AFTER.clear()
+        _AFTER[key] = after(rs, path, _unforced(rs, path, ChapterKey(1, rs.parts(1))))
+    return copy.deepcopy(_AFTER[key])
+
+
+def _arc_2_window(rs: Ruleset, camp: Campaign, path: Path, rid: str) -> dict[str, str]:
+    """``window`` of arc 2's unforced run from its first part up to ``rid``'s reveal, arc 2 played only as far as
+    the reveal: up to part 1, 2, 4 … (each a prefix of the whole arc, as every forced play here is) until the
+    reveal is among the parts played; the whole arc (with its index) when the reveal is not in arc 2."""
+    last, part = rs.parts(2), 1
+    while True:
+        part = min(part, last)
+        files, past = window(rs, camp, _unforced(rs, path, ChapterKey(2, part)), rid, ChapterKey(2, 1))
+        if not past or part == last:
+            return files
+        part *= 2
 
 
 def _keys_of(rs: Ruleset, rels: list[str]) -> list[ChapterKey]:
@@ -137,7 +181,7 @@ def test_nothing_published_before_the_reveal_depends_on_the_sealed_value(
     for at, roll in seals[:3]:  # the 群英杯's one seal; Blood Bowl's first three; the coinduel's first bouts
         base, carried = window(rs, camp, run, roll["id"], at)
         if carried:  # the reveal falls in the next arc: its chapters before the reveal count too
-            base.update(window(rs, camp, _unforced(rs, path, ChapterKey(2, rs.parts(2))), roll["id"], ChapterKey(2, 1))[0])
+            base.update(_arc_2_window(rs, camp, path, roll["id"]))
         keys = [c.key for c in run.chapters if rs.info.keys.paths(c.key)[0] in base]
         for faces in other_faces(roll)[:1 if name == "purasbar" else 2]:  # the 群英杯's 1: 'worse', not 'halved'
             with monkeypatch.context() as mp:

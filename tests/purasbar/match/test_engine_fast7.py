@@ -96,17 +96,22 @@ def _play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: s
             json.dumps(after, ensure_ascii=False))
 
 
+POSITIONS = st.sampled_from(["GK", "DF", "MF", "FW", "GK", "XX"])
+WEEKS = st.sampled_from([0, 0, 0, 1, 3])
+"""What :func:`_club` draws from, built once (a strategy of a list is new to Hypothesis each time it is built)."""
+
+
 @st.composite
 def _club(draw: st.DrawFn) -> Club:
     """A squad of 0–20 players: any position (and an odd one), rolled or not, injured or not, any stamina."""
     players = []
     for i in range(draw(st.integers(0, 20))):
         v = st.integers(-5, 99)
-        p = player(f"p{i}", draw(st.sampled_from(["GK", "DF", "MF", "FW", "GK", "XX"])), atk=draw(v), df=draw(v),
+        p = player(f"p{i}", draw(POSITIONS), atk=draw(v), df=draw(v),
                    mid=draw(v), gk=draw(v), stamina=draw(st.integers(0, 100)), core=draw(st.booleans()))
         if draw(st.integers(0, 4)) == 0:
             p.attrs = {}  # an AI core player not yet rolled
-        p.injured_weeks = draw(st.sampled_from([0, 0, 0, 1, 3]))
+        p.injured_weeks = draw(WEEKS)
         players.append(p)
     return club("队", players)
 

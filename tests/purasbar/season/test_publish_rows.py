@@ -11,6 +11,8 @@ that would read as roll references, players with keys that are not declared or f
 from __future__ import annotations
 
 import copy
+import pickle
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -118,9 +120,9 @@ def test_every_chapter_publishes_the_oracles_json(season_245) -> None:  # noqa: 
     """Each chapter of a played season, masked as the arc loop masks it, gives the oracle's bytes."""
     for ch in season_245[1].chapters:
         public = mask_sealed(ch.results, ch.masked_for or frozenset())
-        before = copy.deepcopy(public)
+        before = pickle.dumps(public, pickle.HIGHEST_PROTOCOL)  # a deep copy, kept as bytes (the rolls: ~0.5 MB)
         assert dump_json(P.publish(public)) == dump_json(oracle(public))
-        assert public == before  # publish copies
+        assert public == pickle.loads(before)  # publish copies
 
 
 TEXTS = st.sampled_from(["甲", "FW", "", "#7", "/gate", "s1/x#1"])
@@ -129,8 +131,11 @@ FALSY = st.sampled_from([None, False, 0, "", True, 1, "队长"])
 
 @st.composite
 def changed_matches(draw: st.DrawFn, base: Record) -> Record:
-    """``base`` (a chapter with a played match and clubs) with one match's attacks, line-ups and players changed."""
-    rec = copy.deepcopy(base)
+    """``base`` (a chapter with a played match and clubs) with one match's attacks, line-ups and players changed.
+    Only its matches and clubs are copied (all this changes): the rest, the chapter's rolls above all (most of
+    the record, which this only reads), is ``base``'s own, which neither :func:`P.publish` nor the oracle changes
+    (:func:`compact` copies; :func:`played` checks at the end that ``base`` is as it was)."""
+    rec = {**base, "matches": copy.deepcopy(base["matches"]), "clubs": copy.deepcopy(base["clubs"])}
     m = rec["matches"][0]
     ids = [r["id"] for r in rec["rolls"]]
     for a in m["attacks"]:
@@ -192,13 +197,18 @@ def changed_matches(draw: st.DrawFn, base: Record) -> Record:
 
 
 @pytest.fixture(scope="module")
-def played(season_245) -> Record:  # noqa: ANN001
-    """A chapter of the season with matches and clubs, masked, cut to one match and two clubs."""
+def played(season_245) -> Iterator[Record]:  # noqa: ANN001
+    """A chapter of the season with matches and clubs, masked, cut to one match and two clubs; at the end, the
+    same as it was (every example shares the parts :func:`changed_matches` does not copy)."""
     for ch in season_245[1].chapters:
         rec = ch.results
         if rec.get("matches") and rec.get("clubs"):
             public = mask_sealed(rec, ch.masked_for or frozenset())
-            return {**public, "matches": public["matches"][:1], "clubs": public["clubs"][:2]}
+            base = {**public, "matches": public["matches"][:1], "clubs": public["clubs"][:2]}
+            pristine = pickle.dumps(base, pickle.HIGHEST_PROTOCOL)
+            yield base
+            assert base == pickle.loads(pristine), "an example changed the record the others share"
+            return
     raise AssertionError("no chapter with matches and clubs")
 
 
