@@ -93,7 +93,7 @@ def evaluate(b: Board, side: int) -> int:
             if st[j] == ABLE and at in reach[j][sq[j]]:
                 score -= 15  # the holder is threatened
                 break
-    else:  # a free ball: the side nearer to it (the side to move on a tie) less 10 and 5 a square
+    else:  # a free ball: as :func:`_loose_value` (inline: the search's hottest loop)
         at = b.free
         dist, (m0, m1) = DIST[at], b.members
         n0 = n1 = 99  # each side's nearest able piece (inline: the search's hottest loop)
@@ -113,6 +113,15 @@ def evaluate(b: Board, side: int) -> int:
             team = 1 if n1 < n0 else 0
         score = BALL[team][at] - 10 - 5 * (n1 if team else n0)
     able = 3 * b.lead if side == 0 else -3 * b.lead
+    return able + (score if team == side else -score)
+
+
+def _loose_value(at: int, mine: int, theirs: int, mover: int, side: int, able: int) -> int:
+    """:func:`evaluate` for side ``side`` of a free ball on ``at``, the side to move's nearest able piece ``mine``
+    squares from it and the other side's ``theirs``, ``able`` the score of the able pieces: the side nearer to the
+    ball (the side not to move on a tie, as :func:`.ai.score_parts`) has it, less 10 and 5 a square."""
+    team, near = (mover, mine) if mine < theirs else (1 - mover, theirs)
+    score = BALL[team][at] - 10 - 5 * near
     return able + (score if team == side else -score)
 
 
@@ -157,9 +166,7 @@ def moved_scores(b: Board, side: int, stands: bool = False) -> Callable[[int, in
         n = second if i == nearest else first
         if dist[to] < n:
             n = dist[to]
-        team, n = (mover, n) if n < near else (1 - mover, near)
-        score = BALL[team][at] - 10 - 5 * n
-        return able + (score if team == side else -score)
+        return _loose_value(at, n, near, mover, side, able)
     return free_ball
 
 
@@ -190,9 +197,7 @@ def contact_scores(b: Board, side: int) -> Callable[[int, int, int, int], int]:
         near = [next((d for d, j in ranked[s] if j != i and j != a and j != c), 99) for s in (0, 1)]
         if i >= 0 and dist[to] < near[sides[i]]:
             near[sides[i]] = dist[to]
-        team = mover if near[mover] < near[1 - mover] else 1 - mover
-        score = BALL[team][at] - 10 - 5 * near[team]
-        return able(a, c) + (score if team == side else -score)
+        return _loose_value(at, near[mover], near[1 - mover], mover, side, able(a, c))
     return loose
 
 
@@ -206,9 +211,7 @@ def passed_scores(b: Board, side: int) -> Callable[[int], int]:
     def passed(to: int) -> int:
         dist = DIST[to]
         near = [min(map(dist.__getitem__, squares[0]), default=99), min(map(dist.__getitem__, squares[1]), default=99)]
-        team = mover if near[mover] < near[1 - mover] else 1 - mover
-        score = BALL[team][to] - 10 - 5 * near[team]
-        return able + (score if team == side else -score)
+        return _loose_value(to, near[mover], near[1 - mover], mover, side, able)
     return passed
 
 
