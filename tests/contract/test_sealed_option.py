@@ -6,6 +6,7 @@ invariance, with the contract's own forcing and blanking helpers)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -29,23 +30,18 @@ SEEDS = {("purasbar", "shootout"): 23}
 the 雷希特竞技 of the example reach a shoot-out's fifth pair in the cup's quarter-final)."""
 
 
-_NEW: dict[str, str] = {}
-"""Each ruleset's example campaign as ``new`` writes it, made once per worker (the same seed and options write
-the same text): every campaign here is one of its variants."""
-
-
-def _new_text(rs: Ruleset) -> str:
-    """The ruleset's example campaign's text, as ``new`` writes it."""
-    if rs.name not in _NEW:
-        ex = rulesets.example(rs.name)
-        _NEW[rs.name] = rs.new_campaign(rs.info.options(ex.options), ex.seed, rs.resources(None)).yaml_text
-    return _NEW[rs.name]
+@functools.cache
+def _new_text(name: str) -> str:
+    """Ruleset ``name``'s example campaign's text as ``new`` writes it, made once per worker (the same seed and
+    options write the same text): every campaign here is one of its variants."""
+    rs, ex = rulesets.get(name), rulesets.example(name)
+    return rs.new_campaign(rs.info.options(ex.options), ex.seed, rs.resources(None)).yaml_text
 
 
 def _campaign(rs: Ruleset, folder: Path, kinds: list[str] | None, seed: int | None = None) -> Campaign:
     """The ruleset's example campaign (``new``), with ``options.sealed: kinds`` (None: the key left out)."""
     ex = rulesets.example(rs.name)
-    text = _new_text(rs)
+    text = _new_text(rs.name)
     if seed is not None:
         text, n = re.subn(r"(?m)^seed: *\d+", f"seed: {seed}", text, count=1)
         assert n == 1
