@@ -506,8 +506,13 @@ class _Budget:
     look-ups (:class:`_CodeGenerator`) make inline, its value never 0 (issue 29 round 9: one call where a call, a
     comparison with :attr:`mark` and a branch were made per step, some 136,000 a season)."""
 
+    counts: Iterator[int] = field(init=False, repr=False)
+    """The counts :attr:`step` hands out, as an iterator: a loop's items are counted by ``itertools.compress`` over
+    it (:func:`_anko_steps`), one count pulled after each item, in C."""
+
     def __post_init__(self) -> None:
-        self.step = functools.partial(next, itertools.chain.from_iterable(self._runs()))
+        self.counts = itertools.chain.from_iterable(self._runs())
+        self.step = functools.partial(next, self.counts)
 
     def _runs(self) -> Iterator[Iterator[int]]:
         """The counts up to each look, then the look (:meth:`_looked`), forever."""
@@ -703,11 +708,10 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
     """The items of ``iterable``, one step of the chapter's budget each."""
     budget = getattr(env, "budget", None)
     if budget is None:
-        yield from iterable
-        return
-    for item in iterable:
-        budget.step()  # _Budget.tick, inline
-        yield item
+        return iter(iterable)
+    # each item pulled, then one count (never 0, so the item is kept): the step after the item, as a generator
+    # stepping before it yields gives, without a Python frame per item (issue 29, s40render)
+    return itertools.compress(iterable, budget.counts)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
