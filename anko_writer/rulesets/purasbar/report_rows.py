@@ -1,0 +1,52 @@
+"""The match report's prepared values (issue 29): what ``match.j2`` would otherwise rebuild with a look-up a field,
+worked out in Python from the match records and handed to the template as filters. Values only, never words: the
+template still says everything (and a host's ``match.j2`` may use these filters or not)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+
+def club_cities(clubs: Iterable[Mapping[str, Any]]) -> dict[Any, Any]:
+    """Each club's name → its city (``match.j2``'s ``city``, read by ``short``).
+
+    >>> club_cities([{"name": "雷希特竞技", "city": "雷希特"}])
+    {'雷希特竞技': '雷希特'}
+    """
+    return {c["name"]: c["city"] for c in clubs}
+
+
+def club_ages(clubs: Iterable[Mapping[str, Any]], club: str) -> dict[str, Any]:
+    """``club/player`` → age for the players of ``club`` (``match.j2``'s ``age_of``): the players of every club whose
+    ``name/`` starts ``club/`` or is started by it, which holds every key ``club ~ '/' ~ player`` can be.
+
+    >>> clubs = [{"name": "A", "players": [{"name": "x", "age": 31}]}, {"name": "B", "players": [{"name": "y", "age": 20}]}]
+    >>> club_ages(clubs, "A")
+    {'A/x': 31}
+    """
+    ours = club + "/"
+    ages: dict[str, Any] = {}
+    for c in clubs:
+        key = c["name"] + "/"
+        if key.startswith(ours) or ours.startswith(key):
+            for p in c["players"]:
+                ages[key + p["name"]] = p["age"]
+    return ages
+
+
+def mod_terms(modifiers: Mapping[str, Any], order: Sequence[str]) -> list[tuple[str, Any]]:
+    """An attack's non-zero modifiers as ``(kind, value)`` in the order the attack line prints them: the kinds of
+    ``order`` first, in that order, then the others sorted by name as Jinja's ``dictsort`` sorts them.
+
+    >>> mod_terms({"morale": -1, "venue": 2, "formation": 0, "event": 3}, ["venue", "formation", "morale"])
+    [('venue', 2), ('morale', -1), ('event', 3)]
+    """
+    terms = [(k, modifiers[k]) for k in order if k in modifiers and modifiers[k] != 0]
+    rest = sorted(((k, v) for k, v in modifiers.items() if k not in order and v != 0),
+                  key=lambda kv: kv[0].lower() if isinstance(kv[0], str) else kv[0])
+    return terms + rest
+
+
+FILTERS: dict[str, Callable[..., Any]] = {"club_cities": club_cities, "club_ages": club_ages, "mod_terms": mod_terms}
+"""The filters the 群英杯 adds for its match report (:data:`.ruleset.INFO`)."""
