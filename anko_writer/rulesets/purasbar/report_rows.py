@@ -48,5 +48,26 @@ def mod_terms(modifiers: Mapping[str, Any], order: Sequence[str]) -> list[tuple[
     return terms + rest
 
 
-FILTERS: dict[str, Callable[..., Any]] = {"club_cities": club_cities, "club_ages": club_ages, "mod_terms": mod_terms}
+def kickoff_groups(mt: Mapping[str, Any], side: str) -> dict[str, Any]:
+    """One side's eleven at kick-off (its line-up less the players who came on): ``lineup``, its ``FW``, its ``MF``
+    and its ``OTHER`` (the DF, then the GK, as the shooter pick orders them), each in line-up order, and ``names``:
+    each group's names (the order the shooter pick's marks count in).
+
+    >>> mt = {"home": "A", "substitutions": [{"team": "A", "in": "z"}],
+    ...       "lineups": {"home": [{"name": "g", "slot": "GK"}, {"name": "d", "slot": "DF"}, {"name": "z", "slot": "FW"}]}}
+    >>> kickoff_groups(mt, "home")["names"]
+    {'FW': [], 'MF': [], 'OTHER': ['d', 'g']}
+    """
+    team = mt[side]
+    came = [s["in"] for s in mt["substitutions"] if s["team"] == team]
+    lineup = [p for p in mt["lineups"][side] if p["name"] not in came]
+    groups: dict[str, Any] = {"lineup": lineup}
+    for group, slots in (("FW", ("FW",)), ("MF", ("MF",)), ("OTHER", ("DF", "GK"))):
+        groups[group] = [p for slot in slots for p in lineup if p["slot"] == slot]
+    groups["names"] = {group: [p["name"] for p in groups[group]] for group in ("FW", "MF", "OTHER")}
+    return groups
+
+
+FILTERS: dict[str, Callable[..., Any]] = {"club_cities": club_cities, "club_ages": club_ages, "mod_terms": mod_terms,
+                                       "kickoff_groups": kickoff_groups}
 """The filters the 群英杯 adds for its match report (:data:`.ruleset.INFO`)."""
