@@ -572,9 +572,10 @@ def _small(number: Any, what: str) -> None:
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 
-def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], percent: bool) -> None:
-    """Refuse a ``%`` or ``str.format`` width or precision above :data:`MAX_VALUE` (also one passed as
-    an argument) before the string is built."""
+@functools.lru_cache(maxsize=256)
+def _format_widths(spec: str, percent: bool) -> tuple[tuple[str, ...], bool] | None:
+    """The widths and precisions written in a ``%`` or ``str.format`` spec, and whether one is passed as an argument
+    (None: a broken ``str.format`` spec); a template's few specs (``'%g'``) are read once (s40render)."""
     widths: list[str] = []
     star = False
     if percent:
@@ -587,7 +588,17 @@ def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], per
                 widths += re.findall(r"\d+", fmt or "")
                 star = star or "{" in (fmt or "")
         except ValueError:
-            return  # str.format reports the broken format string itself
+            return None
+    return tuple(widths), star
+
+
+def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], percent: bool) -> None:
+    """Refuse a ``%`` or ``str.format`` width or precision above :data:`MAX_VALUE` (also one passed as
+    an argument) before the string is built."""
+    found = _format_widths(str.__str__(spec) if type(spec) is not str else spec, percent)
+    if found is None:
+        return  # str.format reports the broken format string itself
+    widths, star = found
     for w in widths:
         _small(int(w) if len(w) <= 12 else 10 ** 12, "格式宽度或精度")
     if star:
@@ -728,6 +739,8 @@ _KEYS = frozenset({str, int})
 """Exact key types a plain container's ``[]`` is tried with directly (no ``__index__`` or ``__hash__`` of a
 template's making runs before the sandbox's own try)."""
 _MISSING = object()
+_CONCAT = "".join
+"""What the compiled code joins ``a ~ b``'s parts with (:meth:`_CodeGenerator.visit_Concat`)."""
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, LoopContext, TemplateModule, Namespace, Macro})
 """Types whose attributes the sandbox judges by name alone (none is a function, method, class, code object,
 frame or generator, and none can pass for one): its verdict on ``(type, name)`` is remembered."""
@@ -928,7 +941,7 @@ class _CodeGenerator(CodeGenerator):
         """The module's code, after the names the inline look-ups read."""
         self.writeline(f"from {__name__} import _SCALARS as _anko_scalars, _LENGTHS as _anko_lengths, "
                        f"_sized as _anko_size_checked, LoopContext as _anko_loop, TemplateModule as _anko_module, "
-                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin")
+                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin, _CONCAT as _anko_concat")
         super().visit_Template(node, frame)
 
     @optimizeconst
@@ -966,6 +979,18 @@ class _CodeGenerator(CodeGenerator):
             self.write(", ")
             self.visit(arg, frame)
         self.write(")")
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        """``a ~ b`` as ``"".join(map(str, (a, b)))``: Jinja's ``str_join`` without its Python frame (its case when
+        nothing is escaped; anything else as Jinja writes it)."""
+        if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            super().visit_Concat(node, frame)
+            return
+        self.write("_anko_concat(map(str, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(")))")
 
     @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
@@ -1073,6 +1098,17 @@ class BoundedEnvironment(SandboxedEnvironment):
             if context.eval_ctx.autoescape:
                 value = Markup(value)
             if type(value) is str and len(value) <= MAX_VALUE:
+                return value
+            return _sized(value)
+        if type(obj) is BuiltinMethodType and type(obj.__self__) in _LENGTHS and obj.__name__ not in _CHECKED_METHODS:
+            # _called's path for a method of a plain str, list, tuple or dict that builds nothing it checks
+            # (``d.get``, ``xs.append``, ``s.startswith``), without its frame (s40render)
+            try:
+                value = obj(*args)
+            except StopIteration:
+                return self.undefined(STOPPED)
+            kind = type(value)
+            if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):
                 return value
             return _sized(value)
         return self._called(context, obj, args, {} if loop_vars is None else {"_loop_vars": loop_vars})
