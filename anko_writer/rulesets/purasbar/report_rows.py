@@ -68,6 +68,20 @@ def kickoff_groups(mt: Mapping[str, Any], side: str) -> dict[str, Any]:
     return groups
 
 
+def goal_moments(mt: Mapping[str, Any]) -> list[tuple[Any, Any]]:
+    """``(slice, attack)`` of each of the match's goals, in the order its slices' events tell them.
+
+    >>> mt = {"attacks": [{"goal": False}, {"goal": True}],
+    ...       "slices": [{"events": [{"kind": "attack", "attack": 0}, {"kind": "timeouts"}]},
+    ...                  {"events": [{"kind": "attack", "attack": 1}]}]}
+    >>> [(mt["slices"].index(s), a) for s, a in goal_moments(mt)]
+    [(1, {'goal': True})]
+    """
+    attacks = mt["attacks"]
+    return [(s, attacks[e["attack"]]) for s in mt["slices"] for e in s["events"]
+            if e["kind"] == "attack" and attacks[e["attack"]]["goal"]]
+
+
 FILTERS: dict[str, Callable[..., Any]] = {"club_cities": club_cities, "club_ages": club_ages, "mod_terms": mod_terms,
-                                       "kickoff_groups": kickoff_groups}
+                                       "kickoff_groups": kickoff_groups, "goal_moments": goal_moments}
 """The filters the 群英杯 adds for its match report (:data:`.ruleset.INFO`)."""
