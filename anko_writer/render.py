@@ -237,7 +237,7 @@ FILTERS: dict[str, Callable[..., str]] = {
 
 def _stable_index(n: int, event: str, salt: Sequence[Any]) -> int:
     """``sha256(event, salt…) % n``: the same event and salt always give the same index."""
-    key = "\x1f".join([event, *(str(s) for s in salt)])
+    key = "\x1f".join((event, *map(str, salt)))
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % n
 
 
@@ -308,20 +308,15 @@ class Phraser:
     def _render(self, event: str, i: int, variables: Mapping[str, Any]) -> str:
         """Phrasing ``i`` of ``event`` rendered with ``variables`` (plain text as it is)."""
         text = self._options(event)[i]
-        if self.env is None or _PLAIN_TEXT.fullmatch(text):
+        if self.env is None:
             return text
-        filled = _filled(text, variables)
+        filled = _filled(text, variables)  # a text without ``{`` or ``\r`` among them: no slot, the text as it is
         if filled is not None:
             return filled
         try:
             return _compiled(self.env, text).render(**variables)
         except jinja2.TemplateError as exc:
             raise TemplateError(f"{PHRASES_FILE}: {event}[{i}]: {exc}") from exc
-
-
-_PLAIN_TEXT = re.compile(r"[^{\r]*")
-"""A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
-``\n``): it renders as itself, so it is neither compiled nor rendered."""
 
 
 _SLOT = re.compile(r"\{\{[ \t]*([^\W\d]\w*)[ \t]*\}\}")
@@ -356,10 +351,12 @@ def _slots(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 def _filled(text: str, variables: Mapping[str, Any]) -> str | None:
     """``text`` rendered without compiling it, when it is text and ``{{ name }}`` slots whose every value is a
     plain scalar in ``variables`` (the output the compiled phrasing gives; None: compile it)."""
-    slots = _slots(text)
+    slots = _SLOTS[text] if text in _SLOTS else _slots(text)
     if slots is None:
         return None
     texts, names = slots
+    if not names:
+        return texts[0]
     out = [texts[0]]
     for name, after in zip(names, texts[1:], strict=True):
         value = variables.get(name, _MISSING)
