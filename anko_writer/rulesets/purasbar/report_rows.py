@@ -48,15 +48,19 @@ def mod_terms(modifiers: Mapping[str, Any], order: Sequence[str]) -> list[tuple[
     return terms + rest
 
 
-def kickoff_groups(mt: Mapping[str, Any], side: str) -> dict[str, Any]:
+def kickoff_groups(mt: Mapping[str, Any], side: str, marks: Sequence[str] = ()) -> dict[str, Any]:
     """One side's eleven at kick-off (its line-up less the players who came on): ``lineup``, its ``FW``, its ``MF``
     and its ``OTHER`` (the DF, then the GK, as the shooter pick orders them), each in line-up order, and ``names``:
-    each group's names (the order the shooter pick's marks count in).
+    each group's names (the order the shooter pick's marks count in); ``rows``: each group's players as the line-up
+    line prints them (:func:`player_row`, ``marks`` the template's order marks).
 
+    >>> def player(name, slot):
+    ...     return {"name": name, "slot": slot, "position": slot, "core": False, "stamina": 100}
     >>> mt = {"home": "A", "substitutions": [{"team": "A", "in": "z"}],
-    ...       "lineups": {"home": [{"name": "g", "slot": "GK"}, {"name": "d", "slot": "DF"}, {"name": "z", "slot": "FW"}]}}
-    >>> kickoff_groups(mt, "home")["names"]
-    {'FW': [], 'MF': [], 'OTHER': ['d', 'g']}
+    ...       "lineups": {"home": [player("g", "GK"), player("d", "DF"), player("z", "FW")]}}
+    >>> groups = kickoff_groups(mt, "home", ["①", "②"])
+    >>> groups["names"], groups["rows"]["OTHER"]
+    ({'FW': [], 'MF': [], 'OTHER': ['d', 'g']}, [('①', 'd', False, None, None, None), ('②', 'g', False, None, None, None)])
     """
     team = mt[side]
     came = [s["in"] for s in mt["substitutions"] if s["team"] == team]
@@ -65,7 +69,26 @@ def kickoff_groups(mt: Mapping[str, Any], side: str) -> dict[str, Any]:
     for group, slots in (("FW", ("FW",)), ("MF", ("MF",)), ("OTHER", ("DF", "GK"))):
         groups[group] = [p for slot in slots for p in lineup if p["slot"] == slot]
     groups["names"] = {group: [p["name"] for p in groups[group]] for group in ("FW", "MF", "OTHER")}
+    groups["rows"] = {group: [player_row(p, marks[i] if i < len(marks) else None) for i, p in enumerate(groups[group])]
+                      for group in ("FW", "MF", "OTHER")}
     return groups
+
+
+def player_row(p: Mapping[str, Any], mark: str | None) -> tuple[str | None, Any, Any, Any, Any, str | None]:
+    """A kick-off player as the line-up line prints him: ``(mark, name, core, own position when he plays out of it
+    else None, stamina when below 100 else None, the factor it weighs his abilities by when not 1 else None)``.
+
+    >>> player_row({"name": "x", "core": True, "position": "MF", "slot": "FW", "stamina": 80,
+    ...             "stamina_factor": [9, 10]}, "②")
+    ('②', 'x', True, 'MF', 80, '0.9')
+    """
+    pos, stamina = p["position"], p["stamina"]
+    factor = None
+    if stamina < 100:
+        sf = p["stamina_factor"]
+        factor = "%g" % (sf[0] / sf[1]) if sf[0] != sf[1] else None
+    return (mark, p["name"], p["core"], pos if pos != p["slot"] else None, stamina if stamina < 100 else None,
+            factor)
 
 
 def goal_moments(mt: Mapping[str, Any]) -> list[tuple[Any, Any]]:
