@@ -938,7 +938,7 @@ class _CodeGenerator(CodeGenerator):
         """The module's code, after the names the inline look-ups read."""
         self.writeline(f"from {__name__} import _SCALARS as _anko_scalars, _LENGTHS as _anko_lengths, "
                        f"_sized as _anko_size_checked, LoopContext as _anko_loop, TemplateModule as _anko_module, "
-                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin, _CONCAT as _anko_concat, _KEYS as _anko_keys")
+                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin, _CONCAT as _anko_concat")
         super().visit_Template(node, frame)
 
     @optimizeconst
@@ -947,9 +947,6 @@ class _CodeGenerator(CodeGenerator):
         a list or tuple that has it) read inline first: the value, the step and the checks of
         :meth:`BoundedEnvironment.getitem`'s first two branches."""
         key = node.arg
-        if not self.environment.is_async and not isinstance(key, (nodes.Const, nodes.Slice)):
-            self._variable_item(node, frame)
-            return
         if self.environment.is_async or not isinstance(key, nodes.Const) or type(key.value) not in _KEYS:
             super().visit_Getitem(node, frame)
             return
@@ -964,25 +961,6 @@ class _CodeGenerator(CodeGenerator):
         self.write(f") and ((_anko_k := type(_anko_v)) in _anko_scalars or _anko_k in _anko_lengths and "
                    f"len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) is None or "
                    f"_anko_b.step()) else environment.getitem(_anko_o, {const}))")
-
-    def _variable_item(self, node: nodes.Getitem, frame: Frame) -> None:
-        """``obj[key]`` with a key worked out at render time (``city[team]``, ``marks[loop.index0]``): the object and
-        the key each taken once into names of this look-up's own (the key's code may hold other inline look-ups),
-        then a plain dict's item under a ``str`` or ``int`` key, or a list's or tuple's item at an ``int`` index it
-        has, read as :meth:`BoundedEnvironment.getitem` reads it (value, step, checks); anything else is the hook's
-        (s40render: some 9,000 hook calls a season)."""
-        self._anko_items = n = getattr(self, "_anko_items", 0) + 1
-        o, a = f"_anko_io{n}", f"_anko_ia{n}"
-        self.write(f"(_anko_v if (({o} := ")
-        self.visit(node.node, frame)
-        self.write(f"), ({a} := ")
-        self.visit(node.arg, frame)
-        self.write(f")) and (((_anko_t := type({o})) is dict and type({a}) in _anko_keys and "
-                   f"(_anko_v := {o}.get({a}, missing)) is not missing) or ((_anko_t is list or _anko_t is tuple) and "
-                   f"type({a}) is int and -len({o}) <= {a} < len({o}) and (_anko_v := {o}[{a}]) is not missing)) and "
-                   f"((_anko_k := type(_anko_v)) in _anko_scalars or _anko_k in _anko_lengths and "
-                   f"len(_anko_v) <= {MAX_VALUE}) and ((_anko_b := environment.budget) is None or "
-                   f"_anko_b.step()) else environment.getitem({o}, {a}))")
 
     @optimizeconst
     def visit_Call(self, node: nodes.Call, frame: Frame, forward_caller: bool = False) -> None:
