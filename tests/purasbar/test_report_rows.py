@@ -4,9 +4,11 @@ kick-off eleven and its players, the goals — on every match of a pinned season
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
+from jinja2 import Template
 
 from anko_writer.render import _shared_env
 from tests.util import PINNED, RES, season_run
@@ -27,10 +29,12 @@ OLD_MODS = MOD_NAME + (
     "{% set md = a.modifiers %}{% for k in MOD_ORDER if k in md and md[k] != 0 %}{% set v = md[k] %} {{ v | signed }}"
     "（{{ mod_name(k, v) }}）{% endfor %}{% for k, v in md | dictsort if k not in MOD_ORDER and v != 0 %} "
     "{{ v | signed }}（{{ mod_name(k, v) }}）{% endfor %}")
-NEW_MODS = MOD_NAME + (
+NEW_MODS = MOD_NAME.replace(  # match.j2's mod_name and mods: the MOD_NAMES table and report_rows.mod_terms
+    MOD_NAME[:MOD_NAME.index("{% set MOD_ORDER")],
     "{% set MOD_NAMES = {'venue': ['客场', '主场'], 'formation': ['被克制', '阵型克制'], 'morale': ['士气', '士气'], "
-    "'event': ['安科事件修正', '安科事件修正']} %}{% for k, mv in a.modifiers | mod_terms(MOD_ORDER) %} "
-    "{{ mv | signed }}（{{ MOD_NAMES[k][1 if mv > 0 else 0] if k in MOD_NAMES else '其他修正' }}）{% endfor %}")
+    "'event': ['安科事件修正', '安科事件修正']} %}{% macro mod_name(k, v) %}"
+    "{{ MOD_NAMES[k][1 if v > 0 else 0] if k in MOD_NAMES else '其他修正' }}{% endmacro %}") + (
+    "{% for k, v in a.modifiers | mod_terms(MOD_ORDER) %} {{ v | signed }}（{{ mod_name(k, v) }}）{% endfor %}")
 
 OLD_ELEVEN = (
     "{% set came = mt.substitutions | selectattr('team', 'equalto', mt[side]) | map(attribute='in') | list %}"
@@ -64,8 +68,13 @@ NEW_GOALS = "{% for s, a in mt | goal_moments %}{{ s.index }} {{ a.shooter }} {{
 
 def both(old: str, new: str, **context: Any) -> tuple[str, str]:
     """``old`` and ``new`` rendered in the 群英杯's environment with ``context``."""
-    env = _shared_env(RES)
-    return env.from_string(old).render(**context), env.from_string(new).render(**context)
+    return _compiled(old).render(**context), _compiled(new).render(**context)
+
+
+@cache
+def _compiled(source: str) -> Template:
+    """``source`` compiled once in the 群英杯's environment (thousands of matches and attacks render it)."""
+    return _shared_env(RES).from_string(source)
 
 
 def matches(seed: int) -> list[dict[str, Any]]:
