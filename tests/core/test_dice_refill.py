@@ -1,4 +1,4 @@
-"""Issue 29 round 40: a stream's block read as reversed little-endian words is the big-endian block read last word
+"""Issue 29, round 12 (stop 40): a stream's block read as reversed little-endian words is the big-endian block read last word
 first (DESIGN §5's counter-mode SHA-256, unchanged)."""
 
 from __future__ import annotations
