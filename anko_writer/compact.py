@@ -168,18 +168,28 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any] | Roll]) -> Record:
     head, n = "", -1
     plain = len(ROLL_FIELDS)
     extras: dict[tuple[Any, ...], str] = {}
+    further: dict[tuple[Any, ...], tuple[Record, str]] = {}  # a roll's (kind, reading, expr) → further keys, their text
+    told: str | None
     r: Any  # a roll or a roll record
     dice: Any
     for r in rolls:
         if type(r) is Roll:  # the roll itself, standing for its record (issue 29: no dict made and read back)
             rid, purpose, expr, dice, total, hidden, kind, reading = r
-            extra = None if kind is None and (reading == "sum" or reading == own_reading(expr)) else _roll_extra(r)
+            if kind is None and (reading == "sum" or reading == own_reading(expr)):
+                extra = None
+            else:  # its record's further keys follow from these three (Roll.to_json): made once each (issue 29)
+                made = further.get((kind, reading, expr))
+                if made is None:
+                    extra = _roll_extra(r)
+                    made = further[kind, reading, expr] = (extra, _extra_key(extra, extras))
+                extra, told = made
             single = len(dice) == 1
             if not single:
                 dice = list(dice)
         else:
             rid, purpose, expr = str(r["id"]), r["purpose"], r["expr"]
             extra = {k: v for k, v in r.items() if k not in ROLL_FIELDS} if len(r) > plain else None
+            told = None if extra is None else _extra_key(extra, extras)
             dice, hidden, total = r["dice"], r["hidden"], r["total"]
             single = type(dice) is list and len(dice) == 1
         if rid == after:
@@ -195,11 +205,11 @@ def pack_rolls(rolls: Sequence[Mapping[str, Any] | Roll]) -> Record:
         after = f"{head}#{n + 1}" if n >= 0 else ""
         name: tuple[Any, ...] = (purpose, expr)
         if extra is not None:  # a roll record with further keys: part of its kind
-            name = (*name, _extra_key(extra, extras))
+            name = (*name, told)
             known = kinds.get(name)
             if known is None:
                 known = kinds[name] = len(listed)
-                listed.append([_worded(purpose, words), expr, extra])
+                listed.append([_worded(purpose, words), expr, dict(extra)])
         else:
             known = kinds.get(name)
             if known is None:

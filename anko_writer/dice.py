@@ -421,9 +421,9 @@ class Stream:
 
     def _refill(self) -> None:
         """The next block's four words into :attr:`_words` (in place: a caller may hold the list)."""
-        self._block += 1
-        d = hashlib.sha256(self._prefix + str(self._block).encode()).digest()
-        self._words.extend(_WORDS.unpack(d)[::-1])  # big-endian words, used first to last
+        self._block = block = self._block + 1
+        # the digest's bytes reversed, read little-endian: its big-endian words, last first (used first to last)
+        self._words.extend(_REVERSED_WORDS.unpack(_sha256(self._prefix + b"%d" % block).digest()[::-1]))
 
     def _next64(self) -> int:
         if not self._words:
@@ -460,6 +460,9 @@ _LIMITS: dict[int, int] = {}
 """Per number of sides, the first word value of the incomplete run that :meth:`Stream.randint` skips."""
 _WORDS = struct.Struct(">4Q")
 """A SHA-256 block as four big-endian 64-bit words."""
+_REVERSED_WORDS = struct.Struct("<4Q")
+"""A reversed SHA-256 block as four little-endian words: the block's :data:`_WORDS` in reverse order."""
+_sha256 = hashlib.sha256
 
 
 @dataclass

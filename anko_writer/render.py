@@ -237,7 +237,7 @@ FILTERS: dict[str, Callable[..., str]] = {
 
 def _stable_index(n: int, event: str, salt: Sequence[Any]) -> int:
     """``sha256(event, salt…) % n``: the same event and salt always give the same index."""
-    key = "\x1f".join([event, *(str(s) for s in salt)])
+    key = "\x1f".join((event, *map(str, salt)))
     return int.from_bytes(hashlib.sha256(key.encode("utf-8")).digest()[:8], "big") % n
 
 
@@ -308,20 +308,15 @@ class Phraser:
     def _render(self, event: str, i: int, variables: Mapping[str, Any]) -> str:
         """Phrasing ``i`` of ``event`` rendered with ``variables`` (plain text as it is)."""
         text = self._options(event)[i]
-        if self.env is None or _PLAIN_TEXT.fullmatch(text):
+        if self.env is None:
             return text
-        filled = _filled(text, variables)
+        filled = _filled(text, variables)  # a text without ``{`` or ``\r`` among them: no slot, the text as it is
         if filled is not None:
             return filled
         try:
             return _compiled(self.env, text).render(**variables)
         except jinja2.TemplateError as exc:
             raise TemplateError(f"{PHRASES_FILE}: {event}[{i}]: {exc}") from exc
-
-
-_PLAIN_TEXT = re.compile(r"[^{\r]*")
-"""A phrasing with no Jinja syntax (every delimiter starts with ``{``) and no ``\r`` (which Jinja would turn into
-``\n``): it renders as itself, so it is neither compiled nor rendered."""
 
 
 _SLOT = re.compile(r"\{\{[ \t]*([^\W\d]\w*)[ \t]*\}\}")
@@ -356,10 +351,12 @@ def _slots(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 def _filled(text: str, variables: Mapping[str, Any]) -> str | None:
     """``text`` rendered without compiling it, when it is text and ``{{ name }}`` slots whose every value is a
     plain scalar in ``variables`` (the output the compiled phrasing gives; None: compile it)."""
-    slots = _slots(text)
+    slots = _SLOTS[text] if text in _SLOTS else _slots(text)
     if slots is None:
         return None
     texts, names = slots
+    if not names:
+        return texts[0]
     out = [texts[0]]
     for name, after in zip(names, texts[1:], strict=True):
         value = variables.get(name, _MISSING)
@@ -506,8 +503,13 @@ class _Budget:
     look-ups (:class:`_CodeGenerator`) make inline, its value never 0 (issue 29 round 9: one call where a call, a
     comparison with :attr:`mark` and a branch were made per step, some 136,000 a season)."""
 
+    counts: Iterator[int] = field(init=False, repr=False)
+    """The counts :attr:`step` hands out, as an iterator: a loop's items are counted by ``itertools.compress`` over
+    it (:func:`_anko_steps`), one count pulled after each item, in C."""
+
     def __post_init__(self) -> None:
-        self.step = functools.partial(next, itertools.chain.from_iterable(self._runs()))
+        self.counts = itertools.chain.from_iterable(self._runs())
+        self.step = functools.partial(next, self.counts)
 
     def _runs(self) -> Iterator[Iterator[int]]:
         """The counts up to each look, then the look (:meth:`_looked`), forever."""
@@ -567,9 +569,10 @@ def _small(number: Any, what: str) -> None:
 _PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
 
 
-def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], percent: bool) -> None:
-    """Refuse a ``%`` or ``str.format`` width or precision above :data:`MAX_VALUE` (also one passed as
-    an argument) before the string is built."""
+@functools.lru_cache(maxsize=256)
+def _format_widths(spec: str, percent: bool) -> tuple[tuple[str, ...], bool] | None:
+    """The widths and precisions written in a ``%`` or ``str.format`` spec, and whether one is passed as an argument
+    (None: a broken ``str.format`` spec); a template's few specs (``'%g'``) are read once (s40render)."""
     widths: list[str] = []
     star = False
     if percent:
@@ -582,7 +585,17 @@ def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], per
                 widths += re.findall(r"\d+", fmt or "")
                 star = star or "{" in (fmt or "")
         except ValueError:
-            return  # str.format reports the broken format string itself
+            return None
+    return tuple(widths), star
+
+
+def _check_format(spec: str, args: Sequence[Any], kwargs: Mapping[str, Any], percent: bool) -> None:
+    """Refuse a ``%`` or ``str.format`` width or precision above :data:`MAX_VALUE` (also one passed as
+    an argument) before the string is built."""
+    found = _format_widths(str.__str__(spec) if type(spec) is not str else spec, percent)
+    if found is None:
+        return  # str.format reports the broken format string itself
+    widths, star = found
     for w in widths:
         _small(int(w) if len(w) <= 12 else 10 ** 12, "格式宽度或精度")
     if star:
@@ -703,11 +716,10 @@ def _anko_steps(env: Any, iterable: Any) -> Iterator[Any]:
     """The items of ``iterable``, one step of the chapter's budget each."""
     budget = getattr(env, "budget", None)
     if budget is None:
-        yield from iterable
-        return
-    for item in iterable:
-        budget.step()  # _Budget.tick, inline
-        yield item
+        return iter(iterable)
+    # each item pulled, then one count (never 0, so the item is kept): the step after the item, as a generator
+    # stepping before it yields gives, without a Python frame per item (issue 29, s40render)
+    return itertools.compress(iterable, budget.counts)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -724,6 +736,8 @@ _KEYS = frozenset({str, int})
 """Exact key types a plain container's ``[]`` is tried with directly (no ``__index__`` or ``__hash__`` of a
 template's making runs before the sandbox's own try)."""
 _MISSING = object()
+_CONCAT = "".join
+"""What the compiled code joins ``a ~ b``'s parts with (:meth:`_CodeGenerator.visit_Concat`)."""
 _PLAIN_TYPES = frozenset({dict, list, tuple, str, int, float, LoopContext, TemplateModule, Namespace, Macro})
 """Types whose attributes the sandbox judges by name alone (none is a function, method, class, code object,
 frame or generator, and none can pass for one): its verdict on ``(type, name)`` is remembered."""
@@ -924,7 +938,7 @@ class _CodeGenerator(CodeGenerator):
         """The module's code, after the names the inline look-ups read."""
         self.writeline(f"from {__name__} import _SCALARS as _anko_scalars, _LENGTHS as _anko_lengths, "
                        f"_sized as _anko_size_checked, LoopContext as _anko_loop, TemplateModule as _anko_module, "
-                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin")
+                       f"Macro as _anko_macro, BuiltinMethodType as _anko_builtin, _CONCAT as _anko_concat")
         super().visit_Template(node, frame)
 
     @optimizeconst
@@ -962,6 +976,18 @@ class _CodeGenerator(CodeGenerator):
             self.write(", ")
             self.visit(arg, frame)
         self.write(")")
+
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
+        """``a ~ b`` as ``"".join(map(str, (a, b)))``: Jinja's ``str_join`` without its Python frame (its case when
+        nothing is escaped; anything else as Jinja writes it)."""
+        if frame.eval_ctx.volatile or frame.eval_ctx.autoescape:
+            super().visit_Concat(node, frame)
+            return
+        self.write("_anko_concat(map(str, (")
+        for arg in node.nodes:
+            self.visit(arg, frame)
+            self.write(", ")
+        self.write(")))")
 
     @optimizeconst
     def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
@@ -1069,6 +1095,17 @@ class BoundedEnvironment(SandboxedEnvironment):
             if context.eval_ctx.autoescape:
                 value = Markup(value)
             if type(value) is str and len(value) <= MAX_VALUE:
+                return value
+            return _sized(value)
+        if type(obj) is BuiltinMethodType and type(obj.__self__) in _LENGTHS and obj.__name__ not in _CHECKED_METHODS:
+            # _called's path for a method of a plain str, list, tuple or dict that builds nothing it checks
+            # (``d.get``, ``xs.append``, ``s.startswith``), without its frame (s40render)
+            try:
+                value = obj(*args)
+            except StopIteration:
+                return self.undefined(STOPPED)
+            kind = type(value)
+            if kind in _SCALARS or (kind in _LENGTHS and len(value) <= MAX_VALUE):
                 return value
             return _sized(value)
         return self._called(context, obj, args, {} if loop_vars is None else {"_loop_vars": loop_vars})

@@ -74,12 +74,13 @@ def _add_attacks(acc: Record, attacks: list[Record], home: str | None, finish_si
     shots = errors = from_shots = home_attacks = home_shots = home_goals = away_attacks = away_shots = away_goals = 0
     for a in attacks:
         sides, shot, goal = a["die_sides"], a["shot"], a["goal"]
-        need = a["shot_threshold"] - (a["value"] - a["die"])
-        p_shot = (sides if need < 1 else max(0, sides - need)) / sides  # _faces_above, inlined
+        value = a["value"]
+        need = a["shot_threshold"] - (value - a["die"])
+        p_shot = (sides if need < 1 else sides - need if need < sides else 0) / sides  # _faces_above, inlined
         shots += shot
         exp_shots += p_shot
         var_shots += p_shot * (1 - p_shot)
-        if a["value"] != a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values()):
+        if value != a["attack_avg"] - a["defense_avg"] + a["die"] + sum(a["modifiers"].values()):
             errors += 1
         if home is None:
             pass

@@ -14,6 +14,7 @@ from ...ruleset import NewCampaign, Ruleset, SeasonRun, Start
 from ...schema import Node, validate_text
 from .competition.calendar import MONTHS as SEASON_MONTHS
 from .glossary import cn, make_cn
+from .report_rows import FILTERS as REPORT_FILTERS
 from .setup.campaign_schema import campaign_schema
 from .setup.tables import load_purasbar_tables
 
@@ -146,6 +147,7 @@ INFO = RulesetInfo(
     "purasbar", title="《布拉斯群英杯》", currency=Currency("P$"),
     allowed_words=frozenset({"ATK", "DEF", "MID", "GK", "FW", "MF", "DF", "STA", "MNT"}),
     new_options=(NewOption("city", "新球会的主场城市（cities.yaml 里的一座城市）"),),
-    filters={"cn": cn})
+    filters={"cn": cn, **REPORT_FILTERS})
 """The 群英杯's description: the core's default layout (``sNN/mMM.md``) and built-in resource folders; its
-one filter, ``cn``, prints the chapter's word for a key from ``glossary.yaml``."""
+filters: ``cn`` prints the chapter's word for a key from ``glossary.yaml``, the match report's prepared values
+(:mod:`.report_rows`)."""

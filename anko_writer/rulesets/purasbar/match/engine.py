@@ -468,7 +468,8 @@ def prepare(dice: Dice, key: str, club: Club, formation: str, venue: int,
     if needs is None:
         needs = squad_needs(club)
     side = Side(club, formation, pick_lineup(club, formation, rest_below), venue, plan, adapting=club.adapt_left > 0)
-    stand = [(slot, p) for slot, p in side.on_pitch() if p.position != slot]
+    line = side.lineup
+    stand = [(slot, p) for slot in _SLOTS for p in line[slot] if p.position != slot]  # Side.on_pitch's order
     side.kickoff = {"formation": formation, "stand_ins": len(stand),
                     "keepers_outfield": sum(p.position == "GK" for _, p in stand),
                     "need": {f: n.stand_ins for f, n in needs.items()},

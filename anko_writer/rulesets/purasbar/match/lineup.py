@@ -124,10 +124,12 @@ def need(club: Club, formation: str) -> Need:
 def needs(club: Club) -> dict[str, Need]:
     """:func:`need` of each of the four formations (§7.1 table order), from one count of the squad."""
     counts = [0] * (2 * len(SLOTS))  # per slot (unrolled, rolled): _census flattened, as a key
+    index = _SLOT_INDEX
     for p in club.players:
-        if p.injured_weeks == 0 and p.position in _SLOT_INDEX:  # Player.healthy, at one of the four positions
-            k = _SLOT_INDEX[p.position]
-            counts[k + 1 if p.attrs else k] += 1  # Player.rolled
+        if p.injured_weeks == 0:  # Player.healthy
+            k = index.get(p.position)
+            if k is not None:  # at one of the four positions
+                counts[k + 1 if p.attrs else k] += 1  # Player.rolled
     key = tuple(counts)
     found = _NEEDS.get(key)
     if found is None:
@@ -180,22 +182,19 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     # each healthy player of a slot's position with his _rank_key (effective() inlined: no boost, no base), in
     # one pass; the keys end in the squad index, so no two are equal and no players are compared
     ranked: dict[str, list[tuple[int, int, int, int, Player]]] = {"GK": [], "DF": [], "MF": [], "FW": []}
-    mains = _MAINS[formation]
+    mains = {pos: (attr, pct, ranked[pos]) for pos, (attr, pct) in _MAINS[formation].items()}  # each with its group
     for i, p in enumerate(club.players):
         if p.injured_weeks != 0:  # Player.healthy
             continue
         main = mains.get(p.position)
         if main is None:
             continue
-        group = ranked[p.position]
+        attr, pct, group = main
         attrs = p.attrs
         if not attrs:  # an AI core player not yet rolled: first (000 §5.8.3)
             group.append((0, 0, 0, i, p))
             continue
-        attr, pct = main
-        value = attrs[attr]
-        if pct is not None:
-            value = value * pct // 100
+        value = attrs[attr] * pct // 100  # PERCENT holds every ability
         stamina = p.stamina
         if stamina < 50:
             value = value * 4 // 5 if stamina >= 30 else value * 3 // 5
@@ -214,8 +213,8 @@ def pick_lineup(club: Club, formation: str, rest_below: int = 0) -> dict[str, li
     return lineup
 
 
-_MAINS = {f: {pos: (MAIN[pos], PERCENT[f].get(MAIN[pos])) for pos in SLOTS} for f in FORMATIONS}
-"""Per formation, each slot position's main ability and its §3.2 formation percent (None: none), as
+_MAINS = {f: {pos: (MAIN[pos], PERCENT[f][MAIN[pos]]) for pos in SLOTS} for f in FORMATIONS}
+"""Per formation, each slot position's main ability and its §3.2 formation percent, as
 :func:`pick_lineup` ranks a player of that position."""
 
 

@@ -74,7 +74,7 @@ def rest(world: World, week: int) -> list[RestRecord]:
         ours = club.ours
         for p in club.players:
             before = p.stamina
-            if p.injured_weeks == 0 and p.attrs and before < 100:  # p.healthy and p.rolled, read directly
+            if before < 100 and p.injured_weeks == 0 and p.attrs:  # p.healthy and p.rolled, read directly
                 after = before + (young if (p.age or 0) <= YOUNG_AGE else other)
                 p.stamina = after = after if after < 100 else 100
                 if ours:
