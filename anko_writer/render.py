@@ -310,7 +310,7 @@ class Phraser:
         text = self._options(event)[i]
         if self.env is None:
             return text
-        filled = _filled(text, variables)  # a text without ``{`` or ``\r`` among them: no slot, the text as it is
+        filled = _filled(text, variables)  # a phrasing with no slot (and no ``{`` or ``\r``) comes back as it is
         if filled is not None:
             return filled
         try:
@@ -351,7 +351,7 @@ def _slots(text: str) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
 def _filled(text: str, variables: Mapping[str, Any]) -> str | None:
     """``text`` rendered without compiling it, when it is text and ``{{ name }}`` slots whose every value is a
     plain scalar in ``variables`` (the output the compiled phrasing gives; None: compile it)."""
-    slots = _SLOTS[text] if text in _SLOTS else _slots(text)
+    slots = _slots(text)
     if slots is None:
         return None
     texts, names = slots
