@@ -12,18 +12,18 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from anko_writer import cache, campaign, yamlio
 from anko_writer.errors import CampaignError
 from anko_writer.yamlio import LocatedList, LocatedMap, to_plain
+from tests.choices import Choices, built
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,32 +90,6 @@ LIST_INDENTS, MAP_INDENTS = ("  ", "    ", ""), ("  ", "    ")
 AFTER_KEY, BETWEEN = ("", "  # c"), ("", "# 注释", "  # indented comment")
 
 
-class Choices:
-    """The choices of one document, read from Hypothesis's bytes: each choice takes a byte (the first option once
-    they run out), so shrinking the bytes towards zeros shrinks the document towards the first options.
-
-    Hypothesis drawing every choice itself spent 90 % of the test's CPU in its own bookkeeping (issue 29: 11.6 s
-    of the suite for 1,500 documents); one draw of bytes explores and shrinks the same grammar."""
-
-    def __init__(self, data: bytes) -> None:
-        self.data, self.at = data, 0
-
-    def pick(self, options: Sequence[str]) -> str:
-        """One of ``options``."""
-        return options[self.number(len(options))]
-
-    def number(self, count: int) -> int:
-        """A number in ``range(count)``."""
-        if self.at >= len(self.data):
-            return 0
-        self.at += 1
-        return self.data[self.at - 1] % count
-
-    def flip(self) -> bool:
-        """Yes or no (no once the bytes run out)."""
-        return self.number(2) == 1
-
-
 def document(ch: Choices, depth: int = 0) -> str:
     """A YAML text of block mappings and lists (nested, with comments and blank lines) over :data:`SCALARS`."""
     lines: list[str] = []
@@ -155,11 +129,11 @@ def test_the_choices_reach_every_shape() -> None:
 
 
 @settings(max_examples=1500, deadline=None)
-@given(st.binary(max_size=400))
-def test_a_document_reads_as_the_locating_parser_reads_it_or_declines(data: bytes) -> None:
+@given(built(lambda ch: ch, size=300))
+def test_a_document_reads_as_the_locating_parser_reads_it_or_declines(ch: Choices) -> None:
     """Whatever the document, the fast reading is ruamel.yaml's (data, types, every position), or it declines;
     and it never takes a text ruamel.yaml refuses."""
-    text = document(Choices(data))
+    text = document(ch)
     fast = _fast(text)
     if fast is None:
         return

@@ -24,6 +24,7 @@ from anko_writer import output
 from anko_writer.compact import ROLL_FIELDS, compact, expand, pack_rolls, unpack_rolls
 from anko_writer.hidden import mask_sealed
 from anko_writer.runtime import collector_paused
+from tests.choices import Choices, built
 
 
 def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -71,39 +72,40 @@ def _reference_worded(kind: list[Any], words: dict[str, int]) -> list[Any]:
 
 HEADS = ("s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/m03/丙-丁", "b1")
 PURPOSES = ("攻势骰", "卡尔·穆勒 伤病抽检", "乙 伤病抽检", "卡尔·穆勒 缺阵周数", "名")
-EXTRAS = st.one_of(st.none(), st.fixed_dictionaries({"kind": st.sampled_from(["given_name", "surname", 1, True, 0.0,
-                                                                             -0.0, None, ["x", 1]])}))
+EXTRAS = (None, *({"kind": k} for k in ("given_name", "surname", 1, True, 0.0, -0.0, None, ["x", 1])))
+STEPS = ("next", "next", "next", "jump", "head", "odd")
 
 
-STEPS = st.sampled_from(["next", "next", "next", "jump", "head", "odd"])
-DICE = st.one_of(st.none(), st.lists(st.integers(1, 20), min_size=1, max_size=3))
-NO_DICE_TOTALS = st.one_of(st.none(), st.integers(0, 40))
-ROLL_EXPRS = st.sampled_from(["1D100", "1D6", "2D6"])
-"""What :func:`roll_lists` draws from, built once (a strategy of a list is new to Hypothesis each time it is built,
-and most of an example's time went to building them)."""
+def _dice(ch: Choices) -> list[int] | None:
+    """No dice, or one to three faces of 1 to 20."""
+    return None if not ch.flip() else [ch.integer(1, 20) for _ in range(ch.integer(1, 3))]
 
 
-@st.composite
-def roll_lists(draw: st.DrawFn) -> list[dict[str, Any]]:
+def roll_list(ch: Choices) -> list[dict[str, Any]]:
     """Roll records as a chapter holds them: runs of ids counting on, breaks, odd suffixes, kinds with extras."""
     out = []
-    head, n = draw(st.sampled_from(HEADS)), 1
-    for _ in range(draw(st.integers(0, 30))):
-        step = draw(STEPS)
+    head, n = ch.pick(HEADS), 1
+    for _ in range(ch.integer(0, 30)):
+        step = ch.pick(STEPS)
         if step == "jump":
-            n += draw(st.integers(2, 4))
+            n += ch.integer(2, 4)
         elif step == "head":
-            head, n = draw(st.sampled_from(HEADS)), draw(st.integers(1, 3))
+            head, n = ch.pick(HEADS), ch.integer(1, 3)
         else:
             n += 1
-        rid = f"{head}#{n}" if step != "odd" else draw(st.sampled_from([f"{head}#x", f"{head}#0{n}", head]))
-        dice = draw(DICE)
-        total = draw(st.one_of(st.just(sum(dice)), st.integers(0, 40)) if dice else NO_DICE_TOTALS)
-        rec = {"id": rid, "purpose": draw(st.sampled_from(PURPOSES)), "expr": draw(ROLL_EXPRS),
-               "dice": dice, "total": total, "hidden": draw(st.booleans())}
-        extra = draw(EXTRAS)
-        out.append(rec | (extra or {}))
+        rid = f"{head}#{n}" if step != "odd" else ch.pick([f"{head}#x", f"{head}#0{n}", head])
+        dice = _dice(ch)
+        total = (sum(dice) if ch.flip() else ch.integer(0, 40)) if dice else (ch.integer(0, 40) if ch.flip() else None)
+        rec = {"id": rid, "purpose": ch.pick(PURPOSES), "expr": ch.pick(("1D100", "1D6", "2D6")),
+               "dice": dice, "total": total, "hidden": ch.flip()}
+        extra = ch.pick(EXTRAS)
+        out.append(rec | copy.deepcopy(extra or {}))
     return out
+
+
+def roll_lists() -> st.SearchStrategy[list[dict[str, Any]]]:
+    """:func:`roll_list` from one draw of bytes (:mod:`tests.choices`)."""
+    return built(roll_list)
 
 
 @settings(max_examples=80, deadline=None)
@@ -122,36 +124,58 @@ def test_pack_rolls_still_unpacks(rolls: list[dict[str, Any]]) -> None:
     assert unpack_rolls(pack_rolls(plain)) == [{**r, "hidden": False} for r in plain]
 
 
-def _cell(rolls: list[dict[str, Any]]) -> st.SearchStrategy[Any]:
+CELL_TEXTS = ("甲", "乙", "FW", "", "#7", "/gate")
+
+
+def _cell(ch: Choices, rolls: list[dict[str, Any]]) -> Any:
     """A table cell: scalars, text, a roll reference, a modifiers record, a list."""
-    ref = st.sampled_from(rolls).map(lambda r: {"id": r["id"], "expr": r["expr"], "total": r["total"]}) if rolls else st.none()
-    return st.one_of(st.none(), st.integers(-3, 30), st.booleans(), st.floats(allow_nan=False, width=16),
-                     st.sampled_from(["甲", "乙", "FW", "", "#7", "/gate"]), ref,
-                     st.fixed_dictionaries({"formation": st.integers(0, 2), "venue": st.integers(0, 2)},
-                                           optional={"event": st.integers(-2, 2)}),
-                     st.lists(st.integers(0, 9), max_size=3), st.lists(ref, max_size=2))
+    def ref() -> Any:
+        r = ch.pick(rolls) if rolls else None
+        return None if r is None else {"id": r["id"], "expr": r["expr"], "total": r["total"]}
+    kind = ch.number(9)
+    if kind == 1:
+        return ch.integer(-3, 30)
+    if kind == 2:
+        return ch.flip()
+    if kind == 3:
+        return ch.half_float()
+    if kind == 4:
+        return ch.pick(CELL_TEXTS)
+    if kind == 5:
+        return ref()
+    if kind == 6:
+        mods = {"formation": ch.integer(0, 2), "venue": ch.integer(0, 2)}
+        return mods | {"event": ch.integer(-2, 2)} if ch.flip() else mods
+    if kind == 7:
+        return [ch.integer(0, 9) for _ in range(ch.integer(0, 3))]
+    if kind == 8:
+        return [ref() for _ in range(ch.integer(0, 2))]
+    return None
 
 
 FIELDS = ("slice", "team", "die_roll", "modifiers", "value", "shooter", "text")
 
 
-@st.composite
-def chapters(draw: st.DrawFn) -> dict[str, Any]:
+def chapter(ch: Choices) -> dict[str, Any]:
     """A chapter with matches whose declared tables mix every cell type, absent and trailing null fields."""
-    rolls = [r for r in draw(roll_lists()) if "#" in r["id"]]
+    rolls = [r for r in roll_list(ch) if "#" in r["id"]]
     rolls = list({r["id"]: r for r in rolls}.values())
-    cell = _cell(rolls)  # one strategy for the chapter's every cell (built per cell, each was new to Hypothesis)
     matches = []
-    for i in range(draw(st.integers(1, 3))):
-        rows = []
-        for _ in range(draw(st.integers(0, 6))):
-            keys = draw(st.lists(st.sampled_from(FIELDS), unique=True, max_size=len(FIELDS)))
-            rows.append({k: draw(cell) for k in keys})
-        if rows and draw(st.booleans()):
-            rows.insert(draw(st.integers(0, len(rows))), draw(st.sampled_from([{"sealed_by": "x#1"}, {"other": 1}, 5])))
-        matches.append({"id": draw(st.sampled_from(["s1/m03/甲-乙", "s1/m03/丙-丁", f"m{i}"])), "attacks": rows,
-                        "players": [{"id": f"p{j}", "name": "甲", "age": j} for j in range(draw(st.integers(0, 3)))]})
+    for i in range(ch.integer(1, 3)):
+        rows: list[Any] = []
+        for _ in range(ch.integer(0, 6)):
+            keys = list(dict.fromkeys(ch.pick(FIELDS) for _ in range(ch.integer(0, len(FIELDS)))))
+            rows.append({k: _cell(ch, rolls) for k in keys})
+        if rows and ch.flip():
+            rows.insert(ch.integer(0, len(rows)), ch.pick([{"sealed_by": "x#1"}, {"other": 1}, 5]))
+        matches.append({"id": ch.pick(["s1/m03/甲-乙", "s1/m03/丙-丁", f"m{i}"]), "attacks": rows,
+                        "players": [{"id": f"p{j}", "name": "甲", "age": j} for j in range(ch.integer(0, 3))]})
     return {"rolls": rolls, "matches": matches}
+
+
+def chapters() -> st.SearchStrategy[dict[str, Any]]:
+    """:func:`chapter` from one draw of bytes (:mod:`tests.choices`)."""
+    return built(chapter, size=600)
 
 
 def _both(rec: dict[str, Any], **kw: Any) -> tuple[Any, Any]:
