@@ -21,32 +21,34 @@ from anko_writer.dice import Roll
 from anko_writer.hidden import mask_sealed
 from anko_writer.output import dump_json
 from anko_writer.rulesets.purasbar.season import publish as P
+from tests.choices import Choices, built
 
-STEMS = st.sampled_from(["s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/x", "#odd", "/slash", "s1/m03/丙-丁"])
-PURPOSES = st.sampled_from(["攻势骰", "卡尔 伤病抽检", "卡尔 缺阵周数", "乙 伤病抽检", " 尾", "头 ", "a b c"])
-EXPRS = st.sampled_from(["1D100", "1D30", "2D6", "3D6", "态势"])
-STEPS = st.sampled_from([1, 1, 1, 2, 0])
-FACES = st.lists(st.integers(-3, 100), max_size=3)
-KINDS = st.sampled_from([None, None, "given_name", "schedule_draw"])
-READINGS = st.sampled_from(["sum", "sum", "spread", "max"])
-"""What :func:`rolls` draws from, built once (a strategy of a list is new to Hypothesis each time it is built)."""
+STEMS = ("s1/m03/甲-乙", "s1/m03/甲-乙/gate", "s1/x", "#odd", "/slash", "s1/m03/丙-丁")
+PURPOSES = ("攻势骰", "卡尔 伤病抽检", "卡尔 缺阵周数", "乙 伤病抽检", " 尾", "头 ", "a b c")
+EXPRS = ("1D100", "1D30", "2D6", "3D6", "态势")
+STEPS = (1, 1, 1, 2, 0)
+KINDS = (None, None, "given_name", "schedule_draw")
+READINGS = ("sum", "sum", "spread", "max")
 
 
-@st.composite
-def rolls(draw: st.DrawFn) -> list[Roll]:
+def roll_list(ch: Choices) -> list[Roll]:
     """Rolls whose ids count on (or skip, or restart) within a few streams."""
     out = []
     counts: dict[str, int] = {}
-    for _ in range(draw(st.integers(0, 25))):
-        stem = draw(STEMS)
-        counts[stem] = counts.get(stem, 0) + draw(STEPS)
-        dice = tuple(draw(FACES))
-        total = draw(st.sampled_from([sum(dice), dice[0] if dice else 0, 7, -1]))
-        kind = draw(KINDS)
-        reading = draw(READINGS)
-        out.append(Roll(f"{stem}#{counts[stem]}", draw(PURPOSES), draw(EXPRS), dice, total, draw(st.booleans()),
+    for _ in range(ch.integer(0, 25)):
+        stem = ch.pick(STEMS)
+        counts[stem] = counts.get(stem, 0) + ch.pick(STEPS)
+        dice = tuple(ch.integer(-3, 100) for _ in range(ch.integer(0, 3)))
+        total = ch.pick([sum(dice), dice[0] if dice else 0, 7, -1])
+        kind, reading = ch.pick(KINDS), ch.pick(READINGS)
+        out.append(Roll(f"{stem}#{counts[stem]}", ch.pick(PURPOSES), ch.pick(EXPRS), dice, total, ch.flip(),
                         kind, reading))
     return out
+
+
+def rolls() -> st.SearchStrategy[list[Roll]]:
+    """:func:`roll_list` from one draw of bytes (:mod:`tests.choices`)."""
+    return built(roll_list, size=300)
 
 
 @settings(max_examples=300, deadline=None)
