@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from unittest import mock
@@ -18,13 +19,23 @@ from anko_writer import cache, prebuilder, prebuilt
 from anko_writer.resources import builtin_dir
 from anko_writer.rulesets.purasbar import RULESET
 from anko_writer.rulesets.purasbar.setup import tables as bundle
+from tests.shared import shared
+
+
+@pytest.fixture(scope="session")
+def once(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A ``_prebuilt`` of the 群英杯 alone, built once a run (2.5 s a build): each test reads a copy."""
+    def build(tmp: Path) -> None:
+        prebuilder.build(tmp / "prebuilt", {"purasbar": "anko_writer.rulesets.purasbar:RULESET"})
+    return shared(tmp_path_factory, "prebuilt-purasbar", build) / "prebuilt"
 
 
 @pytest.fixture()
-def folder(tmp_path: Path) -> Iterator[Path]:
-    """A freshly built ``_prebuilt`` of the 群英杯 alone, read instead of the package's; no cache folder."""
+def folder(once: Path, tmp_path: Path) -> Iterator[Path]:
+    """A freshly built ``_prebuilt`` of the 群英杯 alone (a copy of :func:`once`'s, which a test may damage),
+    read instead of the package's; no cache folder."""
     built = tmp_path / "prebuilt"
-    prebuilder.build(built, {"purasbar": "anko_writer.rulesets.purasbar:RULESET"})
+    shutil.copytree(once, built)
     with mock.patch.dict(os.environ, {prebuilt.ENV: str(built), cache.ENV: "off"}):
         prebuilt._present.cache_clear()
         bundle.forget()
