@@ -38,7 +38,7 @@ def pytest_configure(config: pytest.Config) -> None:
     ``ANKO_WRITER_CACHE=off`` run compiled every template and parsed every phrase bank again (issue 29). A
     run that sets the variable itself (``off``: compile everything) keeps it; the tests of the folder and of the
     cache name their own."""
-    gc.set_threshold(*GC_THRESHOLD)  # collect as the CLI does (without its freeze, which tests check): 30-40 % less CPU
+    gc.set_threshold(*GC_THRESHOLD)  # collect as the CLI does (without its freeze, which tests check): 20–30 % less CPU
     if os.environ.get("PYTEST_XDIST_WORKER"):
         _read_rewritten()
         return
