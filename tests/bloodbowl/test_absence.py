@@ -15,6 +15,7 @@ import pytest
 
 from anko_writer import ruleset as registry
 from anko_writer.chapters import ChapterKey, Run
+from tests.bloodbowl.seasons import season_run
 from tests.contract.sealing import forcing, play, with_delay
 
 SERIOUS = (4, 1)
@@ -55,7 +56,7 @@ def test_a_seriously_hurt_player_of_ours_misses_the_next_match(league: Path, tmp
     rs = registry.get("bloodbowl")
     (tmp_path / "league.yaml").write_text(league.read_text(encoding="utf-8"), encoding="utf-8")
     path = with_delay(tmp_path / "league.yaml", delay)
-    base = play(rs, path, ChapterKey(1, 10))
+    base = season_run(path)  # the unforced season, shared with test_sealed_option.py's default leagues
     picks = [(part, c) for part, c in _ours(base) if part < 9 and bool(c["outcome"].get("sealed_by")) == sealed]
     assert picks, "the test league has no such casualty of ours before round 5: re-pin the seed"
     part, c = picks[0]

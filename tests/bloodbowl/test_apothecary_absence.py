@@ -18,6 +18,7 @@ import pytest
 from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
 from anko_writer.chapters import ChapterKey, Run
+from tests.bloodbowl.seasons import season_run
 from tests.contract.sealing import chapter_files, forcing, play
 
 SEALED_PART = 3
@@ -47,7 +48,7 @@ def test_the_kept_casualty_row_decides_the_next_match(league: Path, tmp_path: Pa
     rs = registry.get("bloodbowl")
     path = tmp_path / "league.yaml"
     path.write_text(league.read_text(encoding="utf-8"), encoding="utf-8")
-    base = _the_casualty(play(rs, path, ChapterKey(1, 6)))
+    base = _the_casualty(season_run(path))  # the unforced whole season, shared: its chapter 3 is the one played to 6
     forcing(monkeypatch, base["roll"]["id"], (4, 1))
     forcing(monkeypatch, base["outcome"]["apothecary"]["id"], second)
     run = play(rs, path, ChapterKey(1, 6))

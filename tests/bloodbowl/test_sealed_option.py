@@ -14,12 +14,12 @@ import yaml
 
 from anko_writer import ruleset as registry
 from anko_writer.campaign import load_campaign
-from anko_writer.chapters import ChapterKey, Run
+from anko_writer.chapters import Run
 from anko_writer.hidden import scan
 from anko_writer.rulesets.bloodbowl.league.season import SEALABLE, may_seal
-from tests.contract.sealing import chapter_files, play, with_delay
+from tests.bloodbowl.seasons import season_run
+from tests.contract.sealing import chapter_files, with_delay
 
-ALL = ChapterKey(1, 10)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -42,17 +42,11 @@ def _with_sealed(league: Path, folder: Path, kinds: list[str] | None, delay: int
     return with_delay(path, delay)
 
 
-_RUNS: dict[tuple[str, str], Run] = {}
-"""The season each campaign file (name and text) plays, kept for the worker (the tests read, never change it)."""
-
-
 def _played(path: Path) -> Run:
-    """``play(bloodbowl, path, ALL)``, played once per worker for the same campaign file: the default and the open
-    league of delay 1 are each read by two tests. The campaigns here have no folder of overrides."""
-    key = (path.name, path.read_text(encoding="utf-8"))
-    if key not in _RUNS:
-        _RUNS[key] = play(registry.get("bloodbowl"), path, ALL)
-    return _RUNS[key]
+    """``play(bloodbowl, path, ALL)``, played once per worker for the same campaign text
+    (:func:`tests.bloodbowl.seasons.season_run`): the default and the open league of delay 1 are each read by two
+    tests, and the default leagues of delay 1 and 2 by ``test_absence.py`` too."""
+    return season_run(path)
 
 
 def _ours(run: Run) -> list[tuple[int, dict[str, Any]]]:
