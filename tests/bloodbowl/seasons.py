@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from unittest import mock
 
+from anko_writer import cache
 from anko_writer import ruleset as registry
 from anko_writer.chapters import ChapterKey, Run
 from tests.contract.sealing import play
@@ -23,13 +25,6 @@ def season_run(path: Path) -> Run:
     the run kept is the unforced one. Read it, never change it."""
     text = path.read_text(encoding="utf-8")
     if text not in _RUNS:
-        saved = os.environ.get("ANKO_WRITER_CACHE")
-        os.environ["ANKO_WRITER_CACHE"] = "off"
-        try:
+        with mock.patch.dict(os.environ, {cache.ENV: "off"}):
             _RUNS[text] = play(registry.get("bloodbowl"), path, ALL)
-        finally:
-            if saved is None:
-                os.environ.pop("ANKO_WRITER_CACHE", None)
-            else:
-                os.environ["ANKO_WRITER_CACHE"] = saved
     return _RUNS[text]

@@ -129,11 +129,10 @@ def test_the_choices_reach_every_shape() -> None:
 
 
 @settings(max_examples=1500, deadline=None)
-@given(built(lambda ch: ch, size=300))
-def test_a_document_reads_as_the_locating_parser_reads_it_or_declines(ch: Choices) -> None:
+@given(built(document, size=300))
+def test_a_document_reads_as_the_locating_parser_reads_it_or_declines(text: str) -> None:
     """Whatever the document, the fast reading is ruamel.yaml's (data, types, every position), or it declines;
     and it never takes a text ruamel.yaml refuses."""
-    text = document(ch)
     fast = _fast(text)
     if fast is None:
         return
