@@ -306,6 +306,8 @@ class Checker:
     def check(self, text: str) -> dict[str, str]:
         """Type ``text`` and press the button (or paste a long text), and return each roll id's status (``pass``, ``fail``, ``sealed``,
         ``orphan``), plus ``"<verdict>"`` for the summary's (``ok``, ``problem``, ``empty``)."""
+        # the previous check's "done" must not answer this one's wait
+        self.page.evaluate("() => delete document.getElementById('summary').dataset.state")
         if len(text) < 5000:
             self.page.fill("#paste", text)
             self.page.click("#check")
