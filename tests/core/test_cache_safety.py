@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from anko_writer import cache, prebuilt
+from tests.shared import shared
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "campaigns" / "recht.yaml"
@@ -40,11 +41,13 @@ def month(folder: Path, out: Path) -> bytes:
 
 @pytest.fixture(scope="module")
 def primed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
-    """A cache filled by one month-1 run, and that run's chapter."""
-    tmp = tmp_path_factory.mktemp("primed")
-    chapter = month(tmp / "cache", tmp / "out")
-    assert len(list((tmp / "cache").rglob("*" + cache.SUFFIX))) > 10
-    return tmp / "cache", chapter
+    """A cache filled by one month-1 run, and that run's chapter: built once a run, even across pytest-xdist's
+    workers (:func:`tests.shared.shared`); tests change only a copy (:func:`copy_of`)."""
+    def build(tmp: Path) -> None:
+        month(tmp / "cache", tmp / "out")
+        assert len(list((tmp / "cache").rglob("*" + cache.SUFFIX))) > 10
+    tmp = shared(tmp_path_factory, "cache-safety-primed", build)
+    return tmp / "cache", (tmp / "out" / "s01" / "m01.md").read_bytes()
 
 
 def copy_of(primed: tuple[Path, bytes], tmp_path: Path) -> Path:

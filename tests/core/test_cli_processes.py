@@ -5,14 +5,17 @@ with it."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.shared import shared
 from tests.util import campaign_file, one_error_line
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -102,11 +105,23 @@ def test_kill_9_of_audit_takes_its_workers_with_it(tmp_path: Path) -> None:
                 pass
 
 
+@pytest.fixture(scope="module")
+def month_one(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """OUT after ``month --season 1 --month 1`` of the generated campaign, written once a run
+    (:func:`tests.shared.shared`); tests that change it work on a copy (:func:`out_copy`)."""
+    def build(tmp: Path) -> None:
+        assert cli("month", campaign_file(tmp), "--season", "1", "--month", "1", "--out", tmp / "out").returncode == 0
+    return shared(tmp_path_factory, "cli-processes-month1", build) / "out"
+
+
+def out_copy(month_one: Path, tmp_path: Path) -> Path:
+    """A private copy of :func:`month_one`'s OUT."""
+    return Path(shutil.copytree(month_one, tmp_path / "out"))
+
+
 @POSIX
-def test_a_fifo_as_the_profile_is_one_line_and_no_hang(tmp_path: Path) -> None:
-    camp = campaign_file(tmp_path)
-    out = tmp_path / "out"
-    assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
+def test_a_fifo_as_the_profile_is_one_line_and_no_hang(month_one: Path, tmp_path: Path) -> None:
+    out = out_copy(month_one, tmp_path)
     fifo = tmp_path / "mine.yaml"
     os.mkfifo(fifo)
     one_error_line(cli("export", out, "--forum", fifo, timeout=30), f"{fifo}: 是管道（FIFO），不是普通文件")
@@ -114,10 +129,8 @@ def test_a_fifo_as_the_profile_is_one_line_and_no_hang(tmp_path: Path) -> None:
 
 @POSIX
 @pytest.mark.parametrize("command", [["export", "--forum", "nga"], ["verify"]])
-def test_a_fifo_as_a_chapter_is_one_line_and_no_hang(tmp_path: Path, command: list[str]) -> None:
-    camp = campaign_file(tmp_path)
-    out = tmp_path / "out"
-    assert cli("month", camp, "--season", "1", "--month", "1", "--out", out).returncode == 0
+def test_a_fifo_as_a_chapter_is_one_line_and_no_hang(month_one: Path, tmp_path: Path, command: list[str]) -> None:
+    out = out_copy(month_one, tmp_path)
     fifo = out / "s01" / "m02.md"
     os.mkfifo(fifo)
     one_error_line(cli(command[0], out, *command[1:], timeout=30), f"{fifo}: 是管道（FIFO），不是普通文件")
@@ -136,14 +149,27 @@ def test_a_fifo_where_a_chapter_goes_is_refused_not_read(tmp_path: Path) -> None
     assert fifo.is_fifo()
 
 
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, list[str]], Path]:
+    """``new --ruleset RULESET --seed 506843264357733541 OPTIONS``'s folder, written the first time a run asks
+    for the ruleset (:func:`tests.shared.shared`) and then shared by both typos of its seed (read only: copy it)."""
+    def folder(ruleset: str, options: list[str]) -> Path:
+        """The folder ``new`` wrote for ``ruleset``."""
+        def build(tmp: Path) -> None:
+            res = cli("new", tmp / "c", "--ruleset", ruleset, "--seed", "506843264357733541", *options)
+            assert res.returncode == 0, res.stderr
+        return shared(tmp_path_factory, f"cli-processes-new-{ruleset}", build) / "c"
+    return folder
+
+
 @pytest.mark.parametrize("ruleset, options", [("purasbar", ["--city", "雷希特"]),
                                               ("bloodbowl", ["--option", "team=铁砧", "--option", "race=dwarf"]),
                                               ("ball", [])])
 @pytest.mark.parametrize("typo", ["50684326435773.35", "-506843264357733541"])
-def test_a_mistyped_seed_is_never_repeated_in_its_error(tmp_path: Path, ruleset: str, options: list[str],
-                                                        typo: str) -> None:
+def test_a_mistyped_seed_is_never_repeated_in_its_error(made: Callable[[str, list[str]], Path], tmp_path: Path,
+                                                        ruleset: str, options: list[str], typo: str) -> None:
     """The seed opens every sealed die: an error about a mistyped one says what is wrong, not the value."""
-    assert cli("new", tmp_path / "c", "--ruleset", ruleset, "--seed", "506843264357733541", *options).returncode == 0
+    shutil.copytree(made(ruleset, options), tmp_path / "c")
     camp = next((tmp_path / "c").glob("*.yaml"))
     text = camp.read_text(encoding="utf-8")
     assert "seed: 506843264357733541" in text

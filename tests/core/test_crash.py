@@ -25,6 +25,7 @@ from anko_writer import output
 from anko_writer.cli import app
 from anko_writer.errors import OutputError
 from anko_writer.output import JOURNAL, LOCK, STAGE_PREFIX, locked, read_manifest, write_files
+from tests.shared import shared
 
 ROOT = Path(__file__).resolve().parents[2]
 CAMPAIGN = ROOT / "campaigns" / "recht.yaml"
@@ -101,18 +102,18 @@ def copy(src: Path, dst: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def real(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """OUT after ``month 1`` (the "before"), and clean ``month 2`` and ``season`` runs on top of it."""
-    tmp = tmp_path_factory.mktemp("real")
-    base = tmp / "base"
-    assert cli("month", CAMPAIGN, "--season", "1", "--month", "1", "--out", base).exit_code == 0
-    refs = {"base": base}
-    for name, args in (("month2", ["month", "--month", "2"]), ("season", ["season"])):
-        out = copy(base, tmp / name)
-        res = cli(args[0], CAMPAIGN, "--season", "1", *args[1:], "--out", out)
-        assert res.exit_code == 0, res.output
-        assert not leftovers(out)
-        refs[name] = out
-    return refs
+    """OUT after ``month 1`` (the "before"), and clean ``month 2`` and ``season`` runs on top of it: built once
+    a run, even across pytest-xdist's workers (:func:`tests.shared.shared`); tests change only copies."""
+    def build(tmp: Path) -> None:
+        base = tmp / "base"
+        assert cli("month", CAMPAIGN, "--season", "1", "--month", "1", "--out", base).exit_code == 0
+        for name, args in (("month2", ["month", "--month", "2"]), ("season", ["season"])):
+            out = copy(base, tmp / name)
+            res = cli(args[0], CAMPAIGN, "--season", "1", *args[1:], "--out", out)
+            assert res.exit_code == 0, res.output
+            assert not leftovers(out)
+    tmp = shared(tmp_path_factory, "crash-real", build)
+    return {name: tmp / name for name in ("base", "month2", "season")}
 
 
 def test_month_killed_after_staging_leaves_out_as_it_was(real: dict[str, Path], tmp_path: Path) -> None:

@@ -25,8 +25,8 @@ from anko_writer.export.markup import render
 from anko_writer.export.posts import INDEX, chapter_posts, export_files
 from anko_writer.export.profile import ProfileError, load_profile, shipped
 from anko_writer.export.split import CONTINUED, TooLarge, pack
+from tests.core.export_folders import PROFILES, season_one
 
-PROFILES = ("nga", "discuz", "tieba", "markdown", "html")
 DICE = re.compile(r"「[^「」\n]*＝[^「」\n]*」")
 BB_TAG = re.compile(r"\[(/?)([a-z*]+)(?:=[^\]]*)?\]")
 
@@ -34,15 +34,8 @@ BB_TAG = re.compile(r"\[(/?)([a-z*]+)(?:=[^\]]*)?\]")
 @pytest.fixture(scope="module")
 def exported(three: tuple[Path, int], tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A whole season of the built-in campaign (and the rules post) exported for every profile, and twice
-    in 繁體."""
-    out = tmp_path_factory.mktemp("export") / "out"
-    shutil.copytree(three[0] / "s01", out / "s01")
-    shutil.copy(three[0] / "rules.md", out / "rules.md")
-    for args in [*(["--forum", p] for p in PROFILES), ["--forum", "discuz", "--script", "hant"],
-                 ["--forum", "nga", "--script", "hant", "--region", "hk"]]:
-        res = CliRunner().invoke(app, ["export", str(out), *args])
-        assert res.exit_code == 0, res.output
-    return out
+    in 繁體 (:func:`tests.core.export_folders.season_one`: built once a run; read only)."""
+    return season_one(three, tmp_path_factory)
 
 
 def _posts(out: Path, folder: str) -> list[Path]:
