@@ -649,6 +649,8 @@ def audit(
     scheduler: Annotated[str | None, typer.Option(
         "--scheduler", help='在这个 Dask 调度器（tcp://host:8786）上跑（需要 pip install "anko-writer\\[cluster]"）。',
         show_default=False)] = None,
+    scheduler_timeout: Annotated[float, typer.Option(
+        "--scheduler-timeout", help="等 --scheduler 的调度器应答的秒数，超时就报错（0.1–600）。")] = 5.0,
 ) -> None:
     """Simulate many replicate seasons, render nothing, and report odds, match rates, money and dice tables."""
     import time
@@ -664,6 +666,8 @@ def audit(
                                  ("--jobs", jobs, 256)):
             if not 1 <= value <= top:
                 raise AnkoError(f"{name}: 应为 1–{top:,}，实际是 {value}")
+        if not 0.1 <= scheduler_timeout <= 600:
+            raise AnkoError(f"--scheduler-timeout: 应为 0.1–600 秒，实际是 {scheduler_timeout:g}")
         _check_range(from_season, None, rs, ("--from-season", "--month"))
         if from_season + seasons_per_run - 1 > SEASON_MAX:
             raise AnkoError(f"--seasons-per-run: 第 {from_season + seasons_per_run - 1} 季超过了 {SEASON_MAX}")
@@ -677,7 +681,7 @@ def audit(
         bar, advance = _progress_bar(seasons)
         with bar:
             meta, sections = auditing.audit(c, seasons, from_season, seasons_per_run, jobs, scheduler, start,
-                                            advance)
+                                            advance, scheduler_timeout)
         took = time.perf_counter() - began
         paths = auditing.write_report(target, meta, sections)
     for line in auditing.terminal_lines(meta, sections):

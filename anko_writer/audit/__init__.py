@@ -14,7 +14,17 @@ from typing import TYPE_CHECKING, Any
 from ..chapters import Record
 from .plugin import AuditPlugin, Figure, Section, Table
 from .report import AUDIT_EXTRA, dice_section, draw_ahead, require_plots, terminal_lines, warm_plots, write_report
-from .runner import AuditSpec, Progress, _loaded, check_scheduler, plugin_for, replicate_seed, run_replicate, run_replicates
+from .runner import (
+    CONNECT_TIMEOUT,
+    AuditSpec,
+    Progress,
+    _loaded,
+    check_scheduler,
+    plugin_for,
+    replicate_seed,
+    run_replicate,
+    run_replicates,
+)
 
 if TYPE_CHECKING:
     from ..campaign import Campaign
@@ -37,11 +47,12 @@ def build_report(campaign: Campaign, samples: Sequence[Record]) -> list[Section]
 
 def audit(campaign: Campaign, replicates: int, first: int = 1, arcs: int = 1, jobs: int = 1,
           scheduler: str | None = None, start: Start[Any] | None = None,
-          progress: Progress | None = None) -> tuple[Record, list[Section]]:
+          progress: Progress | None = None, scheduler_timeout: float = CONNECT_TIMEOUT) -> tuple[Record, list[Section]]:
     """Play ``replicates`` replicates and build the report: ``(meta, sections)``."""
     plugin_for(campaign)  # a ruleset without audit metrics fails before anything is played
     spec = AuditSpec(campaign, first, arcs, start)
-    samples = run_replicates(spec, replicates, jobs, scheduler, progress, meanwhile=warm_plots)
+    samples = run_replicates(spec, replicates, jobs, scheduler, progress, meanwhile=warm_plots,
+                             scheduler_timeout=scheduler_timeout)
     sections = build_report(campaign, samples)
     # the plots in this machine's ``jobs`` processes, free now (a Dask client's threads: not forked with)
     draw_ahead(sections, jobs if scheduler is None else 1)

@@ -36,7 +36,7 @@ SEED_SPACE = 10**18
 """Replicate seeds are 18-digit numbers, like the seeds ``new`` draws."""
 
 CONNECT_TIMEOUT = 5.0
-"""Seconds to wait for a Dask scheduler before ``--scheduler`` fails."""
+"""Seconds to wait for a Dask scheduler before ``--scheduler`` fails, unless ``--scheduler-timeout`` says."""
 PARENT_POLL = 0.5
 """Seconds between a pool worker's checks that the ``audit`` process that started it still runs."""
 
@@ -229,18 +229,18 @@ def watch_parent(poll: float = PARENT_POLL) -> None:
 
 
 def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress,
-          meanwhile: Callable[[], object] | None = None) -> list[Record]:
-    """Every replicate on the Dask cluster at ``scheduler`` (``tcp://host:8786``); ``meanwhile`` runs here
-    once they are sent."""
+          meanwhile: Callable[[], object] | None = None, timeout: float = CONNECT_TIMEOUT) -> list[Record]:
+    """Every replicate on the Dask cluster at ``scheduler`` (``tcp://host:8786``), which must answer within
+    ``timeout`` seconds; ``meanwhile`` runs here once they are sent."""
     try:
         from distributed import Client, as_completed  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise AnkoError('--scheduler 要用 Dask，这里没有装：请运行 pip install "anko-writer[cluster]"') from None
     address = check_scheduler(scheduler)
     try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
+        client = Client(address, timeout=timeout)
     except Exception:  # refused, timed out, an unknown protocol …: one line, never Dask's traceback
-        raise AnkoError(f"--scheduler: {address} 在 {CONNECT_TIMEOUT:g} 秒内没有 Dask 调度器应答") \
+        raise AnkoError(f"--scheduler: {address} 在 {timeout:g} 秒内没有 Dask 调度器应答") \
             from None
     side = None
     try:
@@ -259,14 +259,16 @@ def _dask(spec: AuditSpec, replicates: int, scheduler: str, progress: Progress,
 
 
 def run_replicates(spec: AuditSpec, replicates: int, jobs: int = 1, scheduler: str | None = None,
-                   progress: Progress | None = None, meanwhile: Callable[[], object] | None = None) -> list[Record]:
-    """Every replicate's record in replicate order: here (``jobs`` 1), in processes, or on a Dask cluster.
+                   progress: Progress | None = None, meanwhile: Callable[[], object] | None = None,
+                   scheduler_timeout: float = CONNECT_TIMEOUT) -> list[Record]:
+    """Every replicate's record in replicate order: here (``jobs`` 1), in processes, or on a Dask cluster
+    (which must answer within ``scheduler_timeout`` seconds).
 
     ``meanwhile``: work of this process that does not depend on the replicates (the report's imports), run in
     a thread while other processes play them, so a free core does it; not run when they play here."""
     tick: Progress = progress or (lambda n: None)
     if scheduler is not None:
-        return _dask(spec, replicates, scheduler, tick, meanwhile)
+        return _dask(spec, replicates, scheduler, tick, meanwhile, scheduler_timeout)
     if jobs <= 1 or replicates <= 1:
         return _in_process(spec, replicates, tick)
     return _pooled(spec, replicates, min(jobs, replicates), tick, meanwhile)

@@ -122,9 +122,25 @@ def test_bad_input_is_one_line(tmp_path: Path, args: list[str], message: str) ->
     assert not (tmp_path / "report.json").exists()
 
 
-def test_a_scheduler_that_is_not_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_scheduler_that_is_not_there(tmp_path: Path) -> None:
     pytest.importorskip("distributed")
-    monkeypatch.setattr("anko_writer.audit.runner.CONNECT_TIMEOUT", 1.0)
     res = CliRunner().invoke(app, ["audit", str(BUILT_IN), "--seasons", "1", "--out", str(tmp_path),
-                                   "--scheduler", "tcp://127.0.0.1:9"])
-    assert res.exit_code == 1 and "错误：--scheduler" in res.output, res.output
+                                   "--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", "0.5"])
+    assert res.exit_code == 1 and "错误：--scheduler: tcp://127.0.0.1:9 在 0.5 秒内没有" in res.output, res.output
+
+
+def test_the_scheduler_timeout_is_five_seconds_unless_given() -> None:
+    """The option's default is the runner's constant (the command line does not import the runner to read it)."""
+    import inspect
+
+    from anko_writer import cli
+    from anko_writer.audit.runner import CONNECT_TIMEOUT
+    assert CONNECT_TIMEOUT == 5.0
+    assert inspect.signature(cli.audit).parameters["scheduler_timeout"].default == CONNECT_TIMEOUT
+
+
+@pytest.mark.parametrize("value", ["0", "0.05", "601", "-1"])
+def test_a_scheduler_timeout_out_of_range_is_one_line(tmp_path: Path, value: str) -> None:
+    res = CliRunner().invoke(app, ["audit", str(BUILT_IN), "--seasons", "1", "--out", str(tmp_path),
+                                   "--scheduler", "tcp://127.0.0.1:9", "--scheduler-timeout", value])
+    assert res.exit_code == 1 and "错误：--scheduler-timeout: 应为 0.1–600 秒" in res.output, res.output
