@@ -33,18 +33,24 @@ def _compositions(n: int, parts: int):
 
 def _brute(have: dict[str, int], formation: str) -> tuple[int, int]:
     """Exhaustive: over every count matrix x[position][slot] the squad allows, the lexicographic least
-    (stand-ins, goalkeepers at outfield slots) for a full eleven."""
+    (stand-ins, goalkeepers at outfield slots) for a full eleven. Slot by slot, every split of the slot's
+    count among the four positions, keeping the least cost for each count of players used so far (both
+    parts of the cost add up over the slots, so the least of a whole matrix is the least over these)."""
     counts = FORMATIONS[formation].counts()
-    best = None
-    for split in itertools.product(*(_compositions(counts[s], 4) for s in SLOTS)):
-        used = [sum(split[j][i] for j in range(4)) for i in range(4)]
-        if any(used[i] > have[q] for i, q in enumerate(SLOTS)):
-            continue
-        off = sum(split[j][i] for j in range(4) for i in range(4) if i != j)
-        keepers = sum(split[j][0] for j in range(1, 4))
-        best = min(best or (off, keepers), (off, keepers))
-    assert best is not None
-    return best
+    best: dict[tuple[int, ...], tuple[int, int]] = {(0, 0, 0, 0): (0, 0)}
+    for j, s in enumerate(SLOTS):
+        nxt: dict[tuple[int, ...], tuple[int, int]] = {}
+        for used, (off, keepers) in best.items():
+            for split in _compositions(counts[s], 4):  # split[i]: players of position SLOTS[i] at slot s
+                now = tuple(u + x for u, x in zip(used, split))
+                if any(now[i] > have[q] for i, q in enumerate(SLOTS)):
+                    continue
+                cost = (off + counts[s] - split[j], keepers + (split[0] if j else 0))
+                if cost < nxt.get(now, (99, 99)):
+                    nxt[now] = cost
+        best = nxt
+    assert best
+    return min(best.values())
 
 
 @settings(max_examples=20, deadline=None)
