@@ -21,6 +21,7 @@ from anko_writer import prebuilt
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
 from anko_writer.runtime import GC_THRESHOLD
+from tests import wheel_hook
 from tests.shared import shared
 
 # No per-example time limit: a wall-clock limit inside a test fails on a busy machine, not on a wrong rule.
@@ -49,26 +50,30 @@ def pytest_configure(config: pytest.Config) -> None:
     if building is None:
         return
     folder, process = building
-    if process.wait() != 0:  # the build failed in its process: again here, so that its error is the run's
+    record = folder.with_name(folder.name + "-hook.json")
+    if wheel_hook.finish(process, record)["returncode"] != 0:  # again here, so that its error is the run's
         from anko_writer import prebuilder
         prebuilder.build(folder)
     os.environ[prebuilt.ENV] = str(folder)
+    os.environ[wheel_hook.RECORD] = str(record)
     prebuilt._present.cache_clear()
 
     def remove() -> None:
         os.environ.pop(prebuilt.ENV, None)
+        os.environ.pop(wheel_hook.RECORD, None)
         prebuilt._present.cache_clear()
         shutil.rmtree(folder, ignore_errors=True)
+        record.unlink(missing_ok=True)
     config.add_cleanup(remove)
 
 
-def _start_prebuild() -> tuple[Path, subprocess.Popen[bytes]]:
+def _start_prebuild() -> tuple[Path, subprocess.Popen[str]]:
     """Start building the prebuilt folder (:func:`anko_writer.prebuilder.build`, 4–5 s) in a process of its own,
-    so that it runs beside :func:`_compile_once` and :func:`_rewrite_once` (5–6 s) on the other core."""
+    so that it runs beside :func:`_compile_once` and :func:`_rewrite_once` (5–6 s) on the other core: as the
+    wheel's hook builds it, every import but its build requirements refused (:mod:`tests.wheel_hook`, whose
+    record the hook's test reads instead of building again)."""
     folder = Path(tempfile.mkdtemp(prefix="anko-prebuilt-"))
-    code = "import sys; from pathlib import Path; from anko_writer import prebuilder; prebuilder.build(Path(sys.argv[1]))"
-    return folder, subprocess.Popen([sys.executable, "-c", code, str(folder)], cwd=ROOT, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL)
+    return folder, wheel_hook.start(folder)
 
 
 _NOT_COMPILED = re.compile(r"[/\\](?:test_[^/\\]*|conftest)\.py$")
