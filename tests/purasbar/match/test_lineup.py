@@ -42,7 +42,7 @@ def _brute(have: dict[str, int], formation: str) -> tuple[int, int]:
         nxt: dict[tuple[int, ...], tuple[int, int]] = {}
         for used, (off, keepers) in best.items():
             for split in _compositions(counts[s], 4):  # split[i]: players of position SLOTS[i] at slot s
-                now = tuple(u + x for u, x in zip(used, split))
+                now = tuple(u + x for u, x in zip(used, split, strict=True))
                 if any(now[i] > have[q] for i, q in enumerate(SLOTS)):
                     continue
                 cost = (off + counts[s] - split[j], keepers + (split[0] if j else 0))
