@@ -5,13 +5,12 @@ story and closes with a look ahead, and every season's main text is varied."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from anko_writer.compact import expand
 from tests.main_text import main_lines
+from tests.purasbar.published import record, records
 
 MINUTES = {1: "1′–18′", 2: "20′–45′", 3: "45′+", 4: "46′–64′", 5: "66′–90′", 6: "90′+", 7: "91′–105′", 8: "106′–120′"}
 """Slice → its minutes (000 §5.2), written out here so that the replay does not use the story code."""
@@ -21,8 +20,7 @@ MAIN_TEXT_MAX = 8000
 
 def _months(out: Path, season: int = 1) -> list[tuple[dict[str, Any], str]]:
     folder = out / f"s{season:02d}"
-    return [(expand(json.loads(p.read_text(encoding="utf-8"))), p.with_suffix(".md").read_text(encoding="utf-8"))
-            for p in sorted(folder.glob("m[0-9][0-9].json"))]
+    return [(rec, p.with_suffix(".md").read_text(encoding="utf-8")) for p, rec in records(folder, "m[0-9][0-9].json")]
 
 
 def _goals(m: dict[str, Any], club: str) -> list[tuple[str, str, bool, tuple[int, int]]]:
@@ -160,7 +158,7 @@ def test_the_settlement_opens_with_the_seasons_story(three: tuple[Path, int]) ->
     for season in (1, 2, 3):
         path = out / f"s{season:02d}" / "end.md"
         md = path.read_text(encoding="utf-8")
-        st = expand(json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))["settlement"]
+        st = record(path.with_suffix(".json"))["settlement"]
         opening = md.split("\n## ", 1)[0]
         gone = list(st["ageing"]["ageing"].get("retired") or [])
         gone += [c["player"] for c in st["contracts"]["ours"] if c["outcome"] == "free"]
@@ -175,7 +173,7 @@ def test_the_title_match_gets_a_paragraph(three: tuple[Path, int]) -> None:
     out, _ = three
     for season in (1, 2, 3):
         path = out / f"s{season:02d}" / "m11.md"
-        rec = expand(json.loads(path.with_suffix(".json").read_text(encoding="utf-8")))
+        rec = record(path.with_suffix(".json"))
         top, second = rec["standings"][0], rec["standings"][1]
         main = "\n".join(main_lines(path.read_text(encoding="utf-8")))
         assert any(top["team"] in ln and f"{top['points']} 分" in ln and second["team"] in ln

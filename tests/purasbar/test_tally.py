@@ -4,7 +4,6 @@ prints and whose answers the campaign schema accepts; the month cycle — month 
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
@@ -14,12 +13,12 @@ from typer.testing import CliRunner
 from anko_writer.ballot import Ballot, Question
 from anko_writer.campaign import load_campaign
 from anko_writer.cli import app
-from anko_writer.compact import expand
 from anko_writer.rulesets.purasbar.setup.campaign_schema import decision
 from anko_writer.rulesets.purasbar.setup.tables import load_purasbar_tables
 from anko_writer.schema import validate
 from anko_writer.tally import count_votes, load_layout, split_replies, write_campaign
 from anko_writer.tally.campaign import TallyError
+from tests.purasbar.published import records
 from tests.shared import opening_vote
 from tests.util import RES
 
@@ -31,8 +30,8 @@ UNTIL = "2026-12-01 20:00"
 def _ballots(out: Path) -> list[tuple[Path, Ballot]]:
     """Every chapter JSON of season 1 with its ballot."""
     found = []
-    for path in sorted((out / "s01").glob("*.json")):
-        vote = expand(json.loads(path.read_text(encoding="utf-8"))).get("vote")
+    for path, rec in records(out / "s01", "*.json"):
+        vote = rec.get("vote")
         if vote:
             found.append((path, Ballot.from_record(vote["ballot"])))
     return found

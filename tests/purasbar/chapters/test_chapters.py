@@ -19,15 +19,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
 
 from anko_writer import render
 from anko_writer.campaign import load_campaign
-from anko_writer.cli import app
 from anko_writer.hidden import scan, verify_dir
 from anko_writer.render import find_problems, render_chapter
 from anko_writer.resources import Resources
 from anko_writer.rulesets.purasbar import RULESET
+from tests.purasbar.cli_runs import season_one
 from tests.util import campaign_file, find_seed, render_ctx, season_run
 
 CITY, SEASON, LAST_MONTH = "雷希特", 1, 12
@@ -544,11 +543,10 @@ def test_sealed_kicks_are_revealed_as_the_shootout_ends(chapters: Any) -> None:
     assert not {r["id"] for r in results["sealed"]} & set(ids)  # not carried to a later chapter
 
 
-def test_season_output_reveals_every_seal_and_verifies(tmp_path: Path, campaign_path: Path, chapters: Any,
+def test_season_output_reveals_every_seal_and_verifies(tmp_path_factory: pytest.TempPathFactory, chapters: Any,
                                                         index_md: str, season: Any) -> None:
-    out = tmp_path / "out"
-    res = CliRunner().invoke(app, ["season", str(campaign_path), "--season", "1", "--out", str(out)])
-    assert res.exit_code == 0, res.output
+    # the run's `anko-writer season` of this campaign (``season`` checks it is campaign_file's of SEED), read only
+    out = season_one(tmp_path_factory, SEED)
     assert (out / "s01/m12.md").read_text(encoding="utf-8") == chapters[12][1]
     assert (out / "s01/index.md").read_text(encoding="utf-8") == index_md
     report = verify_dir(out)

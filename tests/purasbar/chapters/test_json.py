@@ -3,7 +3,6 @@ needs left out. Reads the shared three-season CLI run (``three``) and the in-mem
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ from anko_writer.compact import expand
 from anko_writer.hidden import mask_sealed
 from anko_writer.rulesets.purasbar.season.publish import ATTACK_FIELDS, GOAL_THRESHOLD, LINEUP_COLUMNS, SHOT_THRESHOLD, publish
 from tests.purasbar.chapters.test_secrets import leaks
+from tests.purasbar.published import records
 
 BASELINE_BYTES = 15_150_768
 """The JSON of ``campaigns/recht.yaml`` season 1 (``s01/m01.json`` … ``m12.json``, ``end.json``) before
@@ -27,8 +27,9 @@ ROLL_REFS = {"die_roll": "die", "finish_roll": "finish_die"}
 
 
 def _chapters(out: Path) -> list[tuple[Path, dict[str, Any]]]:
-    """Every chapter JSON under ``out`` with its record read back by :func:`expand`."""
-    return [(p, expand(json.loads(p.read_text(encoding="utf-8")))) for p in sorted(out.glob("s*/*.json"))]
+    """Every chapter JSON under ``out`` with its record read back by :func:`expand` (once a process, shared by
+    the tests that read them: :mod:`tests.purasbar.published`)."""
+    return records(out, "s*/*.json")
 
 
 def test_a_season_is_at_most_a_fifth_of_its_former_size(three: tuple[Path, int]) -> None:

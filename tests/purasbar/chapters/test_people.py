@@ -5,13 +5,12 @@ and our neighbours with the gaps the table gives."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from anko_writer.compact import expand
 from anko_writer.render import cn_num, find_problems
+from tests.purasbar.published import record
 
 
 def _has(text: str, n: int) -> bool:
@@ -39,7 +38,7 @@ def _section(md: str, title: str) -> str:
 
 def _seasons(out: Path) -> list[list[tuple[dict[str, Any], str]]]:
     """Each season's months: (expanded JSON record, chapter text)."""
-    return [[(expand(json.loads(p.read_text(encoding="utf-8"))), p.with_suffix(".md").read_text(encoding="utf-8"))
+    return [[(record(p), p.with_suffix(".md").read_text(encoding="utf-8"))
              for p in sorted(s.glob("m*.json"))] for s in sorted(out.glob("s*"))]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from tests.purasbar.published import record
+
 CN_SEASON = {1: "一", 2: "二", 3: "三"}
 
 
@@ -90,13 +92,11 @@ def test_market_votes_state_the_budget_the_window_rule_gives(three: tuple[Path, 
     """A market vote (month 6 for the winter window, the settlement for summer) states the transfer budget the
     designed rule gives from the funds at the chapter's end: funds × 30 % × the owner's injection %, rounded
     down to 10,000 and never above the funds."""
-    import json
 
-    from anko_writer.compact import expand
     out, _ = three
     for season in CN_SEASON:
         for name in ("m06", "end"):
-            rec = expand(json.loads((out / f"s{season:02d}" / f"{name}.json").read_text(encoding="utf-8")))
+            rec = record(out / f"s{season:02d}" / f"{name}.json")
             b = rec["market_budget"]
             funds = (rec["life"]["money"]["cashflow"]["closing"] if name == "m06"
                      else rec["settlement"]["season_money"]["balance"])

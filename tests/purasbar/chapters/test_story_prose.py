@@ -3,15 +3,14 @@ sentence twice in a row, and each match story says what the chapter's JSON says.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
 
-from anko_writer.compact import expand
 from anko_writer.render import load_phrases
 from anko_writer.rulesets.purasbar.season.story import story
 from tests.purasbar.chapters.prose_measure import distinct_ratio, narrative, repeats, season_sentences
+from tests.purasbar.published import record
 
 PHRASES = Path(__file__).resolve().parents[3] / "templates" / "purasbar" / "phrases.yaml"
 DISTINCT = 0.80
@@ -80,7 +79,7 @@ def test_each_match_story_agrees_with_the_json(three: tuple[Path, int]) -> None:
     bank = load_phrases(PHRASES)
     told = {"comeback": 0, "halftime": 0, "rare": 0}
     for path in sorted(out.glob("s*/m[0-9][0-9].json")):
-        rec = expand(json.loads(path.read_text(encoding="utf-8")))
+        rec = record(path)
         md = path.with_suffix(".md").read_text(encoding="utf-8")
         club = rec["club"]
         titles = list(re.finditer(r"^::: fold 逐切片骰子：\S+ (.+) (\d+) : (\d+) (.+)$", md, re.M))

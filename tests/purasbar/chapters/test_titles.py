@@ -6,16 +6,15 @@ and the title and opening pass the prose checks."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from anko_writer.compact import expand
 from anko_writer.render import cn_num, find_problems
 from anko_writer.rulesets.purasbar.season.headlines import BIG_MARGIN, GIANT_GAP, LEAGUE_ROUNDS, STREAK
 from anko_writer.yamlio import load_yaml_text
+from tests.purasbar.published import record
 
 PHRASES = Path(__file__).resolve().parents[3] / "templates" / "purasbar" / "phrases.yaml"
 BANK = load_yaml_text(PHRASES.read_text(encoding="utf-8"), PHRASES)
@@ -148,7 +147,7 @@ def test_titles_are_distinct_and_true(three: tuple[Path, int]) -> None:
         titles: list[str] = []
         earlier: list[dict[str, Any]] = []
         for path in sorted(season.glob("m*.json")):
-            rec = expand(json.loads(path.read_text(encoding="utf-8")))
+            rec = record(path)
             lines = path.with_suffix(".md").read_text(encoding="utf-8").splitlines()
             title = lines[0].split("　", 1)[1]
             month = Month(rec, earlier)

@@ -27,6 +27,7 @@ from anko_writer.rulesets.purasbar.competition.cup import (
     swiss_table,
 )
 from anko_writer.rulesets.purasbar.match.engine import COMPETITION_DIE
+from tests.choices import Choices, built
 
 CLUBS = [f"T{i:02d}" for i in range(1, 25)]
 
@@ -204,7 +205,14 @@ def assert_locally_optimal(pairs: list[tuple[str, str]], rec: dict, lv: dict[str
             assert (cost(other, lv), lex_key(other, seeding)) > here, (pairs, alt)
 
 
-scores = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=60, max_size=60)
+def _scores(ch: Choices) -> list[tuple[int, int]]:
+    """Five rounds' sixty scores, each side 0–3 goals."""
+    return [(ch.integer(0, 3), ch.integer(0, 3)) for _ in range(60)]
+
+
+scores = built(_scores, size=120)
+""":func:`_scores` of one draw of bytes (tests.choices: 120 integers drawn one by one were most of the Swiss
+rounds' tests)."""
 
 
 @settings(max_examples=60, deadline=None)

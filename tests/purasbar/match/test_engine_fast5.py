@@ -17,30 +17,44 @@ from anko_writer.rulesets.purasbar.match.formations import FORMATIONS
 from anko_writer.rulesets.purasbar.match.injuries import injury_risk, post_match_check
 from anko_writer.rulesets.purasbar.match.side import Plan, Side
 from anko_writer.rulesets.purasbar.match.tactics import Coach
+from tests.choices import Choices, built
 from tests.util import club, no_reveal, player
 
 COACH = Coach("教练", "pragmatic", 50)
-FORMS = st.sampled_from(sorted(FORMATIONS))
+FORMATION_NAMES = sorted(FORMATIONS)
+FORMS = st.sampled_from(FORMATION_NAMES)
 
 
-@st.composite
-def _squad(draw: st.DrawFn, prefix: str) -> dict[str, Any]:
+BENCH = ("GK", "DF", "MF", "FW")
+
+
+def squad(ch: Choices, prefix: str) -> dict[str, Any]:
     """A rolled squad of eleven starters and up to five on the bench, with random values, ages and stamina."""
-    formation = draw(FORMS)
+    formation = ch.pick(FORMATION_NAMES)
     f = FORMATIONS[formation]
     slots = ["GK"] + ["DF"] * f.df + ["MF"] * f.mf + ["FW"] * f.fw
-    bench = draw(st.lists(st.sampled_from(["GK", "DF", "MF", "FW"]), max_size=5))
+    bench = [ch.pick(BENCH) for _ in range(ch.integer(0, 5))]
     players = []
     for i, pos in enumerate(slots + bench):
-        v = st.integers(1, 99)
-        players.append(player(f"{prefix}{i}", pos, atk=draw(v), df=draw(v), mid=draw(v), gk=draw(v),
-                              age=draw(st.integers(17, 36)), stamina=draw(st.integers(15, 100)),
-                              core=draw(st.booleans())))
+        players.append(player(f"{prefix}{i}", pos, atk=ch.integer(1, 99), df=ch.integer(1, 99), mid=ch.integer(1, 99),
+                              gk=ch.integer(1, 99), age=ch.integer(17, 36), stamina=ch.integer(15, 100),
+                              core=ch.flip()))
     lineup: dict[str, list] = {"GK": [], "DF": [], "MF": [], "FW": []}
     for p, slot in zip(players, slots, strict=False):
         lineup[slot].append(p)
     return {"players": players, "lineup": lineup, "formation": formation,
-            "sub_below": draw(st.sampled_from([0, 30, 60])), "morale": draw(st.integers(-20, 90))}
+            "sub_below": ch.pick((0, 30, 60)), "morale": ch.integer(-20, 90)}
+
+
+SQUAD_BYTES = 2 + 5 + 16 * 7 + 2
+"""Every choice of the largest squad (formation, bench size, bench positions, sixteen players' seven values, the
+plan and morale): one byte each."""
+
+
+def _squad(prefix: str) -> st.SearchStrategy[dict[str, Any]]:
+    """:func:`squad` of one draw of bytes (tests.choices: drawn value by value, Hypothesis's own bookkeeping was
+    most of these tests' time, issue 29)."""
+    return built(lambda ch: squad(ch, prefix), size=SQUAD_BYTES)
 
 
 def _play(spec: tuple[dict[str, Any], dict[str, Any]], seed: int, competition: str, lean: bool) -> tuple[str, str]:

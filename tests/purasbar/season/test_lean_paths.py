@@ -17,17 +17,40 @@ from anko_writer.rulesets.purasbar.season.matchday import REST_SHARE, rest
 from anko_writer.rulesets.purasbar.season.month_money import player_regard
 from anko_writer.rulesets.purasbar.season.world import reveal_for
 from anko_writer.rulesets.purasbar.transfers.contracts import affinity_role, clamp_affinity, team_delta
+from tests.choices import Choices, built
 
 ATTRS = {"ATK": 10, "DEF": 10, "MID": 10, "GK": 10, "STA": 50, "MNT": 20}
 
-players = st.lists(st.builds(
-    lambda rolled, age, stamina, weeks, apps, affinity: Player(
-        "p", "FW", True, dict(ATTRS) if rolled else {}, age, stamina=stamina, injured_weeks=weeks, apps=apps,
-        affinity=affinity),
-    st.booleans(), st.one_of(st.none(), st.integers(15, 40)), st.integers(0, 100), st.integers(0, 3),
-    st.integers(0, 5), st.integers(-5, 105)), max_size=8)
-clubs = st.lists(st.tuples(players, st.booleans(), st.integers(-100, 100), st.integers(0, 4), st.integers(0, 3)),
-                 min_size=1, max_size=4)
+
+
+def club_specs(ch: Choices) -> list[tuple[list[Player], bool, int, int, int]]:
+    """One to four clubs: (up to eight players rolled or not, of any age or none, stamina, injury, appearances and
+    affinity; ours or not; morale; medical level; doctor)."""
+    spec = []
+    for _ in range(ch.integer(1, 4)):
+        squad = []
+        for _ in range(ch.integer(0, 8)):
+            rolled = ch.flip()
+            age = ch.integer(15, 40) if ch.flip() else None
+            stamina, weeks, apps, affinity = ch.integer(0, 100), ch.integer(0, 3), ch.integer(0, 5), ch.integer(-5, 105)
+            squad.append(Player("p", "FW", True, dict(ATTRS) if rolled else {}, age, stamina=stamina,
+                                injured_weeks=weeks, apps=apps, affinity=affinity))
+        spec.append((squad, ch.flip(), ch.integer(-100, 100), ch.integer(0, 4), ch.integer(0, 3)))
+    return spec
+
+
+CLUB_BYTES = 1 + 4 * (1 + 8 * 7 + 4)
+"""A byte for each choice of the largest world (four clubs of eight players)."""
+
+clubs = built(club_specs, size=CLUB_BYTES)
+""":func:`club_specs` of one draw of bytes (tests.choices: drawn value by value, Hypothesis's own bookkeeping was
+most of these tests' time)."""
+
+
+def _with_apps(ch: Choices) -> tuple[list[tuple[list[Player], bool, int, int, int]], list[int]]:
+    """:func:`club_specs` and each player's appearances before the month (0–5)."""
+    spec = club_specs(ch)
+    return spec, [ch.integer(0, 5) for squad, *_ in spec for _ in squad]
 
 
 def _world(spec: list[tuple[list[Player], bool, int, int, int]], fitness: int | None) -> Any:
@@ -78,15 +101,15 @@ def _plain_regard(world: Any, results: dict[str, list[str]], before: dict[int, i
 
 
 @settings(max_examples=150, deadline=None)
-@given(clubs, st.lists(st.sampled_from(["win", "draw", "loss"]), max_size=4), st.integers(-3, 3),
-       st.integers(-3, 3), st.integers(-3, 3), st.data())
-def test_the_ai_clubs_regard_is_the_plain_one(spec: Any, res: list[str], played: int, benched: int, hurt: int,
-                                              data: st.DataObject) -> None:
+@given(built(_with_apps, size=CLUB_BYTES + 32), st.lists(st.sampled_from(["win", "draw", "loss"]), max_size=4),
+       st.integers(-3, 3), st.integers(-3, 3), st.integers(-3, 3))
+def test_the_ai_clubs_regard_is_the_plain_one(spec_apps: Any, res: list[str], played: int, benched: int,
+                                              hurt: int) -> None:
+    spec, apps = spec_apps
     spec = [(squad, False, *others) for squad, _, *others in spec]  # AI clubs (ours keeps its records, unchanged)
     tables = {"affinity": {"played": played, "benched": benched, "injured": hurt, "winning": 1, "losing": -1,
                            "start": 50}}
     fast, plain = _world(spec, None), _world(deepcopy(spec), None)
-    apps = data.draw(st.lists(st.integers(0, 5), min_size=len(_state(fast)), max_size=len(_state(fast))))
     results = {name: res for name in fast.clubs}
     for world in (fast, plain):
         ps = [p for c in world.clubs.values() for p in c.players]
@@ -150,12 +173,14 @@ def _plain_names(months: list[Any]) -> dict[str, Any]:
     return {"shared_per_month": shared, "ids_twice": ids_twice}
 
 
-player_recs = st.lists(st.fixed_dictionaries({"name": st.sampled_from("甲乙丙丁戊"), "id": st.integers(0, 6)}),
-                       max_size=6)
+def month_clubs(ch: Choices) -> list[list[list[dict[str, Any]]]]:
+    """Up to three months of up to five clubs of up to six player records (a name of five, an id of 0–6)."""
+    return [[[{"name": ch.pick("甲乙丙丁戊"), "id": ch.integer(0, 6)} for _ in range(ch.integer(0, 6))]
+             for _ in range(ch.integer(0, 5))] for _ in range(ch.integer(0, 3))]
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(player_recs, max_size=5), max_size=3))
+@given(built(month_clubs, size=1 + 3 * (1 + 5 * (1 + 6 * 2))))
 def test_the_audits_shared_names_are_the_plain_count(months: list[list[list[dict[str, Any]]]]) -> None:
     from anko_writer.rulesets.purasbar.audit import _names
 

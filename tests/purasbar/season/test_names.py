@@ -51,12 +51,10 @@ def test_three_seasons_never_share_a_name(three) -> None:  # noqa: ANN001
     """Across three chained seasons (the shared CLI run), no month has a name at two clubs: an academy
     player may not take the name of a man who left on a free and signs again next summer."""
     import collections
-    import json
 
-    from anko_writer.compact import expand
+    from tests.purasbar.published import records
     out, _ = three
-    for path in sorted(out.glob("s*/*.json")):
-        rec = expand(json.loads(path.read_text(encoding="utf-8")))
+    for path, rec in records(out, "s*/*.json"):
         if "clubs" not in rec:
             continue
         count = collections.Counter(p["name"] for c in rec["clubs"] for p in c["players"])

@@ -3,15 +3,14 @@ tables and cups, and over three seasons of the built-in campaign, the paragraph 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from anko_writer.compact import expand
 from anko_writer.render import cn_num, money
 from anko_writer.rulesets.purasbar.season.recap import band, cup_reached, recap
+from tests.purasbar.published import record
 
 
 def _row(team: str, points: int, won: int = 0, drawn: int = 0, lost: int = 0) -> dict[str, object]:
@@ -59,8 +58,8 @@ def test_the_settlement_opens_with_the_season_as_the_json_has_it(three: tuple[Pa
     stage_words = {"swiss": "瑞士轮", "quarter_final": "四分之一决赛|八强", "semi_final": "半决赛|四强",
                    "final": "决赛", "champion": "冠军"}
     for folder in sorted(out.glob("s*")):
-        end = expand(json.loads((folder / "end.json").read_text(encoding="utf-8")))
-        m12 = expand(json.loads((folder / "m12.json").read_text(encoding="utf-8")))
+        end = record(folder / "end.json")
+        m12 = record(folder / "m12.json")
         club, table = end["club"], end["standings"]
         rank = next(i for i, r in enumerate(table, 1) if r["team"] == club)
         ours = table[rank - 1]
@@ -85,7 +84,7 @@ def test_the_opening_states_the_stakes_the_table_gives(three: tuple[Path, int]) 
     out, _ = three
     told = 0
     for path in sorted(out.glob("s*/m*.json")):
-        rec = expand(json.loads(path.read_text(encoding="utf-8")))
+        rec = record(path)
         if rec["month"] >= 11:  # month 11 ends the league; month 12 is the cup
             continue
         table, club = rec["standings"], rec["club"]
