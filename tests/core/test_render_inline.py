@@ -5,6 +5,7 @@ same step with the same message."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -34,6 +35,34 @@ def run(env_class: type[BoundedEnvironment], source: str, undefined: type[Undefi
     try:
         out = env.from_string(source).render(**context)
     except Exception as exc:  # the same kind of error, with the same message, after the same steps
+        out = f"{type(exc).__name__}: {exc}"
+    return out, env.budget.steps
+
+
+@functools.cache
+def _environment(env_class: type[BoundedEnvironment], undefined: type[Undefined]) -> BoundedEnvironment:
+    """One environment of ``env_class`` for the property tests, its templates compiled once (:func:`_template`);
+    each run gives it a fresh budget, which is all the state a render reads from it."""
+    env = env_class(undefined=undefined)
+    env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
+    return env
+
+
+@functools.cache
+def _template(env_class: type[BoundedEnvironment], undefined: type[Undefined], source: str) -> Any:
+    """``source`` compiled once by :func:`_environment` (a property test draws the same dozen sources again and
+    again: compiling them was most of its time)."""
+    return _environment(env_class, undefined).from_string(source)
+
+
+def run_compiled(env_class: type[BoundedEnvironment], source: str, undefined: type[Undefined], **context: Any
+                 ) -> tuple[str, int]:
+    """:func:`run`, with the template compiled once for every example (a fresh budget each time)."""
+    env = _environment(env_class, undefined)
+    env.budget = render._Budget()
+    try:
+        out = _template(env_class, undefined, source).render(**context)
+    except Exception as exc:
         out = f"{type(exc).__name__}: {exc}"
     return out, env.budget.steps
 
@@ -71,7 +100,8 @@ _EXPRESSIONS = st.sampled_from([
 def test_inline_look_ups_give_the_hooks_answers_and_steps(record: Any, source: str, strict: bool) -> None:
     """The compiled fast paths and the hooks give the same text or error after the same number of steps."""
     undefined = StrictUndefined if strict else Undefined
-    assert run(BoundedEnvironment, source, undefined, r=record) == run(HookedEnvironment, source, undefined, r=record)
+    assert run_compiled(BoundedEnvironment, source, undefined, r=record) == \
+        run_compiled(HookedEnvironment, source, undefined, r=record)
 
 
 @pytest.mark.parametrize("source", ["{{ r.a }}", "{{ r['a'] }}", "{{ r.a ~ '' }}", "{{ r.b.a }}"])
@@ -221,12 +251,11 @@ def test_loops_modules_and_methods_read_inline_give_the_hooks_answers_and_steps(
     undefined = StrictUndefined if strict else Undefined
     outcomes = []
     for env_class in (BoundedEnvironment, HookedEnvironment):
-        env = env_class(undefined=undefined)
+        env = _environment(env_class, undefined)
         env.budget = render._Budget()
-        env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
         try:
-            module = env.from_string(_MODULE).make_module()
-            out = env.from_string(source).render(r=record, m=module)
+            module = _template(env_class, undefined, _MODULE).make_module()
+            out = _template(env_class, undefined, source).render(r=record, m=module)
         except Exception as exc:
             out = f"{type(exc).__name__}: {exc}"
         outcomes.append((re.sub(r" at 0x[0-9a-f]+", "", out), env.budget.steps))
