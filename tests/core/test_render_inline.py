@@ -18,6 +18,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from anko_writer import render
 from anko_writer.render import BoundedEnvironment
+from tests.choices import Choices, built
+from tests.core import json_choices
 
 
 class HookedEnvironment(BoundedEnvironment):
@@ -78,13 +80,48 @@ def test_the_code_is_inline() -> None:
     assert "_anko_o" not in HookedEnvironment().compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}", raw=True)
 
 
-_VALUES = st.one_of(st.integers(-3, 3), st.floats(allow_nan=False, width=16), st.booleans(), st.none(),
-                    st.text(max_size=3), st.lists(st.integers(0, 2), max_size=2), st.tuples(st.integers(0, 2)),
-                    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 2), max_size=2),
-                    st.sets(st.integers(0, 2), max_size=2), st.just(b"x"))
-_KEYS = st.sampled_from(["a", "b", "items", "get", "_x", "__class__", 0, 1, -1, 2, "0"])
-_RECORDS = st.one_of(st.dictionaries(_KEYS, _VALUES, max_size=4), st.lists(_VALUES, max_size=3),
-                     st.tuples(_VALUES, _VALUES), st.text(max_size=3), st.integers(0, 3), st.none())
+_KEYS = ["a", "b", "items", "get", "_x", "__class__", 0, 1, -1, 2, "0"]
+
+
+def _value(ch: Choices) -> Any:
+    """-3 to 3, a half-precision float (infinities too), a boolean, None, up to three characters, a list, a 1-tuple,
+    a dict or a set of 0 to 2, or ``b'x'``."""
+    kind = ch.number(10)
+    if kind == 0:
+        return ch.integer(-3, 3)
+    if kind == 1:
+        return ch.half_float() if ch.number(8) else ch.pick([float("inf"), float("-inf")])
+    if kind == 2:
+        return ch.flip()
+    if kind == 3:
+        return None
+    if kind == 4:
+        return json_choices.text(ch, 3)
+    if kind == 5:
+        return [ch.integer(0, 2) for _ in range(ch.integer(0, 2))]
+    if kind == 6:
+        return (ch.integer(0, 2),)
+    if kind == 7:
+        return {ch.pick("ab"): ch.integer(0, 2) for _ in range(ch.integer(0, 2))}
+    return {ch.integer(0, 2) for _ in range(ch.integer(0, 2))} if kind == 8 else b"x"
+
+
+def _record(ch: Choices) -> Any:
+    """A dict of up to four of :data:`_KEYS`, a list of up to three values, a pair, up to three characters, 0 to 3, or
+    None (the values :func:`_value`'s)."""
+    kind = ch.number(6)
+    if kind == 0:
+        return {ch.pick(_KEYS): _value(ch) for _ in range(ch.integer(0, 4))}
+    if kind == 1:
+        return [_value(ch) for _ in range(ch.integer(0, 3))]
+    if kind == 2:
+        return (_value(ch), _value(ch))
+    if kind == 3:
+        return json_choices.text(ch, 3)
+    return ch.integer(0, 3) if kind == 4 else None
+
+
+_RECORDS = built(_record, size=60)
 _EXPRESSIONS = st.sampled_from([
     "{{ r.a }}", "{{ r.b }}", "{{ r.items }}", "{{ r.get }}", "{{ r._x }}", "{{ r.__class__ }}",
     "{{ r['a'] }}", "{{ r[0] }}", "{{ r[1] }}", "{{ r[-1] }}", "{{ r['0'] }}", "{{ r['items'] }}", "{{ r['_x'] }}",
