@@ -5,6 +5,7 @@ must print and exit exactly as Typer's; :func:`anko_writer.commands.echo` must w
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import io
 import os
@@ -55,11 +56,18 @@ def _spied(seen: list[Seen]) -> Iterator[None]:
             setattr(commands, name, function)
 
 
+@functools.cache
+def _group() -> Any:
+    """Typer's Click group of the whole app, built once (building it took three quarters of the property test; a
+    parse changes nothing in it, and each command calls :mod:`anko_writer.commands`' function as it is then)."""
+    return typer.main.get_command(cli.app)
+
+
 def typers_call(args: list[str]) -> Seen | None:
     """The call Typer's own parse of ``args`` makes (the whole app, as ``anko-writer ARGS``), or None: it made none
     (a usage error, the help, …)."""
     seen: list[Seen] = []
-    group: Any = typer.main.get_command(cli.app)
+    group = _group()
     with _spied(seen), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         try:
             group.main(args, prog_name="anko-writer", standalone_mode=False)

@@ -12,12 +12,26 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.hidden import _ESCAPED, _PLAIN_ESCAPES, _RARE, _encoded, _plain_json, canonical_json
+from tests.choices import Choices, built
+from tests.core import json_choices
 
-_CHARS = st.sampled_from(sorted(_ESCAPED) + list(' \t\n\x00\x1f\x85\xa0\u3000\u2028〕｜"\\\ud800\udfff') + list("a巨魔1"))
-_TEXT = st.text(_CHARS, max_size=6) | st.text(max_size=6)
-_LEAF = st.none() | st.booleans() | st.integers() | st.floats() | _TEXT
-_JSON = st.recursive(_LEAF, lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
-                     | st.dictionaries(_TEXT, inner, max_size=4), max_leaves=25)
+_CHARS = "".join(sorted(_ESCAPED)) + ' \t\n\x00\x1f\x85\xa0\u3000\u2028〕｜"\\\ud800\udfff' + "a巨魔1"
+
+
+_TAKEN = " <>&*_`~a巨魔1é"
+"""Characters the fast path writes (among them the ones it escapes after the encoder)."""
+
+
+def _text(ch: Choices) -> str:
+    """Up to six characters, of :data:`_CHARS`, of :data:`_TAKEN` or of any (not a lone surrogate, as
+    ``st.text()``)."""
+    return json_choices.text(ch, 6, ch.pick([_CHARS, None, _TAKEN]))
+
+
+def _json(ch: Choices) -> Any:
+    """A payload of at most 25 leaves: None, booleans, integers, floats (NaN and infinities too), :func:`_text`,
+    lists, pairs and objects (one draw of bytes: :mod:`tests.core.json_choices`)."""
+    return json_choices.nested(ch, 25, lambda c: json_choices.leaf(c, finite=False, texts=_text), _text, pairs=True)
 
 
 def _either(payload: Any, way: Any = _plain_json) -> tuple[str, str]:
@@ -29,7 +43,7 @@ def _either(payload: Any, way: Any = _plain_json) -> tuple[str, str]:
 
 
 @settings(max_examples=300)
-@given(_JSON)
+@given(built(_json, size=700))
 def test_fast_path_is_the_plain_path(payload: Any) -> None:
     fast = _encoded(payload)
     if fast is not None:
@@ -88,11 +102,10 @@ def test_deep_nesting_is_the_plain_path() -> None:
 
 
 def test_rare_is_every_whitespace_but_the_space_and_the_line_marks() -> None:
-    rare = re.compile(_RARE)
-    for o in range(0x110000):
-        c = chr(o)
-        want = (c.isspace() and c != " ") or c in "〕｜" or 0xD800 <= o <= 0xDFFF
-        assert (rare.fullmatch(c) is not None) == want, hex(o)
+    every = "".join(map(chr, range(0x110000)))  # every code point, lone surrogates too, each looked at once
+    found = set(re.findall(_RARE, every))
+    want = set(filter(str.isspace, every)) - {" "} | set("〕｜") | set(map(chr, range(0xD800, 0xE000)))
+    assert found == want, sorted(map(hex, map(ord, found ^ want)))
 
 
 def test_the_plain_escapes_are_the_escaped_characters_json_writes_raw() -> None:

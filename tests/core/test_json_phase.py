@@ -25,6 +25,7 @@ from anko_writer.compact import ROLL_FIELDS, compact, expand, pack_rolls, unpack
 from anko_writer.hidden import mask_sealed
 from anko_writer.runtime import collector_paused
 from tests.choices import Choices, built
+from tests.core import json_choices
 
 
 def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -224,14 +225,15 @@ def test_mask_shares_what_nothing_sealed_reaches() -> None:
     assert mask_sealed(rec, frozenset({"elsewhere#1"})) is rec
 
 
-JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
-                              st.text(max_size=6)),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=4), inner, max_size=4),
-                    max_leaves=20)
+def json_value(ch: Choices) -> Any:
+    """A JSON value of at most 20 leaves (texts of up to six characters, keys of up to four, finite floats), lists
+    and objects of up to four items (:mod:`tests.core.json_choices`)."""
+    return json_choices.nested(ch, 20, lambda c: json_choices.leaf(c, texts=lambda t: json_choices.text(t, 6)),
+                               lambda c: json_choices.text(c, 4))
 
 
 @settings(max_examples=120, deadline=None)
-@given(JSON)
+@given(built(json_value, size=500))
 def test_dump_json_line_encoder_is_the_encoders(value: Any) -> None:
     """The C encoder made once writes each value as ``JSONEncoder.encode`` with the project's settings."""
     assert output._line(value) == output._ENCODE(value)

@@ -5,6 +5,7 @@ same step with the same message."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -17,6 +18,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from anko_writer import render
 from anko_writer.render import BoundedEnvironment
+from tests.choices import Choices, built
+from tests.core import json_choices
 
 
 class HookedEnvironment(BoundedEnvironment):
@@ -38,6 +41,34 @@ def run(env_class: type[BoundedEnvironment], source: str, undefined: type[Undefi
     return out, env.budget.steps
 
 
+@functools.cache
+def _environment(env_class: type[BoundedEnvironment], undefined: type[Undefined]) -> BoundedEnvironment:
+    """One environment of ``env_class`` for the property tests, its templates compiled once (:func:`_template`);
+    each run gives it a fresh budget, which is all the state a render reads from it."""
+    env = env_class(undefined=undefined)
+    env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
+    return env
+
+
+@functools.cache
+def _template(env_class: type[BoundedEnvironment], undefined: type[Undefined], source: str) -> Any:
+    """``source`` compiled once by :func:`_environment` (a property test draws the same dozen sources again and
+    again: compiling them was most of its time)."""
+    return _environment(env_class, undefined).from_string(source)
+
+
+def run_compiled(env_class: type[BoundedEnvironment], source: str, undefined: type[Undefined], **context: Any
+                 ) -> tuple[str, int]:
+    """:func:`run`, with the template compiled once for every example (a fresh budget each time)."""
+    env = _environment(env_class, undefined)
+    env.budget = render._Budget()
+    try:
+        out = _template(env_class, undefined, source).render(**context)
+    except Exception as exc:
+        out = f"{type(exc).__name__}: {exc}"
+    return out, env.budget.steps
+
+
 def test_the_code_is_inline() -> None:
     """The fast paths are in the compiled code (so the comparisons below compare two ways)."""
     env = BoundedEnvironment()
@@ -49,13 +80,48 @@ def test_the_code_is_inline() -> None:
     assert "_anko_o" not in HookedEnvironment().compile("{{ d.a }}{{ d['b'] }}{{ d.a ~ 'x' }}", raw=True)
 
 
-_VALUES = st.one_of(st.integers(-3, 3), st.floats(allow_nan=False, width=16), st.booleans(), st.none(),
-                    st.text(max_size=3), st.lists(st.integers(0, 2), max_size=2), st.tuples(st.integers(0, 2)),
-                    st.dictionaries(st.sampled_from(["a", "b"]), st.integers(0, 2), max_size=2),
-                    st.sets(st.integers(0, 2), max_size=2), st.just(b"x"))
-_KEYS = st.sampled_from(["a", "b", "items", "get", "_x", "__class__", 0, 1, -1, 2, "0"])
-_RECORDS = st.one_of(st.dictionaries(_KEYS, _VALUES, max_size=4), st.lists(_VALUES, max_size=3),
-                     st.tuples(_VALUES, _VALUES), st.text(max_size=3), st.integers(0, 3), st.none())
+_KEYS = ["a", "b", "items", "get", "_x", "__class__", 0, 1, -1, 2, "0"]
+
+
+def _value(ch: Choices) -> Any:
+    """-3 to 3, a half-precision float (infinities too), a boolean, None, up to three characters, a list, a 1-tuple,
+    a dict or a set of 0 to 2, or ``b'x'``."""
+    kind = ch.number(10)
+    if kind == 0:
+        return ch.integer(-3, 3)
+    if kind == 1:
+        return ch.half_float() if ch.number(8) else ch.pick([float("inf"), float("-inf")])
+    if kind == 2:
+        return ch.flip()
+    if kind == 3:
+        return None
+    if kind == 4:
+        return json_choices.text(ch, 3)
+    if kind == 5:
+        return [ch.integer(0, 2) for _ in range(ch.integer(0, 2))]
+    if kind == 6:
+        return (ch.integer(0, 2),)
+    if kind == 7:
+        return {ch.pick("ab"): ch.integer(0, 2) for _ in range(ch.integer(0, 2))}
+    return {ch.integer(0, 2) for _ in range(ch.integer(0, 2))} if kind == 8 else b"x"
+
+
+def _record(ch: Choices) -> Any:
+    """A dict of up to four of :data:`_KEYS`, a list of up to three values, a pair, up to three characters, 0 to 3, or
+    None (the values :func:`_value`'s)."""
+    kind = ch.number(6)
+    if kind == 0:
+        return {ch.pick(_KEYS): _value(ch) for _ in range(ch.integer(0, 4))}
+    if kind == 1:
+        return [_value(ch) for _ in range(ch.integer(0, 3))]
+    if kind == 2:
+        return (_value(ch), _value(ch))
+    if kind == 3:
+        return json_choices.text(ch, 3)
+    return ch.integer(0, 3) if kind == 4 else None
+
+
+_RECORDS = built(_record, size=60)
 _EXPRESSIONS = st.sampled_from([
     "{{ r.a }}", "{{ r.b }}", "{{ r.items }}", "{{ r.get }}", "{{ r._x }}", "{{ r.__class__ }}",
     "{{ r['a'] }}", "{{ r[0] }}", "{{ r[1] }}", "{{ r[-1] }}", "{{ r['0'] }}", "{{ r['items'] }}", "{{ r['_x'] }}",
@@ -71,7 +137,8 @@ _EXPRESSIONS = st.sampled_from([
 def test_inline_look_ups_give_the_hooks_answers_and_steps(record: Any, source: str, strict: bool) -> None:
     """The compiled fast paths and the hooks give the same text or error after the same number of steps."""
     undefined = StrictUndefined if strict else Undefined
-    assert run(BoundedEnvironment, source, undefined, r=record) == run(HookedEnvironment, source, undefined, r=record)
+    assert run_compiled(BoundedEnvironment, source, undefined, r=record) == \
+        run_compiled(HookedEnvironment, source, undefined, r=record)
 
 
 @pytest.mark.parametrize("source", ["{{ r.a }}", "{{ r['a'] }}", "{{ r.a ~ '' }}", "{{ r.b.a }}"])
@@ -221,12 +288,11 @@ def test_loops_modules_and_methods_read_inline_give_the_hooks_answers_and_steps(
     undefined = StrictUndefined if strict else Undefined
     outcomes = []
     for env_class in (BoundedEnvironment, HookedEnvironment):
-        env = env_class(undefined=undefined)
+        env = _environment(env_class, undefined)
         env.budget = render._Budget()
-        env.globals["seen"] = render.pass_context(lambda context, *names: [context.get(n) for n in names])
         try:
-            module = env.from_string(_MODULE).make_module()
-            out = env.from_string(source).render(r=record, m=module)
+            module = _template(env_class, undefined, _MODULE).make_module()
+            out = _template(env_class, undefined, source).render(r=record, m=module)
         except Exception as exc:
             out = f"{type(exc).__name__}: {exc}"
         outcomes.append((re.sub(r" at 0x[0-9a-f]+", "", out), env.budget.steps))

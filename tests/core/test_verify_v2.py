@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from anko_writer import hidden
 from anko_writer.dice import Dice, DiceExpr, Roll
 from anko_writer.hidden import Fact, canonical_json, reveal_line, scan, seal_line, verify_dir
+from tests.choices import Choices, built
+from tests.core import json_choices
 
 # Posted by main before this change (/tmp/snap-main: the 群英杯's seed-188 league, Blood Bowl's orc league).
 OLD_POSTS = [
@@ -152,12 +154,13 @@ def test_canonical_json_is_json_dumps_but_for_its_escapes() -> None:
             canonical_json(bad)
 
 
-_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                     | st.text(), lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-                     max_leaves=12)
+def _json(ch: Choices) -> Any:
+    """A JSON value of at most 12 leaves: None, booleans, integers, finite floats, texts of any characters, and lists
+    and objects of up to four items (one draw of bytes: :mod:`tests.core.json_choices`)."""
+    return json_choices.nested(ch, 12, json_choices.leaf, json_choices.text)
 
 
-@given(payload=_JSON)
+@given(payload=built(_json, size=500))
 @settings(max_examples=300, deadline=None)
 def test_any_json_payload_round_trips_through_its_lines(payload: object) -> None:
     """Whatever the payload (any characters), its reveal is one well-formed line whose JSON reads back to it
