@@ -8,8 +8,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.ball.conftest import fails, new_campaign, prose, run
 from tests.main_text import main_lines
+from tests.shared import shared
 
 TURN_KEYS = {"n", "side", "coach", "kickoff", "before", "actions", "recovery", "after", "pe", "touchdown"}
 ACTION_KEYS = {"piece", "kind", "from", "to", "over", "target", "pa"}
@@ -46,9 +49,19 @@ def test_new_refuses_a_bad_side(tmp_path: Path) -> None:
     assert "side: 应为 ATK 或 DEF" in out and not (tmp_path / "ball.yaml").exists()
 
 
-def test_one_chapter_without_a_vote(campaign: Path, tmp_path: Path) -> None:
-    out = tmp_path / "out"
-    written = run("chapter", campaign, "--arc", "1", "--part", "1", "--out", out)
+@pytest.fixture(scope="session")
+def chapter_one(tmp_path_factory: pytest.TempPathFactory, campaign: Path) -> Path:
+    """``chapter --arc 1 --part 1`` of the shared campaign (no vote, the default AI strength 2): the folder, its
+    output in ``out`` and what the command said in ``said.txt`` (shared: read only)."""
+    def build(tmp: Path) -> None:
+        said = run("chapter", campaign, "--arc", "1", "--part", "1", "--out", tmp / "out")
+        (tmp / "said.txt").write_text(said, encoding="utf-8")
+    return shared(tmp_path_factory, "ball-chapter-one", build)
+
+
+def test_one_chapter_without_a_vote(chapter_one: Path) -> None:
+    out = chapter_one / "out"
+    written = (chapter_one / "said.txt").read_text(encoding="utf-8")
     assert "g01/t01.md" in written and "g01/t01.svg" in written and "rules.md" in written
     md = (out / "g01/t01.md").read_text(encoding="utf-8")
     assert md.startswith("# 第一局 · 第一轮") and ":::: vote" in md and "::: fold 全部合法行动" in md
@@ -170,15 +183,17 @@ def test_a_bad_ai_strength_is_located(campaign: Path, tmp_path: Path) -> None:
     assert "--option ai_strength: 应为以下之一：1、2、3，实际是 '5'" in out
 
 
-def test_the_ai_strength_changes_the_ai(campaign: Path, tmp_path: Path) -> None:
+def test_the_ai_strength_changes_the_ai(campaign: Path, chapter_one: Path, tmp_path: Path) -> None:
     text = campaign.read_text(encoding="utf-8")
+    assert "  ai_strength: 2 " in text  # the shared campaign's chapter 1 is strength 2's
     reasons = {}
     for strength in (1, 2):
-        folder = tmp_path / str(strength)
-        folder.mkdir()
-        camp = folder / "ball.yaml"
-        camp.write_text(text.replace("  ai_strength: 2 ", f"  ai_strength: {strength} "), encoding="utf-8")
-        run("chapter", camp, "--arc", "1", "--part", "1")
+        folder = tmp_path / str(strength) if strength == 1 else chapter_one
+        if strength == 1:
+            folder.mkdir()
+            camp = folder / "ball.yaml"
+            camp.write_text(text.replace("  ai_strength: 2 ", f"  ai_strength: {strength} "), encoding="utf-8")
+            run("chapter", camp, "--arc", "1", "--part", "1")
         rec = json.loads((folder / "out/g01/t01.json").read_text(encoding="utf-8"))
         reasons[strength] = [t["reason"] for t in rec["turns"] if t["coach"] == "ai"]
         rules = (folder / "out/rules.md").read_text(encoding="utf-8")

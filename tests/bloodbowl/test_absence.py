@@ -39,8 +39,13 @@ def _acted(record: dict[str, Any], pid: str) -> bool:
     return any(a.get("player") == pid for t in record.get("turns", []) for a in t.get("actions", []))
 
 
+def _next_match(part: int) -> int:
+    """The first chapter of the match after the one chapter ``part`` belongs to (a match is two chapters)."""
+    return next(p for p in range(part + 1, 11) if p % 2 == 1)
+
+
 def _check_absent_next_match(run: Run, part: int, pid: str, name: str) -> None:
-    nxt = next(p for p in range(part + 1, 11) if p % 2 == 1)
+    nxt = _next_match(part)
     ch = {c.part: c.results for c in run.chapters}
     ours = ch[nxt]["team"]
     absent = {a["team"]: a["names"] for a in ch[nxt]["pre"]["absent"]}
@@ -61,7 +66,9 @@ def test_a_seriously_hurt_player_of_ours_misses_the_next_match(league: Path, tmp
     assert picks, "the test league has no such casualty of ours before round 5: re-pin the seed"
     part, c = picks[0]
     forcing(monkeypatch, c["roll"]["id"], SERIOUS)
-    run = play(rs, path, ChapterKey(1, 10))
+    # played up to the end of the next match, all the claim reads (a sealed casualty is revealed in the chapter
+    # after it, at the latest the next match's first): the chapters after it are not played
+    run = play(rs, path, ChapterKey(1, _next_match(part) + 1))
     forced = next(x for p, x in _ours(run) if x["roll"]["id"] == c["roll"]["id"])
     if sealed:
         reveal = next(r for ch in run.chapters for r in ch.results.get("reveals", []) if r["id"] == c["roll"]["id"])
