@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anko_writer.hidden import _ESCAPED, _PLAIN_ESCAPES, _RARE, _encoded, _plain_json, canonical_json
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 _CHARS = "".join(sorted(_ESCAPED)) + ' \t\n\x00\x1f\x85\xa0\u3000\u2028〕｜"\\\ud800\udfff' + "a巨魔1"
 
@@ -30,7 +30,7 @@ def _text(ch: Choices) -> str:
 
 def _json(ch: Choices) -> Any:
     """A payload of at most 25 leaves: None, booleans, integers, floats (NaN and infinities too), :func:`_text`,
-    lists, pairs and objects (one draw of bytes: :mod:`tests.core.json_choices`)."""
+    lists, pairs and objects (one draw of bytes: :mod:`tests.json_choices`)."""
     return json_choices.nested(ch, 25, lambda c: json_choices.leaf(c, finite=False, texts=_text), _text, pairs=True)
 
 

@@ -24,8 +24,8 @@ from anko_writer import output
 from anko_writer.compact import ROLL_FIELDS, compact, expand, pack_rolls, unpack_rolls
 from anko_writer.hidden import mask_sealed
 from anko_writer.runtime import collector_paused
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 
 def _reference_pack(rolls: list[dict[str, Any]]) -> dict[str, Any]:
@@ -227,7 +227,7 @@ def test_mask_shares_what_nothing_sealed_reaches() -> None:
 
 def json_value(ch: Choices) -> Any:
     """A JSON value of at most 20 leaves (texts of up to six characters, keys of up to four, finite floats), lists
-    and objects of up to four items (:mod:`tests.core.json_choices`)."""
+    and objects of up to four items (:mod:`tests.json_choices`)."""
     return json_choices.nested(ch, 20, lambda c: json_choices.leaf(c, texts=lambda t: json_choices.text(t, 6)),
                                lambda c: json_choices.text(c, 4))
 

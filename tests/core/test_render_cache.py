@@ -18,8 +18,8 @@ from anko_writer import cache, render, resources
 from anko_writer.errors import TemplateError
 from anko_writer.render import BoundedEnvironment, render_chapter
 from anko_writer.resources import Resources
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 
 @pytest.fixture

@@ -16,8 +16,8 @@ from jinja2.utils import Namespace
 
 from anko_writer import render
 from anko_writer.render import BoundedEnvironment
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 MACROS = "{% macro f(a, b=2) %}{{ a }}-{{ b }}{% endmacro %}{% macro g() %}{{ varargs }}{{ kwargs }}{% endmacro %}" \
          "{% macro h(x) %}<{{ caller(x) }}>{% endmacro %}{% macro e() %}<b>{% endmacro %}"

@@ -18,8 +18,8 @@ from jinja2.sandbox import SandboxedEnvironment
 
 from anko_writer import render
 from anko_writer.render import BoundedEnvironment
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 
 class HookedEnvironment(BoundedEnvironment):

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from anko_writer import hidden
 from anko_writer.dice import Dice, DiceExpr, Roll
 from anko_writer.hidden import Fact, canonical_json, reveal_line, scan, seal_line, verify_dir
+from tests import json_choices
 from tests.choices import Choices, built
-from tests.core import json_choices
 
 # Posted by main before this change (/tmp/snap-main: the 群英杯's seed-188 league, Blood Bowl's orc league).
 OLD_POSTS = [
@@ -156,7 +156,7 @@ def test_canonical_json_is_json_dumps_but_for_its_escapes() -> None:
 
 def _json(ch: Choices) -> Any:
     """A JSON value of at most 12 leaves: None, booleans, integers, finite floats, texts of any characters, and lists
-    and objects of up to four items (one draw of bytes: :mod:`tests.core.json_choices`)."""
+    and objects of up to four items (one draw of bytes: :mod:`tests.json_choices`)."""
     return json_choices.nested(ch, 12, json_choices.leaf, json_choices.text)
 
 

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
-import struct
 from types import MappingProxyType
 from typing import Any
 
@@ -14,6 +12,7 @@ from hypothesis import strategies as st
 
 from anko_writer.hidden import _ESCAPED, _json_string, canonical_json
 from tests.choices import Choices, built
+from tests.json_choices import floating, integer
 
 
 def _plain(text: str) -> str:
@@ -86,28 +85,6 @@ def _surrogate_text(ch: Choices) -> str:
     return "".join(chr(0xD7F0 + _wide(ch, 0xE011 - 0xD7F0)) for _ in range(ch.integer(0, 4)))
 
 
-def _integer(ch: Choices) -> int:
-    """A small integer, or one of up to 17 bytes either sign (``st.integers()`` is unbounded)."""
-    if not ch.flip():
-        return ch.integer(-3, 300)
-    magnitude = int.from_bytes(bytes(ch.number(256) for _ in range(ch.integer(1, 17))), "little")
-    return -magnitude if ch.flip() else magnitude
-
-
-_FLOATS = (0.0, -0.0, 0.1, 1.5, -2.25, 1e16, 1e308, -1e308, 5e-324, 2.2250738585072014e-308)
-
-
-def _float(ch: Choices) -> float:
-    """A finite float: a telling one, a half-precision one, or any double eight bytes spell."""
-    kind = ch.number(3)
-    if kind == 1:
-        return ch.pick(_FLOATS)
-    if kind == 2:
-        value: float = struct.unpack("<d", bytes(ch.number(256) for _ in range(8)))[0]
-        return value if math.isfinite(value) else 0.0
-    return ch.half_float()
-
-
 def _leaf(ch: Choices, grammar: str) -> Any:
     """A leaf of ``_JSON`` (none, bool, int, float, text); ``values`` adds ``_SURROGATES``, ``_Int`` and the
     sampled floats."""
@@ -117,15 +94,15 @@ def _leaf(ch: Choices, grammar: str) -> Any:
     if kind == 1:
         return ch.flip()
     if kind == 2:
-        return _integer(ch)
+        return integer(ch)
     if kind == 3:
-        return _float(ch)
+        return floating(ch)
     if kind == 4:
         return _text(ch)
     if kind == 5:
         return _surrogate_text(ch)
     if kind == 6:
-        return _Int(_integer(ch))
+        return _Int(integer(ch))
     if kind == 7:
         return ch.pick((-0.0, 1e308, 5e-324))
     return None
