@@ -15,8 +15,9 @@ game's :func:`.game.api.winner` says. Card mode comes from the campaign (``optio
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Protocol
 
 from ...ballot import DEADLINE, VoteError, deadline_of
@@ -40,6 +41,9 @@ MAX_TASKS = 32
 """Recovery tasks one phase may take before the game is judged stuck (a bug in the game, not in a vote)."""
 SHOWN = 30
 """Legal moves listed in an error message before 「… and N more」."""
+PLANS_KEPT = 4096
+"""AI plans a process keeps (:func:`searched`): a campaign's check replays each voted game up to its last vote,
+then the chapters replay it again, and the same positions are searched in both (issue 29)."""
 
 
 class Game(Protocol):
@@ -228,7 +232,7 @@ class Table:
     def ai_plan(self, pos: Position) -> tuple[list[Action], str]:
         """The AI's plan for ``pos`` (card actions only in card mode) and its sentence; searched once."""
         if self._planned is None or self._planned[0] is not pos:
-            plan, reason = self.game.ai_plan(pos, self.setup.strength)
+            plan, reason = searched(self.game, pos, self.setup.strength)
             self._planned = (pos, ([a for a in plan if self.setup.cards or a.kind not in CARD_KINDS], reason))
         return self._planned[1]
 
@@ -486,6 +490,43 @@ def game_facts() -> dict[str, object]:
     return {"end_zones": {side: list(api.scoring_rows(side)) for side in SIDES},
             "limit_winner": LIMIT_WINNER, "game_turn_limit": TURN_LIMIT, "pe_table": api.pe_table(),
             "card_list": [{"key": k, "name": n, "cost": c} for k, (n, c) in api.cards().items()]}
+
+
+_PLANS: OrderedDict[tuple[object, int, tuple[object, ...]], tuple[tuple[Action, ...], str]] = OrderedDict()
+"""The process's last :data:`PLANS_KEPT` searches by search function, strength and position (:func:`searched`)."""
+
+
+def searched(game: Game, pos: Position, strength: int) -> tuple[list[Action], str]:
+    """``game.ai_plan(pos, strength)``, searched once a process for a position seen before: the search is a
+    function of the position and the strength alone (its budget counts nodes, never time), so a kept plan is the
+    plan a new search finds. A position that cannot be a key (not a dataclass) is searched every time."""
+    key = _position_key(pos)
+    if key is None:
+        return game.ai_plan(pos, strength)
+    at = (game.ai_plan, strength, key)  # the function itself: a game whose search is swapped keeps none of the old
+    kept = _PLANS.get(at)
+    if kept is None:
+        plan, reason = game.ai_plan(pos, strength)
+        kept = _PLANS[at] = (tuple(plan), reason)
+        if len(_PLANS) > PLANS_KEPT:
+            _PLANS.popitem(last=False)
+    else:
+        _PLANS.move_to_end(at)
+    return list(kept[0]), kept[1]
+
+
+def _position_key(pos: object) -> tuple[object, ...] | None:
+    """Every field of the position ``pos`` in order, a mapping as its sorted items; None if one is unhashable
+    (or ``pos`` is no dataclass)."""
+    if not is_dataclass(pos):
+        return None
+    key = tuple(tuple(sorted(v.items())) if isinstance(v, Mapping) else v
+                for v in (getattr(pos, f.name) for f in fields(pos)))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def play_game(game: Game, setup: Setup, arc: int, last_part: int | None = None, offer: bool = True) -> GameStory:
