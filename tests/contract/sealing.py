@@ -7,13 +7,17 @@ tests/core/test_seal_secrecy.py.
 
 from __future__ import annotations
 
+import os
 import re
+from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 
-from anko_writer import cli
+from anko_writer import cache, cli
 from anko_writer.campaign import Campaign, load_campaign
 from anko_writer.chapters import Chapter, ChapterKey, Run
 from anko_writer.dice import Dice, DiceExpr, Roll
@@ -69,6 +73,32 @@ def play(rs: Ruleset, path: Path, until: ChapterKey, start: Start[Any] | None = 
     plays it."""
     camp = load_campaign(path)
     return rs.play(camp, until, camp.resources(), start)
+
+
+_ROLL = Dice.roll
+"""The dice as they fall (:func:`forcing` replaces ``Dice.roll`` while a roll is forced)."""
+KEPT = 8
+"""Unforced runs a worker keeps (:func:`unforced`): a season's run is large."""
+_UNFORCED: OrderedDict[tuple[str, str, ChapterKey], Run] = OrderedDict()
+
+
+def unforced(rs: Ruleset, path: Path, until: ChapterKey, start: Callable[[], Start[Any]] | None = None) -> Run:
+    """``play(rs, path, until, start())`` with the dice as they fall and the cache off (every chapter played from
+    the start, no checkpoint of another run), played once per worker for the same ruleset, campaign text and
+    chapter; the last :data:`KEPT` used are kept. ``start`` (called only when the run is played) must give the
+    start the campaign's earlier arcs give (:func:`after` of their unforced run), so the text and the chapter name
+    the run: the campaigns here have no folder of overrides. Read a run, never change it; never ask for one while
+    a roll is forced."""
+    assert Dice.roll is _ROLL, "an unforced play asked for while a roll is forced"
+    key = (rs.name, path.read_text(encoding="utf-8"), until)
+    if key in _UNFORCED:
+        _UNFORCED.move_to_end(key)
+        return _UNFORCED[key]
+    with mock.patch.dict(os.environ, {cache.ENV: "off"}):
+        run = _UNFORCED[key] = play(rs, path, until, start() if start is not None else None)
+    while len(_UNFORCED) > KEPT:
+        _UNFORCED.popitem(last=False)
+    return run
 
 
 def after(rs: Ruleset, path: Path, run: Run) -> Start[Any]:
@@ -128,5 +158,5 @@ def seals_of(run: Run) -> list[tuple[ChapterKey, dict[str, Any]]]:
     return [(c.key, r) for c in run.chapters for r in c.results.get("sealed") or []]
 
 
-__all__ = ["COMMIT", "after", "blank", "chapter_files", "faces_with_another_total", "forcing", "other_faces", "play",
+__all__ = ["COMMIT", "after", "blank", "chapter_files", "faces_with_another_total", "forcing", "other_faces", "play", "unforced",
            "published", "seals_of", "window", "with_delay"]

@@ -29,7 +29,7 @@ from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
 from anko_writer.ruleset import Ruleset, Start
 from anko_writer.secrecy import SecretLeak, leaks, still_sealed
-from tests.contract.sealing import COMMIT, after, chapter_files, forcing, other_faces, play, published, window, with_delay
+from tests.contract.sealing import COMMIT, after, chapter_files, forcing, other_faces, play, published, unforced, window, with_delay
 from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
@@ -112,23 +112,11 @@ DELAYS = {"purasbar": range(0, 13), "bloodbowl": range(1, 3), "coinduel": range(
 """Every ``options.reveal_delay`` each ruleset's schema allows (``test_the_delays_are_the_schemas`` pins them)."""
 
 
-_UNFORCED: dict[tuple[str, str, ChapterKey], Run] = {}
-_KEEP = 8
-
-
 def _unforced(rs: Ruleset, path: Path, until: ChapterKey) -> Run:
-    """``play(rs, path, until)`` with the dice as they fall, played once per worker for the same campaign text:
-    the delay sweep and the Blood Bowl casualty test play the very same arcs. Arc 2 starts from arc 1's
-    unforced run (:func:`after`) instead of playing arc 1 again. Read only (nothing here edits a run); never
-    called with a roll forced."""
-    assert Dice.roll is _ROLL, "an unforced play asked for while a roll is forced"
-    key = (rs.name, path.read_text(encoding="utf-8"), until)  # the campaigns here have no folder of overrides
-    if key not in _UNFORCED:
-        start = _after(rs, path) if until.arc == 2 else None
-        while len(_UNFORCED) >= _KEEP:  # a season's run is large: keep the last few
-            _UNFORCED.pop(next(iter(_UNFORCED)))
-        _UNFORCED[key] = play(rs, path, until, start)
-    return _UNFORCED[key]
+    """The unforced run (:func:`tests.contract.sealing.unforced`, kept for the worker): the delay sweep and the
+    Blood Bowl casualty test play the very same arcs. Arc 2 starts from arc 1's unforced run (:func:`after`)
+    instead of playing arc 1 again."""
+    return unforced(rs, path, until, (lambda: _after(rs, path)) if until.arc == 2 else None)
 
 
 _AFTER: dict[tuple[str, str], Start[Any]] = {}
