@@ -24,7 +24,7 @@ from anko_writer import cli, secrecy
 from anko_writer import ruleset as registry
 from anko_writer.campaign import Campaign, load_campaign
 from anko_writer.chapters import Chapter, ChapterKey, Run
-from anko_writer.dice import Dice, Roll
+from anko_writer.dice import Roll
 from anko_writer.errors import AnkoError
 from anko_writer.hidden import salt_for, scan
 from anko_writer.ruleset import Ruleset, Start
@@ -33,8 +33,6 @@ from tests.contract.sealing import COMMIT, after, chapter_files, forcing, other_
 from tests.contract.sealing import seals_of as _seals
 
 PLUGIN = Path(__file__).resolve().parent.parent / "coinduel"
-_ROLL = Dice.roll
-"""The dice as they fall (:func:`forcing` replaces ``Dice.roll`` while a roll is forced)."""
 
 
 # ---------------------------------------------------------------------------------------------
