@@ -98,23 +98,26 @@ REWRITTEN = "ANKO_TEST_REWRITTEN"
 
 
 def _rewrite_once(config: pytest.Config) -> None:
-    """With pytest-xdist under ``PYTHONDONTWRITEBYTECODE``, rewrite the asserts of the test modules the run asks
-    for once, here before the workers start, into a temporary folder that the workers' loader reads
-    (:func:`_read_rewritten`): otherwise each worker rewrote every test file itself (4.5 s of its collection's
-    9, issue 29). Nothing is written beside the sources; the folder goes at the end of the run."""
-    if (not sys.dont_write_bytecode or config.getoption("dist", "no") == "no" or config.option.collectonly
-            or os.environ.get(REWRITTEN)):
-        return  # pytest writes its own cache, or one process (``--collect-only``: this one) rewrites what it collects
+    """With pytest-xdist, rewrite the asserts of the test modules the run asks for once, here before the workers
+    start: otherwise each worker rewrote every test file itself (4.5 s of its collection's 9, issue 29). Under
+    ``PYTHONDONTWRITEBYTECODE`` into a temporary folder that the workers' loader reads (:func:`_read_rewritten`;
+    nothing is written beside the sources, the folder goes at the end of the run); else into pytest's own cache
+    beside them, only the files whose entry is missing or stale (:func:`_rewrite_stale`: a fresh clone's first run)."""
+    if config.getoption("dist", "no") == "no" or config.option.collectonly or os.environ.get(REWRITTEN):
+        return  # one process (``--collect-only``: this one) rewrites what it collects
     try:
         from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key
         state = config.stash[assertstate_key]
     except (ImportError, KeyError):  # another pytest: the workers rewrite as before
         return
-    folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
     tests = Path(__file__).resolve().parent
+    if not sys.dont_write_bytecode:
+        _rewrite_stale(config, [fn for fn in sorted(tests.rglob("*.py")) if _rewritten_by_pytest(config, fn)])
+        return
+    folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
     try:
         for fn in sorted(tests.rglob("*.py")):
-            if (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py":
+            if _rewritten_by_pytest(config, fn):
                 pyc = _rewritten(folder, tests, fn) / (fn.name[:-3] + PYC_TAIL)
                 pyc.parent.mkdir(parents=True, exist_ok=True)
                 source_stat, code = _rewrite_test(fn, config)
@@ -129,6 +132,35 @@ def _rewrite_once(config: pytest.Config) -> None:
         os.environ.pop(REWRITTEN, None)
         shutil.rmtree(folder, ignore_errors=True)
     config.add_cleanup(remove)
+
+
+def _rewritten_by_pytest(config: pytest.Config, fn: Path) -> bool:
+    """Whether pytest rewrites the asserts of ``fn`` in this run: a test file the arguments ask for, or a conftest."""
+    return (fn.name.startswith("test_") and _asked(config, fn)) or fn.name == "conftest.py"
+
+
+def _rewrite_stale(config: pytest.Config, files: list[Path]) -> list[Path]:
+    """Rewrite each of ``files`` whose entry in pytest's own cache (``__pycache__``, pytest's tag) is missing or
+    stale, as pytest's loader would write it (:func:`_rewrite_once` when bytecode may be written): the files
+    rewritten. A file that cannot be read or written is left to the workers, which rewrite it as before."""
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):  # another pytest: the workers rewrite as before
+        return []
+    done = []
+    for fn in files:
+        pyc = get_cache_dir(fn) / (fn.name[:-3] + PYC_TAIL)
+        try:
+            if _read_pyc(fn, pyc) is not None:
+                continue
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            source_stat, code = _rewrite_test(fn, config)
+            if _write_pyc(state, code, source_stat, pyc):
+                done.append(fn)
+        except Exception:  # noqa: BLE001 (unreadable, unwritable or not Python: pytest's loader says so itself)
+            continue
+    return done
 
 
 def _rewritten(folder: Path, tests: Path, fn: Path) -> Path:

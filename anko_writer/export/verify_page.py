@@ -133,7 +133,8 @@ def _script_json(value: object) -> str:
 
 
 _PAGE_STYLE = STYLE + """
-textarea { width: 100%; min-height: 12em; font-family: monospace; font-size: .95em; box-sizing: border-box; }
+textarea { width: 100%; min-height: 12em; font-family: "Noto Sans Mono CJK SC", "Source Han Mono SC", "Sarasa Mono SC",
+           monospace; font-size: .95em; box-sizing: border-box; }
 button { font-size: 1em; padding: .3em 1.2em; margin: .5em .5em .5em 0; }
 section.roll { border: 1px solid #ccc; border-left-width: 6px; padding: .3em 1em; margin: 1em 0; }
 section.roll[data-status="pass"] { border-left-color: #2a7d2a; }
