@@ -79,27 +79,61 @@ def entries(out: Path, chapters: Sequence[str]) -> Iterator[Entry]:
                         f"揭晓于 {told[0]}" if told else "封存中")
 
 
-_STYLE = ("body{font-family:sans-serif;margin:1em;max-width:60em}table{border-collapse:collapse;width:100%;"
-          "font-size:.9em}td,th{border:1px solid #ccc;padding:.2em .4em;text-align:left;word-break:break-all}"
+_STYLE = ("body{font-family:sans-serif;margin:1em;max-width:60em}nav{margin:.5em 0;line-height:1.8}"
+          "nav a{margin-right:.8em;white-space:nowrap}"
+          "section{content-visibility:auto;contain-intrinsic-size:auto 40em}"
+          "table{border-collapse:collapse;width:100%;table-layout:fixed;font-size:.9em}"
+          "col.id{width:34%}col.purpose{width:30%}col.expr{width:10%}col.value{width:8%}"
+          "td,th{border:1px solid #ccc;padding:.2em .4em;text-align:left;word-break:break-all}"
           "input{width:100%;font-size:1em;padding:.3em;box-sizing:border-box;margin:.5em 0}")
-_SCRIPT = ("const q=document.getElementById('q');q.addEventListener('input',()=>{const t=q.value.trim();"
-           "for(const tr of document.querySelectorAll('tbody tr')){tr.hidden=t&&!tr.textContent.includes(t);}});")
+"""The page's style. Each chapter's rolls are a section of their own, laid out only when scrolled near
+(``content-visibility: auto``; the browser's find still reaches them) and a table of fixed column widths: three
+seasons' 77,700 rolls in one table of measured columns took Chromium 35 s to show, now about 2 s (issue 29)."""
+
+_SCRIPT = ("const q=document.getElementById('q'),n=document.getElementById('n');let rows=null;"
+           "q.addEventListener('input',()=>{const t=q.value.trim();"
+           "if(!rows){rows=[...document.querySelectorAll('section')].map(s=>[s,s.querySelector('h2').textContent,"
+           "[...s.querySelectorAll('tbody tr')].map(tr=>[tr,tr.textContent])]);}"
+           "let found=0;for(const[s,title,trs]of rows){const all=!t||title.includes(t);let shown=0;"
+           "for(const[tr,text]of trs){const hide=!all&&!text.includes(t);if(tr.hidden!==hide)tr.hidden=hide;"
+           "if(!hide)shown++;}s.hidden=shown===0;found+=shown;}n.textContent=found;n.parentNode.hidden=!t;});")
+"""The search: each row's text read once, at the first search; a row or chapter changes only when its state does."""
+
+_HEAD = "".join(f"<th>{h}</th>" for h in ("编号", "用途", "骰子", "点数", "状态"))
+_COLS = '<colgroup><col class="id"><col class="purpose"><col class="expr"><col class="value"><col></colgroup>'
+
+
+def _by_chapter(out: Path, chapters: Sequence[str]) -> dict[str, list[Entry]]:
+    """:func:`entries` grouped by the chapter that threw them, the chapters in posting order."""
+    groups: dict[str, list[Entry]] = {rel: [] for rel in chapters}
+    for e in entries(out, chapters):
+        groups.setdefault(e.chapter, []).append(e)
+    return {rel: es for rel, es in groups.items() if es}
+
+
+def _section(rel: str, rows: list[Entry]) -> str:
+    """One chapter's rolls: its heading (the link target of the contents) and its table."""
+    body = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in (e.id, e.purpose, e.expr, e.value, e.status))
+                   + "</tr>\n" for e in rows)
+    return (f'<section><h2 id="{html.escape(rel)}">{html.escape(rel)}</h2>\n<table>{_COLS}\n'
+            f"<thead><tr>{_HEAD}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</section>\n")
 
 
 def ledger_page(out: Path, chapters: Sequence[str]) -> str:
-    """The whole ledger page."""
-    rows = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in e) + "</tr>\n"
-                   for e in entries(out, chapters))
+    """The whole ledger page: a contents line of the chapters, then each chapter's rolls."""
+    groups = _by_chapter(out, chapters)
+    contents = "".join(f'<a href="#{html.escape(rel)}">{html.escape(rel)}</a>' for rel in groups)
     csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
-    head = "".join(f"<th>{h}</th>" for h in ("编号", "用途", "骰子", "点数", "章节", "状态"))
     return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>骰子总账</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n<h1>骰子总账</h1>\n"
-            f"<p>这个帖子掷过的每一颗骰子：公开的写着点数，封存的写着？？？，揭晓后写出点数和揭晓的那一章。"
-            f"封存与揭晓行可以在暗骰核对页里逐条核对。</p>\n"
+            f"<p>这个帖子掷过的每一颗骰子，按掷出它的那一章分节：公开的写着点数，封存的写着？？？，"
+            f"揭晓后写出点数和揭晓的那一章。封存与揭晓行可以在暗骰核对页里逐条核对。</p>\n"
+            f"<nav>{contents}</nav>\n"
             f'<input id="q" type="search" placeholder="搜索编号、用途或章节">\n'
-            f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
+            f'<p hidden>找到 <span id="n"></span> 颗骰子</p>\n'
+            f"{''.join(_section(rel, rows) for rel, rows in groups.items())}"
             f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")
 
 

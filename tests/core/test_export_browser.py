@@ -23,6 +23,7 @@ import pytest
 
 from anko_writer import hidden
 from anko_writer.export.html import STYLE, arc_page
+from anko_writer.export.ledger import LEDGER_PAGE
 from anko_writer.export.verify_page import VERIFY_PAGE
 from tests.core.export_folders import export, season_one
 from tests.shared import shared
@@ -494,3 +495,30 @@ def test_each_chapter_has_a_copy_button(browser: Browser, exported: Path) -> Non
         page.wait_for_function("document.querySelector('article button.copy').textContent === '已复制'", timeout=3000)
     finally:
         page.close()
+
+
+def test_the_ledger_shows_at_once_and_its_search_keeps_the_matching_rolls(browser: Browser, exported: Path) -> None:
+    """Season 1's dice ledger (26,000 rolls): it loads without errors or requests; a search keeps exactly the rows
+    holding the text (the count says how many), a chapter's name keeps its whole section, and an empty search
+    shows every row again."""
+    for loaded in _open(browser, exported / "export" / "html" / LEDGER_PAGE):
+        page = loaded.page
+        assert loaded.requests == [loaded.url] and loaded.console_errors == [] and loaded.page_errors == []
+        rows = "[...document.querySelectorAll('tbody tr')]"
+        total = page.evaluate(f"{rows}.length")
+        assert total > 10000
+        texts = page.evaluate(f"{rows}.map(tr => tr.textContent)")
+        for term in ("伤病", "揭晓于"):
+            page.fill("#q", term)
+            shown = page.evaluate(f"{rows}.filter(tr => !tr.hidden).map(tr => tr.textContent)")
+            assert shown == [t for t in texts if term in t] and shown, term
+            assert page.inner_text("#n") == str(len(shown)) and page.is_visible("#n")
+        headings = page.evaluate("[...document.querySelectorAll('section h2')].map(h => h.textContent)")
+        chapter = next(h for h in headings if not any(h in t for t in texts))  # named by no roll's status
+        page.fill("#q", chapter)
+        kept = page.evaluate("[...document.querySelectorAll('section')].filter(s => !s.hidden).map(s => [s.querySelector('h2')"
+                             ".textContent, [...s.querySelectorAll('tbody tr')].every(tr => !tr.hidden)])")
+        assert kept == [[chapter, True]]
+        page.fill("#q", "")
+        assert page.evaluate(f"{rows}.filter(tr => !tr.hidden).length") == total and not page.is_visible("#n")
+        assert loaded.page_errors == []

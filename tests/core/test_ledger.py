@@ -3,6 +3,7 @@ a sealed die shows ？？？ until its reveal and then the revealed value and wh
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from pathlib import Path
@@ -10,7 +11,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from anko_writer.cli import app
-from anko_writer.export.ledger import LEDGER_PAGE, entries
+from anko_writer.export.ledger import LEDGER_PAGE, entries, ledger_page
 
 CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
 
@@ -44,3 +45,23 @@ def test_the_html_export_ships_the_ledger_beside_the_check_page(tmp_path: Path) 
     page = (out / "export" / "html" / LEDGER_PAGE).read_text(encoding="utf-8")
     assert "<h1>骰子总账</h1>" in page and "b1/r1/意图#1" in page and 'type="search"' in page
     assert "<script>" in page and "default-src 'none'" in page
+
+
+def test_the_page_has_a_section_per_chapter_in_posting_order_each_row_an_entry(tmp_path: Path) -> None:
+    """Each chapter that threw a roll is one section (its heading the target of the contents line), in posting
+    order; its table's rows are that chapter's entries in order, the chapter not repeated in every row."""
+    out = _arc(tmp_path)
+    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    page = ledger_page(out, chapters)
+    listed = entries(out, chapters)
+    expected: dict[str, list[list[str]]] = {}
+    for e in listed:
+        expected.setdefault(e.chapter, []).append([html.escape(x) for x in (e.id, e.purpose, e.expr, e.value, e.status)])
+    sections = re.findall(r'<section><h2 id="([^"]+)">\1</h2>(.*?)</section>', page, re.S)
+    assert [rel for rel, _ in sections] == [rel for rel in chapters if rel in expected] and len(sections) > 1
+    for rel, body in sections:
+        assert [re.findall(r"<td>(.*?)</td>", tr) for tr in re.findall(r"<tr>(<td>.*?)</tr>", body)] == expected[rel]
+    nav = re.search(r"<nav>(.*?)</nav>", page)
+    assert nav is not None and re.findall(r'<a href="#([^"]+)">\1</a>', nav[1]) == [rel for rel, _ in sections]
+    # every section is laid out only near the view, its columns fixed: the page shows at once whatever its size
+    assert "section{content-visibility:auto" in page and "table-layout:fixed" in page
