@@ -105,14 +105,14 @@ def _rewrite_once(config: pytest.Config) -> None:
     beside them, only the files whose entry is missing or stale (:func:`_rewrite_stale`: a fresh clone's first run)."""
     if config.getoption("dist", "no") == "no" or config.option.collectonly or os.environ.get(REWRITTEN):
         return  # one process (``--collect-only``: this one) rewrites what it collects
+    tests = Path(__file__).resolve().parent
+    if not sys.dont_write_bytecode:
+        _rewrite_stale(config, [fn for fn in sorted(tests.rglob("*.py")) if _rewritten_by_pytest(config, fn)])
+        return
     try:
         from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key
         state = config.stash[assertstate_key]
     except (ImportError, KeyError):  # another pytest: the workers rewrite as before
-        return
-    tests = Path(__file__).resolve().parent
-    if not sys.dont_write_bytecode:
-        _rewrite_stale(config, [fn for fn in sorted(tests.rglob("*.py")) if _rewritten_by_pytest(config, fn)])
         return
     folder = Path(tempfile.mkdtemp(prefix="anko-rewritten-"))
     try:
