@@ -498,7 +498,7 @@ def test_each_chapter_has_a_copy_button(browser: Browser, exported: Path) -> Non
 
 
 def test_the_ledger_shows_at_once_and_its_search_keeps_the_matching_rolls(browser: Browser, exported: Path) -> None:
-    """Season 1's dice ledger (26,000 rolls): it loads without errors or requests; a search keeps exactly the rows
+    """Season 1's dice ledger (29,000 rolls): it loads without errors or requests; a search keeps exactly the rows
     holding the text (the count says how many), a chapter's name keeps its whole section, and an empty search
     shows every row again."""
     # the rows shown, and the rows shown or hidden against whether their text (read before any search) holds the term
