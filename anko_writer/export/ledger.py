@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
@@ -111,20 +111,33 @@ def _by_chapter(out: Path, chapters: Sequence[str]) -> dict[str, list[Entry]]:
     return {rel: es for rel, es in groups.items() if es}
 
 
-def _section(rel: str, rows: list[Entry]) -> str:
-    """One chapter's rolls: its heading (the link target of the contents) and its table."""
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in (e.id, e.purpose, e.expr, e.value, e.status))
+def _section(rel: str, rows: list[Entry], cell: Callable[[str], str], titles: str) -> str:
+    """One chapter's rolls: its heading (the link target of the contents) and its table under the column
+    ``titles``, each cell's text as ``cell`` writes it."""
+    body = "".join("<tr>" + "".join(f"<td>{cell(x)}</td>" for x in (e.id, e.purpose, e.expr, e.value, e.status))
                    + "</tr>\n" for e in rows)
     return (f'<section><h2 id="{html.escape(rel)}">{html.escape(rel)}</h2>\n<table>{_COLS}\n'
-            f"<thead><tr>{_HEAD}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</section>\n")
+            f"<thead><tr>{titles}</tr></thead>\n<tbody>\n{body}</tbody>\n</table>\n</section>\n")
 
 
-def ledger_page(out: Path, chapters: Sequence[str]) -> str:
-    """The whole ledger page: a contents line of the chapters, then each chapter's rolls."""
+def ledger_page(out: Path, chapters: Sequence[str], script: Callable[[str], str] = str) -> str:
+    """The whole ledger page: a contents line of the chapters, then each chapter's rolls; in the script
+    ``script`` writes (:func:`~anko_writer.export.script.traditional` for 繁體).
+
+    ``script`` runs on the page's fixed text and once on each distinct cell: the same page as the whole converted
+    at once (markup is ASCII, so no phrase or name spans a cell's edge), without converting ten megabytes for a
+    few thousand distinct texts."""
     groups = _by_chapter(out, chapters)
+    cells: dict[str, str] = {}
+
+    def cell(text: str) -> str:
+        done = cells.get(text)
+        if done is None:
+            done = cells[text] = script(html.escape(text))
+        return done
     contents = "".join(f'<a href="#{html.escape(rel)}">{html.escape(rel)}</a>' for rel in groups)
     csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
-    return (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
+    head = (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'
             f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
             f"<title>骰子总账</title>\n<style>{_STYLE}</style>\n</head>\n<body>\n<h1>骰子总账</h1>\n"
@@ -132,9 +145,10 @@ def ledger_page(out: Path, chapters: Sequence[str]) -> str:
             f"揭晓后写出点数和揭晓的那一章。封存与揭晓行可以在暗骰核对页里逐条核对。</p>\n"
             f"<nav>{contents}</nav>\n"
             f'<input id="q" type="search" placeholder="搜索编号、用途或章节">\n'
-            f'<p hidden>找到 <span id="n"></span> 颗骰子</p>\n'
-            f"{''.join(_section(rel, rows) for rel, rows in groups.items())}"
-            f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")
+            f'<p hidden>找到 <span id="n"></span> 颗骰子</p>\n')
+    titles = script(_HEAD)
+    sections = "".join(_section(rel, rows, cell, titles) for rel, rows in groups.items())
+    return script(head) + sections + script(f"<script>{_SCRIPT}</script>\n</body>\n</html>\n")
 
 
 __all__ = ["LEDGER_LINK", "LEDGER_PAGE", "Entry", "entries", "ledger_page"]

@@ -26,7 +26,7 @@ from .html import Images, arc_page, data_uri, title_of
 from .ledger import LEDGER_PAGE, ledger_page
 from .markup import SEP, literal, render
 from .profile import Profile, ProfileError
-from .script import to_traditional
+from .script import traditional
 from .split import TooLarge, pack
 from .verify_page import LINK_TEXT, VERIFY_PAGE, verify_page
 
@@ -259,7 +259,7 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     if not srcs:
         raise ExportError(f"{out}：没有可导出的章节（请先用 `season` 或 `month` 写几章）")
     names = names_under(out) if script == "hant" else set()
-    script_of: Callable[[str], str] = (lambda t: to_traditional(t, region, names)) if script == "hant" else str
+    script_of: Callable[[str], str] = traditional(region, names) if script == "hant" else str
     srcs = [Source(s.rel, s.arc, script_of(s.text)) for s in srcs]
     folder = f"export/{p.name}" + ({"tw": "-hant"}.get(region, f"-hant-{region}") if script == "hant" else "")
     pages = p.format == "html"
@@ -267,7 +267,7 @@ def export_files(out: Path, p: Profile, script: str | None = None, region: str =
     files = {f"{folder}/{post.rel}": post.text for post in posts}
     if pages:
         files[f"{folder}/{VERIFY_PAGE}"] = script_of(verify_page())
-        files[f"{folder}/{LEDGER_PAGE}"] = script_of(ledger_page(out, [s.rel for s in srcs if s.arc]))
+        files[f"{folder}/{LEDGER_PAGE}"] = ledger_page(out, [s.rel for s in srcs if s.arc], script_of)
     files[f"{folder}/{INDEX}"] = _index(posts, p, [VERIFY_NOTE] if pages else [])
     return folder, files
 

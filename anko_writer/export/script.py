@@ -17,7 +17,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cache
 
 import opencc
@@ -51,9 +51,9 @@ def as_name(name: str, region: str = "tw") -> str:
     return "".join(ch if ch in KEEP_IN_NAMES else convert(ch) for ch in name)
 
 
-def to_traditional(text: str, region: str = "tw", names: Iterable[str] = ()) -> str:
-    """``text`` in traditional script for ``region``, its seal and reveal lines untouched and ``names`` converted
-    as names (:func:`as_name`)."""
+def traditional(region: str = "tw", names: Iterable[str] = ()) -> Callable[[str], str]:
+    """:func:`to_traditional` for ``region`` and ``names`` with its converter and names' pattern prepared once: an
+    export converts every page and post, and the roll ledger each distinct cell, with the same names."""
     convert = _converter(REGIONS[region]).convert
     known = sorted({n for n in names if _NAME.fullmatch(n)}, key=len, reverse=True)[:6000]
     if known:
@@ -67,13 +67,22 @@ def to_traditional(text: str, region: str = "tw", names: Iterable[str] = ()) -> 
     else:
         def convert_text(part: str) -> str:
             return str(convert(part))
-    out: list[str] = []
-    at = 0
-    for start, end in hidden_spans(text):
-        out += [convert_text(text[at:start]), text[start:end]]
-        at = end
-    out.append(convert_text(text[at:]))
-    return "".join(out)
+
+    def to_script(text: str) -> str:
+        out: list[str] = []
+        at = 0
+        for start, end in hidden_spans(text):
+            out += [convert_text(text[at:start]), text[start:end]]
+            at = end
+        out.append(convert_text(text[at:]))
+        return "".join(out)
+    return to_script
 
 
-__all__ = ["KEEP_IN_NAMES", "REGIONS", "as_name", "to_traditional"]
+def to_traditional(text: str, region: str = "tw", names: Iterable[str] = ()) -> str:
+    """``text`` in traditional script for ``region``, its seal and reveal lines untouched and ``names`` converted
+    as names (:func:`as_name`)."""
+    return traditional(region, names)(text)
+
+
+__all__ = ["KEEP_IN_NAMES", "REGIONS", "as_name", "to_traditional", "traditional"]

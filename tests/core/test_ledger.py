@@ -12,6 +12,8 @@ from typer.testing import CliRunner
 
 from anko_writer.cli import app
 from anko_writer.export.ledger import LEDGER_PAGE, entries, ledger_page
+from anko_writer.export.posts import names_under
+from anko_writer.export.script import to_traditional, traditional
 
 CAMPAIGNS = Path(__file__).resolve().parents[2] / "campaigns"
 
@@ -65,3 +67,16 @@ def test_the_page_has_a_section_per_chapter_in_posting_order_each_row_an_entry(t
     assert nav is not None and re.findall(r'<a href="#([^"]+)">\1</a>', nav[1]) == [rel for rel, _ in sections]
     # every section is laid out only near the view, its columns fixed: the page shows at once whatever its size
     assert "section{content-visibility:auto" in page and "table-layout:fixed" in page
+
+
+def test_the_page_in_traditional_script_is_the_whole_page_converted(tmp_path: Path) -> None:
+    """The ledger converts its fixed text and each distinct cell once (``ledger_page``'s ``script``): the same bytes
+    as the whole page converted at once, names and all."""
+    out = _arc(tmp_path)
+    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    names = names_under(out)
+    assert names
+    for region in ("tw", "hk"):
+        whole = to_traditional(ledger_page(out, chapters), region, names)
+        assert ledger_page(out, chapters, traditional(region, names)) == whole
+        assert whole != ledger_page(out, chapters)  # the conversion did something
