@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from pathlib import Path, PurePosixPath
 from typing import Any, NamedTuple
 
@@ -128,13 +129,7 @@ def ledger_page(out: Path, chapters: Sequence[str], script: Callable[[str], str]
     at once (markup is ASCII, so no phrase or name spans a cell's edge), without converting ten megabytes for a
     few thousand distinct texts."""
     groups = _by_chapter(out, chapters)
-    cells: dict[str, str] = {}
-
-    def cell(text: str) -> str:
-        done = cells.get(text)
-        if done is None:
-            done = cells[text] = script(html.escape(text))
-        return done
+    cell = cache(lambda text: script(html.escape(text)))  # each distinct cell converted once
     contents = "".join(f'<a href="#{html.escape(rel)}">{html.escape(rel)}</a>' for rel in groups)
     csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'"
     head = (f'<!DOCTYPE html>\n<html lang="zh-CN">\n<head>\n<meta charset="utf-8">\n'

@@ -27,9 +27,14 @@ def _arc(tmp_path: Path) -> Path:
     return out
 
 
+def _chapters(out: Path) -> list[str]:
+    """The arc's round chapters under ``out``, in posting order."""
+    return sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+
+
 def test_the_ledger_lists_open_sealed_and_revealed_rolls(tmp_path: Path) -> None:
     out = _arc(tmp_path)
-    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    chapters = _chapters(out)
     found = {e.id: e for e in entries(out, chapters)}
     intent = found["b1/r1/意图#1"]
     r02 = (out / "b01" / "r02.md").read_text(encoding="utf-8")
@@ -53,7 +58,7 @@ def test_the_page_has_a_section_per_chapter_in_posting_order_each_row_an_entry(t
     """Each chapter that threw a roll is one section (its heading the target of the contents line), in posting
     order; its table's rows are that chapter's entries in order, the chapter not repeated in every row."""
     out = _arc(tmp_path)
-    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    chapters = _chapters(out)
     page = ledger_page(out, chapters)
     listed = entries(out, chapters)
     expected: dict[str, list[list[str]]] = {}
@@ -73,7 +78,7 @@ def test_the_page_in_traditional_script_is_the_whole_page_converted(tmp_path: Pa
     """The ledger converts its fixed text and each distinct cell once (``ledger_page``'s ``script``): the same bytes
     as the whole page converted at once, names and all."""
     out = _arc(tmp_path)
-    chapters = sorted(p.relative_to(out).as_posix() for p in (out / "b01").glob("r*.md"))
+    chapters = _chapters(out)
     names = names_under(out)
     assert names
     for region in ("tw", "hk"):
